@@ -1,0 +1,37 @@
+"""geonh: geometric analytical mechanics of nonholonomic systems.
+
+Data flows one way: fields → frames → transposition → equations → numerics.
+Signs and index orders follow ``CONVENTIONS.md`` (see docs/conventions.md).
+"""
+from .errors import (
+    DependentFieldsError,
+    DimensionError,
+    GeonhError,
+    NotAdaptedError,
+    NotFoundError,
+    NotLinearError,
+    NotPositiveDefiniteError,
+    RankError,
+    SingularMapError,
+    SpaceMismatchError,
+    UnknownCoordinateError,
+)
+from .space import ConfigurationSpace
+from .fields import VectorField, bracket, coordinate_fields
+from .forms import Form, OneForm, d, differential, exterior_derivative, interior, lie_derivative, wedge
+from .frames import Frame, transform_structure_coefficients
+from .distributions import Codistribution, Distribution, IntegrabilityReport
+from .generic import generic_rank, is_zero
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConfigurationSpace", "VectorField", "bracket", "coordinate_fields",
+    "Form", "OneForm", "d", "differential", "exterior_derivative", "interior", "lie_derivative", "wedge",
+    "Frame", "transform_structure_coefficients",
+    "Distribution", "Codistribution", "IntegrabilityReport",
+    "generic_rank", "is_zero",
+    "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
+    "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
+    "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError",
+]

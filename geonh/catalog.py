@@ -1,0 +1,139 @@
+"""Built-in kinematic models: constraint codistribution, admissible distribution, adapted frame.
+
+Every model's adapted coframe lists the free quasi-velocities first and the constraint forms
+last (ω^α = 0 on the motion), following Hamel 1924, eq. (21).  ``get(name)`` returns a model;
+``names()`` lists them.  The mechanical (dynamic) versions live in :mod:`geonh.systems`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import sympy as sp
+
+from .distributions import Codistribution, Distribution
+from .frames import Frame
+from .space import ConfigurationSpace
+
+
+@dataclass
+class KinematicModel:
+    """A constrained configuration space with an adapted frame (free fields first)."""
+
+    name: str
+    description: str
+    space: ConfigurationSpace
+    frame: Frame
+    m: int  # number of free quasi-velocities (rank of the admissible distribution)
+
+    @property
+    def constraints(self) -> Codistribution:
+        """The constraint forms: the last n − m coframe forms."""
+        return Codistribution(list(self.frame.coframe[self.m:]), self.space)
+
+    @property
+    def distribution(self) -> Distribution:
+        """The admissible distribution: the first m frame fields."""
+        return Distribution(list(self.frame.fields[:self.m]), self.space)
+
+
+def unicycle() -> KinematicModel:
+    """Unicycle / knife edge / Chaplygin sleigh kinematics: sin θ ẋ − cos θ ẏ = 0."""
+    S = ConfigurationSpace("x y theta")
+    x, y, th = S.q
+    xd, yd, thd = S.qd
+    F = Frame.from_quasi_velocities(
+        S, [sp.cos(th) * xd + sp.sin(th) * yd, thd, sp.sin(th) * xd - sp.cos(th) * yd],
+        names=["v", "w", "c"])
+    return KinematicModel("unicycle", "knife edge in the plane: no sideways velocity", S, F, 2)
+
+
+def heisenberg() -> KinematicModel:
+    """Heisenberg (Brockett) system: ż = (x ẏ − y ẋ)/2."""
+    S = ConfigurationSpace("x y z")
+    x, y, z = S.q
+    xd, yd, zd = S.qd
+    F = Frame.from_quasi_velocities(S, [xd, yd, zd - (x * yd - y * xd) / 2], names=["u1", "u2", "c"])
+    return KinematicModel("heisenberg", "the Heisenberg frame: [X1, X2] = X3", S, F, 2)
+
+
+def rolling_disk() -> KinematicModel:
+    """Vertical disk of radius R rolling without slipping: ẋ = R cos θ φ̇, ẏ = R sin θ φ̇."""
+    S = ConfigurationSpace("x y theta phi")
+    x, y, th, ph = S.q
+    xd, yd, thd, phd = S.qd
+    R = sp.Symbol("R", positive=True)
+    F = Frame.from_quasi_velocities(
+        S, [thd, phd, xd - R * sp.cos(th) * phd, yd - R * sp.sin(th) * phd],
+        names=["w_theta", "w_phi", "c_x", "c_y"])
+    return KinematicModel("rolling-disk", "vertical disk rolling without slipping on a plane", S, F, 2)
+
+
+def rigid_body() -> KinematicModel:
+    """SO(3) in z-x-z Euler angles (ψ, θ, φ) with the body angular velocities as quasi-velocities
+
+    Ω1 = ψ̇ sin θ sin φ + θ̇ cos φ,  Ω2 = ψ̇ sin θ cos φ − θ̇ sin φ,  Ω3 = ψ̇ cos θ + φ̇.
+    No constraints (m = n = 3): a holonomic system in quasi-velocities (Volterra).
+    """
+    S = ConfigurationSpace("psi theta phi")
+    ps, th, ph = S.q
+    psd, thd, phd = S.qd
+    F = Frame.from_quasi_velocities(S, [
+        psd * sp.sin(th) * sp.sin(ph) + thd * sp.cos(ph),
+        psd * sp.sin(th) * sp.cos(ph) - thd * sp.sin(ph),
+        psd * sp.cos(th) + phd], names=["Omega1", "Omega2", "Omega3"])
+    return KinematicModel("rigid-body", "body angular velocities on SO(3), z-x-z Euler angles", S, F, 3)
+
+
+def n_trailer(N: int, lengths=None) -> KinematicModel:
+    """Unicycle pulling N trailers hitched at the axle midpoints (kinematic N-trailer).
+
+    Coordinates (x, y, θ0, …, θN): tractor axle midpoint and headings.  With v0 the tractor
+    speed, v_i = v_{i−1} cos(θ_{i−1} − θ_i) and d_i θ̇_i = v_{i−1} sin(θ_{i−1} − θ_i).
+    Coframe: v = cos θ0 ẋ + sin θ0 ẏ, w = θ̇0, then the constraints
+    sin θ0 ẋ − cos θ0 ẏ = 0 and θ̇_i − f_i(θ) v = 0.  ``lengths``: hitch lengths d_i
+    (default symbols d1 … dN).
+    """
+    if N < 0:
+        raise ValueError(f"N must be >= 0, got {N}")
+    S = ConfigurationSpace(["x", "y"] + [f"theta{i}" for i in range(N + 1)])
+    x, y, *th = S.q
+    xd, yd, *thd = S.qd
+    if lengths is None:
+        lengths = [sp.Symbol(f"d{i}", positive=True) for i in range(1, N + 1)]
+    lengths = [sp.sympify(L) for L in lengths]
+    if len(lengths) != N:
+        raise ValueError(f"{N} hitch lengths needed, got {len(lengths)}")
+    v = sp.cos(th[0]) * xd + sp.sin(th[0]) * yd
+    oms = [v, thd[0], sp.sin(th[0]) * xd - sp.cos(th[0]) * yd]
+    speed = sp.S.One  # v_{i-1} / v0
+    for i in range(1, N + 1):
+        f = speed * sp.sin(th[i - 1] - th[i]) / lengths[i - 1]
+        oms.append(thd[i] - f * v)
+        speed = speed * sp.cos(th[i - 1] - th[i])
+    names = ["v", "w"] + [f"c{i}" for i in range(N + 1)]
+    F = Frame.from_quasi_velocities(S, oms, names=names)
+    return KinematicModel(f"{N}-trailer", f"unicycle pulling {N} on-axle trailers", S, F, 2)
+
+
+_MODELS: dict[str, Callable[[], KinematicModel]] = {
+    "unicycle": unicycle,
+    "heisenberg": heisenberg,
+    "rolling-disk": rolling_disk,
+    "rigid-body": rigid_body,
+    "1-trailer": lambda: n_trailer(1),
+    "2-trailer": lambda: n_trailer(2),
+    "3-trailer": lambda: n_trailer(3),
+}
+
+
+def names() -> list[str]:
+    return sorted(_MODELS)
+
+
+def get(name: str) -> KinematicModel:
+    try:
+        return _MODELS[name]()
+    except KeyError:
+        from .errors import NotFoundError
+        raise NotFoundError(f"unknown model {name!r}; known models: {', '.join(names())}") from None

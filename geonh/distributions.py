@@ -1,0 +1,362 @@
+"""Distributions (spans of vector fields) and codistributions (spans of one-forms).
+
+Constraints are codistributions: the constraint one-forms θ^κ; the admissible velocities are
+their annihilator, a distribution.  Ranks, membership and annihilators are decided at the
+generic point (see :mod:`geonh.generic` for the method and its failure mode).
+
+* Involutivity (Frobenius): D is integrable iff [X, Y] ∈ D for X, Y ∈ D; for a
+  codistribution Θ = span(θ^1 … θ^r): integrable iff dθ^κ ∧ θ^1 ∧ … ∧ θ^r = 0 for every κ.
+  Both routes are implemented independently.
+* Derived (Lie) flag: D^1 = D, D^{k+1} = D^k + [D, D^k]; the growth vector is
+  (rank D^1, rank D^2, …) up to the step where the rank stops growing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import sympy as sp
+
+from .errors import NotFoundError, NotLinearError, RankError, SpaceMismatchError
+from .fields import VectorField, _check_same_space
+from .forms import OneForm, differential, exterior_derivative, wedge
+from .generic import generic_rank, independent_rows, is_zero, lu_inverse, nullspace
+from .space import ConfigurationSpace
+
+
+def _space_of(items, space):
+    items = list(items)
+    if space is None:
+        if not items:
+            raise ValueError("an empty span needs its configuration space: pass space=...")
+        space = items[0].space
+    for it in items:
+        if it.space != space:
+            raise SpaceMismatchError(f"{it!r} lives on {it.space!r}, not on {space!r}")
+    return items, space
+
+
+class Distribution:
+    """The span of vector fields (at the generic point)."""
+
+    def __init__(self, fields: Sequence[VectorField], space: ConfigurationSpace | None = None):
+        for X in fields:
+            if not isinstance(X, VectorField):
+                raise TypeError(f"a Distribution is spanned by VectorFields, got {type(X).__name__}")
+        fields, space = _space_of(fields, space)
+        self.space = space
+        self.fields: tuple[VectorField, ...] = tuple(fields)
+        if fields:
+            keep = independent_rows(self.matrix(all_fields=True))
+            self.basis: tuple[VectorField, ...] = tuple(fields[i] for i in keep)
+        else:
+            self.basis = ()
+
+    def matrix(self, all_fields: bool = False) -> sp.Matrix:
+        """Rows = components of the basis fields (of all given fields with ``all_fields``)."""
+        fl = self.fields if all_fields else self.basis
+        if not fl:
+            return sp.zeros(0, self.space.dim)
+        return sp.Matrix([list(X.components) for X in fl])
+
+    @property
+    def rank(self) -> int:
+        return len(self.basis)
+
+    def contains(self, X: VectorField) -> bool:
+        """X ∈ D at the generic point."""
+        _check_same_space(self.fields[0] if self.fields else X, X, "test membership of")
+        if X.is_zero():
+            return True
+        M = self.matrix().col_join(sp.Matrix([list(X.components)]))
+        return generic_rank(M) == self.rank
+
+    __contains__ = contains
+
+    def __add__(self, other: "Distribution") -> "Distribution":
+        if self.space != other.space:
+            raise SpaceMismatchError("cannot add distributions on different spaces")
+        return Distribution(self.basis + other.basis, self.space)
+
+    def annihilator(self) -> "Codistribution":
+        """D^⊥ = {θ : θ(X) = 0 for all X ∈ D} (a basis from the null space of the field matrix)."""
+        if self.rank == 0:
+            return Codistribution([OneForm(self.space, [1 if j == i else 0 for j in range(self.space.dim)])
+                                   for i in range(self.space.dim)])
+        ns = nullspace(self.matrix())
+        return Codistribution([OneForm(self.space, list(v)) for v in ns], self.space)
+
+    def is_involutive(self) -> bool:
+        """Frobenius: [X_a, X_b] ∈ D for all basis fields."""
+        b = self.basis
+        return all(self.contains(b[i].bracket(b[j])) for i in range(len(b)) for j in range(i + 1, len(b)))
+
+    def derived_flag(self, max_steps: int | None = None) -> list["Distribution"]:
+        """The Lie flag D^1 ⊂ D^2 ⊂ … with D^{k+1} = D^k + [D, D^k], until the rank stabilizes."""
+        flag = [self]
+        current = list(self.basis)
+        newest = list(self.basis)
+        steps = max_steps if max_steps is not None else self.space.dim
+        for _ in range(steps):
+            M = sp.Matrix([list(X.components) for X in current]) if current else sp.zeros(0, self.space.dim)
+            rank = len(current)
+            added = []
+            for X in self.basis:
+                for Y in newest:
+                    Z = X.bracket(Y)
+                    if Z.is_zero():
+                        continue
+                    M2 = M.col_join(sp.Matrix([list(Z.components)]))
+                    if generic_rank(M2) > rank:
+                        M, rank = M2, rank + 1
+                        added.append(Z)
+                        current.append(Z)
+                    if rank == self.space.dim:
+                        break
+                if rank == self.space.dim:
+                    break
+            if not added:
+                break
+            newest = added
+            nxt = Distribution.__new__(Distribution)
+            nxt.space, nxt.fields, nxt.basis = self.space, tuple(current), tuple(current)
+            flag.append(nxt)
+            if rank == self.space.dim:
+                break
+        return flag
+
+    def growth_vector(self) -> tuple[int, ...]:
+        """(rank D^1, rank D^2, …) of the Lie flag."""
+        return tuple(D.rank for D in self.derived_flag())
+
+    def is_bracket_generating(self) -> bool:
+        """Does the Lie flag reach the whole tangent space (complete nonholonomy, Chow)?"""
+        return self.growth_vector()[-1] == self.space.dim
+
+    def __repr__(self) -> str:
+        return f"Distribution(rank {self.rank} on {self.space!r})"
+
+
+class Codistribution:
+    """The span of one-forms, e.g. the constraint forms θ^κ of a nonholonomic system."""
+
+    def __init__(self, forms: Sequence[OneForm], space: ConfigurationSpace | None = None):
+        for f in forms:
+            if not isinstance(f, OneForm):
+                raise TypeError(f"a Codistribution is spanned by OneForms, got {type(f).__name__}")
+        forms, space = _space_of(forms, space)
+        self.space = space
+        self.forms: tuple[OneForm, ...] = tuple(forms)
+        if forms:
+            keep = independent_rows(self.matrix(all_forms=True))
+            self.basis: tuple[OneForm, ...] = tuple(forms[i] for i in keep)
+        else:
+            self.basis = ()
+
+    @classmethod
+    def from_constraints(cls, space: ConfigurationSpace, constraints: Sequence) -> "Codistribution":
+        """Constraint forms of velocity constraints Σ A_κi q̇^i + A_κt = 0, linear in q̇.
+
+        On a space with time the affine part becomes the dt component (time as a coordinate).
+        """
+        forms = []
+        for ex in constraints:
+            ex = sp.sympify(ex)
+            if isinstance(ex, sp.Equality):
+                ex = ex.lhs - ex.rhs
+            row = []
+            for v in space.qd:
+                cv = sp.diff(ex, v)
+                if cv.has(*space.qd):
+                    raise NotLinearError(f"constraint {ex} = 0 is not linear in the velocities")
+                row.append(cv)
+            rest = sp.expand(ex - sum(c * v for c, v in zip(row, space.qd)))
+            if space.t is not None:
+                row.append(rest)
+            elif not is_zero(rest):
+                raise NotLinearError(
+                    f"constraint {ex} = 0 has a velocity-free part {rest}; affine (rheonomic) "
+                    "constraints need a configuration space with time")
+            forms.append(OneForm(space, row))
+        return cls(forms, space)
+
+    def matrix(self, all_forms: bool = False) -> sp.Matrix:
+        fl = self.forms if all_forms else self.basis
+        if not fl:
+            return sp.zeros(0, self.space.dim)
+        return sp.Matrix([list(f.covector) for f in fl])
+
+    @property
+    def rank(self) -> int:
+        return len(self.basis)
+
+    def contains(self, theta: OneForm) -> bool:
+        if theta.space != self.space:
+            raise SpaceMismatchError(f"{theta!r} lives on {theta.space!r}, not on {self.space!r}")
+        if theta.is_zero():
+            return True
+        M = self.matrix().col_join(theta.as_matrix())
+        return generic_rank(M) == self.rank
+
+    __contains__ = contains
+
+    def annihilator(self) -> Distribution:
+        """Θ^⊥ = {X : θ(X) = 0 for all θ ∈ Θ}: the admissible velocities / virtual displacements."""
+        if self.rank == 0:
+            return Distribution([VectorField.coordinate(self.space, s) for s in self.space.coords])
+        ns = nullspace(self.matrix())
+        return Distribution([VectorField(self.space, list(v)) for v in ns], self.space)
+
+    def is_integrable(self) -> bool:
+        """Frobenius in forms: dθ^κ ∧ θ^1 ∧ … ∧ θ^r = 0 for every basis form θ^κ."""
+        if self.rank == 0:
+            return True
+        top = wedge(*self.basis) if self.rank > 1 else self.basis[0]
+        for th in self.basis:
+            w = wedge(exterior_derivative(th), top)
+            if not w.is_zero():
+                return False
+        return True
+
+    def growth_vector(self) -> tuple[int, ...]:
+        """Growth vector of the annihilator distribution."""
+        return self.annihilator().growth_vector()
+
+    # -- first integrals --------------------------------------------------------------------
+    def first_integrals(self) -> list[sp.Expr]:
+        """Functions f_1 … f_r with span(df_κ) = Θ, for an integrable codistribution.
+
+        Tries, in order: closed forms in the row-reduced basis θ'^κ = dq^{p_κ} + a_κs dq^s
+        (potentials by successive integration), integrating factors 1/c and 1/c² for the
+        components c of each form, and for one form in two variables sympy's ``dsolve``.  Each
+        candidate is verified (df ∈ Θ and the df independent).  Raises :class:`RankError`
+        if Θ is not integrable and :class:`NotFoundError` if sympy finds no closed form.
+        """
+        if not self.is_integrable():
+            raise RankError("the codistribution is not integrable (Frobenius fails): no first integrals")
+        found: list[sp.Expr] = []
+        dfs: list[OneForm] = []
+
+        def accept(f: sp.Expr) -> bool:
+            df = differential(self.space, f)
+            if df.is_zero() or not self.contains(df):
+                return False
+            M = sp.Matrix([list(g.covector) for g in dfs + [df]])
+            if generic_rank(M) <= len(dfs):
+                return False
+            found.append(f)
+            dfs.append(df)
+            return True
+
+        for th in self._candidates():
+            if len(found) == self.rank:
+                break
+            f = _potential(th)
+            if f is not None:
+                accept(f)
+        if len(found) < self.rank and self.space.dim == 2 and self.rank == 1:
+            f = _dsolve_integral(self.basis[0])
+            if f is not None:
+                accept(f)
+        if len(found) < self.rank:
+            raise NotFoundError(
+                f"found {len(found)} of {self.rank} first integrals; sympy could not integrate the rest")
+        return found
+
+    def _candidates(self):
+        M = self.matrix()
+        r, n = M.shape
+        # row-reduced basis: solve for r pivot differentials
+        _, piv = M.rref(iszerofunc=is_zero, simplify=False)
+        P = M.extract(list(range(r)), list(piv))
+        Mred = lu_inverse(P, what="pivot block", check=False) * M
+        reduced = [OneForm(self.space, list(Mred[k, :])) for k in range(r)]
+        for th in list(self.basis) + reduced:
+            yield th
+        for th in list(self.basis) + reduced:
+            comps = [c for c in th.covector if c != 0]
+            for c in comps:
+                yield th * (1 / c)
+                yield th * (1 / c**2)
+
+    def verdict(self) -> "IntegrabilityReport":
+        """Integrable or not, with rank, growth vector and (if integrable) first integrals."""
+        integ = self.is_integrable()
+        ints = None
+        if integ:
+            try:
+                ints = self.first_integrals()
+            except NotFoundError:
+                ints = None
+        return IntegrabilityReport(integrable=integ, rank=self.rank, dim=self.space.dim,
+                                   growth_vector=self.growth_vector(), first_integrals=ints)
+
+    def __repr__(self) -> str:
+        return f"Codistribution(rank {self.rank} on {self.space!r})"
+
+
+@dataclass
+class IntegrabilityReport:
+    """Verdict on a constraint codistribution: holonomic (integrable) or nonholonomic."""
+
+    integrable: bool
+    rank: int
+    dim: int
+    growth_vector: tuple[int, ...]
+    first_integrals: list | None = field(default=None)
+
+    def __str__(self) -> str:
+        if self.integrable:
+            s = f"integrable (holonomic): {self.rank} constraint(s) on {self.dim} coordinates"
+            if self.first_integrals is not None:
+                s += "; first integrals " + ", ".join(str(f) for f in self.first_integrals)
+            else:
+                s += "; sympy found no closed-form first integrals"
+            return s
+        full = self.growth_vector[-1] == self.dim
+        return (f"not integrable (nonholonomic): {self.rank} constraint(s) on {self.dim} coordinates, "
+                f"growth vector {self.growth_vector}"
+                + (", bracket generating (completely nonholonomic)" if full else ""))
+
+
+def _potential(theta: OneForm) -> sp.Expr | None:
+    """f with df = θ if θ is closed (successive integration), else None."""
+    if not exterior_derivative(theta).is_zero():
+        return None
+    coords = theta.space.coords
+    f = sp.S.Zero
+    for i, s in enumerate(coords):
+        rest = theta.covector[i] - sp.diff(f, s)
+        if is_zero(rest):
+            continue
+        try:
+            g = sp.integrate(sp.simplify(rest), s)
+        except Exception:
+            return None
+        if g.has(sp.Integral):
+            return None
+        f += g
+    return sp.simplify(f) if f != 0 else None
+
+
+def _dsolve_integral(theta: OneForm) -> sp.Expr | None:
+    """First integral of P dx + Q dy = 0 in two variables via sympy's dsolve."""
+    x, y = theta.space.coords
+    P, Q = theta.covector
+    yf = sp.Function("y_")
+    try:
+        sol = sp.dsolve(sp.Eq(yf(x).diff(x), (-P / Q).subs(y, yf(x))), yf(x))
+    except Exception:
+        return None
+    sols = sol if isinstance(sol, list) else [sol]
+    C1 = sp.Symbol("C1")
+    for s in sols:
+        eq = s.lhs - s.rhs
+        eq = eq.subs(yf(x), y)
+        try:
+            c = sp.solve(eq, C1)
+        except Exception:
+            continue
+        if c:
+            return sp.simplify(c[0])
+    return None

@@ -1,0 +1,55 @@
+"""The geonh exception hierarchy.
+
+Every error geonh raises on bad input is a :class:`GeonhError`, raised at the boundary
+(the constructor or function that received the input) with a message naming what is wrong.
+Each subclass also derives from the matching built-in exception, so ``except ValueError``
+keeps working for users who do not know geonh's classes.
+"""
+from __future__ import annotations
+
+
+class GeonhError(Exception):
+    """Base class of every error geonh raises on purpose."""
+
+
+class DimensionError(GeonhError, ValueError):
+    """Components of the wrong length, or objects of mismatched degree or size."""
+
+
+class SpaceMismatchError(GeonhError, ValueError):
+    """Objects that live on different configuration spaces were combined."""
+
+
+class UnknownCoordinateError(GeonhError, KeyError):
+    """A coordinate (or velocity) that the configuration space does not have."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class DependentFieldsError(GeonhError, ValueError):
+    """Vector fields (or forms) that should be independent at the generic point are not."""
+
+
+class SingularMapError(GeonhError, ValueError):
+    """A matrix that must be inverted (quasi-velocity map, mass matrix, ...) is singular."""
+
+
+class RankError(GeonhError, ValueError):
+    """Constraints (or a distribution) of deficient or unexpected rank."""
+
+
+class NotLinearError(GeonhError, ValueError):
+    """An expression required to be linear (or quadratic) in the velocities is not."""
+
+
+class NotPositiveDefiniteError(GeonhError, ValueError):
+    """A kinetic energy (metric) that is not positive definite."""
+
+
+class NotAdaptedError(GeonhError, ValueError):
+    """A frame that is not adapted to the constraints where an adapted frame is required."""
+
+
+class NotFoundError(GeonhError, LookupError):
+    """sympy could not find the requested closed form (first integral, inverse map, ...)."""

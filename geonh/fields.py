@@ -1,0 +1,168 @@
+"""Vector fields on configuration space, in the coordinate basis.
+
+X = X^i ∂_i acts on functions by X(f) = X^i ∂f/∂q^i, and the Lie bracket is
+[X, Y] = XY − YX, i.e. [X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k  (CONVENTIONS.md; check:
+[∂_x, x ∂_y] = +∂_y).  The zero field is an ordinary value.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+import sympy as sp
+
+from .errors import DimensionError, SpaceMismatchError
+from .space import ConfigurationSpace
+
+
+def _check_same_space(a, b, what: str = "combine") -> None:
+    if a.space != b.space:
+        raise SpaceMismatchError(
+            f"cannot {what} objects from different configuration spaces: {a.space!r} and {b.space!r}")
+
+
+def _scalar(f, space: ConfigurationSpace) -> sp.Expr:
+    if hasattr(f, "space"):
+        raise TypeError(f"expected a function (sympy expression), got {type(f).__name__}")
+    return sp.sympify(f)
+
+
+class VectorField:
+    """A vector field X = X^i ∂_i with components in the coordinate basis of ``space.coords``."""
+
+    __slots__ = ("space", "components")
+
+    def __init__(self, space: ConfigurationSpace, components: Sequence):
+        if not isinstance(space, ConfigurationSpace):
+            raise TypeError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
+        comps = tuple(sp.sympify(c) for c in components)
+        if len(comps) != space.dim:
+            raise DimensionError(
+                f"a vector field on {space!r} needs {space.dim} components "
+                f"(one per coordinate {[s.name for s in space.coords]}), got {len(comps)}")
+        self.space = space
+        self.components: tuple[sp.Expr, ...] = comps
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def coordinate(cls, space: ConfigurationSpace, coord) -> "VectorField":
+        """The coordinate field ∂/∂coord."""
+        i = space.index(coord)
+        return cls(space, [1 if j == i else 0 for j in range(space.dim)])
+
+    @classmethod
+    def zero(cls, space: ConfigurationSpace) -> "VectorField":
+        return cls(space, [0] * space.dim)
+
+    @classmethod
+    def from_dict(cls, space: ConfigurationSpace, comps: dict) -> "VectorField":
+        """Field from ``{coordinate: component}`` (missing coordinates are 0)."""
+        out = [sp.S.Zero] * space.dim
+        for k, v in comps.items():
+            out[space.index(k)] = sp.sympify(v)
+        return cls(space, out)
+
+    # -- algebra ----------------------------------------------------------------------------
+    def __getitem__(self, i: int) -> sp.Expr:
+        return self.components[i]
+
+    def __iter__(self):
+        return iter(self.components)
+
+    def __len__(self) -> int:
+        return len(self.components)
+
+    def __add__(self, other: "VectorField") -> "VectorField":
+        if not isinstance(other, VectorField):
+            return NotImplemented
+        _check_same_space(self, other, "add")
+        return VectorField(self.space, [a + b for a, b in zip(self.components, other.components)])
+
+    def __sub__(self, other: "VectorField") -> "VectorField":
+        if not isinstance(other, VectorField):
+            return NotImplemented
+        _check_same_space(self, other, "subtract")
+        return VectorField(self.space, [a - b for a, b in zip(self.components, other.components)])
+
+    def __neg__(self) -> "VectorField":
+        return VectorField(self.space, [-a for a in self.components])
+
+    def __mul__(self, f) -> "VectorField":
+        if isinstance(f, VectorField):
+            return NotImplemented
+        f = _scalar(f, self.space)
+        return VectorField(self.space, [f * a for a in self.components])
+
+    __rmul__ = __mul__
+
+    def applyfunc(self, fn: Callable[[sp.Expr], sp.Expr]) -> "VectorField":
+        return VectorField(self.space, [fn(a) for a in self.components])
+
+    def simplify(self) -> "VectorField":
+        return self.applyfunc(sp.simplify)
+
+    def expand(self) -> "VectorField":
+        return self.applyfunc(sp.expand)
+
+    def subs(self, *args, **kw) -> "VectorField":
+        return self.applyfunc(lambda a: a.subs(*args, **kw))
+
+    # -- calculus ---------------------------------------------------------------------------
+    def __call__(self, f) -> sp.Expr:
+        """X(f) = X^i ∂f/∂q^i for a function f of the coordinates (and other symbols)."""
+        f = _scalar(f, self.space)
+        free = f.free_symbols
+        out = sp.S.Zero
+        for c, s in zip(self.components, self.space.coords):
+            if c != 0 and s in free:
+                out += c * sp.diff(f, s)
+        return out
+
+    def bracket(self, other: "VectorField") -> "VectorField":
+        """Lie bracket [X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k."""
+        if not isinstance(other, VectorField):
+            raise TypeError(f"the Lie bracket takes two vector fields, got {type(other).__name__}")
+        _check_same_space(self, other, "bracket")
+        return VectorField(self.space, [self(b) - other(a)
+                                        for a, b in zip(self.components, other.components)])
+
+    def is_zero(self) -> bool:
+        """Identically zero (decided at the generic point, see :mod:`geonh.generic`)."""
+        from .generic import is_zero
+        return all(is_zero(c) for c in self.components)
+
+    def equals(self, other: "VectorField") -> bool:
+        """Equal as fields (decided at the generic point)."""
+        _check_same_space(self, other, "compare")
+        return (self - other).is_zero()
+
+    def as_matrix(self) -> sp.Matrix:
+        return sp.Matrix(self.components)
+
+    def __repr__(self) -> str:
+        terms = [f"({c})*d_{s.name}" for c, s in zip(self.components, self.space.coords) if c != 0]
+        return "VectorField(" + (" + ".join(terms) if terms else "0") + ")"
+
+    def _latex(self, printer) -> str:
+        terms = [f"\\left({printer._print(c)}\\right) \\partial_{{{printer._print(s)}}}"
+                 for c, s in zip(self.components, self.space.coords) if c != 0]
+        return " + ".join(terms) if terms else "0"
+
+
+def bracket(X: VectorField, Y: VectorField) -> VectorField:
+    """Lie bracket [X, Y] = XY − YX (CONVENTIONS.md)."""
+    return X.bracket(Y)
+
+
+def coordinate_fields(space: ConfigurationSpace) -> tuple[VectorField, ...]:
+    """∂_1, …, ∂_n of ``space.coords``."""
+    return tuple(VectorField.coordinate(space, s) for s in space.coords)
+
+
+def fields_matrix(fields: Iterable[VectorField]) -> sp.Matrix:
+    """Matrix whose columns are the components of ``fields`` (C^i_a for a frame)."""
+    fields = list(fields)
+    if not fields:
+        raise ValueError("no fields given")
+    for f in fields[1:]:
+        _check_same_space(fields[0], f)
+    return sp.Matrix.hstack(*[f.as_matrix() for f in fields])

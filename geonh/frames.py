@@ -1,0 +1,254 @@
+"""Frames, coframes, quasi-velocities and structure coefficients.
+
+A frame X_a = C^i_a ∂_i (the columns of C) has the dual coframe θ^a = B^a_i dq^i with
+B = C⁻¹, so θ^a(X_b) = δ^a_b.  Quasi-velocities are ω^a = θ^a(q̇) = B^a_i q̇^i and
+q̇^i = C^i_a ω^a.  Structure coefficients (CONVENTIONS.md):
+
+    [X_a, X_b] = c^d_ab X_d,   c^d_ab = θ^d([X_a, X_b]) = −dθ^d(X_a, X_b)
+              = (∂_j B^d_i − ∂_i B^d_j) C^i_a C^j_b,
+
+which is Hamel's β (Hamel 1924, eq. (17)) with β_{a,b,d} = c^d_ab: first slot the δ
+direction, second the d direction, third the component.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import sympy as sp
+
+from .errors import DependentFieldsError, DimensionError, NotLinearError, SingularMapError
+from .fields import VectorField, _check_same_space, fields_matrix
+from .forms import OneForm, exterior_derivative
+from .generic import generic_rank, is_zero, lu_inverse
+from .space import ConfigurationSpace
+
+
+class Frame:
+    """n vector fields independent at the generic point, with their dual coframe.
+
+    Build it from fields (``Frame(fields)``), from one-forms (:meth:`from_coframe`) or from
+    quasi-velocity definitions ω = B(q) q̇ (:meth:`from_quasi_velocities`).  Independence is
+    checked at the generic point (:func:`geonh.generic.generic_rank`) and the inverse is
+    computed by LU; a dependent set raises :class:`DependentFieldsError`.
+    """
+
+    def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
+                 _B: sp.Matrix | None = None):
+        fields = list(fields)
+        if not fields:
+            raise DimensionError("a frame needs at least one field")
+        for X in fields:
+            if not isinstance(X, VectorField):
+                raise TypeError(f"a frame is built from VectorFields, got {type(X).__name__}")
+            _check_same_space(fields[0], X, "build a frame from")
+        space = fields[0].space
+        if len(fields) != space.dim:
+            raise DimensionError(f"a frame on {space!r} has {space.dim} fields, got {len(fields)}")
+        C = fields_matrix(fields)
+        if _B is None:
+            r = generic_rank(C)
+            if r < space.dim:
+                raise DependentFieldsError(
+                    f"the {space.dim} fields are dependent at the generic point (rank {r}); "
+                    "they do not form a frame")
+            _B = lu_inverse(C, what="frame matrix C", check=False)
+        self.space: ConfigurationSpace = space
+        self.fields: tuple[VectorField, ...] = tuple(fields)
+        self.C: sp.Matrix = C
+        self.B: sp.Matrix = sp.Matrix(_B)
+        self.names: tuple[str, ...] = tuple(names) if names is not None else tuple(
+            f"w{a + 1}" for a in range(space.dim))
+        if len(self.names) != space.dim:
+            raise DimensionError(f"{len(self.names)} names for {space.dim} quasi-velocities")
+        self._c = None
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def coordinate(cls, space: ConfigurationSpace) -> "Frame":
+        """The coordinate frame ∂_1, …, ∂_n (all structure coefficients vanish)."""
+        n = space.dim
+        fields = [VectorField.coordinate(space, s) for s in space.coords]
+        return cls(fields, names=[f"{s.name}_dot" for s in space.coords], _B=sp.eye(n))
+
+    @classmethod
+    def from_coframe(cls, forms: Sequence[OneForm], *, names: Sequence[str] | None = None) -> "Frame":
+        """Frame dual to n one-forms θ^a = B^a_i dq^i (C = B⁻¹ by LU)."""
+        forms = list(forms)
+        if not forms:
+            raise DimensionError("a coframe needs at least one form")
+        for f in forms:
+            if not isinstance(f, OneForm):
+                raise TypeError(f"a coframe is built from OneForms, got {type(f).__name__}")
+            _check_same_space(forms[0], f, "build a coframe from")
+        space = forms[0].space
+        if len(forms) != space.dim:
+            raise DimensionError(f"a coframe on {space!r} has {space.dim} forms, got {len(forms)}")
+        B = sp.Matrix([list(f.covector) for f in forms])
+        r = generic_rank(B)
+        if r < space.dim:
+            raise SingularMapError(
+                f"the {space.dim} one-forms are dependent at the generic point (rank {r}); "
+                "the quasi-velocity map is not invertible")
+        C = lu_inverse(B, what="coframe matrix B", check=False)
+        fields = [VectorField(space, list(C[:, a])) for a in range(space.dim)]
+        return cls(fields, names=names, _B=B)
+
+    @classmethod
+    def from_quasi_velocities(cls, space: ConfigurationSpace, omegas: Sequence,
+                              *, names: Sequence[str] | None = None) -> "Frame":
+        """Frame from quasi-velocity definitions ω^a = B^a_i(q) q̇^i (Hamel 1924, eq. (13)).
+
+        Each ω^a must be linear and homogeneous in the velocities ``space.qd``.  For a
+        rheonomic space the time column B^a_t is the coefficient-free part (ω = B q̇ + B_t),
+        so affine definitions are allowed there and only there.
+        """
+        omegas = [sp.sympify(w) for w in omegas]
+        if len(omegas) != space.dim:
+            raise DimensionError(f"{space!r} needs {space.dim} quasi-velocities, got {len(omegas)}")
+        rows = []
+        for w in omegas:
+            row = []
+            for v in space.qd:
+                cv = sp.diff(w, v)
+                if cv.has(*space.qd):
+                    raise NotLinearError(f"quasi-velocity {w} is not linear in the velocities")
+                row.append(cv)
+            rest = sp.expand(w - sum(c * v for c, v in zip(row, space.qd)))
+            if space.t is not None:
+                row.append(rest)
+            elif not is_zero(rest):
+                raise NotLinearError(
+                    f"quasi-velocity {w} has a velocity-free part {rest}; use a space with time "
+                    "for affine (rheonomic) definitions")
+            rows.append(row)
+        forms = [OneForm(space, r) for r in rows]
+        return cls.from_coframe(forms, names=names)
+
+    # -- basic data -------------------------------------------------------------------------
+    @property
+    def dim(self) -> int:
+        return self.space.dim
+
+    def __getitem__(self, a: int) -> VectorField:
+        return self.fields[a]
+
+    def __iter__(self):
+        return iter(self.fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    @property
+    def coframe(self) -> tuple[OneForm, ...]:
+        """θ^a = B^a_i dq^i, dual to the fields: θ^a(X_b) = δ^a_b."""
+        return tuple(OneForm(self.space, list(self.B[a, :])) for a in range(self.dim))
+
+    def components(self, X: VectorField) -> list[sp.Expr]:
+        """Frame components θ^a(X) of a field X = θ^a(X) X_a."""
+        _check_same_space(self.fields[0], X, "decompose")
+        v = self.B * X.as_matrix()
+        return list(v)
+
+    def quasi_velocities(self) -> list[sp.Expr]:
+        """ω^a = B^a_i q̇^i as expressions in the velocity symbols (time velocity 1)."""
+        v = sp.Matrix(self.space.velocities)
+        return list(self.B * v)
+
+    def velocities_from(self, omega: Sequence) -> list[sp.Expr]:
+        """q̇^i = C^i_a ω^a for given quasi-velocity values/symbols (components over coords)."""
+        if len(omega) != self.dim:
+            raise DimensionError(f"{self.dim} quasi-velocities needed, got {len(omega)}")
+        return list(self.C * sp.Matrix(omega))
+
+    # -- structure coefficients -------------------------------------------------------------
+    def structure_coefficients(self, method: str = "bracket") -> sp.Array:
+        """c[d, a, b] = c^d_ab with [X_a, X_b] = c^d_ab X_d.
+
+        ``method="bracket"``: c^d_ab = θ^d([X_a, X_b]) from the Lie brackets of the fields.
+        ``method="exterior"``: c^d_ab = −dθ^d(X_a, X_b) from the exterior derivatives of the
+        coframe, i.e. (∂_j B^d_i − ∂_i B^d_j) C^i_a C^j_b.  The two routes are independent;
+        the tests compare them.  The bracket result is cached.
+        """
+        n = self.dim
+        if method == "bracket":
+            if self._c is not None:
+                return self._c
+            c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+            cols = [X.as_matrix() for X in self.fields]
+            coords = self.space.coords
+            # Jacobians of the frame fields, computed once: J[a][k, i] = ∂_i X_a^k
+            J = [sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])) for a in range(n)]
+            for a in range(n):
+                for b in range(a + 1, n):
+                    br = J[b] * cols[a] - J[a] * cols[b]
+                    if all(e == 0 for e in br):
+                        continue
+                    comp = self.B * br
+                    for dd in range(n):
+                        c[dd][a][b] = comp[dd]
+                        c[dd][b][a] = -comp[dd]
+            self._c = sp.Array(c)
+            return self._c
+        if method == "exterior":
+            c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+            for dd, theta in enumerate(self.coframe):
+                dth = exterior_derivative(theta)
+                for a in range(n):
+                    for b in range(a + 1, n):
+                        v = -dth(self.fields[a], self.fields[b])
+                        c[dd][a][b] = v
+                        c[dd][b][a] = -v
+            return sp.Array(c)
+        raise ValueError(f"method must be 'bracket' or 'exterior', not {method!r}")
+
+    def hamel_beta(self) -> sp.Array:
+        """Hamel's β[a, b, d] = β_{a,b,d} = c^d_ab (Hamel 1924, eq. (17); CONVENTIONS.md)."""
+        c = self.structure_coefficients()
+        n = self.dim
+        return sp.Array([[[c[dd, a, b] for dd in range(n)] for b in range(n)] for a in range(n)])
+
+    # -- change of frame --------------------------------------------------------------------
+    def change(self, A: sp.MatrixBase) -> "Frame":
+        """The frame X'_a = X_b A^b_a for an invertible matrix function A (columns = new fields
+        in the old frame)."""
+        A = sp.Matrix(A)
+        if A.shape != (self.dim, self.dim):
+            raise DimensionError(f"change-of-frame matrix must be {self.dim}x{self.dim}, got {A.shape}")
+        r = generic_rank(A)
+        if r < self.dim:
+            raise SingularMapError(f"change-of-frame matrix is singular at the generic point (rank {r})")
+        Ainv = lu_inverse(A, what="change-of-frame matrix")
+        C2 = self.C * A
+        fields = [VectorField(self.space, list(C2[:, a])) for a in range(self.dim)]
+        return Frame(fields, _B=Ainv * self.B)
+
+    def __repr__(self) -> str:
+        return f"Frame({list(self.fields)!r})"
+
+
+def transform_structure_coefficients(frame: Frame, A: sp.MatrixBase) -> sp.Array:
+    """Structure coefficients of X'_a = X_b A^b_a from those of ``frame``, by the law
+
+        c'^d_ab = (A⁻¹)^d_e [ c^e_fg A^f_a A^g_b + X'_a(A^e_b) − X'_b(A^e_a) ],
+
+    where X'_a = A^f_a X_f.  (Expand [A^f_a X_f, A^g_b X_g] by Leibniz.)
+    """
+    A = sp.Matrix(A)
+    n = frame.dim
+    c = frame.structure_coefficients()
+    Ainv = lu_inverse(A, what="change-of-frame matrix")
+    newf = [sum((A[f, a] * frame.fields[f] for f in range(1, n)), A[0, a] * frame.fields[0])
+            for a in range(n)]
+    out = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+    for a in range(n):
+        for b in range(a + 1, n):
+            inner = []
+            for e in range(n):
+                s = sum(c[e, f, g] * A[f, a] * A[g, b] for f in range(n) for g in range(n) if c[e, f, g] != 0)
+                s += newf[a](A[e, b]) - newf[b](A[e, a])
+                inner.append(s)
+            for dd in range(n):
+                v = sum(Ainv[dd, e] * inner[e] for e in range(n))
+                out[dd][a][b] = v
+                out[dd][b][a] = -v
+    return sp.Array(out)

@@ -1,0 +1,231 @@
+"""Decisions at the generic point: zero tests, ranks and reliable linear algebra.
+
+sympy's ``simplify`` does not close many trigonometric identities of this subject, and its
+default zero test (``expr.is_zero``) answers ``None`` on unexpanded zeros.  geonh therefore
+decides "is this expression identically zero?" and "what is the rank of this matrix at the
+generic point?" by **evaluation at random points**:
+
+* every free symbol (coordinates, velocities and parameters alike) gets a random positive
+  rational value, drawn from a fixed-seed generator so results are reproducible;
+* a purely rational expression is then evaluated **exactly** (``Rational`` arithmetic);
+  anything with functions is evaluated with mpmath at ``PRECISION`` decimal digits and
+  compared with a tolerance far below any value a non-zero expression of moderate size takes;
+* a rank is the **maximum** rank over ``TRIALS`` points.
+
+Soundness.  A non-zero value, or a non-zero minor, at one point *proves* the expression (the
+determinant) is not identically zero, so full-rank and non-zero verdicts are certain (in the
+exact case) or certain up to 10^-(PRECISION/2) round-off.  The opposite verdicts ("zero",
+"rank deficient") are probabilistic: they fail only if every trial point lies on the zero set
+of a non-zero analytic function, a set of measure zero (Schwartz-Zippel for polynomials).
+The failure mode is therefore a *special* parameter value hidden in a symbol the user meant to
+be generic, or a genuinely singular expression whose size exceeds the tolerance scale; pass
+explicit ``subs`` to pin parameters, or call :func:`is_zero` with ``certify=True`` to add a
+symbolic confirmation (``simplify``) on top of the numerical one.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Iterable, Mapping, Sequence
+
+import mpmath
+import sympy as sp
+
+from .errors import SingularMapError
+
+PRECISION = 60
+TRIALS = 3
+_SEED = 20240601
+
+
+def _rational(rng: random.Random) -> sp.Rational:
+    # positive, away from 0 and from small integers that are often special (0, 1, pi/2 ...)
+    den = rng.randint(11, 97)
+    num = rng.randint(den // 5 + 1, 3 * den)
+    return sp.Rational(num, den)
+
+
+@lru_cache(maxsize=64)
+def _points(symbols: tuple, trials: int) -> tuple:
+    rng = random.Random(_SEED + len(symbols))
+    return tuple({s: _rational(rng) for s in symbols} for _ in range(trials))
+
+
+def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS) -> tuple[dict, ...]:
+    """Reproducible random rational points for ``symbols`` (sorted by name)."""
+    syms = tuple(sorted(set(symbols), key=sp.default_sort_key))
+    return _points(syms, trials)
+
+
+def _free(exprs: Iterable[sp.Expr]) -> set:
+    out: set = set()
+    for e in exprs:
+        out |= sp.sympify(e).free_symbols
+    return out
+
+
+def _is_exact(expr: sp.Expr) -> bool:
+    return expr.is_Rational is True
+
+
+def evaluate(expr: sp.Expr, point: Mapping) -> sp.Expr | mpmath.mpf | None:
+    """Value of ``expr`` at ``point``: an exact Rational when possible, otherwise an mpmath
+    number with ``PRECISION`` digits; ``None`` if the expression is singular there."""
+    expr = sp.sympify(expr)
+    if expr.is_Rational:
+        return expr
+    try:
+        val = expr.xreplace(point)
+    except Exception:  # pragma: no cover - xreplace never fails on sympy input
+        return None
+    if val.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    if val.is_Rational:
+        return val
+    try:
+        num = val.evalf(PRECISION)
+    except (ZeroDivisionError, ValueError):
+        return None
+    if num.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or not num.is_number:
+        return None
+    bits = int(PRECISION * 3.33) + 8
+    return num._to_mpmath(bits)
+
+
+def _scale(expr: sp.Expr, point: Mapping) -> float:
+    """Rough magnitude of the terms of ``expr`` (to make the zero tolerance relative)."""
+    terms = sp.Add.make_args(expr)
+    if len(terms) == 1:
+        return 1.0
+    tot = 0.0
+    for t in terms[:64]:
+        v = evaluate(t, point)
+        if v is None:
+            continue
+        tot += float(abs(v))
+    return max(1.0, tot)
+
+
+def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bool:
+    """Is ``expr`` identically zero (as a function of all its free symbols)?
+
+    Numerical verdict by evaluation at random points (see the module docstring); with
+    ``certify=True`` a "zero" verdict must also be confirmed by ``sympy.simplify``.
+    """
+    expr = sp.sympify(expr)
+    if expr == 0:
+        return True
+    if expr.is_number and expr.is_Rational:
+        return False
+    free = expr.free_symbols
+    tol = mpmath.mpf(10) ** (-(PRECISION // 2))
+    seen = 0
+    for pt in sample_points(free, trials + 3):
+        v = evaluate(expr, pt)
+        if v is None:
+            continue
+        seen += 1
+        if isinstance(v, sp.Basic):
+            if v != 0:
+                return False
+        elif abs(v) > tol * _scale(expr, pt):
+            return False
+        if seen >= trials:
+            break
+    if seen == 0:
+        # singular everywhere we looked: fall back on symbolic simplification
+        return sp.simplify(expr) == 0
+    if certify:
+        return sp.simplify(expr) == 0
+    return True
+
+
+def _numeric_rank(rows: list[list]) -> int:
+    with mpmath.workdps(PRECISION):
+        m = mpmath.matrix(rows)
+        if all(isinstance(x, mpmath.mpf) for row in rows for x in row):
+            sv = mpmath.svd_r(m, compute_uv=False)
+        else:
+            sv = mpmath.svd_c(m, compute_uv=False)
+        svals = [abs(sv[i]) for i in range(len(sv))]
+    if not svals:
+        return 0
+    top = max(svals)
+    if top == 0:
+        return 0
+    tol = top * mpmath.mpf(10) ** (-(PRECISION // 2))
+    return sum(1 for s in svals if s > tol)
+
+
+def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TRIALS) -> int:
+    """Rank of a symbolic matrix at the generic point (maximum over random points)."""
+    M = sp.Matrix(matrix)
+    if M.rows == 0 or M.cols == 0:
+        return 0
+    free = _free(M)
+    best = 0
+    seen = 0
+    for pt in sample_points(free, trials + 3):
+        vals = [evaluate(e, pt) for e in M]
+        if any(v is None for v in vals):
+            continue
+        seen += 1
+        if all(isinstance(v, sp.Basic) for v in vals):
+            r = sp.Matrix(M.rows, M.cols, vals).rank()
+        else:
+            with mpmath.workdps(PRECISION):
+                flat = [v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in vals]
+            rows = [flat[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]
+            r = _numeric_rank(rows)
+        best = max(best, r)
+        if best == min(M.shape) or seen >= trials:
+            break
+    if seen == 0:
+        return M.rank(iszerofunc=is_zero, simplify=True)
+    return best
+
+
+def independent_rows(matrix: sp.MatrixBase) -> list[int]:
+    """Indices of a maximal set of rows independent at the generic point (greedy, in order)."""
+    M = sp.Matrix(matrix)
+    keep: list[int] = []
+    for i in range(M.rows):
+        trial = keep + [i]
+        if generic_rank(M.extract(trial, list(range(M.cols)))) == len(trial):
+            keep = trial
+    return keep
+
+
+def lu_inverse(M: sp.MatrixBase, *, what: str = "matrix", check: bool = True) -> sp.Matrix:
+    """Inverse by LU decomposition with generic-point pivoting.
+
+    sympy's default ``inv()`` (Gauss elimination with simplification) is ~100x slower on
+    trigonometric frames, and its zero test can accept an unexpanded zero as a pivot.  Here
+    the pivot test is :func:`is_zero`, and singularity is checked first with
+    :func:`generic_rank`; a singular matrix raises :class:`SingularMapError` naming ``what``.
+    """
+    M = sp.Matrix(M)
+    if M.rows != M.cols:
+        raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
+    n = M.rows
+    if check:
+        r = generic_rank(M)
+        if r < n:
+            raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
+    return M.LUsolve(sp.eye(n), iszerofunc=is_zero)
+
+
+def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> sp.Matrix:
+    """Solve ``M x = rhs`` by LU with generic-point pivoting (see :func:`lu_inverse`)."""
+    M = sp.Matrix(M)
+    n = M.rows
+    r = generic_rank(M)
+    if M.rows != M.cols or r < n:
+        raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
+    return M.LUsolve(sp.Matrix(rhs), iszerofunc=is_zero)
+
+
+def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:
+    """Right null space basis of ``M`` at the generic point (rref with reliable pivots)."""
+    M = sp.Matrix(M)
+    return M.nullspace(iszerofunc=is_zero, simplify=False)

@@ -1,0 +1,206 @@
+"""Configuration space: coordinates, the optional time coordinate, velocities, accelerations.
+
+Expressions in geonh are written in plain sympy Symbols: coordinates ``q``, velocities ``qd``
+(named ``<q>_dot``, printed as a dot in LaTeX) and accelerations ``qdd`` (``<q>_ddot``).
+For rheonomic systems time is adjoined as the **last** coordinate (Hamel 1924, eq. (20):
+q_n = t, with velocity 1 on the motion and δt = 0 for every virtual displacement).
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import sympy as sp
+
+from .errors import UnknownCoordinateError
+
+
+def _as_symbols(coords: str | Iterable) -> tuple[sp.Symbol, ...]:
+    if isinstance(coords, str):
+        coords = coords.replace(",", " ").split()
+    out = []
+    for c in coords:
+        if isinstance(c, str):
+            out.append(sp.Symbol(c, real=True))
+        elif isinstance(c, sp.Symbol):
+            out.append(c)
+        else:
+            raise TypeError(f"a coordinate must be a name or a sympy Symbol, not {c!r}")
+    return tuple(out)
+
+
+class ConfigurationSpace:
+    """Configuration space with named real coordinates q^1 … q^n and optional time.
+
+    Parameters
+    ----------
+    coordinates:
+        Names (``"x y theta"`` or a list) or sympy Symbols.  Names become real Symbols.
+    time:
+        ``False`` (scleronomic, default), ``True`` (a Symbol ``t``), or a name / Symbol.
+        When given, time is adjoined as the last coordinate of :attr:`coords`.
+
+    Attributes
+    ----------
+    q : tuple of the true coordinates.
+    t : the time symbol or ``None``.
+    coords : all coordinates the fields and forms act on (``q`` then ``t``).
+    qd, qdd : velocity and acceleration symbols of ``q``.
+    """
+
+    def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
+        q = _as_symbols(coordinates)
+        if not q:
+            raise ValueError("a configuration space needs at least one coordinate")
+        if len(set(q)) != len(q):
+            raise ValueError(f"repeated coordinate in {q}")
+        if time is True:
+            t = sp.Symbol("t", real=True)
+        elif time is False or time is None:
+            t = None
+        else:
+            (t,) = _as_symbols([time])
+        if t is not None and t in q:
+            raise ValueError(f"time symbol {t} is also a coordinate")
+        self.q: tuple[sp.Symbol, ...] = q
+        self.t: sp.Symbol | None = t
+        self.coords: tuple[sp.Symbol, ...] = q + ((t,) if t is not None else ())
+        self.qd: tuple[sp.Symbol, ...] = tuple(
+            sp.Symbol(f"{s.name}_dot", **s.assumptions0) for s in q)
+        self.qdd: tuple[sp.Symbol, ...] = tuple(
+            sp.Symbol(f"{s.name}_ddot", **s.assumptions0) for s in q)
+        self._index = {s: i for i, s in enumerate(self.coords)}
+        self._vel = dict(zip(q, self.qd))
+        self._acc = dict(zip(self.qd, self.qdd))
+
+    # -- identity ---------------------------------------------------------------------------
+    def _key(self):
+        return (self.coords, self.t)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ConfigurationSpace) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        names = ", ".join(s.name for s in self.q)
+        tt = f", time={self.t.name}" if self.t is not None else ""
+        return f"ConfigurationSpace([{names}]{tt})"
+
+    # -- lookup -----------------------------------------------------------------------------
+    @property
+    def dim(self) -> int:
+        """Number of coordinates fields and forms act on (n, or n + 1 with time)."""
+        return len(self.coords)
+
+    @property
+    def n(self) -> int:
+        """Number of true coordinates (without time)."""
+        return len(self.q)
+
+    @property
+    def is_rheonomic(self) -> bool:
+        return self.t is not None
+
+    def index(self, coord: str | sp.Symbol) -> int:
+        """Position of ``coord`` in :attr:`coords`; :class:`UnknownCoordinateError` if absent."""
+        if isinstance(coord, str):
+            for s in self.coords:
+                if s.name == coord:
+                    return self._index[s]
+        elif coord in self._index:
+            return self._index[coord]
+        raise UnknownCoordinateError(
+            f"{coord!s} is not a coordinate of {self!r}; its coordinates are "
+            f"{[s.name for s in self.coords]}")
+
+    def coordinate(self, coord: str | sp.Symbol) -> sp.Symbol:
+        return self.coords[self.index(coord)]
+
+    def velocity(self, coord: str | sp.Symbol) -> sp.Expr:
+        """The velocity symbol of ``coord`` (``1`` for the time coordinate)."""
+        s = self.coordinate(coord)
+        return sp.S.One if s == self.t else self._vel[s]
+
+    @property
+    def velocities(self) -> tuple[sp.Expr, ...]:
+        """Velocities of all :attr:`coords` (``qd`` followed by ``1`` for time)."""
+        return self.qd + ((sp.S.One,) if self.t is not None else ())
+
+    @property
+    def state_symbols(self) -> tuple[sp.Symbol, ...]:
+        """Symbols an expression in (t, q, q̇, q̈) may contain."""
+        return self.coords + self.qd + self.qdd
+
+    # -- calculus ---------------------------------------------------------------------------
+    def total_derivative(self, expr: sp.Expr) -> sp.Expr:
+        """Total time derivative d/dt of an expression in (t, q, q̇) (returns one in t, q, q̇, q̈).
+
+        d/dt f = ∂f/∂t + Σ q̇^i ∂f/∂q^i + Σ q̈^i ∂f/∂q̇^i.  Raises if ``expr`` contains
+        accelerations (the result would need third derivatives).
+        """
+        expr = sp.sympify(expr)
+        if expr.has(*self.qdd):
+            raise ValueError("total_derivative takes expressions in (t, q, q̇); "
+                             f"{expr} contains accelerations")
+        free = expr.free_symbols
+        out = sp.S.Zero
+        if self.t is not None and self.t in free:
+            out += sp.diff(expr, self.t)
+        for qi, vi, ai in zip(self.q, self.qd, self.qdd):
+            if qi in free:
+                out += vi * sp.diff(expr, qi)
+            if vi in free:
+                out += ai * sp.diff(expr, vi)
+        return out
+
+    # -- sympy.physics.mechanics bridge -------------------------------------------------------
+    def _time_for_dynamic(self) -> sp.Symbol:
+        from sympy.physics.mechanics import dynamicsymbols
+        return self.t if self.t is not None else dynamicsymbols._t
+
+    def dynamicsymbols(self) -> tuple[sp.Function, ...]:
+        """The coordinates as sympy.physics.mechanics dynamicsymbols q(t)."""
+        t = self._time_for_dynamic()
+        return tuple(sp.Function(s.name)(t) for s in self.q)
+
+    def to_dynamic(self, expr: sp.Expr) -> sp.Expr:
+        """Rewrite an expression in plain symbols (q, q̇, q̈) with dynamicsymbols q(t)."""
+        t = self._time_for_dynamic()
+        rep = {}
+        for s, f, v, a in zip(self.q, self.dynamicsymbols(), self.qd, self.qdd):
+            rep[a] = f.diff(t, 2)
+            rep[v] = f.diff(t)
+            rep[s] = f
+        return sp.sympify(expr).xreplace(rep)
+
+    def from_dynamic(self, expr: sp.Expr) -> sp.Expr:
+        """Rewrite an expression in dynamicsymbols q(t), q'(t), q''(t) with plain symbols.
+
+        Functions of time are matched by name to the coordinates; an unknown function of
+        time raises :class:`UnknownCoordinateError`.
+        """
+        expr = sp.sympify(expr)
+        t = self._time_for_dynamic()
+        by_name = {s.name: (s, v, a) for s, v, a in zip(self.q, self.qd, self.qdd)}
+        rep = {}
+        for d in expr.atoms(sp.Derivative):
+            f = d.expr
+            if not (isinstance(f, sp.core.function.AppliedUndef) and f.args == (t,)):
+                continue
+            if f.func.__name__ not in by_name:
+                raise UnknownCoordinateError(f"{f} is not a coordinate of {self!r}")
+            order = sum(c for v, c in d.variable_count if v == t)
+            if order not in (1, 2):
+                raise ValueError(f"{d}: only first and second time derivatives are supported")
+            rep[d] = by_name[f.func.__name__][order]
+        expr = expr.xreplace(rep)
+        rep = {}
+        for f in expr.atoms(sp.core.function.AppliedUndef):
+            if f.args != (t,):
+                continue
+            if f.func.__name__ not in by_name:
+                raise UnknownCoordinateError(f"{f} is not a coordinate of {self!r}")
+            rep[f] = by_name[f.func.__name__][0]
+        return expr.xreplace(rep)
+

@@ -1,0 +1,13 @@
+import os
+
+from hypothesis import HealthCheck, settings
+
+# Bounded property-based runs: "ci" (default under CI=true) keeps the suite fast on 2 cores;
+# "dev" is the default locally; "thorough" for long runs (HYPOTHESIS_PROFILE=thorough).
+settings.register_profile("ci", max_examples=15, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("dev", max_examples=25, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("thorough", max_examples=300, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
