@@ -89,7 +89,8 @@ def evaluate(expr: sp.Expr, point: Mapping) -> sp.Expr | mpmath.mpf | None:
     if num.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or not num.is_number:
         return None
     bits = int(PRECISION * 3.33) + 8
-    return num._to_mpmath(bits)
+    with mpmath.workdps(PRECISION):
+        return num._to_mpmath(bits)
 
 
 def _scale(expr: sp.Expr, point: Mapping) -> float:
