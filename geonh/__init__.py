@@ -22,6 +22,26 @@ from .forms import Form, OneForm, d, differential, exterior_derivative, interior
 from .frames import Frame, transform_structure_coefficients
 from .distributions import Codistribution, Distribution, IntegrabilityReport
 from .generic import generic_rank, is_zero
+from .system import MechanicalSystem
+from .equations import (
+    Equations,
+    boltzmann_hamel,
+    central_equations,
+    chaplygin,
+    gibbs_appell,
+    hamel_raw,
+    is_chaplygin,
+    kane,
+    lagrange,
+    maggi,
+    solve_constraints,
+    tzenoff,
+    volterra,
+    voronets,
+    voronets_frame,
+)
+from .certificate import Certificate, same_motion
+from .numerics import simulate
 
 __version__ = "0.1.0"
 
@@ -31,6 +51,9 @@ __all__ = [
     "Frame", "transform_structure_coefficients",
     "Distribution", "Codistribution", "IntegrabilityReport",
     "generic_rank", "is_zero",
+    "MechanicalSystem", "Equations", "central_equations", "lagrange", "boltzmann_hamel", "volterra",
+    "voronets", "voronets_frame", "chaplygin", "is_chaplygin", "maggi", "hamel_raw", "gibbs_appell",
+    "kane", "tzenoff", "solve_constraints", "Certificate", "same_motion", "simulate",
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError",
