@@ -69,13 +69,21 @@ def random_state(system, rng: random.Random, extra_symbols=()) -> dict:
     return vals
 
 
-def same_motion(eq1, eq2, *, states: int = 3, tol: float = 1e-30, seed: int = 1) -> Certificate:
-    """Decide whether ``eq1`` and ``eq2`` describe the same motion (see module docstring)."""
+def same_motion(eq1, eq2, *, states: int = 3, tol: float = 1e-30, seed: int = 1,
+                sampler=None) -> Certificate:
+    """Decide whether ``eq1`` and ``eq2`` describe the same motion (see module docstring).
+
+    ``sampler(rng, extra_symbols) -> state`` draws the consistent random states; default: the
+    ``sample_state`` method of ``eq1.system`` (or ``eq2.system``) when it has one (systems with
+    nonlinear constraints, geonh.nonlinear), else :func:`random_state`.
+    """
     if eq1.space != eq2.space:
         raise SpaceMismatchError("the two equation sets live on different configuration spaces")
     if eq1.residuals == eq2.residuals and eq1.u == eq2.u and eq1.kinematics == eq2.kinematics:
         return Certificate(True, 0.0, "symbolic (identical equations)", 0)
     rng = random.Random(seed)
+    if sampler is None:
+        sampler = next((e.system.sample_state for e in (eq1, eq2) if hasattr(e.system, "sample_state")), None)
     extra = set()
     for eq in (eq1, eq2):
         for e in list(eq.mass_matrix) + list(eq.forcing) + list(eq.kinematics):
@@ -85,7 +93,7 @@ def same_motion(eq1, eq2, *, states: int = 3, tol: float = 1e-30, seed: int = 1)
     exact = True
     details = []
     for _ in range(states):
-        vals = random_state(eq1.system, rng, extra)
+        vals = sampler(rng, extra) if sampler is not None else random_state(eq1.system, rng, extra)
         a1 = eq1.accelerations(vals)
         a2 = eq2.accelerations(vals)
         diffs = []

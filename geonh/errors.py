@@ -53,3 +53,7 @@ class NotAdaptedError(GeonhError, ValueError):
 
 class NotFoundError(GeonhError, LookupError):
     """sympy could not find the requested closed form (first integral, inverse map, ...)."""
+
+
+class InconsistentStateError(GeonhError, ValueError):
+    """A state (initial data) that violates the constraints, or constraints that no state satisfies."""
