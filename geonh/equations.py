@@ -57,7 +57,8 @@ class Equations:
     def __init__(self, form: str, system: MechanicalSystem, u: Sequence[sp.Symbol],
                  ud: Sequence[sp.Symbol], kinematics: Sequence[sp.Expr], speeds: Sequence[sp.Expr],
                  residuals: Sequence[sp.Expr], *, multipliers: Sequence[sp.Symbol] = (),
-                 frame: Frame | None = None, reactions: Sequence[sp.Expr] = (), notes: str = ""):
+                 frame: Frame | None = None, reactions: Sequence[sp.Expr] = (), notes: str = "",
+                 linear: tuple[sp.Matrix, sp.Matrix] | None = None):
         self.form = form
         self.system = system
         self.space = system.space
@@ -65,6 +66,10 @@ class Equations:
         self.ud: tuple[sp.Symbol, ...] = tuple(ud)
         self.kinematics: tuple[sp.Expr, ...] = tuple(kinematics)
         self.speeds: tuple[sp.Expr, ...] = tuple(speeds)
+        if linear is not None:
+            self._linear_given = (sp.Matrix(linear[0]), sp.Matrix(linear[1]))
+            x = sp.Matrix(list(ud) + list(multipliers))
+            residuals = list(self._linear_given[0] * x - self._linear_given[1])
         self.residuals: tuple[sp.Expr, ...] = tuple(residuals)
         self.lam_vec: tuple[sp.Symbol, ...] = tuple(multipliers)
         self.frame = frame
@@ -87,6 +92,8 @@ class Equations:
 
     @cached_property
     def _linear(self) -> tuple[sp.Matrix, sp.Matrix]:
+        if hasattr(self, "_linear_given"):
+            return self._linear_given
         x = self.unknowns
         R = sp.Matrix(self.residuals)
         M = R.jacobian(x)
@@ -217,36 +224,78 @@ def _frame_kinematics(system: MechanicalSystem, frame: Frame, m: int, u: Sequenc
     return omega, K, speeds
 
 
+def _lagrange_split(system: MechanicalSystem, K: Sequence[sp.Expr], u: Sequence[sp.Symbol]):
+    """Lagrange's expressions on the motion q̇ = K(t, q, u), split by linearity in u̇:
+    L_i − Q_i = Σ_s MdK[i][s] u̇_s + LQ0[i], with MdK = M ∂K/∂u (from the primitives of
+    :attr:`MechanicalSystem.primitives`; no composite expression is differentiated).
+    Also returns p, ∂T/∂q and Q on the motion."""
+    S = system.space
+    n = S.n
+    prim = system.primitives
+    Mq = system.mass_matrix
+    qd_on = dict(zip(S.qd, K))
+    zero_ud = [sp.S.Zero] * len(u)
+    acc0 = [_time_derivative(system, k, K, u, zero_ud) for k in K]
+    dKdu = [[sp.diff(k, us) if us in k.free_symbols else sp.S.Zero for us in u] for k in K]
+    M_on = Mq.xreplace(qd_on)
+    p_on = [e.xreplace(qd_on) for e in prim["p"]]
+    dTdq = [e.xreplace(qd_on) for e in prim["dTdq"]]
+    Q_on = [e.xreplace(qd_on) for e in system.Q]
+    LQ0 = []
+    for i in range(n):
+        e = sum((M_on[i, j] * acc0[j] for j in range(n) if M_on[i, j] != 0 and acc0[j] != 0), sp.S.Zero)
+        LQ0.append(e + prim["pdot0"][i].xreplace(qd_on) - dTdq[i] - Q_on[i])
+    MdK = [[sum((M_on[i, j] * dKdu[j][s] for j in range(n) if dKdu[j][s] != 0 and M_on[i, j] != 0), sp.S.Zero)
+            for s in range(len(u))] for i in range(n)]
+    return MdK, LQ0, p_on, dTdq, Q_on
+
+
 def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[VectorField],
                       on_motion: dict, u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
-                      K: Sequence[sp.Expr]) -> list[sp.Expr]:
-    """The engine: E(W) = d/dt(p·W) − W(T(q, V)) + p·[W, V] − Q·W for each W (see module doc).
+                      K: Sequence[sp.Expr]) -> tuple[sp.Matrix, sp.Matrix]:
+    """The engine: E(W) = d/dt(p·W) − W(T(q, V)) + p·[W, V] − Q·W for each W (module doc).
 
-    ``V`` may contain constant symbols (the components of the extension off the motion) that
-    ``on_motion`` maps to their values on the motion (in t, q, u); ``K`` is the velocity on
-    the motion.  Derivatives are taken first, the substitution comes after (never before:
-    substituting constraints into T first is the classic error).
+    ``V`` may contain constant symbols (its components off the motion) that ``on_motion``
+    maps to their values on the motion (in t, q, u); ``K`` is the velocity on the motion.
+    Derivatives are taken first and the motion substituted after (never before: substituting
+    constraints into T first is the classic error).  Every derivative is taken of a small
+    primitive (entries of M, b, T0 of T, the field components, the kinematics) and combined by
+    the chain rule, so no large composite expression is ever differentiated:
+
+        d/dt(p·W) = ṗ·W + p·Ẇ,  ṗ = M q̈ + ṗ⁰,  q̈ = ∂K/∂u u̇ + (∂_t K + ∂_q K K),
+        W(T(q, V)) = W·∂_q T + p·W(V).
+
+    E is linear in u̇; returns (M, F) with E = M u̇ − F, M_rs = W_r·M·∂K/∂u_s.
     """
     S = system.space
     n = S.n
-    qd_on = dict(zip(S.qd, K))
-    p_on = [pi.xreplace(qd_on) for pi in system.momenta]
-    # T(q, V(q)) with V's constants; derivatives along W at fixed constants
-    qd_V = dict(zip(S.qd, V.components[:n]))
-    TV = system.T.xreplace(qd_V)
-    out = []
+    MdK, LQ0, p_on, dTdq, Q_on = _lagrange_split(system, K, u)
+    pdot0 = [LQ0[i] + dTdq[i] + Q_on[i] for i in range(n)]  # ṗ with u̇ = 0
+    coords = S.coords
+    xd = list(K) + ([sp.S.One] if S.t is not None else [])
+    rows, minusF = [], []
     for Wf in W:
-        pW = sum((p_on[i] * Wf.components[i] for i in range(n) if Wf.components[i] != 0), sp.S.Zero)
-        pW = pW.xreplace(on_motion)
-        dpW = _time_derivative(system, pW, K, u, ud)
-        WT = Wf(TV).xreplace(on_motion)
+        Wc = [c.xreplace(on_motion) for c in Wf.components[:n]]
+        nz = [i for i in range(n) if Wc[i] != 0]
+        # p·Ẇ with Ẇ = ∂_t W + K^j ∂_j W along the motion
+        pWdot = sp.S.Zero
+        for i in nz:
+            c = Wf.components[i]
+            fs = c.free_symbols
+            d = sum((xd[j] * sp.diff(c, coords[j]) for j in range(len(coords)) if coords[j] in fs), sp.S.Zero)
+            if d != 0:
+                pWdot += p_on[i] * d.xreplace(on_motion)
+        # W(T(q, V)) = W·∂_q T + p·W(V)
+        WV = [Wf(V.components[j]).xreplace(on_motion) for j in range(n)]
+        WT = sum((dTdq[i] * Wc[i] for i in nz), sp.S.Zero) + sum(
+            (p_on[j] * WV[j] for j in range(n) if WV[j] != 0), sp.S.Zero)
         br = Wf.bracket(V)
         trans = sum((p_on[i] * br.components[i].xreplace(on_motion) for i in range(n)
                      if br.components[i] != 0), sp.S.Zero)
-        QW = sum((system.Q[i].xreplace(qd_on) * Wf.components[i] for i in range(n)
-                  if Wf.components[i] != 0), sp.S.Zero).xreplace(on_motion)
-        out.append(dpW - WT + trans - QW)
-    return out
+        QW = sum((Q_on[i] * Wc[i] for i in nz), sp.S.Zero)
+        minusF.append(sum((pdot0[i] * Wc[i] for i in nz), sp.S.Zero) + pWdot - WT + trans - QW)
+        rows.append([sum((Wc[i] * MdK[i][s] for i in nz), sp.S.Zero) for s in range(len(u))])
+    return sp.Matrix(rows), -sp.Matrix(minusF)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -358,9 +407,9 @@ def boltzmann_hamel(system: MechanicalSystem, frame: Frame | None = None) -> Equ
     for a, w in enumerate(omega):
         if w != 0:
             V = V + w * frame.fields[a]
-    res = central_equations(system, V, frame.fields[:m], {}, u, ud, K)
+    MF = central_equations(system, V, frame.fields[:m], {}, u, ud, K)
     form = "boltzmann-hamel" if system.n_constraints else "volterra"
-    return Equations(form, system, u, ud, K, speeds, res, frame=frame)
+    return Equations(form, system, u, ud, K, speeds, (), frame=frame, linear=MF)
 
 
 def volterra(system: MechanicalSystem, frame: Frame) -> Equations:
@@ -429,13 +478,19 @@ def maggi(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     n = S.n
     u, ud = _speed_symbols(frame.names[:m])
     omega, K, speeds = _frame_kinematics(system, frame, m, u)
-    sub = _motion_substitution(system, K, u, ud)
-    LQ = [(L - Q).xreplace(sub) for L, Q in zip(system.lagrange_operator, system.Q)]
-    res = [sum((LQ[i] * frame.C[i, a] for i in range(n) if frame.C[i, a] != 0), sp.S.Zero)
-           for a in range(m)]
-    reac = [sum((LQ[i] * frame.C[i, a] for i in range(n) if frame.C[i, a] != 0), sp.S.Zero)
-            for a in range(m, n)]
-    return Equations("maggi", system, u, ud, K, speeds, res, frame=frame, reactions=reac)
+    MdK, LQ0, *_ = _lagrange_split(system, K, u)
+
+    def contract(a):
+        col = [frame.C[i, a] for i in range(n)]
+        row = [sum((col[i] * MdK[i][s] for i in range(n) if col[i] != 0), sp.S.Zero) for s in range(m)]
+        rest = sum((col[i] * LQ0[i] for i in range(n) if col[i] != 0), sp.S.Zero)
+        return row, rest
+
+    parts = [contract(a) for a in range(n)]
+    Mm = sp.Matrix([parts[a][0] for a in range(m)])
+    Fm = -sp.Matrix([parts[a][1] for a in range(m)])
+    reac = [sum((r * v for r, v in zip(parts[a][0], ud)), parts[a][1]) for a in range(m, n)]
+    return Equations("maggi", system, u, ud, K, speeds, (), frame=frame, reactions=reac, linear=(Mm, Fm))
 
 
 def hamel_raw(system: MechanicalSystem, dependent: Sequence | None = None) -> Equations:

@@ -68,12 +68,44 @@ def _is_exact(expr: sp.Expr) -> bool:
     return expr.is_Rational is True
 
 
+def _big(expr: sp.Expr, limit: int = 150) -> bool:
+    for k, _ in enumerate(sp.preorder_traversal(expr)):
+        if k > limit:
+            return True
+    return False
+
+
+@lru_cache(maxsize=512)
+def _compiled(expr: sp.Expr, syms: tuple):
+    return sp.lambdify(syms, expr, modules="mpmath", cse=True)
+
+
+def _mp_eval(expr: sp.Expr, point: Mapping):
+    """Fixed-precision mpmath evaluation of a large expression (compiled once, with cse);
+    sympy's adaptive evalf is far slower on big trigonometric trees."""
+    syms = tuple(sorted(expr.free_symbols, key=sp.default_sort_key))
+    f = _compiled(expr, syms)
+    with mpmath.workdps(PRECISION):
+        args = [mpmath.mpf(point[s].p) / point[s].q if point[s].is_Rational else mpmath.mpmathify(point[s])
+                for s in syms]
+        try:
+            v = f(*args)
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return None
+        v = mpmath.mpmathify(v)
+        if not mpmath.isfinite(v):
+            return None
+        return v
+
+
 def evaluate(expr: sp.Expr, point: Mapping) -> sp.Expr | mpmath.mpf | None:
     """Value of ``expr`` at ``point``: an exact Rational when possible, otherwise an mpmath
     number with ``PRECISION`` digits; ``None`` if the expression is singular there."""
     expr = sp.sympify(expr)
     if expr.is_Rational:
         return expr
+    if expr.has(sp.Function) and _big(expr) and all(s in point for s in expr.free_symbols):
+        return _mp_eval(expr, point)
     try:
         val = expr.xreplace(point)
     except Exception:  # pragma: no cover - xreplace never fails on sympy input
@@ -158,41 +190,67 @@ def _numeric_rank(rows: list[list]) -> int:
     return sum(1 for s in svals if s > tol)
 
 
+def _samples(M: sp.Matrix, trials: int) -> list:
+    """Numeric values of M at up to ``trials`` random points where it is regular: each sample
+    is (exact: bool, rows) with Rationals (exact) or mpmath numbers."""
+    free = _free(M)
+    out = []
+    for pt in sample_points(free, trials + 3):
+        vals = [evaluate(e, pt) for e in M]
+        if any(v is None for v in vals):
+            continue
+        exact = all(isinstance(v, sp.Basic) for v in vals)
+        if not exact:
+            with mpmath.workdps(PRECISION):
+                vals = [v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in vals]
+        out.append((exact, [vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
+        if len(out) >= trials:
+            break
+    return out
+
+
+def _sample_rank(exact: bool, rows: list) -> int:
+    if not rows:
+        return 0
+    if exact:
+        return sp.Matrix(rows).rank()
+    return _numeric_rank(rows)
+
+
 def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TRIALS) -> int:
     """Rank of a symbolic matrix at the generic point (maximum over random points)."""
     M = sp.Matrix(matrix)
     if M.rows == 0 or M.cols == 0:
         return 0
-    free = _free(M)
-    best = 0
-    seen = 0
-    for pt in sample_points(free, trials + 3):
-        vals = [evaluate(e, pt) for e in M]
-        if any(v is None for v in vals):
-            continue
-        seen += 1
-        if all(isinstance(v, sp.Basic) for v in vals):
-            r = sp.Matrix(M.rows, M.cols, vals).rank()
-        else:
-            with mpmath.workdps(PRECISION):
-                flat = [v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in vals]
-            rows = [flat[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]
-            r = _numeric_rank(rows)
-        best = max(best, r)
-        if best == min(M.shape) or seen >= trials:
-            break
-    if seen == 0:
+    samples = _samples(M, trials)
+    if not samples:
         return M.rank(iszerofunc=is_zero, simplify=True)
+    best = 0
+    for exact, rows in samples:
+        best = max(best, _sample_rank(exact, rows))
+        if best == min(M.shape):
+            break
     return best
 
 
 def independent_rows(matrix: sp.MatrixBase) -> list[int]:
-    """Indices of a maximal set of rows independent at the generic point (greedy, in order)."""
+    """Indices of a maximal set of rows independent at the generic point (greedy, in order);
+    the matrix is evaluated once per sample point."""
     M = sp.Matrix(matrix)
-    keep: list[int] = []
+    if M.rows == 0:
+        return []
+    samples = _samples(M, TRIALS)
+    if not samples:
+        keep: list[int] = []
+        for i in range(M.rows):
+            trial = keep + [i]
+            if M.extract(trial, list(range(M.cols))).rank(iszerofunc=is_zero, simplify=True) == len(trial):
+                keep = trial
+        return keep
+    keep = []
     for i in range(M.rows):
         trial = keep + [i]
-        if generic_rank(M.extract(trial, list(range(M.cols)))) == len(trial):
+        if any(_sample_rank(ex, [rows[k] for k in trial]) == len(trial) for ex, rows in samples):
             keep = trial
     return keep
 

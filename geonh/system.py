@@ -145,12 +145,6 @@ class MechanicalSystem:
         return cod
 
     # -- derived data -----------------------------------------------------------------------
-    @cached_property
-    def mass_matrix(self) -> sp.Matrix:
-        """M_ij = ∂²T/∂q̇^i∂q̇^j."""
-        qd = self.space.qd
-        return sp.Matrix(len(qd), len(qd), lambda i, j: sp.diff(self.T, qd[i], qd[j]))
-
     @property
     def n(self) -> int:
         return self.space.n
@@ -179,11 +173,74 @@ class MechanicalSystem:
         return tuple(sp.diff(self.T, v) for v in self.space.qd)
 
     @cached_property
-    def lagrange_operator(self) -> tuple[sp.Expr, ...]:
-        """L_i = d/dt ∂T/∂q̇^i − ∂T/∂q^i (in t, q, q̇, q̈): Lagrange's acceleration components
-        (Hamel 1924, eq. (9))."""
+    def mass_matrix(self) -> sp.Matrix:
+        """M_ij = ∂²T/∂q̇^i∂q̇^j (from the momenta; symmetric, each entry computed once)."""
+        qd = self.space.qd
+        n = len(qd)
+        M = sp.zeros(n, n)
+        for i in range(n):
+            for j in range(i, n):
+                M[i, j] = M[j, i] = sp.diff(self.momenta[i], qd[j])
+        return M
+
+    @cached_property
+    def quadratic_parts(self) -> tuple[sp.Matrix, sp.Matrix, sp.Expr]:
+        """(M, b, T0) with T = ½ q̇ᵀ M q̇ + bᵀ q̇ + T0 (b, T0 vanish for scleronomic T)."""
+        zero = {v: 0 for v in self.space.qd}
+        b = sp.Matrix([p.xreplace(zero) for p in self.momenta])
+        return self.mass_matrix, b, self.T.xreplace(zero)
+
+    @cached_property
+    def primitives(self) -> dict:
+        """Small building blocks of Lagrange's expressions, each a derivative of an entry of
+        (M, b, T0) — never of the whole T:  p_i = M_ik q̇^k + b_i,
+        ṗ⁰_i = ∂_j p_i ẋ^j (ṗ without the M q̈ part; ẋ includes ṫ = 1) and ∂T/∂q^j.
+        Then L_i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i."""
         S = self.space
-        return tuple(S.total_derivative(p) - sp.diff(self.T, s) for p, s in zip(self.momenta, S.q))
+        n = S.n
+        M, b, T0 = self.quadratic_parts
+        qd = S.qd
+        X = list(S.q) + ([S.t] if S.t is not None else [])
+        xd = list(qd) + ([sp.S.One] if S.t is not None else [])
+
+        def grad(e):
+            fs = e.free_symbols
+            return [sp.diff(e, x) if x in fs else sp.S.Zero for x in X]
+
+        dM = {(i, k): grad(M[i, k]) for i in range(n) for k in range(i, n)}
+
+        def dMf(i, k):
+            return dM[(i, k)] if k >= i else dM[(k, i)]
+
+        db = [grad(b[i]) for i in range(n)]
+        dT0 = grad(T0)
+        p = [sum((M[i, k] * qd[k] for k in range(n) if M[i, k] != 0), b[i]) for i in range(n)]
+        pdot0 = []
+        for i in range(n):
+            e = sp.S.Zero
+            for k in range(n):
+                g = sum((dMf(i, k)[j] * xd[j] for j in range(len(X)) if dMf(i, k)[j] != 0), sp.S.Zero)
+                if g != 0:
+                    e += g * qd[k]
+            e += sum((db[i][j] * xd[j] for j in range(len(X)) if db[i][j] != 0), sp.S.Zero)
+            pdot0.append(e)
+        dTdq = []
+        for j in range(n):
+            e = sum((dMf(i, k)[j] * qd[i] * qd[k] * (1 if i == k else 2) for i in range(n)
+                     for k in range(i, n) if dMf(i, k)[j] != 0), sp.S.Zero) / 2
+            e += sum((db[i][j] * qd[i] for i in range(n) if db[i][j] != 0), sp.S.Zero) + dT0[j]
+            dTdq.append(e)
+        return {"p": p, "pdot0": pdot0, "dTdq": dTdq}
+
+    @cached_property
+    def lagrange_operator(self) -> tuple[sp.Expr, ...]:
+        """L_i = d/dt ∂T/∂q̇^i − ∂T/∂q^i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i (in t, q, q̇, q̈): Lagrange's
+        acceleration components (Hamel 1924, eq. (9)), from :attr:`primitives`."""
+        S = self.space
+        P = self.primitives
+        M = self.mass_matrix
+        return tuple(sum((M[i, j] * S.qdd[j] for j in range(S.n) if M[i, j] != 0), sp.S.Zero)
+                     + P["pdot0"][i] - P["dTdq"][i] for i in range(S.n))
 
     @cached_property
     def extended_metric(self) -> sp.Matrix:
