@@ -48,6 +48,9 @@ def _clean(h: sp.Expr) -> sp.Expr:
     num = sp.numer(h)
     num = sp.expand(num)
     c, prim = num.as_content_primitive()
+    if prim.is_polynomial():
+        # g^p = 0 ⇔ g = 0: keep the square-free part, whose derivative does not vanish on g = 0
+        prim = sp.sqf_part(prim)
     if prim.could_extract_minus_sign():
         prim = -prim
     return prim
@@ -106,7 +109,7 @@ class ConstraintReport:
     def violations(self, state: Mapping, tol: float = 1e-9) -> list[str]:
         """Constraints (configuration and velocity, given and hidden) violated at ``state``."""
         bad = []
-        st = dict(state)
+        st = {k: sp.sympify(v) for k, v in dict(state).items()}
         for label, group in (("configuration", self.configuration_constraints),
                              ("velocity", list(self.original) + list(self.velocity_constraints))):
             for g in group:

@@ -311,12 +311,13 @@ class NonlinearSystem:
         """Raise :class:`InconsistentStateError` if the state violates a constraint
         (holonomic ones at position level too)."""
         bad = []
+        state = {k: sp.sympify(v) for k, v in dict(state).items()}
         for f in self.holonomic:
-            v = _numeric(sp.sympify(f).xreplace(dict(state)))
+            v = _numeric(sp.sympify(f).xreplace(state))
             if v is None or abs(v) > tol:
                 bad.append(f"{f} = {v}")
         for f in self.phi:
-            v = _numeric(sp.sympify(f).xreplace(dict(state)))
+            v = _numeric(sp.sympify(f).xreplace(state))
             if v is None or abs(v) > tol:
                 bad.append(f"{f} = {v}")
         if bad:
