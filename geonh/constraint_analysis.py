@@ -48,7 +48,7 @@ def _clean(h: sp.Expr) -> sp.Expr:
     num = sp.numer(h)
     num = sp.expand(num)
     c, prim = num.as_content_primitive()
-    if prim.is_polynomial():
+    if prim.free_symbols and prim.is_polynomial():
         # g^p = 0 ⇔ g = 0: keep the square-free part, whose derivative does not vanish on g = 0
         prim = sp.sqf_part(prim)
     if prim.could_extract_minus_sign():
