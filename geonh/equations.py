@@ -39,6 +39,7 @@ from .forms import OneForm
 from .frames import Frame
 from .generic import generic_rank, is_zero, lu_inverse, lu_solve
 from .system import MechanicalSystem
+from .transposition import ConstrainedSetting
 
 
 # ----------------------------------------------------------------------------------------------
@@ -255,8 +256,9 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
                       K: Sequence[sp.Expr]) -> tuple[sp.Matrix, sp.Matrix]:
     """The engine: E(W) = d/dt(p·W) − W(T(q, V)) + p·[W, V] − Q·W for each W (module doc).
 
-    ``V`` may contain constant symbols (its components off the motion) that ``on_motion``
-    maps to their values on the motion (in t, q, u); ``K`` is the velocity on the motion.
+    ``V`` and the ``W`` may contain constant symbols (their components off the motion) that
+    ``on_motion`` (one dict, or one per W) maps to their values on the motion (in t, q, u);
+    ``K`` is the velocity on the motion.
     Derivatives are taken first and the motion substituted after (never before: substituting
     constraints into T first is the classic error).  Every derivative is taken of a small
     primitive (entries of M, b, T0 of T, the field components, the kinematics) and combined by
@@ -274,7 +276,8 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
     coords = S.coords
     xd = list(K) + ([sp.S.One] if S.t is not None else [])
     rows, minusF = [], []
-    for Wf in W:
+    ons = on_motion if isinstance(on_motion, (list, tuple)) else [on_motion] * len(W)
+    for Wf, on_motion in zip(W, ons):
         Wc = [c.xreplace(on_motion) for c in Wf.components[:n]]
         nz = [i for i in range(n) if Wc[i] != 0]
         # p·Ẇ with Ẇ = ∂_t W + K^j ∂_j W along the motion
@@ -304,40 +307,20 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
 def solve_constraints(system: MechanicalSystem, dependent: Sequence | None = None):
     """Solve A q̇ + b = 0 for the dependent velocities: q̇_j = a_js q̇_s + a_j (Hamel 1924, eq. (2)).
 
-    Returns (free indices, dependent indices, a (r×m Matrix), a0 (r-vector)).  ``dependent``
-    defaults to the last r coordinates whose block of A is invertible.
+    Returns (free indices, dependent indices, a (r×m Matrix), a0 (r-vector)), from
+    :meth:`geonh.transposition.ConstrainedSetting.from_codistribution` (``dependent``
+    defaults to the last coordinates whose block of A is invertible).
     """
     S = system.space
-    n, r = S.n, system.n_constraints
-    A, b = system.constraint_matrix
-    if dependent is None:
-        dep = None
-        for cols in _tail_choices(n, r):
-            if generic_rank(A.extract(list(range(r)), cols)) == r:
-                dep = cols
-                break
-        if dep is None:  # pragma: no cover - A has full rank, some choice works
-            raise SingularMapError("no invertible choice of dependent velocities")
-    else:
-        dep = [S.index(c) for c in dependent]
-        if len(dep) != r or len(set(dep)) != r:
-            raise DimensionError(f"{r} distinct dependent coordinates needed, got {list(dependent)}")
-    free = [i for i in range(n) if i not in dep]
-    Ad = A.extract(list(range(r)), dep)
-    Af = A.extract(list(range(r)), free)
-    if generic_rank(Ad) < r:
-        raise SingularMapError(
-            f"the constraints cannot be solved for the velocities of {[S.q[i].name for i in dep]}")
-    Adinv = lu_inverse(Ad, what="dependent-velocity block of the constraints", check=False)
-    a = -Adinv * Af
-    a0 = -Adinv * b
-    return free, dep, a, a0
+    st = constrained_setting(system, dependent)
+    free = [S.index(q) for q in st.free]
+    dep = [S.index(q) for q in st.dependent]
+    return free, dep, st.a, st.affine
 
 
-def _tail_choices(n: int, r: int):
-    from itertools import combinations
-    combos = list(combinations(range(n), r))
-    return [list(c) for c in reversed(combos)]
+def constrained_setting(system: MechanicalSystem, dependent: Sequence | None = None, quasi=None):
+    """The system's constraints as a :class:`~geonh.transposition.ConstrainedSetting`."""
+    return ConstrainedSetting.from_codistribution(system.constraints, dependent, quasi=quasi)
 
 
 def voronets_frame(system: MechanicalSystem, dependent: Sequence | None = None) -> Frame:
@@ -430,6 +413,40 @@ def voronets(system: MechanicalSystem, dependent: Sequence | None = None) -> Equ
     return eq
 
 
+def neimark_fufaev(system: MechanicalSystem, k: int, dependent: Sequence | None = None,
+                   quasi=None) -> Equations:
+    """Neimark–Fufaev's intermediate equations (seed 004 eq. (2.5)) for 0 ≤ k ≤ n − m:
+
+        d/dt ∂T*/∂π̇_l − ∂T*/∂π_l + γ_lλμ ∂T*/∂π̇_λ π̇_μ − B^σ_rs ∂T*/∂q̇_σ q̇_r b_sl = Π_l,
+
+    the engine (*) with the d and δ fields of eq. (1.1) for this k taken from
+    :class:`~geonh.transposition.TranspositionalRelations`: V, W have constant components on
+    the free coordinates and the ρ's; on the motion dq_α = b_αν π̇_ν (π̇_ρ = 0, ṫ = 1) and,
+    for the l-th equation, δq_α = b_αl.  k = n − m gives Boltzmann–Hamel, k = 0 Voronets
+    (with π = q).  ``quasi``: the free quasi-velocities π̇_r = a_rs q̇_s (default π_r = q_r).
+    """
+    S = system.space
+    st = constrained_setting(system, dependent, quasi)
+    tr = st.transposition(k)
+    m = st.m
+    names = [f"pi{r + 1}" for r in range(m)] if quasi is not None else [f"{q.name}_dot" for q in st.free]
+    u, ud = _speed_symbols(names)
+    p = tr.p
+    pidot = list(u) + [sp.S.Zero] * k + ([sp.S.One] if S.t is not None else [])
+    dq = tr.b * sp.Matrix(pidot)
+    d_on = {tr.d_symbols[q]: dq[i] for i, q in enumerate(tr.q_lambda)}
+    K = [tr.V.components[i].xreplace(d_on) for i in range(S.n)]
+    ons = []
+    for l in range(m):
+        on = dict(d_on)
+        on.update({tr.delta_symbols[q]: tr.b[i, l] for i, q in enumerate(tr.q_lambda) if q != S.t})
+        ons.append(on)
+    speeds = [e for e in (tr.a[:m, :] * sp.Matrix([S.velocity(q) for q in tr.q_lambda]))]
+    MF = central_equations(system, tr.V, [tr.W] * m, ons, u, ud, K)
+    return Equations(f"neimark-fufaev(k={k})", system, u, ud, K, speeds, (), linear=MF,
+                     notes=f"ρ = {[q.name for q in tr.rho]}, σ = {[q.name for q in tr.sigma]}")
+
+
 def chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) -> Equations:
     """Chaplygin's equations: Voronets's equations for a Chaplygin system, in which T, the
     forces and the a_js do not depend on the dependent coordinates q_j, and a_j = 0.  The
@@ -440,7 +457,11 @@ def chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) -> Eq
         raise NotAdaptedError(f"not a Chaplygin system: {reason}")
     eq = voronets(system, dependent)
     eq.form = "chaplygin"
-    eq.notes = "closed in the free coordinates; dependent coordinates by quadrature"
+    free, dep, _, _ = solve_constraints(system, dependent)
+    qj = [system.space.q[j] for j in dep]
+    eq.reduced_coordinates = tuple(system.space.q[s] for s in free)
+    eq.notes = (f"closed in {[q.name for q in eq.reduced_coordinates]}; "
+                f"{[q.name for q in qj]} follow by quadrature")
     return eq
 
 

@@ -99,24 +99,31 @@ def test_certificate_detects_a_different_motion():
     assert not same_motion(E.lagrange(system), E.boltzmann_hamel(other)).same
 
 
-def test_boltzmann_hamel_transposition_term_is_hamel_beta():
-    """The engine's p·[X_r, V] equals c^d_rb ω^b ∂T*/∂ω^d built from Frame.hamel_beta (19')."""
-    system = random_system(11)
+@pytest.mark.parametrize("rheonomic", [False, True])
+def test_boltzmann_hamel_transposition_term_is_hamel_beta(rheonomic):
+    """The engine equals Hamel's (19') built from Frame.hamel_beta:
+    d/dt ∂T*/∂ω^r + β_{r,b,d} ω^b ∂T*/∂ω^d − X_r(T*) = K_r, constraints ω^α = 0 and ω^t = 1
+    substituted after differentiation; with time this contains Hamel's (V) term
+    β_{i,n+k+1,n+m} J_{n+m} (the time index b = t)."""
+    system = random_system(11, time=rheonomic)
     frame = random_adapted_frame(system, 11)
     S = system.space
-    n, m = S.n, system.dof
-    w = sp.symbols(f"w0:{n}", real=True)
+    n, N, m = S.n, S.dim, system.dof
+    w = sp.symbols(f"w0:{N}", real=True)
     qdot = frame.C * sp.Matrix(w)
-    Tstar = system.T.xreplace(dict(zip(S.qd, qdot)))
+    Tstar = system.T.xreplace(dict(zip(S.qd, qdot[:n, :])))
+    if rheonomic:
+        Tstar = Tstar.xreplace({w[N - 1]: 1})
     beta = frame.hamel_beta()  # beta[a, b, d] = c^d_ab
     eq = E.boltzmann_hamel(system, frame)
-    on = {w[a]: (eq.u[a] if a < m else 0) for a in range(n)}
+    on = {w[a]: (eq.u[a] if a < m else (1 if a == n else 0)) for a in range(N)}
     K = eq.kinematics
+    wv = [w[b] if b < n else 1 for b in range(N)]
     for r in range(m):
         J = [sp.diff(Tstar, w[d]) for d in range(n)]
         dJ = E._time_derivative(system, J[r].xreplace(on), K, eq.u, eq.ud)
-        cterm = sum(beta[r, b, d] * w[b] * J[d] for b in range(n) for d in range(n))
-        XT = sum(frame.C[i, r] * sp.diff(Tstar, S.q[i]) for i in range(n))
+        cterm = sum(beta[r, b, d] * wv[b] * J[d] for b in range(N) for d in range(n))
+        XT = sum(frame.C[i, r] * sp.diff(Tstar, S.coords[i]) for i in range(N))
         Kr = sum(frame.C[i, r] * system.Q[i] for i in range(n)).xreplace(dict(zip(S.qd, K)))
         printed = dJ + cterm.xreplace(on) - XT.xreplace(on) - Kr
         assert g.is_zero(sp.expand(printed - eq.residuals[r]))
@@ -213,3 +220,78 @@ def test_numeric_rhs_matches_exact_accelerations():
     out = f(0.0, y)
     exact = eq.solve_point({**vals, eq.u[0]: sp.Rational(1, 2), eq.u[1]: sp.Rational(-1, 4)})
     assert abs(out[-2] - float(exact[0])) < 1e-9 and abs(out[-1] - float(exact[1])) < 1e-9
+
+
+@settings(deadline=None, max_examples=4)
+@given(st.integers(0, 10_000), st.booleans())
+def test_neimark_fufaev_every_k_agrees(seed, rheonomic):
+    system = random_system(seed, n=4, r=2, time=rheonomic)
+    ref = E.lagrange(system)
+    for k in range(0, 3):
+        eq = E.neimark_fufaev(system, k)
+        assert same_motion(ref, eq).same, (k, str(same_motion(ref, eq)))
+
+
+def test_neimark_fufaev_extremes_are_hamel_and_voronets():
+    """k = 0 with π = q gives exactly Voronets's equations; k = n − m the Boltzmann–Hamel ones."""
+    system = random_system(21, n=3, r=1)
+    v = E.voronets(system)
+    nf0 = E.neimark_fufaev(system, 0)
+    for a, b in zip(v.residuals, nf0.residuals):
+        assert g.is_zero(sp.expand(a - b))
+    assert same_motion(E.boltzmann_hamel(system), E.neimark_fufaev(system, 1)).same
+
+
+def test_neimark_fufaev_k_out_of_range():
+    system = random_system(1)
+    with pytest.raises(g.DimensionError, match="k must satisfy"):
+        E.neimark_fufaev(system, 2)
+
+
+def _chaplygin_system(seed):
+    rng = random.Random(seed)
+    S = g.ConfigurationSpace("q0 q1 q2")
+    q0, q1, q2 = S.q
+    v = sp.Matrix(S.qd)
+    N = sp.Matrix(3, 3, lambda i, j: _poly(rng, [q0, q1], 1, 1) if rng.random() < 0.5 else 0)
+    M = sp.diag(1, 2, 1) + N.T * N
+    T = (v.T * M * v)[0] / 2
+    a0, a1 = _poly(rng, [q0, q1], 1, 2), _poly(rng, [q0, q1], 1, 2)
+    cons = [S.qd[2] - a0 * S.qd[0] - a1 * S.qd[1]]
+    return MechanicalSystem(S, T, forces=[_poly(rng, [q0, q1]), 0, 0], constraints=cons), (a0, a1)
+
+
+@settings(deadline=None, max_examples=4)
+@given(st.integers(0, 10_000))
+def test_chaplygin_equations_close_in_free_coordinates(seed):
+    """Chaplygin's classical form: d/dt ∂T°/∂q̇_l − ∂T°/∂q_l − (∂T/∂q̇_j)° (∂_r a_jl − ∂_l a_jr) q̇_r = Π_l,
+    and the equations do not contain the cyclic coordinate."""
+    system, (a0, a1) = _chaplygin_system(seed)
+    S = system.space
+    assert E.is_chaplygin(system)
+    eq = E.chaplygin(system)
+    assert eq.reduced_coordinates == S.q[:2]
+    q2 = S.q[2]
+    assert all(q2 not in e.free_symbols for e in list(eq.mass_matrix) + list(eq.forcing))
+    a = [a0, a1]
+    qd = S.qd
+    sub = {qd[2]: a0 * qd[0] + a1 * qd[1]}
+    T0 = system.T.xreplace(sub)
+    pj = sp.diff(system.T, qd[2]).xreplace(sub)
+    to_u = dict(zip(qd[:2], eq.u))
+    for l in range(2):
+        e = E._time_derivative(system, sp.diff(T0, qd[l]).xreplace(to_u), eq.kinematics, eq.u, eq.ud)
+        e -= sp.diff(T0, S.q[l]).xreplace(to_u)
+        e -= sum((sp.diff(a[l], S.q[r]) - sp.diff(a[r], S.q[l])) * pj * qd[r] for r in range(2)).xreplace(to_u)
+        e -= (system.Q[l] + a[l] * system.Q[2])
+        assert g.is_zero(sp.expand(e - eq.residuals[l]))
+
+
+def test_not_chaplygin_gives_a_reason():
+    system, _ = _chaplygin_system(3)
+    S = system.space
+    T = system.T + S.q[2] ** 2 * S.qd[0] ** 2
+    other = MechanicalSystem(S, T, constraints=system.constraints)
+    assert not E.is_chaplygin(other)
+    with pytest.raises(g.NotAdaptedError, match="kinetic energy"):
+        E.chaplygin(other)
