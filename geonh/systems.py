@@ -1,0 +1,443 @@
+"""Built-in mechanical systems: kinetic energy, forces, constraints and an adapted frame.
+
+Each function returns a :class:`MechanicalModel`: the :class:`~geonh.system.MechanicalSystem`
+plus, where one is natural, a recommended adapted :class:`~geonh.frames.Frame` (free
+quasi-velocities first, then the constraint forms, then ``dt`` for rheonomic systems; Hamel
+1924, eqs. (20), (21)) and the dependent coordinates for Voronets's / Chaplygin's equations.
+``names()`` lists the registry, ``get(name)`` builds a model.  The kinematic skeletons
+(constraints and frames only) are in :mod:`geonh.catalog`.
+
+All parameters are positive sympy Symbols; generalized forces that the literature writes as
+given functions of time (driving force, steering torque) are constant symbols here (their
+values at the instant considered), because a :class:`MechanicalSystem` holds plain symbols.
+Kinetic energies are written out by hand from the geometry (not via sympy.physics.mechanics),
+so the tests that compare with sympy's ``KanesMethod`` are independent checks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import sympy as sp
+
+from . import catalog
+from .errors import NotFoundError
+from .frames import Frame
+from .space import ConfigurationSpace
+from .system import MechanicalSystem
+
+__all__ = [
+    "MechanicalModel", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
+    "vertical_rolling_disk", "free_rigid_body", "heavy_top", "juschkov_car", "ball_on_turntable",
+    "rotating_knife_edge", "dynamic_n_trailer", "names", "get",
+]
+
+
+def _pos(names: str):
+    return sp.symbols(names, positive=True)
+
+
+def _tidy(frame: Frame) -> Frame:
+    """The same frame with its C = B⁻¹ entries simplified (LU inverses of trigonometric
+    coframes come out nested; smaller C makes every equation form much smaller).  Each
+    simplified entry is checked equal to the original at the generic point."""
+    from .fields import VectorField
+    from .generic import is_zero
+    C = frame.C
+    C2 = C.applyfunc(lambda e: sp.factor(sp.trigsimp(sp.cancel(e))) if e.free_symbols else e)
+    for a, b in zip(C, C2):
+        if not is_zero(a - b):  # pragma: no cover - simplification never changes a value
+            raise AssertionError(f"simplification changed a frame entry: {a} -> {b}")
+    fields = [VectorField(frame.space, list(C2[:, k])) for k in range(frame.dim)]
+    return Frame(fields, names=frame.names, _B=frame.B)
+
+
+@dataclass
+class MechanicalModel:
+    """A built-in mechanical system with its recommended adapted frame.
+
+    Attributes
+    ----------
+    name, description : identification.
+    system : the :class:`MechanicalSystem`.
+    frame : recommended adapted frame (free fields first, constraint fields, then time), or None.
+    dependent : dependent coordinates (names) for :func:`geonh.equations.voronets` /
+        :func:`~geonh.equations.chaplygin`; None means the default choice.
+    parameters : the constant symbols (masses, lengths, forces).
+    notes : known closed forms and remarks.
+    """
+
+    name: str
+    description: str
+    system: MechanicalSystem
+    frame: Frame | None = None
+    dependent: tuple | None = None
+    parameters: tuple = ()
+    notes: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def space(self) -> ConfigurationSpace:
+        return self.system.space
+
+    def equations(self, form: str = "boltzmann-hamel"):
+        """Equations of motion in the given form, in the recommended frame where the form takes
+        a frame (boltzmann-hamel, volterra, maggi, gibbs-appell, kane), with the recommended
+        dependent coordinates where it takes those (voronets, chaplygin, hamel-raw, tzenoff)."""
+        from . import equations as E
+        framed = {"boltzmann-hamel": E.boltzmann_hamel, "volterra": E.boltzmann_hamel,
+                  "maggi": E.maggi, "gibbs-appell": E.gibbs_appell, "kane": E.kane}
+        dep = {"voronets": E.voronets, "chaplygin": E.chaplygin, "hamel-raw": E.hamel_raw}
+        if form in framed:
+            return framed[form](self.system, self.frame)
+        if form in dep:
+            return dep[form](self.system, self.dependent)
+        if form in ("tzenoff-I", "tzenoff-II"):
+            return E.tzenoff(self.system, 1 if form == "tzenoff-I" else 2, self.dependent)
+        if form == "lagrange":
+            return E.lagrange(self.system)
+        raise NotFoundError(f"unknown form {form!r}")
+
+    def __repr__(self) -> str:
+        return f"MechanicalModel({self.name!r}, {self.system!r})"
+
+
+# ----------------------------------------------------------------------------------------------
+# rolling and sliding bodies on a plane
+# ----------------------------------------------------------------------------------------------
+def tilted_rolling_disk() -> MechanicalModel:
+    """Thin disk rolling without slipping on a horizontal plane, under gravity.
+
+    Coordinates (ψ, θ, φ, x, y): heading (yaw) ψ, lean θ (θ = 0 upright), spin φ, contact
+    point (x, y).  Frames as sympy's rolling-disc example: Y = rot(ψ, N.z), L = rot(θ, Y.x),
+    disk = rot(φ, L.y); the centre is r·L.z above the contact point, at
+    (x + r sin θ sin ψ, y − r sin θ cos ψ, r cos θ).  Central moments of inertia I_d (about a
+    diameter) and I_a (about the axis); a uniform disk has I_d = m r²/4, I_a = m r²/2.
+
+    Rolling (velocity of the material contact point = 0):  ẋ = r cos ψ φ̇,  ẏ = r sin ψ φ̇.
+    Recommended frame: the angular velocity components in L (sympy's u1, u2, u3)
+    w1 = θ̇, w2 = φ̇ + ψ̇ sin θ, w3 = ψ̇ cos θ, then c_x = ẋ − r cos ψ φ̇, c_y = ẏ − r sin ψ φ̇.
+    """
+    S = ConfigurationSpace("psi theta phi x y")
+    ps, th, ph, x, y = S.q
+    psd, thd, phd, xd, yd = S.qd
+    m, r, g, Id, Ia = _pos("m r g I_d I_a")
+    # centre velocity from the unconstrained position (never the rolling velocity: T must be
+    # the kinetic energy of the free body, the constraints enter through the multipliers)
+    cx = x + r * sp.sin(th) * sp.sin(ps)
+    cy = y - r * sp.sin(th) * sp.cos(ps)
+    cz = r * sp.cos(th)
+    vel = [S.total_derivative(c) for c in (cx, cy, cz)]
+    w1, w2, w3 = thd, phd + psd * sp.sin(th), psd * sp.cos(th)
+    T = m * sum(v**2 for v in vel) / 2 + (Id * w1**2 + Ia * w2**2 + Id * w3**2) / 2
+    V = m * g * r * sp.cos(th)
+    cons = [xd - r * sp.cos(ps) * phd, yd - r * sp.sin(ps) * phd]
+    system = MechanicalSystem(S, sp.expand(T), V=V, constraints=cons, name="tilted rolling disk")
+    frame = _tidy(Frame.from_quasi_velocities(S, [w1, w2, w3, *cons], names=["w1", "w2", "w3", "c_x", "c_y"]))
+    return MechanicalModel(
+        "tilted-disk", "disk rolling without slipping on a plane under gravity (5 coordinates, 2 constraints)",
+        system, frame, ("x", "y"), (m, r, g, Id, Ia),
+        notes="Energy T + m g r cos θ is conserved.  Chaplygin-type for dependent (x, y): T, V and the "
+              "constraint coefficients do not depend on x, y.")
+
+
+def chaplygin_sleigh() -> MechanicalModel:
+    """Chaplygin sleigh: a rigid body on a plane with a knife-edge blade at the body origin
+    (x, y) and the mass centre a ahead of it on the blade line.
+
+    T = ½ m |d/dt (x + a cos θ, y + a sin θ)|² + ½ I θ̇² (I about the mass centre); the blade
+    cannot slide sideways: sin θ ẋ − cos θ ẏ = 0.  In the frame v = cos θ ẋ + sin θ ẏ, w = θ̇
+    (:func:`geonh.catalog.unicycle`):  v̇ = a w²,  ẇ = −m a v w / (I + m a²).
+    """
+    model = catalog.unicycle()
+    S = model.space
+    x, y, th = S.q
+    xd, yd, thd = S.qd
+    m, a, I = _pos("m a I")
+    vx = S.total_derivative(x + a * sp.cos(th))
+    vy = S.total_derivative(y + a * sp.sin(th))
+    T = sp.expand(m * (vx**2 + vy**2) / 2 + I * thd**2 / 2)
+    system = MechanicalSystem(S, T, constraints=[sp.sin(th) * xd - sp.cos(th) * yd], name="Chaplygin sleigh")
+    return MechanicalModel(
+        "chaplygin-sleigh", "rigid body with a knife edge at the origin, mass centre a ahead",
+        system, model.frame, ("y",), (m, a, I),
+        notes="v' = a w^2, w' = -m a v w/(I + m a^2); the energy is conserved and the sleigh "
+              "tends to straight-line motion (w -> 0 for v > 0).")
+
+
+def inclined_knife_edge() -> MechanicalModel:
+    """Knife edge (skate) on a plane inclined at angle α, gravity pulling down the slope
+    along +x: V = −m g sin α · x.  Coordinates (x, y, θ) on the plane, contact point = mass
+    centre; constraint sin θ ẋ − cos θ ẏ = 0.
+
+    Classical solution (Neimark–Fufaev): θ̇ = const = w, and v = cos θ ẋ + sin θ ẏ obeys
+    m v̇ = m g sin α cos θ, so the skate moves on a cycloid-like path.
+    """
+    model = catalog.unicycle()
+    S = model.space
+    x, y, th = S.q
+    xd, yd, thd = S.qd
+    m, I, g, alpha = _pos("m I g alpha")
+    T = m * (xd**2 + yd**2) / 2 + I * thd**2 / 2
+    V = -m * g * sp.sin(alpha) * x
+    system = MechanicalSystem(S, T, V=V, constraints=[sp.sin(th) * xd - sp.cos(th) * yd],
+                              name="knife edge on an inclined plane")
+    return MechanicalModel(
+        "inclined-knife-edge", "knife edge on an inclined plane under gravity", system, model.frame,
+        ("y",), (m, I, g, alpha),
+        notes="w' = 0, v' = g sin(alpha) cos(theta).  Chaplygin for dependent y and also for dependent x "
+              "(V depends on x, but the force -dV/dx = m g sin(alpha) does not).")
+
+
+def vertical_rolling_disk(torques: bool = False) -> MechanicalModel:
+    """Vertical disk of radius R rolling without slipping: coordinates (x, y, θ, φ), contact
+    point (x, y), heading θ, rolling angle φ; ẋ = R cos θ φ̇, ẏ = R sin θ φ̇.
+
+    T = ½ m (ẋ² + ẏ²) + ½ I θ̇² + ½ J φ̇².  With ``torques=True`` a steering torque τ_θ and a
+    driving torque τ_φ act.  Frame: :func:`geonh.catalog.rolling_disk` (free θ̇, φ̇).
+    Equations: I θ̈ = τ_θ, (J + m R²) φ̈ = τ_φ.
+    """
+    model = catalog.rolling_disk()
+    S = model.space
+    x, y, th, ph = S.q
+    xd, yd, thd, phd = S.qd
+    R = sp.Symbol("R", positive=True)
+    m, I, J = _pos("m I J")
+    T = m * (xd**2 + yd**2) / 2 + I * thd**2 / 2 + J * phd**2 / 2
+    params = [m, I, J, R]
+    forces = None
+    if torques:
+        tt, tp = sp.symbols("tau_theta tau_phi", real=True)
+        forces = {th: tt, ph: tp}
+        params += [tt, tp]
+    cons = [xd - R * sp.cos(th) * phd, yd - R * sp.sin(th) * phd]
+    system = MechanicalSystem(S, T, forces=forces, constraints=cons, name="vertical rolling disk")
+    return MechanicalModel(
+        "vertical-disk", "vertical disk rolling without slipping on a plane", system, model.frame,
+        ("x", "y"), tuple(params), notes="I theta'' = tau_theta, (J + m R^2) phi'' = tau_phi.")
+
+
+# ----------------------------------------------------------------------------------------------
+# rigid bodies in body angular velocities (Volterra: no constraints, non-holonomic frame)
+# ----------------------------------------------------------------------------------------------
+def _body_rates(S):
+    ps, th, ph = S.q
+    psd, thd, phd = S.qd
+    return [psd * sp.sin(th) * sp.sin(ph) + thd * sp.cos(ph),
+            psd * sp.sin(th) * sp.cos(ph) - thd * sp.sin(ph),
+            psd * sp.cos(th) + phd]
+
+
+def free_rigid_body(torques: bool = True) -> MechanicalModel:
+    """Rigid body about its fixed mass centre, z-x-z Euler angles (ψ, θ, φ), principal moments
+    I1, I2, I3, body torque components M1, M2, M3 (constants; ``torques=False`` for the free
+    Euler top).  Frame: body angular velocities (:func:`geonh.catalog.rigid_body`).
+
+    The generalized forces are Q_i = M_a ∂Ω_a/∂q̇^i (virtual work M·δπ).  Volterra's
+    equations in this frame are Euler's:  I1 Ω̇1 + (I3 − I2) Ω2 Ω3 = M1  (cyclic).
+    """
+    model = catalog.rigid_body()
+    S = model.space
+    I1, I2, I3 = _pos("I1 I2 I3")
+    Om = _body_rates(S)
+    T = sum(I * w**2 for I, w in zip((I1, I2, I3), Om)) / 2
+    params = [I1, I2, I3]
+    forces = None
+    if torques:
+        Ms = sp.symbols("M1 M2 M3", real=True)
+        forces = [sum(Mk * sp.diff(w, v) for Mk, w in zip(Ms, Om)) for v in S.qd]
+        params += list(Ms)
+    system = MechanicalSystem(S, sp.expand(T), forces=forces, name="rigid body")
+    return MechanicalModel("free-rigid-body", "rigid body about its mass centre (Euler's equations)",
+                           system, _tidy(model.frame), None, tuple(params),
+                           notes="I1 W1' + (I3 - I2) W2 W3 = M1 and cyclic.")
+
+
+def heavy_top(symmetric: bool = False) -> MechanicalModel:
+    """Heavy rigid body with a fixed point, mass centre at distance l on the body 3-axis,
+    z-x-z Euler angles (θ = angle between the 3-axis and the upward vertical).
+    V = m g l cos θ; moments I1, I2, I3 about the fixed point (``symmetric=True``: Lagrange
+    top, I2 = I1).  In body angular velocities (Euler–Poisson):
+
+        I1 Ω̇1 + (I3 − I2) Ω2 Ω3 = m g l γ2,   I2 Ω̇2 + (I1 − I3) Ω3 Ω1 = −m g l γ1,
+        I3 Ω̇3 + (I2 − I1) Ω1 Ω2 = 0,          γ = (sin θ sin φ, sin θ cos φ, cos θ),
+
+    γ the upward vertical in body axes (the gravity torque is l e3 × (−m g γ)).
+    """
+    model = catalog.rigid_body()
+    S = model.space
+    ps, th, ph = S.q
+    I1, I3, m, g, l = _pos("I1 I3 m g l")
+    I2 = I1 if symmetric else sp.Symbol("I2", positive=True)
+    Om = _body_rates(S)
+    T = sum(I * w**2 for I, w in zip((I1, I2, I3), Om)) / 2
+    V = m * g * l * sp.cos(th)
+    params = (I1, I3, m, g, l) if symmetric else (I1, I2, I3, m, g, l)
+    system = MechanicalSystem(S, sp.expand(T), V=V, name="heavy top")
+    return MechanicalModel("heavy-top", "heavy rigid body with a fixed point (Euler-Poisson)",
+                           system, _tidy(model.frame), None, params,
+                           notes="Energy, the vertical angular momentum and (Lagrange top) Omega3 are conserved.")
+
+
+# ----------------------------------------------------------------------------------------------
+# the car of seed 003 (Juschkov, § 5)
+# ----------------------------------------------------------------------------------------------
+def juschkov_car() -> MechanicalModel:
+    """The two-body car of Juschkov (seed 003, § 5): body (mass M1, yaw inertia J1, mass centre
+    C) and front axle (M2, J2, centre A at distance l1 ahead of C, steering angle θ relative to
+    the body); rear axle B at distance l2 behind C.  q = (φ, θ, x_C, y_C).
+
+    T from eq. (33), forces (34) with F1, 𝓛1 (constants here: the values of F1(t), 𝓛1(t) at
+    the instant) and the resistances F2 against v_C, 𝓛2 against the steering; constraints (31).
+    Recommended frame: Juschkov's v*¹ = φ̇, v*² = θ̇, v*³, v*⁴ = the left sides of (31)
+    (eq. (27)), whose inversion is (32).
+    """
+    S = ConfigurationSpace("phi theta x_C y_C")
+    ph, th, x, y = S.q
+    phd, thd, xd, yd = S.qd
+    M1, M2, J1, J2, l1, l2 = _pos("M1 M2 J1 J2 l1 l2")
+    F1, F2, L1, L2 = sp.symbols("F1 F2 L1 L2", real=True)
+    Ms = M1 + M2
+    Js = J1 + J2 + M2 * l1**2
+    T = (Ms * (xd**2 + yd**2) + Js * phd**2 + J2 * thd**2 + 2 * J2 * phd * thd
+         + 2 * M2 * l1 * phd * (-xd * sp.sin(ph) + yd * sp.cos(ph))) / 2          # (33)
+    vC = sp.sqrt(xd**2 + yd**2)
+    Q = [0, L1 - L2, F1 * sp.cos(ph) - F2 * xd / vC, F1 * sp.sin(ph) - F2 * yd / vC]  # (34)
+    c1 = -xd * sp.sin(ph) + yd * sp.cos(ph) - l2 * phd                                  # (31)
+    c2 = -xd * sp.sin(ph + th) + yd * sp.cos(ph + th) + l1 * phd * sp.cos(th)
+    system = MechanicalSystem(S, sp.expand(T), forces=Q, constraints=[c1, c2], name="Juschkov car")
+    frame = _tidy(Frame.from_quasi_velocities(S, [phd, thd, c1, c2], names=["v1", "v2", "v3", "v4"]))
+    return MechanicalModel(
+        "car", "Juschkov's car: body and steered front axle (seed 003, § 5)", system, frame,
+        ("x_C", "y_C"), (M1, M2, J1, J2, l1, l2, F1, F2, L1, L2),
+        notes="Maggi's equations (35)-(37) and reactions Lambda_1, Lambda_2 = maggi(...).reactions.")
+
+
+# ----------------------------------------------------------------------------------------------
+# rheonomic systems
+# ----------------------------------------------------------------------------------------------
+def ball_on_turntable() -> MechanicalModel:
+    """Ball (radius r, mass m, central moment I; I = 2/5 m r² homogeneous) rolling without
+    slipping on a table turning with constant angular velocity Ω about the vertical z axis.
+
+    Coordinates (ψ, θ, φ, x, y) and time t: z-x-z Euler angles of the ball, centre (x, y, r).
+    Space angular velocity ω = (θ̇ cos ψ + φ̇ sin θ sin ψ, θ̇ sin ψ − φ̇ sin θ cos ψ, ψ̇ + φ̇ cos θ).
+    Rolling on the moving table (contact point velocity = table velocity Ω ẑ × (x, y, 0)):
+
+        ẋ − r ω_y + Ω y = 0,     ẏ + r ω_x − Ω x = 0      (rheonomic, affine in time's dt).
+
+    Frame: ω_x, ω_y, ω_z free, the two constraints, dt.  Known result: the centre moves on a
+    circle, ẍ = −k Ω ẏ, ÿ = k Ω ẋ with k = I/(I + m r²) (= 2/7 for a homogeneous ball).
+    """
+    S = ConfigurationSpace("psi theta phi x y", time=True)
+    ps, th, ph, x, y = S.q
+    psd, thd, phd, xd, yd = S.qd
+    m, r, I, Om = _pos("m r I Omega")
+    wx = thd * sp.cos(ps) + phd * sp.sin(th) * sp.sin(ps)
+    wy = thd * sp.sin(ps) - phd * sp.sin(th) * sp.cos(ps)
+    wz = psd + phd * sp.cos(th)
+    T = m * (xd**2 + yd**2) / 2 + I * (psd**2 + thd**2 + phd**2 + 2 * psd * phd * sp.cos(th)) / 2
+    c1 = xd - r * wy + Om * y
+    c2 = yd + r * wx - Om * x
+    system = MechanicalSystem(S, T, constraints=[c1, c2], name="ball on a turntable")
+    frame = _tidy(Frame.from_quasi_velocities(S, [wx, wy, wz, c1, c2, sp.S.One],
+                                              names=["w_x", "w_y", "w_z", "c1", "c2", "t_dot"]))
+    return MechanicalModel(
+        "ball-on-turntable", "ball rolling on a uniformly rotating table (rheonomic)", system, frame,
+        ("x", "y"), (m, r, I, Om),
+        notes="x'' = -k Omega y', y'' = k Omega x', k = I/(I + m r^2): circles with angular velocity k Omega.")
+
+
+def rotating_knife_edge(force: bool = True) -> MechanicalModel:
+    """A knife edge (mass m) on a plane whose blade direction is prescribed, θ = ω t
+    (rheonomic constraint −sin ωt ẋ + cos ωt ẏ = 0), pushed by a constant force F along x.
+    Coordinates (x, y) and time.  Frame: v = cos ωt ẋ + sin ωt ẏ, the constraint, dt.
+    Equation: m v̇ = F cos ωt (the reaction is normal to the blade)."""
+    S = ConfigurationSpace("x y", time=True)
+    x, y = S.q
+    xd, yd = S.qd
+    t = S.t
+    m, w = _pos("m omega")
+    params = [m, w]
+    forces = None
+    if force:
+        F = sp.Symbol("F", real=True)
+        forces = {x: F}
+        params.append(F)
+    c = -sp.sin(w * t) * xd + sp.cos(w * t) * yd
+    system = MechanicalSystem(S, m * (xd**2 + yd**2) / 2, forces=forces, constraints=[c],
+                              name="knife edge with a prescribed rotating blade")
+    frame = _tidy(Frame.from_quasi_velocities(S, [sp.cos(w * t) * xd + sp.sin(w * t) * yd, c, sp.S.One],
+                                              names=["v", "c", "t_dot"]))
+    return MechanicalModel("rotating-knife-edge", "knife edge with a prescribed uniformly rotating blade",
+                           system, frame, ("y",), tuple(params), notes="m v' = F cos(omega t).")
+
+
+# ----------------------------------------------------------------------------------------------
+# the dynamic N-trailer
+# ----------------------------------------------------------------------------------------------
+def dynamic_n_trailer(N: int = 1) -> MechanicalModel:
+    """Tractor pulling N trailers, each hitched at the axle midpoint of the body in front.
+
+    Coordinates (x, y, θ0, …, θN): tractor axle midpoint and headings.  Axle midpoints
+    P_0 = (x, y), P_i = P_{i−1} − d_i (cos θ_i, sin θ_i).  Body i has mass m_i (mass centre at
+    its axle midpoint) and yaw inertia J_i about it:  T = Σ ½ m_i |Ṗ_i|² + ½ J_i θ̇_i².
+    One no-slip constraint per axle: −sin θ_i Ṗ_i^x + cos θ_i Ṗ_i^y = 0.  A driving force F
+    along the tractor's heading at P_0 and a steering torque τ on θ0.
+    Frame: :func:`geonh.catalog.n_trailer` (v = tractor speed, w = θ̇0, then the constraints).
+    """
+    if N < 0:
+        raise ValueError(f"N must be >= 0, got {N}")
+    model = catalog.n_trailer(N)
+    S = model.space
+    x, y, *th = S.q
+    d = [sp.Symbol(f"d{i}", positive=True) for i in range(1, N + 1)]
+    ms = [sp.Symbol(f"m{i}", positive=True) for i in range(N + 1)]
+    Js = [sp.Symbol(f"J{i}", positive=True) for i in range(N + 1)]
+    F, tau = sp.symbols("F tau", real=True)
+    P = [(x, y)]
+    for i in range(1, N + 1):
+        px, py = P[-1]
+        P.append((px - d[i - 1] * sp.cos(th[i]), py - d[i - 1] * sp.sin(th[i])))
+    Pd = [(S.total_derivative(px), S.total_derivative(py)) for px, py in P]
+    T = sum(ms[i] * (Pd[i][0]**2 + Pd[i][1]**2) / 2 + Js[i] * S.qd[2 + i]**2 / 2 for i in range(N + 1))
+    cons = [-sp.sin(th[i]) * Pd[i][0] + sp.cos(th[i]) * Pd[i][1] for i in range(N + 1)]
+    forces = {x: F * sp.cos(th[0]), y: F * sp.sin(th[0]), th[0]: tau}
+    system = MechanicalSystem(S, sp.expand(T), forces=forces, constraints=cons,
+                              name=f"dynamic {N}-trailer")
+    return MechanicalModel(
+        f"dynamic-{N}-trailer", f"tractor pulling {N} on-axle trailers, with masses and inertias",
+        system, _tidy(model.frame), None, tuple(ms + Js + d + [F, tau]),
+        notes="With F = tau = 0 the energy T is conserved.")
+
+
+# ----------------------------------------------------------------------------------------------
+# registry
+# ----------------------------------------------------------------------------------------------
+_SYSTEMS: dict[str, Callable[[], MechanicalModel]] = {
+    "tilted-disk": tilted_rolling_disk,
+    "chaplygin-sleigh": chaplygin_sleigh,
+    "inclined-knife-edge": inclined_knife_edge,
+    "vertical-disk": vertical_rolling_disk,
+    "free-rigid-body": free_rigid_body,
+    "heavy-top": heavy_top,
+    "car": juschkov_car,
+    "ball-on-turntable": ball_on_turntable,
+    "rotating-knife-edge": rotating_knife_edge,
+    "dynamic-1-trailer": lambda: dynamic_n_trailer(1),
+    "dynamic-2-trailer": lambda: dynamic_n_trailer(2),
+}
+
+
+def names() -> list[str]:
+    """Names of the built-in mechanical systems."""
+    return sorted(_SYSTEMS)
+
+
+def get(name: str) -> MechanicalModel:
+    """Build the built-in mechanical system ``name`` (see :func:`names`)."""
+    try:
+        builder = _SYSTEMS[name]
+    except KeyError:
+        raise NotFoundError(f"unknown system {name!r}; known systems: {', '.join(names())}") from None
+    return builder()
