@@ -1,0 +1,12 @@
+"""Gauss's principle (seed 001 eqs. (5)–(7)), Udwadia–Kalaba, Appell, Maggi and Lagrange with
+multipliers agree on the Chaplygin sleigh, the vertical rolling disk, the knife edge on an
+incline and a rheonomic skate on a moving belt."""
+from geonh.certificate import same_motion
+from geonh.equations import lagrange
+from geonh.gauss import gauss, udwadia_kalaba
+from geonh.nonlinear import appell, linear_examples, maggi_nonlinear
+
+for name, (ms, quasi) in linear_examples().items():
+    ref = lagrange(ms)
+    for eq in (gauss(ms), udwadia_kalaba(ms), appell(ms), maggi_nonlinear(ms, quasi)):
+        print(f"{name:14s} lagrange vs {eq.form:16s}: {same_motion(ref, eq)}")

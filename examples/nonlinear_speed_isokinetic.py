@@ -1,0 +1,30 @@
+"""Rheonomic speed constraint ẋ² + ẏ² = v(t)² and the isokinetic particle (Chetaev's rule)."""
+import random
+
+import sympy as sp
+
+from geonh.certificate import same_motion
+from geonh.nonlinear import appell, isokinetic_particle, maggi_nonlinear, speed_constraint_particle
+from geonh.numerics import simulate
+
+s = speed_constraint_particle()
+xd, yd = s.space.qd
+t = s.space.t
+v0, v1 = sp.symbols("v0 v1", positive=True)
+ap = appell(s)
+mg = maggi_nonlinear(s, [yd, xd ** 2 + yd ** 2 - (v0 + v1 * t) ** 2])
+print("speed constraint: Appell vs Maggi:", same_motion(ap, mg))
+params = {sp.Symbol(n, positive=True): v for n, v in dict(m=1.0, k=0.7, F=0.3, v0=1.0, v1=0.5).items()}
+sol = simulate(ap, [0.2, 0.1, 0.6, 0.8], (0.0, 2.0), params)
+drift = max(abs(y[2] ** 2 + y[3] ** 2 - (1 + 0.5 * ti) ** 2) for ti, y in zip(sol.t, sol.y.T))
+print(f"max |ẋ² + ẏ² − v(t)²| over t ∈ [0, 2]: {drift:.2e}")
+
+iso = isokinetic_particle()
+ap = appell(iso)
+st = iso.sample_state(random.Random(2))
+m = sp.Symbol("m", positive=True)
+v = [st[q] for q in iso.space.qd]
+F = [Q.xreplace(st) for Q in iso.Q]
+Fv = sum(f * x for f, x in zip(F, v)) / sum(x * x for x in v)
+print("isokinetic q̈ (Appell):      ", [sp.N(x, 12) for x in ap.accelerations(st)])
+print("closed form (F − (F·v/v²)v)/m:", [sp.N((f - Fv * x) / st[m], 12) for f, x in zip(F, v)])
