@@ -67,7 +67,7 @@ def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: dict, what: str = "matri
         Fm = mpmath.matrix(conv[n * M.cols:])
         try:
             x = mpmath.lu_solve(Mm, Fm)
-        except ZeroDivisionError:
+        except (ZeroDivisionError, TypeError, ValueError):
             raise SingularMapError(f"{what} is singular at this state") from None
         return [x[i] for i in range(n)]
 
