@@ -1,0 +1,37 @@
+"""Two places where the printed formulas of the seeds must be read or completed with care.
+
+1. Hamel 1924, eq. (17): β_{i,s,m} = Σ (∂b_{m,l}/∂q_h − ∂b_{m,h}/∂q_l) c_{l,i} c_{h,s}.  In (13)
+   b_{i,s} is indexed (coordinate, quasi); in (17) b_{m,l} must be read (quasi, coordinate).
+2. Neimark–Fufaev 1960, eq. (1.5): γ_νλμ = b_αν b_βμ (∂a_λα/∂q_β − ∂a_λβ/∂q_α) misses the
+   terms a_σβ ∂a_λα/∂q_σ when the a_λα depend on the eliminated coordinates q_σ (k < n − m).
+"""
+import sympy as sp
+
+from geonh import catalog
+from geonh.space import ConfigurationSpace
+from geonh.transposition import (ConstrainedSetting, corrected_nf_gamma, hamel_matrices,
+                                 printed_hamel_beta, printed_nf_gamma)
+
+# 1. Hamel (17) on the unicycle frame v = cos θ ẋ + sin θ ẏ, w = θ̇, c = sin θ ẋ − cos θ ẏ
+F = catalog.unicycle().frame
+b13, c13 = hamel_matrices(F)
+coords = F.space.coords
+bracket = F.hamel_beta().applyfunc(sp.simplify)
+right = printed_hamel_beta(b13.T, c13, coords).applyfunc(sp.simplify)
+wrong = printed_hamel_beta(b13, c13, coords).applyfunc(sp.simplify)
+print("β from brackets           :", bracket.tolist())
+print("(17), b as (quasi, coord) :", right.tolist(), "equal:", right == bracket)
+print("(17), b as in (13)        :", wrong.tolist(), "equal:", wrong == bracket)
+
+# 2. Neimark–Fufaev (1.5): ż = x ẏ, π̇1 = ẋ, π̇2 = ẏ + z ẋ, k = 0 (σ = z)
+S = ConfigurationSpace("x y z")
+x, y, z = S.q
+xd, yd, zd = S.qd
+setting = ConstrainedSetting.from_equations(S, [sp.Eq(zd, x * yd)], dependent=[z])
+T = setting.transposition(0, quasi=[xd, yd + z * xd])
+print("\nż = x ẏ,  π̇1 = ẋ,  π̇2 = ẏ + z ẋ,  k = 0")
+print("dδπ2 − δdπ2 from the fields    :", sp.factor(sp.expand(T.quasi()[1])))
+print("γ[ν, λ, μ] from brackets       :", T.gamma.tolist())
+print("γ printed (1.5)                :", printed_nf_gamma(T.a, T.q_lambda).tolist())
+print("γ corrected (D_β = ∂_β + a_σβ ∂_σ):",
+      corrected_nf_gamma(T.a, T.q_lambda, T.a_sigma, T.q_sigma).tolist())
