@@ -47,6 +47,7 @@ Misprints and omissions of the seeds (shown by computation in docs/transposition
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -311,7 +312,7 @@ class ConstrainedSetting:
 
     # -- the k-family ---------------------------------------------------------------------------
     def _check_k(self, k) -> int:
-        if isinstance(k, bool) or not isinstance(k, (int, sp.Integer)):
+        if isinstance(k, bool) or not isinstance(k, (numbers.Integral, sp.Integer)):
             raise TypeError(f"k must be an integer, got {k!r}")
         k = int(k)
         if not 0 <= k <= self.n - self.m:
