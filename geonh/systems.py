@@ -29,7 +29,7 @@ from .system import MechanicalSystem
 __all__ = [
     "MechanicalModel", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
     "vertical_rolling_disk", "free_rigid_body", "heavy_top", "juschkov_car", "ball_on_turntable",
-    "rotating_knife_edge", "dynamic_n_trailer", "names", "get",
+    "rotating_knife_edge", "dynamic_n_trailer", "names", "get", "trig_reduce",
 ]
 
 
@@ -44,7 +44,14 @@ def _tidy(frame: Frame) -> Frame:
     from .fields import VectorField
     from .generic import is_zero
     C = frame.C
-    C2 = C.applyfunc(lambda e: sp.factor(sp.trigsimp(sp.cancel(e))) if e.free_symbols else e)
+    def simp(e):
+        if not e.free_symbols:
+            return e
+        e = sp.trigsimp(sp.cancel(e))
+        e = e.replace(sp.tan, lambda x: sp.sin(x) / sp.cos(x)).replace(sp.cot, lambda x: sp.cos(x) / sp.sin(x))
+        return sp.factor(e)
+
+    C2 = C.applyfunc(simp)
     for a, b in zip(C, C2):
         if not is_zero(a - b):  # pragma: no cover - simplification never changes a value
             raise AssertionError(f"simplification changed a frame entry: {a} -> {b}")
@@ -100,6 +107,34 @@ class MechanicalModel:
 
     def __repr__(self) -> str:
         return f"MechanicalModel({self.name!r}, {self.system!r})"
+
+
+def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
+    """Simplify a rational function of sin and cos of ``angles`` (default: every argument of a
+    sin/cos/tan in ``expr``) modulo sin² + cos² = 1, by polynomial reduction of numerator and
+    denominator (sympy's ``simplify``/``trigsimp`` are much slower on the equations of motion
+    of these systems and often stop short).  Arguments must be single symbols."""
+    expr = sp.sympify(expr)
+    expr = expr.replace(sp.tan, lambda x: sp.sin(x) / sp.cos(x)).replace(sp.cot, lambda x: sp.cos(x) / sp.sin(x))
+    if angles is None:
+        angles = sorted({f.args[0] for f in expr.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
+    angles = list(angles)
+    if not angles:
+        return sp.factor(sp.cancel(expr))
+    s = {a: sp.Dummy(f"s_{a}") for a in angles}
+    c = {a: sp.Dummy(f"c_{a}") for a in angles}
+    rep = {f(a): v[a] for a in angles for f, v in ((sp.sin, s), (sp.cos, c))}
+    num, den = sp.fraction(sp.cancel(sp.together(expr.xreplace(rep))))
+    ideal = [s[a]**2 + c[a]**2 - 1 for a in angles]
+    best = None
+    for gens in ([c[a] for a in angles] + [s[a] for a in angles],
+                 [s[a] for a in angles] + [c[a] for a in angles]):
+        nr = sp.reduced(sp.expand(num), ideal, *gens)[1]
+        dr = sp.reduced(sp.expand(den), ideal, *gens)[1]
+        cand = sp.factor(sp.cancel(nr / dr))
+        if best is None or sp.count_ops(cand) < sp.count_ops(best):
+            best = cand
+    return best.xreplace({v: k for k, v in rep.items()})
 
 
 # ----------------------------------------------------------------------------------------------

@@ -454,3 +454,17 @@ def test_tilted_disk_energy_conserved_in_simulation():
     energies = np.array([Efun(*sol.y[:, k]) for k in range(sol.y.shape[1])])
     assert np.max(np.abs(energies - energies[0])) < 1e-8 * max(1.0, abs(energies[0]))
     assert np.ptp(sol.y[1]) > 1e-3   # the disk really moves (lean changes)
+
+
+def test_trig_reduce():
+    a, b = sp.symbols("a b", real=True)
+    assert systems.trig_reduce(sp.sin(a)**2 + sp.cos(a)**2) == 1
+    assert systems.trig_reduce((1 - sp.cos(a)**2) / sp.sin(a) - sp.tan(b) * sp.cos(b)) == sp.sin(a) - sp.sin(b)
+    Mo = model("ball-on-turntable")
+    m, r, I, Om = Mo.parameters
+    eq = E.boltzmann_hamel(Mo.system, Mo.frame)
+    wx, wy, wz = eq.u
+    x, y = Mo.space.q[3:]
+    rhs = eq.rhs(symbolic=True)[Mo.space.n:, :]
+    assert sp.simplify(systems.trig_reduce(rhs[0]) + Om * m * r * (Om * y - r * wy) / (I + m * r**2)) == 0
+    assert systems.trig_reduce(rhs[2]) == 0
