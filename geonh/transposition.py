@@ -539,6 +539,8 @@ class TranspositionalRelations:
         comps = list(self.bracket(delta_t=delta_t).components)
         if on_motion and self.motion_substitution:
             comps = [c.xreplace(self.motion_substitution) for c in comps]
+            if self.delta_t is not None and not delta_t:  # δq_ρ = a_ρs δq_s (+ a_ρ δt, δt = 0)
+                comps = [c.xreplace({self.delta_t: 0}) for c in comps]
         return comps
 
     def coordinate(self, coord, **kw) -> sp.Expr:

@@ -323,6 +323,12 @@ def test_ball_on_rotating_table_affine_terms_visible():
     assert is_zero(affine_part.subs(Om, 0))
     a, qf, qd = nf_augmented_B_input(T)
     assert arrays_equal(printed_nf_B(a, qf, qd, 0), T.B)
+    # k = 1 (ρ = x, σ = y): δx = a_xs δq_s on the motion, no δt may come back with a_x
+    T1 = setting.transposition(1)
+    rel_y = T1.coordinate(y, on_motion=True)
+    assert not rel_y.has(T1.delta_t) and rel_y.has(T1.dt)
+    assert all_equal([rel_y], [B_sum(T1, 0)])
+    assert not any(e.has(T1.delta_t) for e in T1.quasi())
     # Hamel's point of view: the affine terms go into the π relations instead
     T2 = setting.transposition(2)
     assert all(is_zero(c) for c in T2.coordinates())
