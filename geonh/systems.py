@@ -195,7 +195,7 @@ def chaplygin_sleigh() -> MechanicalModel:
     system = MechanicalSystem(S, T, constraints=[sp.sin(th) * xd - sp.cos(th) * yd], name="Chaplygin sleigh")
     return MechanicalModel(
         "chaplygin-sleigh", "rigid body with a knife edge at the origin, mass centre a ahead",
-        system, model.frame, ("y",), (m, a, I),
+        system, _tidy(model.frame), ("y",), (m, a, I),
         notes="v' = a w^2, w' = -m a v w/(I + m a^2); the energy is conserved and the sleigh "
               "tends to straight-line motion (w -> 0 for v > 0).")
 
@@ -218,7 +218,7 @@ def inclined_knife_edge() -> MechanicalModel:
     system = MechanicalSystem(S, T, V=V, constraints=[sp.sin(th) * xd - sp.cos(th) * yd],
                               name="knife edge on an inclined plane")
     return MechanicalModel(
-        "inclined-knife-edge", "knife edge on an inclined plane under gravity", system, model.frame,
+        "inclined-knife-edge", "knife edge on an inclined plane under gravity", system, _tidy(model.frame),
         ("y",), (m, I, g, alpha),
         notes="w' = 0, v' = g sin(alpha) cos(theta).  Chaplygin for dependent y and also for dependent x "
               "(V depends on x, but the force -dV/dx = m g sin(alpha) does not).")
@@ -248,7 +248,7 @@ def vertical_rolling_disk(torques: bool = False) -> MechanicalModel:
     cons = [xd - R * sp.cos(th) * phd, yd - R * sp.sin(th) * phd]
     system = MechanicalSystem(S, T, forces=forces, constraints=cons, name="vertical rolling disk")
     return MechanicalModel(
-        "vertical-disk", "vertical disk rolling without slipping on a plane", system, model.frame,
+        "vertical-disk", "vertical disk rolling without slipping on a plane", system, _tidy(model.frame),
         ("x", "y"), tuple(params), notes="I theta'' = tau_theta, (J + m R^2) phi'' = tau_phi.")
 
 

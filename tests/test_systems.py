@@ -468,3 +468,46 @@ def test_trig_reduce():
     rhs = eq.rhs(symbolic=True)[Mo.space.n:, :]
     assert sp.simplify(systems.trig_reduce(rhs[0]) + Om * m * r * (Om * y - r * wy) / (I + m * r**2)) == 0
     assert systems.trig_reduce(rhs[2]) == 0
+
+
+@pytest.mark.parametrize("name", ["tilted-disk", "car", "ball-on-turntable", "dynamic-1-trailer"])
+def test_neimark_fufaev_family(name):
+    """Neimark–Fufaev's intermediate equations (seed 004 (2.5)) for every k: same motion."""
+    M = model(name)
+    ref = E.lagrange(M.system)
+    for k in range(M.system.n_constraints + 1):
+        assert same_motion(ref, E.neimark_fufaev(M.system, k, M.dependent), states=1).same, k
+
+
+def test_car_maggi_is_hamel_raw_form():
+    """Juschkov's first group (35)-(36) is Hamel's raw form (8) with dependent (x_C, y_C): the
+    free fields of the two frames coincide (the reactions differ: other constraint forms)."""
+    M = model("car")
+    raw = E.hamel_raw(M.system, ["x_C", "y_C"])
+    mag = E.maggi(M.system, M.frame)
+    ren = dict(zip(raw.u, mag.u)) | dict(zip(raw.ud, mag.ud))
+    for a, b in zip(raw.residuals, mag.residuals):
+        assert g.is_zero(sp.expand(a.xreplace(ren) - b))
+
+
+def test_tilted_disk_T_agrees_with_sympy_mechanics_bodies():
+    """The hand-written T and gravity force equal those of MechanicalSystem.from_mechanics."""
+    from sympy.physics.mechanics import Point, ReferenceFrame, RigidBody, dynamicsymbols, inertia
+    psi, theta, phi, x, y = dynamicsymbols("psi theta phi x y")
+    m, r, gg, Id, Ia = sp.symbols("m r g I_d I_a", positive=True)
+    N = ReferenceFrame("N")
+    Y = N.orientnew("Y", "Axis", [psi, N.z])
+    L = Y.orientnew("L", "Axis", [theta, Y.x])
+    R = L.orientnew("R", "Axis", [phi, L.y])
+    O = Point("O")
+    O.set_vel(N, 0)
+    D = O.locatenew("D", x * N.x + y * N.y + r * L.z)
+    D.set_vel(N, D.pos_from(O).dt(N))
+    disc = RigidBody("disc", D, R, m, (inertia(L, Id, Ia, Id), D))
+    S1 = MechanicalSystem.from_mechanics([psi, theta, phi, x, y], [disc], N, loads=[(D, -m * gg * N.z)])
+    Mo = model("tilted-disk")
+    # from_mechanics makes plain Symbols, ConfigurationSpace("...") real ones: match by name
+    ren = {s: sp.Symbol(s.name, real=True) for s in set(S1.space.q) | set(S1.space.qd)}
+    assert g.is_zero(sp.expand(S1.T.xreplace(ren) - Mo.system.T))
+    for a, b in zip(S1.Q, Mo.system.Q):
+        assert g.is_zero(a.xreplace(ren) - b)
