@@ -12,6 +12,8 @@ from typing import Callable
 import sympy as sp
 
 from .distributions import Codistribution, Distribution
+from .fields import VectorField
+from .forms import OneForm
 from .frames import Frame
 from .space import ConfigurationSpace
 
@@ -77,11 +79,14 @@ def rigid_body() -> KinematicModel:
     """
     S = ConfigurationSpace("psi theta phi")
     ps, th, ph = S.q
-    psd, thd, phd = S.qd
-    F = Frame.from_quasi_velocities(S, [
-        psd * sp.sin(th) * sp.sin(ph) + thd * sp.cos(ph),
-        psd * sp.sin(th) * sp.cos(ph) - thd * sp.sin(ph),
-        psd * sp.cos(th) + phd], names=["Omega1", "Omega2", "Omega3"])
+    sn, cs = sp.sin, sp.cos
+    coframe = [OneForm(S, [sn(th) * sn(ph), cs(ph), 0]), OneForm(S, [sn(th) * cs(ph), -sn(ph), 0]),
+               OneForm(S, [cs(th), 0, 1])]
+    # the dual frame in closed form (ψ̇ = (Ω1 sin φ + Ω2 cos φ)/sin θ, θ̇ = Ω1 cos φ − Ω2 sin φ, …)
+    fields = [VectorField(S, [sn(ph) / sn(th), cs(ph), -sn(ph) * cs(th) / sn(th)]),
+              VectorField(S, [cs(ph) / sn(th), -sn(ph), -cs(ph) * cs(th) / sn(th)]),
+              VectorField(S, [0, 0, 1])]
+    F = Frame(fields, coframe=coframe, names=["Omega1", "Omega2", "Omega3"])
     return KinematicModel("rigid-body", "body angular velocities on SO(3), z-x-z Euler angles", S, F, 3)
 
 

@@ -33,7 +33,7 @@ class Frame:
     """
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
-                 _B: sp.Matrix | None = None):
+                 coframe: Sequence[OneForm] | None = None, _B: sp.Matrix | None = None):
         fields = list(fields)
         if not fields:
             raise DimensionError("a frame needs at least one field")
@@ -45,6 +45,16 @@ class Frame:
         if len(fields) != space.dim:
             raise DimensionError(f"a frame on {space!r} has {space.dim} fields, got {len(fields)}")
         C = fields_matrix(fields)
+        if coframe is not None:
+            # a known dual coframe (closed forms beat an LU inverse); duality is verified
+            coframe = list(coframe)
+            if len(coframe) != space.dim or any(not isinstance(f, OneForm) or f.space != space for f in coframe):
+                raise DimensionError(f"the coframe must be {space.dim} OneForms on {space!r}")
+            Bk = sp.Matrix([list(f.covector) for f in coframe])
+            P = Bk * C - sp.eye(space.dim)
+            if not all(is_zero(e) for e in P):
+                raise DependentFieldsError("the given coframe is not dual to the fields (θ^a(X_b) ≠ δ^a_b)")
+            _B = Bk
         if _B is None:
             r = generic_rank(C)
             if r < space.dim:

@@ -77,7 +77,7 @@ def _big(expr: sp.Expr, limit: int = 150) -> bool:
 
 @lru_cache(maxsize=512)
 def _compiled(expr: sp.Expr, syms: tuple):
-    return sp.lambdify(syms, expr, modules="mpmath", cse=True)
+    return sp.lambdify(syms, expr, modules="mpmath", cse=True, dummify=True)
 
 
 def _mp_eval(expr: sp.Expr, point: Mapping):

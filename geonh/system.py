@@ -306,7 +306,7 @@ class MechanicalSystem:
             if not (isinstance(q, sp.core.function.AppliedUndef) and q.args == (t,)):
                 raise SpaceMismatchError(f"{q} is not a dynamicsymbol q(t)")
             names.append(q.func.__name__)
-        S = ConfigurationSpace([sp.Symbol(nm) for nm in names], time=t if time else False)
+        S = ConfigurationSpace(names, time=t if time else False)
         T = sum((b.kinetic_energy(frame) for b in bodies), sp.S.Zero)
         qdots = [q.diff(t) for q in coordinates]
         Q = [sp.S.Zero] * len(coordinates)
