@@ -186,7 +186,9 @@ def _numeric_rank(rows: list[list]) -> int:
     top = max(svals)
     if top == 0:
         return 0
-    tol = top * mpmath.mpf(10) ** (-(PRECISION // 2))
+    # relative to the largest singular value, but never below the absolute floor is_zero uses:
+    # a matrix whose entries are all round-off (~1e-190 from cancelling terms) has rank 0
+    tol = max(top, 1) * mpmath.mpf(10) ** (-(PRECISION // 2))
     return sum(1 for s in svals if s > tol)
 
 

@@ -1,0 +1,47 @@
+"""The generic-point decisions: is_zero, generic_rank, LU inverse."""
+import pytest
+import sympy as sp
+
+from geonh.errors import SingularMapError
+from geonh.generic import generic_rank, independent_rows, is_zero, lu_inverse, sample_points
+
+x, y = sp.symbols("x y", real=True)
+s = sp.sin(x)
+
+
+def test_is_zero_decides_trig_identities_and_unexpanded_zeros():
+    assert is_zero(sp.sin(x)**2 + sp.cos(x)**2 - 1)
+    assert is_zero((-s - 1) * s + (s + 1) * s)
+    assert is_zero((x + y)**2 - x**2 - 2 * x * y - y**2)
+    assert not is_zero(sp.sin(x)**2 + sp.cos(x)**2)
+    assert not is_zero(x - y)
+    assert not is_zero(sp.Rational(1, 10**40))
+    assert is_zero(sp.tan(x) - sp.sin(x) / sp.cos(x), certify=True)
+
+
+def test_rank_of_numerically_cancelling_matrix_is_zero():
+    """Regression: a matrix whose entries are all cancelling (round-off ~1e-190 at 60 digits)
+    had 'full' rank, because the rank tolerance was only relative to the largest singular
+    value."""
+    z = (-s - 1) * s + (s + 1) * s
+    assert generic_rank(sp.Matrix([[z]])) == 0
+    assert generic_rank(sp.Matrix([[z, 2 * z], [z, z]])) == 0
+    assert generic_rank(sp.Matrix([[z, 1], [1, s]])) == 2
+    assert generic_rank(sp.Matrix([[z, 1], [z, s]])) == 1
+    assert generic_rank(sp.Matrix([[s, sp.cos(x)], [2 * s, 2 * sp.cos(x) + z]])) == 1
+    assert independent_rows(sp.Matrix([[z, z], [s, 1], [2 * s, 2]])) == [1]
+
+
+def test_generic_rank_and_lu_inverse():
+    M = sp.Matrix([[1, x], [y, x * y]])
+    assert generic_rank(M) == 1
+    with pytest.raises(SingularMapError):
+        lu_inverse(M, what="M")
+    N = sp.Matrix([[sp.cos(x), -sp.sin(x)], [sp.sin(x), sp.cos(x)]])
+    assert all(is_zero(e) for e in lu_inverse(N) * N - sp.eye(2))
+    assert generic_rank(sp.zeros(0, 3)) == 0
+
+
+def test_sample_points_reproducible():
+    assert sample_points([x, y]) == sample_points([y, x])
+    assert all(v > 0 for pt in sample_points([x]) for v in pt.values())
