@@ -203,6 +203,16 @@ def _samples(M: sp.Matrix, trials: int) -> list:
             continue
         exact = all(isinstance(v, sp.Basic) for v in vals)
         if not exact:
+            # an entry at round-off level is zero if it is tiny against the size of its terms
+            # (a singular value test alone is only relative: it would count a matrix of
+            # round-off zeros as full rank)
+            tol = mpmath.mpf(10) ** (-(PRECISION // 2))
+            for k, v in enumerate(vals):
+                if not isinstance(v, sp.Basic) and abs(v) < mpmath.mpf(10) ** -20 \
+                        and abs(v) <= tol * _scale(M[k], pt):
+                    vals[k] = sp.S.Zero
+            exact = all(isinstance(v, sp.Basic) for v in vals)
+        if not exact:
             with mpmath.workdps(PRECISION):
                 vals = [v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in vals]
         out.append((exact, [vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
