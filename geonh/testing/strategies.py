@@ -351,9 +351,7 @@ def _integrable_codistributions(draw, space, rank, kind, zero_probability):
     return Codistribution(forms_, space), ints
 
 
-try:
-    from ._constrained_strategies import *  # noqa: F401,F403  (constrained settings, transposition issue)
-    from ._constrained_strategies import __all__ as _constrained_all
-    __all__ += [n for n in _constrained_all if n not in __all__]
-except ImportError:
-    pass
+from ._constrained_strategies import *  # noqa: F401,F403  (constrained settings, transposition issue)
+from ._constrained_strategies import __all__ as _constrained_all  # noqa: E402
+
+__all__ += [n for n in _constrained_all if n not in __all__]
