@@ -201,3 +201,25 @@ def test_frame_change_law_unicycle_rotation():
     A = sp.Matrix([[sp.cos(x), 0, -sp.sin(x)], [0, 1, 0], [sp.sin(x), 0, sp.cos(x)]])
     assert arrays_equal(transform_structure_coefficients(m.frame, A),
                         m.frame.change(A).structure_coefficients())
+
+
+@settings(deadline=None)
+@given(gst.configuration_spaces(2, 3).flatmap(lambda S: st.tuples(
+    gst.frames(S), st.lists(gst.coefficients(nonzero=False), min_size=2 * S.dim, max_size=2 * S.dim))))
+def test_transpositional_relation_hamel_beta(data):
+    """With d and δ commuting on the coordinates ([V, W] = 0: constant-coefficient coordinate
+    fields), dδθ^d − δdθ^d := V(θ^d(W)) − W(θ^d(V)) = β_{a,b,d} δθ^a dθ^b, with the δ
+    direction in the first slot (Hamel 1924, eq. (16); CONVENTIONS.md)."""
+    F, consts = data
+    S = F.space
+    V = VectorField(S, consts[:S.dim])   # the d field
+    W = VectorField(S, consts[S.dim:])   # the δ field
+    assert bracket(V, W).is_zero()
+    beta = F.hamel_beta()
+    n = F.dim
+    for dd, th in enumerate(F.coframe):
+        lhs = V(th(W)) - W(th(V))
+        dtheta = [t(V) for t in F.coframe]
+        dlt = [t(W) for t in F.coframe]
+        rhs = sum(beta[a, b, dd] * dlt[a] * dtheta[b] for a in range(n) for b in range(n))
+        assert same(lhs, rhs)
