@@ -46,8 +46,7 @@ from .space import ConfigurationSpace
 from .system import MechanicalSystem
 
 __all__ = ["NonlinearSystem", "chetaev_lagrange", "appell", "maggi_nonlinear", "invert_quasi_velocities",
-           "reactions_at", "solve_dependent_velocities", "chaplygin_sleigh", "vertical_rolling_disk",
-           "knife_edge_incline", "skate_on_belt", "linear_examples",
+           "reactions_at", "solve_dependent_velocities", "linear_examples",
            "appell_hamel", "speed_constraint_particle", "isokinetic_particle", "sample_consistent_state"]
 
 
@@ -601,75 +600,14 @@ def isokinetic_particle() -> NonlinearSystem:
 
 
 # -- linear-constraint examples (for the cross-form checks of Gauss, Appell, Maggi, Lagrange) --------
-def chaplygin_sleigh() -> MechanicalSystem:
-    """Chaplygin sleigh: contact point (x, y), heading θ, mass centre at distance a along the
-    blade; no sideways velocity of the contact point: −ẋ sin θ + ẏ cos θ = 0."""
-    S = ConfigurationSpace("x y theta")
-    x, y, th = S.q
-    xd, yd, thd = S.qd
-    m, J, a = sp.symbols("m J a", positive=True)
-    T = m * ((xd - a * thd * sp.sin(th)) ** 2 + (yd + a * thd * sp.cos(th)) ** 2) / 2 + J * thd ** 2 / 2
-    return MechanicalSystem(S, T, constraints=[-xd * sp.sin(th) + yd * sp.cos(th)], name="Chaplygin sleigh")
-
-
-def vertical_rolling_disk() -> MechanicalSystem:
-    """Vertical disk (radius R) rolling without slipping: ẋ = R cos θ φ̇, ẏ = R sin θ φ̇;
-    T = m(ẋ² + ẏ²)/2 + I θ̇²/2 + J φ̇²/2, a torque τ about the axle."""
-    S = ConfigurationSpace("x y theta phi")
-    x, y, th, ph = S.q
-    xd, yd, thd, phd = S.qd
-    m, I, J, R, tau = sp.symbols("m I J R tau", positive=True)
-    T = m * (xd ** 2 + yd ** 2) / 2 + I * thd ** 2 / 2 + J * phd ** 2 / 2
-    return MechanicalSystem(S, T, forces={ph: tau},
-                            constraints=[xd - R * sp.cos(th) * phd, yd - R * sp.sin(th) * phd],
-                            name="vertical rolling disk")
-
-
-def knife_edge_incline() -> MechanicalSystem:
-    """Knife edge on a plane inclined at α (x down the slope): ẋ sin θ − ẏ cos θ = 0,
-    V = −m g sin α x."""
-    S = ConfigurationSpace("x y theta")
-    x, y, th = S.q
-    xd, yd, thd = S.qd
-    m, J, g, al = sp.symbols("m J g alpha", positive=True)
-    T = m * (xd ** 2 + yd ** 2) / 2 + J * thd ** 2 / 2
-    return MechanicalSystem(S, T, V=-m * g * sp.sin(al) * x,
-                            constraints=[xd * sp.sin(th) - yd * sp.cos(th)], name="knife edge on an incline")
-
-
-def skate_on_belt() -> MechanicalSystem:
-    """Rheonomic example: a skate (knife edge) on a belt moving along x with speed b t; the
-    blade forbids sideways velocity relative to the belt: −(ẋ − b t) sin θ + ẏ cos θ = 0;
-    spring V = k(x² + y²)/2."""
-    S = ConfigurationSpace("x y theta", time=True)
-    x, y, th = S.q
-    xd, yd, thd = S.qd
-    t = S.t
-    m, J, k, b = sp.symbols("m J k b", positive=True)
-    T = m * (xd ** 2 + yd ** 2) / 2 + J * thd ** 2 / 2
-    return MechanicalSystem(S, T, V=k * (x ** 2 + y ** 2) / 2,
-                            constraints=[-(xd - b * t) * sp.sin(th) + yd * sp.cos(th)], name="skate on a belt")
-
-
 def linear_examples() -> dict:
-    """name -> (MechanicalSystem, a choice of Maggi quasi-velocities: free ones then the constraints)."""
+    """name -> (MechanicalSystem, Maggi quasi-velocities: the free ones, then the constraints),
+    from the built-in models of :mod:`geonh.systems` and their adapted frames."""
+    from . import systems
     out = {}
-    s = chaplygin_sleigh()
-    xd, yd, thd = s.space.qd
-    th = s.space.q[2]
-    out["sleigh"] = (s, [xd * sp.cos(th) + yd * sp.sin(th), thd, -xd * sp.sin(th) + yd * sp.cos(th)])
-    s = vertical_rolling_disk()
-    xd, yd, thd, phd = s.space.qd
-    th = s.space.q[2]
-    R = sp.Symbol("R", positive=True)
-    out["rolling disk"] = (s, [thd, phd, xd - R * sp.cos(th) * phd, yd - R * sp.sin(th) * phd])
-    s = knife_edge_incline()
-    xd, yd, thd = s.space.qd
-    th = s.space.q[2]
-    out["knife edge"] = (s, [xd * sp.cos(th) + yd * sp.sin(th), thd, xd * sp.sin(th) - yd * sp.cos(th)])
-    s = skate_on_belt()
-    xd, yd, thd = s.space.qd
-    th, t = s.space.q[2], s.space.t
-    b = sp.Symbol("b", positive=True)
-    out["skate on belt"] = (s, [xd * sp.cos(th) + yd * sp.sin(th), thd, -(xd - b * t) * sp.sin(th) + yd * sp.cos(th)])
+    for label, name in (("sleigh", "chaplygin-sleigh"), ("rolling disk", "vertical-disk"),
+                        ("knife edge", "inclined-knife-edge"), ("skate on belt", "skate-on-belt")):
+        model = systems.get(name)
+        quasi = model.frame.quasi_velocities()[:model.space.n]
+        out[label] = (model.system, quasi)
     return out

@@ -29,7 +29,7 @@ from .system import MechanicalSystem
 __all__ = [
     "MechanicalModel", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
     "vertical_rolling_disk", "free_rigid_body", "heavy_top", "juschkov_car", "ball_on_turntable",
-    "rotating_knife_edge", "dynamic_n_trailer", "names", "get", "trig_reduce",
+    "rotating_knife_edge", "skate_on_belt", "dynamic_n_trailer", "names", "get", "trig_reduce",
 ]
 
 
@@ -408,6 +408,26 @@ def rotating_knife_edge(force: bool = True) -> MechanicalModel:
                            system, frame, ("y",), tuple(params), notes="m v' = F cos(omega t).")
 
 
+def skate_on_belt() -> MechanicalModel:
+    """Rheonomic: a skate (knife edge, mass m, inertia I) on a belt moving along x with speed
+    b t; the blade forbids sideways velocity relative to the belt:
+    −(ẋ − b t) sin θ + ẏ cos θ = 0; a spring V = k(x² + y²)/2 holds it.  Frame: v =
+    cos θ ẋ + sin θ ẏ, w = θ̇, the constraint, dt (the affine term b t sin θ is in the
+    constraint form's dt component)."""
+    S = ConfigurationSpace("x y theta", time=True)
+    x, y, th = S.q
+    xd, yd, thd = S.qd
+    t = S.t
+    m, I, k, b = _pos("m I k b")
+    T = m * (xd**2 + yd**2) / 2 + I * thd**2 / 2
+    c = -(xd - b * t) * sp.sin(th) + yd * sp.cos(th)
+    system = MechanicalSystem(S, T, V=k * (x**2 + y**2) / 2, constraints=[c], name="skate on a belt")
+    frame = Frame.from_quasi_velocities(S, [sp.cos(th) * xd + sp.sin(th) * yd, thd, c, sp.S.One],
+                                        names=["v", "w", "c", "t_dot"])
+    return MechanicalModel("skate-on-belt", "knife edge on a belt moving with speed b t", system,
+                           _tidy(frame), ("y",), (m, I, k, b))
+
+
 # ----------------------------------------------------------------------------------------------
 # the dynamic N-trailer
 # ----------------------------------------------------------------------------------------------
@@ -459,6 +479,7 @@ _SYSTEMS: dict[str, Callable[[], MechanicalModel]] = {
     "car": juschkov_car,
     "ball-on-turntable": ball_on_turntable,
     "rotating-knife-edge": rotating_knife_edge,
+    "skate-on-belt": skate_on_belt,
     "dynamic-1-trailer": lambda: dynamic_n_trailer(1),
     "dynamic-2-trailer": lambda: dynamic_n_trailer(2),
 }

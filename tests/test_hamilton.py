@@ -7,7 +7,8 @@ from geonh.frames import Frame
 from geonh.generic import is_zero
 from geonh.hamilton import compare_with_direct, hamilton_equations, naive_terms, woronetz_identity
 from geonh.certificate import same_motion
-from geonh.nonlinear import chaplygin_sleigh, linear_examples, vertical_rolling_disk
+from geonh import systems
+from geonh.nonlinear import linear_examples
 
 NAMES = ["sleigh", "rolling disk", "knife edge", "skate on belt"]
 
@@ -41,7 +42,7 @@ def test_uncorrected_principle_with_suslov_relations_is_naive_and_wrong(examples
 
 
 def test_naive_wrong_on_sleigh_for_every_choice():
-    ms = chaplygin_sleigh()
+    ms = systems.chaplygin_sleigh().system
     x, y, th = ms.space.q
     for dep in ([y], [x]):
         assert not compare_with_direct(ms, "naive", dependent=dep).same
@@ -49,7 +50,7 @@ def test_naive_wrong_on_sleigh_for_every_choice():
 
 
 def test_naive_right_on_rolling_disk_with_x_y_dependent():
-    ms = vertical_rolling_disk()
+    ms = systems.vertical_rolling_disk().system
     x, y, th, ph = ms.space.q
     assert compare_with_direct(ms, "naive", dependent=[x, y]).same
     assert all(is_zero(t) for t in naive_terms(ms, dependent=[x, y]))
@@ -65,13 +66,13 @@ def test_woronetz_identity(examples, name):
 
 def test_woronetz_printed_index_is_a_misprint():
     """Hamel prints J_{k−l} in the line before (VI); with it the identity and the equations fail."""
-    ms = chaplygin_sleigh()
+    ms = systems.chaplygin_sleigh().system
     assert not is_zero(woronetz_identity(ms, printed=True))
     assert not compare_with_direct(ms, "woronetz", printed=True).same
 
 
 def test_woronetz_in_a_non_voronets_frame():
-    ms = chaplygin_sleigh()
+    ms = systems.chaplygin_sleigh().system
     S = ms.space
     th = S.q[2]
     xd, yd, thd = S.qd
@@ -97,7 +98,7 @@ def test_transposition_bracket_matches_kernel():
     """The k = 0 bracket of geonh.transposition equals [V, W] built from VectorFields directly."""
     from geonh.fields import VectorField
     from geonh.transposition import ConstrainedSetting
-    ms = chaplygin_sleigh()
+    ms = systems.chaplygin_sleigh().system
     S = ms.space
     x, y, th = S.q
     st = ConstrainedSetting.from_codistribution(ms.constraints, [y])
