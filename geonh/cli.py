@@ -22,7 +22,7 @@ def show(name: str, out=None) -> None:
     w = out.write
     w(f"{model.name}: {model.description}\n")
     w(f"coordinates: {', '.join(s.name for s in S.coords)}\n")
-    w(f"quasi-velocities (free first, then constraints = 0):\n")
+    w("quasi-velocities (free first, then constraints = 0):\n")
     for nm, om in zip(F.names, F.quasi_velocities()):
         w(f"  {nm} = {om}\n")
     w("frame (X_a dual to the quasi-velocities):\n")

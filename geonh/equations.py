@@ -33,11 +33,10 @@ from typing import Sequence
 
 import sympy as sp
 
-from .errors import DimensionError, NotAdaptedError, SingularMapError
+from .errors import NotAdaptedError
 from .fields import VectorField
-from .forms import OneForm
 from .frames import Frame
-from .generic import generic_rank, is_zero, lu_inverse, lu_solve
+from .generic import generic_rank, is_zero, lu_solve
 from .system import MechanicalSystem
 from .transposition import ConstrainedSetting
 
@@ -365,6 +364,22 @@ def voronets_frame(system: MechanicalSystem, dependent: Sequence | None = None) 
     return Frame(fields, names=names, _B=B)
 
 
+def _framed(system: MechanicalSystem, frame: Frame | None):
+    """Shared set-up of the frame forms: the (default Voronets) adapted frame, m, the speed
+    symbols u = the free quasi-velocities, ω on the motion, the kinematics K and u(q̇)."""
+    frame = _frame_or_default(system, frame)
+    m = check_adapted(system, frame)
+    u, ud = _speed_symbols(frame.names[:m])
+    omega, K, speeds = _frame_kinematics(system, frame, m, u)
+    return frame, m, u, ud, omega, K, speeds
+
+
+def _contract(vec: Sequence[sp.Expr], frame: Frame, a: int) -> sp.Expr:
+    """Σ_i vec_i C^i_a: a covector (force, Lagrange expression) along the frame field X_a."""
+    return sum((vec[i] * frame.C[i, a] for i in range(len(vec)) if frame.C[i, a] != 0 and vec[i] != 0),
+               sp.S.Zero)
+
+
 def _frame_or_default(system, frame):
     return frame if frame is not None else voronets_frame(system)
 
@@ -381,10 +396,7 @@ def boltzmann_hamel(system: MechanicalSystem, frame: Frame | None = None) -> Equ
     (J_α = ∂T*/∂ω^α stays in the c term).  Engine: (*) with V = ω^b X_b (quasi-velocities
     held constant off the motion) and W = X_r.  Default frame: :func:`voronets_frame`.
     """
-    frame = _frame_or_default(system, frame)
-    m = check_adapted(system, frame)
-    u, ud = _speed_symbols(frame.names[:m])
-    omega, K, speeds = _frame_kinematics(system, frame, m, u)
+    frame, m, u, ud, omega, K, speeds = _framed(system, frame)
     S = system.space
     V = VectorField(S, [sp.S.Zero] * S.dim)
     for a, w in enumerate(omega):
@@ -431,7 +443,6 @@ def neimark_fufaev(system: MechanicalSystem, k: int, dependent: Sequence | None 
     m = st.m
     names = [f"pi{r + 1}" for r in range(m)] if quasi is not None else [f"{q.name}_dot" for q in st.free]
     u, ud = _speed_symbols(names)
-    p = tr.p
     pidot = list(u) + [sp.S.Zero] * k + ([sp.S.One] if S.t is not None else [])
     dq = tr.b * sp.Matrix(pidot)
     d_on = {tr.d_symbols[q]: dq[i] for i, q in enumerate(tr.q_lambda)}
@@ -493,12 +504,9 @@ def maggi(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     with L_i = d/dt ∂T/∂q̇^i − ∂T/∂q^i and C^i_a = ∂q̇^i/∂v^a from the frame.  The reactions
     are the multipliers of the frame's constraint forms: R_i = Λ_κ θ^κ_i.
     """
-    frame = _frame_or_default(system, frame)
-    m = check_adapted(system, frame)
+    frame, m, u, ud, omega, K, speeds = _framed(system, frame)
     S = system.space
     n = S.n
-    u, ud = _speed_symbols(frame.names[:m])
-    omega, K, speeds = _frame_kinematics(system, frame, m, u)
     MdK, LQ0, *_ = _lagrange_split(system, K, u)
 
     def contract(a):
@@ -535,18 +543,13 @@ def gibbs_appell(system: MechanicalSystem, frame: Frame | None = None) -> Equati
     """Gibbs–Appell: ∂S*/∂u̇_r = K_r, with Appell's acceleration energy S (from Christoffel
     symbols, :meth:`MechanicalSystem.acceleration_energy`) written in the quasi-accelerations,
     q̈ = d/dt(C ω) on the motion (Hamel 1924, § 2: dJ/dt − XE = K next to Appell's ∂W/∂q̈ = K)."""
-    frame = _frame_or_default(system, frame)
-    m = check_adapted(system, frame)
+    frame, m, u, ud, omega, K, speeds = _framed(system, frame)
     S = system.space
-    n = S.n
-    u, ud = _speed_symbols(frame.names[:m])
-    omega, K, speeds = _frame_kinematics(system, frame, m, u)
     Sacc = system.acceleration_energy().xreplace(_motion_substitution(system, K, u, ud))
     res = []
+    Q_on = [Qi.xreplace(dict(zip(S.qd, K))) for Qi in system.Q]
     for r in range(m):
-        Kr = sum((system.Q[i].xreplace(dict(zip(S.qd, K))) * frame.C[i, r] for i in range(n)
-                  if frame.C[i, r] != 0), sp.S.Zero)
-        res.append(sp.diff(Sacc, ud[r]) - Kr)
+        res.append(sp.diff(Sacc, ud[r]) - _contract(Q_on, frame, r))
     return Equations("gibbs-appell", system, u, ud, K, speeds, res, frame=frame)
 
 
@@ -554,12 +557,9 @@ def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     """Kane's equations F_r + F*_r = 0 with partial velocities = the free frame fields X_r:
     F_r = X_r^i Q_i and F*_r = −X_r^k (M_kj q̈^j + Γ_{k,ab} ẋ^a ẋ^b), the generalized inertia
     force from the metric connection, q̈ = d/dt(C u) on the motion."""
-    frame = _frame_or_default(system, frame)
-    m = check_adapted(system, frame)
+    frame, m, u, ud, omega, K, speeds = _framed(system, frame)
     S = system.space
     n = S.n
-    u, ud = _speed_symbols(frame.names[:m])
-    omega, K, speeds = _frame_kinematics(system, frame, m, u)
     sub = _motion_substitution(system, K, u, ud)
     xd = list(K) + ([sp.S.One] if S.t is not None else [])
     acc = [sub[a] for a in S.qdd]
@@ -572,11 +572,8 @@ def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
         e += sum((Gam[k][a][b].xreplace(sub) * xd[a] * xd[b] for a in range(N) for b in range(N)
                   if Gam[k][a][b] != 0), sp.S.Zero)
         inertia.append(e)
-    res = []
-    for r in range(m):
-        Fr = sum((system.Q[i].xreplace(sub) * frame.C[i, r] for i in range(n) if frame.C[i, r] != 0), sp.S.Zero)
-        Fs = -sum((inertia[i] * frame.C[i, r] for i in range(n) if frame.C[i, r] != 0), sp.S.Zero)
-        res.append(Fr + Fs)
+    Q_on = [Qi.xreplace(sub) for Qi in system.Q]
+    res = [_contract(Q_on, frame, r) - _contract(inertia, frame, r) for r in range(m)]
     return Equations("kane", system, u, ud, K, speeds, res, frame=frame)
 
 

@@ -14,7 +14,7 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from .errors import DimensionError, SpaceMismatchError
+from .errors import DimensionError
 from .fields import VectorField, _check_same_space, _scalar
 from .space import ConfigurationSpace
 

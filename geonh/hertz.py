@@ -41,8 +41,8 @@ import sympy as sp
 
 from .equations import Equations
 from .errors import DimensionError, NotAdaptedError, RankError
-from .generic import generic_rank, is_zero, lu_inverse, lu_solve
-from .nonlinear import NonlinearSystem, _as_nonlinear
+from .generic import generic_rank, lu_inverse, lu_solve
+from .nonlinear import _as_nonlinear
 
 __all__ = ["HertzSpace", "split_galgebra", "benchmark_split"]
 

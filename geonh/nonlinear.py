@@ -33,7 +33,6 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
-import mpmath
 import sympy as sp
 
 from .distributions import Codistribution
@@ -41,7 +40,7 @@ from .equations import Equations, _speed_symbols, _time_derivative
 from .errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
                      RankError, SingularMapError)
 from .forms import OneForm
-from .generic import PRECISION, generic_rank, is_zero
+from .generic import PRECISION, generic_rank
 from .space import ConfigurationSpace
 from .system import MechanicalSystem
 

@@ -7,7 +7,7 @@ q_n = t, with velocity 1 on the motion and δt = 0 for every virtual displacemen
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable
 
 import sympy as sp
 

@@ -19,10 +19,10 @@ import mpmath
 import sympy as sp
 
 from .distributions import Codistribution
-from .errors import (DimensionError, GeonhError, NotLinearError, NotPositiveDefiniteError,
+from .errors import (DimensionError, NotLinearError, NotPositiveDefiniteError,
                      RankError, SpaceMismatchError)
 from .forms import OneForm
-from .generic import PRECISION, evaluate, generic_rank, is_zero, sample_points
+from .generic import PRECISION, evaluate, sample_points
 from .space import ConfigurationSpace
 
 
@@ -299,7 +299,6 @@ class MechanicalSystem:
         dynamicsymbols.  Names of the coordinates are kept.
         """
         from sympy.physics.mechanics import dynamicsymbols
-        from sympy.physics.vector import partial_velocity  # noqa: F401  (documented helper)
         t = dynamicsymbols._t
         names = []
         for q in coordinates:

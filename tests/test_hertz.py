@@ -120,7 +120,7 @@ def test_coulomb_friction_on_rough_incline():
 
 def test_galgebra_refuses_position_dependent_metric():
     from geonh.errors import NotAdaptedError
-    from geonh.nonlinear import chaplygin_sleigh
-    hs2 = HertzSpace(chaplygin_sleigh())
+    from geonh.systems import chaplygin_sleigh
+    hs2 = HertzSpace(chaplygin_sleigh().system)
     with pytest.raises(NotAdaptedError):
         split_galgebra(hs2, hs2.acceleration())
