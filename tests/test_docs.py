@@ -12,13 +12,13 @@ import geonh
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS))
-import make_api  # noqa: E402
+import make_api
 
 KERNEL_PAGES = ["tutorial.md", "conventions.md", "generic-point.md"]
 
 
 def _code_blocks(md: str) -> list[str]:
-    blocks = re.findall(r"^( *)```python\n(.*?)^\1```", md, re.S | re.M)
+    blocks = re.findall(r"^( *)```python\n(.*?)^\1```", md, re.DOTALL | re.MULTILINE)
     out = []
     for indent, body in blocks:
         out.append("\n".join(line[len(indent):] for line in body.splitlines()))
@@ -78,7 +78,7 @@ def _resolve(qualname):
     return getattr(importlib.import_module(modname), name)
 
 
-import geonh.testing.strategies  # noqa: E402
+import geonh.testing.strategies
 
 
 @pytest.mark.parametrize("qualname", _public_names())

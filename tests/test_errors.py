@@ -4,10 +4,16 @@ import inspect
 import pytest
 import sympy as sp
 
-import geonh.errors as errors
+from geonh import errors
 from geonh.distributions import Codistribution, Distribution
-from geonh.errors import (DependentFieldsError, DimensionError, GeonhError, SingularMapError,
-                          SpaceMismatchError, UnknownCoordinateError)
+from geonh.errors import (
+    DependentFieldsError,
+    DimensionError,
+    GeonhError,
+    SingularMapError,
+    SpaceMismatchError,
+    UnknownCoordinateError,
+)
 from geonh.fields import VectorField
 from geonh.forms import Form, OneForm
 from geonh.frames import Frame

@@ -7,15 +7,23 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernel_helpers import same_field, same_form
 
 from geonh.errors import DimensionError, SpaceMismatchError
 from geonh.fields import VectorField, bracket, coordinate_fields, fields_matrix
-from geonh.forms import (Form, OneForm, d, differential, exterior_derivative, interior,
-                         lie_derivative, wedge)
+from geonh.forms import (
+    Form,
+    OneForm,
+    d,
+    differential,
+    exterior_derivative,
+    interior,
+    lie_derivative,
+    wedge,
+)
 from geonh.generic import is_zero
 from geonh.space import ConfigurationSpace
 from geonh.testing import strategies as gst
-from kernel_helpers import same, same_field, same_form
 
 
 def space_and(n_min, n_max, *builders, time=None):

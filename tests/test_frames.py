@@ -3,16 +3,21 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernel_helpers import arrays_equal, same
 
 from geonh import catalog
-from geonh.errors import DependentFieldsError, DimensionError, NotLinearError, SingularMapError
+from geonh.errors import (
+    DependentFieldsError,
+    DimensionError,
+    NotLinearError,
+    SingularMapError,
+)
 from geonh.fields import VectorField, bracket
 from geonh.forms import OneForm
 from geonh.frames import Frame, transform_structure_coefficients
 from geonh.generic import is_zero
 from geonh.space import ConfigurationSpace
 from geonh.testing import strategies as gst
-from kernel_helpers import arrays_equal, same, same_field
 
 
 def space_and_frame(min_dim=1, max_dim=4, kind="any", inverse="exact"):

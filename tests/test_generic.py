@@ -3,7 +3,13 @@ import pytest
 import sympy as sp
 
 from geonh.errors import SingularMapError
-from geonh.generic import generic_rank, independent_rows, is_zero, lu_inverse, sample_points
+from geonh.generic import (
+    generic_rank,
+    independent_rows,
+    is_zero,
+    lu_inverse,
+    sample_points,
+)
 
 x, y = sp.symbols("x y", real=True)
 s = sp.sin(x)
