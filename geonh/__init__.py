@@ -7,6 +7,7 @@ from .errors import (
     DependentFieldsError,
     DimensionError,
     GeonhError,
+    InconsistentStateError,
     NotAdaptedError,
     NotFoundError,
     NotLinearError,
@@ -40,8 +41,16 @@ from .equations import (
     voronets,
     voronets_frame,
 )
+from .transposition import ConstrainedSetting, TranspositionalRelations
+from .equations import neimark_fufaev
 from .certificate import Certificate, same_motion
 from .numerics import simulate
+from .nonlinear import NonlinearSystem, appell, chetaev_lagrange, maggi_nonlinear
+from .gauss import FreeSystem, GaussSystem, gauss, udwadia_kalaba
+from .constraint_analysis import ConstraintReport, analyze_constraints
+from .hertz import HertzSpace
+from .hamilton import hamilton_equations
+from . import catalog, systems, testing  # noqa: E402  (built-in models; hypothesis strategies)
 
 __version__ = "0.1.0"
 
@@ -53,7 +62,12 @@ __all__ = [
     "generic_rank", "is_zero",
     "MechanicalSystem", "Equations", "central_equations", "lagrange", "boltzmann_hamel", "volterra",
     "voronets", "voronets_frame", "chaplygin", "is_chaplygin", "maggi", "hamel_raw", "gibbs_appell",
-    "kane", "tzenoff", "solve_constraints", "Certificate", "same_motion", "simulate",
+    "kane", "tzenoff", "solve_constraints", "neimark_fufaev", "Certificate", "same_motion", "simulate",
+    "ConstrainedSetting", "TranspositionalRelations",
+    "NonlinearSystem", "appell", "chetaev_lagrange", "maggi_nonlinear",
+    "FreeSystem", "GaussSystem", "gauss", "udwadia_kalaba", "ConstraintReport", "analyze_constraints",
+    "HertzSpace", "hamilton_equations", "InconsistentStateError",
+    "catalog", "systems", "testing",
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError",

@@ -17,9 +17,9 @@ from typing import Sequence
 
 import sympy as sp
 
-from .errors import NotFoundError, NotLinearError, RankError, SpaceMismatchError
+from .errors import NotFoundError, RankError, SpaceMismatchError
 from .fields import VectorField, _check_same_space
-from .forms import OneForm, differential, exterior_derivative, wedge
+from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
 from .generic import generic_rank, independent_rows, is_zero, lu_inverse, nullspace
 from .space import ConfigurationSpace
 
@@ -159,25 +159,7 @@ class Codistribution:
 
         On a space with time the affine part becomes the dt component (time as a coordinate).
         """
-        forms = []
-        for ex in constraints:
-            ex = sp.sympify(ex)
-            if isinstance(ex, sp.Equality):
-                ex = ex.lhs - ex.rhs
-            row = []
-            for v in space.qd:
-                cv = sp.diff(ex, v)
-                if cv.has(*space.qd):
-                    raise NotLinearError(f"constraint {ex} = 0 is not linear in the velocities")
-                row.append(cv)
-            rest = sp.expand(ex - sum(c * v for c, v in zip(row, space.qd)))
-            if space.t is not None:
-                row.append(rest)
-            elif not is_zero(rest):
-                raise NotLinearError(
-                    f"constraint {ex} = 0 has a velocity-free part {rest}; affine (rheonomic) "
-                    "constraints need a configuration space with time")
-            forms.append(OneForm(space, row))
+        forms = [velocity_form(space, ex, "constraint") for ex in constraints]
         return cls(forms, space)
 
     def matrix(self, all_forms: bool = False) -> sp.Matrix:

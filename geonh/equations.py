@@ -493,6 +493,8 @@ def chaplygin_obstruction(system: MechanicalSystem, dependent: Sequence | None =
 
 
 def is_chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) -> bool:
+    """Is the system of Chaplygin type for these dependent coordinates (see
+    :func:`chaplygin_obstruction` for the reason when it is not)?"""
     return chaplygin_obstruction(system, dependent) == ""
 
 

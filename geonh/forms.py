@@ -210,6 +210,33 @@ def differential(space: ConfigurationSpace, f) -> OneForm:
     return OneForm(space, [sp.diff(f, s) for s in space.coords])
 
 
+def velocity_form(space: ConfigurationSpace, expr, what: str = "expression") -> OneForm:
+    """The one-form θ with θ(q̇) = expr for an expression linear in the velocities:
+    expr = Σ B_i q̇^i + B_t  →  θ = B_i dq^i + B_t dt (time as a coordinate, ṫ = 1).
+
+    The velocity-free part B_t needs a space with time; a nonlinear expression raises
+    :class:`NotLinearError` naming ``what``.  Equalities are read as lhs − rhs.
+    """
+    from .errors import NotLinearError
+    from .generic import is_zero
+    ex = sp.sympify(expr)
+    if isinstance(ex, sp.Equality):
+        ex = ex.lhs - ex.rhs
+    row = []
+    for v in space.qd:
+        cv = sp.diff(ex, v)
+        if cv.has(*space.qd):
+            raise NotLinearError(f"{what} {ex} is not linear in the velocities")
+        row.append(cv)
+    rest = sp.expand(ex - sum(c * v for c, v in zip(row, space.qd)))
+    if space.t is not None:
+        row.append(rest)
+    elif not is_zero(rest):
+        raise NotLinearError(f"{what} {ex} has a velocity-free part {rest}; affine (rheonomic) "
+                             "expressions need a configuration space with time")
+    return OneForm(space, row)
+
+
 def exterior_derivative(omega: Form) -> Form:
     """dω:  (dω)_K = Σ_a (−1)^a ∂_{k_a} ω_{K∖k_a}, i.e. d(ω_I dq^I) = ∂_j ω_I dq^j ∧ dq^I."""
     if not isinstance(omega, Form):

@@ -16,9 +16,9 @@ from typing import Sequence
 
 import sympy as sp
 
-from .errors import DependentFieldsError, DimensionError, NotLinearError, SingularMapError
+from .errors import DependentFieldsError, DimensionError, SingularMapError
 from .fields import VectorField, _check_same_space, fields_matrix
-from .forms import OneForm, exterior_derivative
+from .forms import OneForm, exterior_derivative, velocity_form
 from .generic import generic_rank, is_zero, lu_inverse
 from .space import ConfigurationSpace
 
@@ -115,23 +115,7 @@ class Frame:
         omegas = [sp.sympify(w) for w in omegas]
         if len(omegas) != space.dim:
             raise DimensionError(f"{space!r} needs {space.dim} quasi-velocities, got {len(omegas)}")
-        rows = []
-        for w in omegas:
-            row = []
-            for v in space.qd:
-                cv = sp.diff(w, v)
-                if cv.has(*space.qd):
-                    raise NotLinearError(f"quasi-velocity {w} is not linear in the velocities")
-                row.append(cv)
-            rest = sp.expand(w - sum(c * v for c, v in zip(row, space.qd)))
-            if space.t is not None:
-                row.append(rest)
-            elif not is_zero(rest):
-                raise NotLinearError(
-                    f"quasi-velocity {w} has a velocity-free part {rest}; use a space with time "
-                    "for affine (rheonomic) definitions")
-            rows.append(row)
-        forms = [OneForm(space, r) for r in rows]
+        forms = [velocity_form(space, w, "quasi-velocity") for w in omegas]
         return cls.from_coframe(forms, names=names)
 
     # -- basic data -------------------------------------------------------------------------
