@@ -115,7 +115,7 @@ def test_n_trailer_growth_vector(N):
 
 
 @pytest.mark.skipif(not os.environ.get("GEONH_SLOW"),
-                    reason="about 2 minutes (bracket expression swell); run with GEONH_SLOW=1")
+                    reason="about 50 s (bracket expression swell); run with GEONH_SLOW=1")
 def test_n_trailer_growth_vector_N4():
     t = time.perf_counter()
     assert catalog.n_trailer(4).distribution.growth_vector() == (2, 3, 4, 5, 6, 7)
