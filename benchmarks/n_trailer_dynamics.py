@@ -1,0 +1,571 @@
+#!/usr/bin/env python
+"""Benchmark (issue 4): explicit equations of the dynamic N-trailer, geonh vs sympy.
+
+The model is built once per case in sympy.physics.mechanics and handed to four routes:
+
+* ``kane``     sympy KanesMethod, independent speeds (v, w), dependent speeds (lateral speed
+               of the tractor, θ̇1..θ̇N); ``kanes_equations`` then ``rhs()``.
+* ``lagrange`` sympy LagrangesMethod with ``nonhol_coneqs``; ``form_lagranges_equations``
+               then ``rhs()``.
+* ``bh``       geonh: ``MechanicalSystem.from_mechanics`` on the same bodies/loads/constraints,
+               the adapted frame ``Frame.from_quasi_velocities`` (v, w, then the constraint
+               quasi-velocities of ``geonh.catalog.n_trailer``), ``boltzmann_hamel``, then
+               ``rhs(symbolic=True)`` (kinematics + 2×2 LU solve).
+* ``maggi``    the same with ``maggi``.
+* ``bh-cf``    (extra column) Boltzmann–Hamel with the frame given by its fields in closed
+               form, q̇ = C(q) ω (``Frame(fields)``), instead of ``from_quasi_velocities``
+               (which inverts B by an unsimplified LU).  Shows what the frame inverse costs.
+
+Model.  Coordinates x, y (tractor axle midpoint P0), θ0 … θN (headings).  Trailer i's axle
+midpoint is P_i = P_{i-1} − d_i b_i^x (hitched at the axle midpoint of the body in front).
+Each body is a RigidBody with mass m_i and inertia I_i about the vertical axis, both AT ITS
+AXLE MIDPOINT (mass centre = axle midpoint; I_i is the yaw inertia there).  Constraints: the
+lateral velocity of every axle midpoint vanishes, P_i.vel(N)·b_i^y = 0 (N + 1 of them).
+Loads: driving force F·b0^x at P0 and steering torque τ·n^z on the tractor body.
+
+Timed (wall clock, ``time.perf_counter``, each repeat in a fresh Python process so sympy's
+cache starts cold; the mechanics model itself is built before the clock starts):
+  kane     KanesMethod(...) with kd_eqs q̇ = C u and the velocity constraints in u
+           (coefficients trigsimp'ed, included in the time) + kanes_equations + rhs()
+  lagrange LagrangesMethod(...) + form_lagranges_equations + rhs()
+  geonh    from_mechanics + frame + boltzmann_hamel/maggi + Equations.rhs(symbolic=True)
+
+Operation count ("ops"): the route's explicit right-hand side, kinematics + accelerations,
+is put through ``sympy.cse(exprs, order="none")``; ops = Σ count_ops(rhs of each
+replacement) + Σ count_ops(reduced expr), with sympy's default count_ops (each binary
++, −, ×, ÷, power, negation and each function call counts 1).  Dynamicsymbols are replaced by
+plain symbols first.  The expressions counted:
+  kane     all of kane.rhs(): q̇ (N+3) and u̇ for all N+3 speeds (Kane's state includes the
+           dependent speeds)
+  lagrange q̇ (trivial) and q̈ (N+3) rows of lm.rhs() (the N+1 multiplier rows are left out)
+  geonh    eq.rhs(symbolic=True): q̇ = K(q, v, w) (N+3) and (v̇, ẇ)
+
+Agreement: every route evaluates its (v̇, ẇ) at one random constraint-consistent state
+(float, same seed for all routes); Kane: (u̇1, u̇2); Lagrange: (cos θ0 ẍ + sin θ0 ÿ, θ̈0)
+(equal to v̇, ẇ on the constraint).  The max abs difference to Kane (to geonh-BH where Kane did
+not finish) is printed.
+
+Usage:  python benchmarks/n_trailer_dynamics.py [--N 1 2 4 8] [--timeout 150]
+        python benchmarks/n_trailer_dynamics.py --profile 4 8     (cProfile of geonh BH + rhs)
+Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+ROUTES = ("kane", "lagrange", "bh", "maggi", "bh-cf", "maggi-cf")
+LABEL = {"kane": "sympy Kane", "lagrange": "sympy Lagrange", "bh": "geonh BH",
+         "maggi": "geonh Maggi", "bh-cf": "geonh BH*", "maggi-cf": "geonh Maggi*"}
+
+
+def _import_geonh():
+    try:
+        import geonh  # noqa: F401
+    except ImportError:  # run from a checkout without installing
+        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        import geonh  # noqa: F401
+    return sys.modules["geonh"]
+
+
+# ----------------------------------------------------------------------------------------------
+# the model (built once per process, shared by every route)
+# ----------------------------------------------------------------------------------------------
+def build_model(N: int) -> dict:
+    import sympy as sp
+    from sympy.physics.mechanics import (Point, ReferenceFrame, RigidBody, dynamicsymbols,
+                                         inertia)
+    t = dynamicsymbols._t
+    x, y = dynamicsymbols("x y")
+    th = list(dynamicsymbols(f"theta0:{N + 1}"))
+    q = [x, y, *th]
+    m = sp.symbols(f"m0:{N + 1}", positive=True)
+    I = sp.symbols(f"I0:{N + 1}", positive=True)
+    d = sp.symbols(f"d1:{N + 1}", positive=True)
+    F, tau = sp.symbols("F tau", real=True)
+    Nf = ReferenceFrame("N")
+    O = Point("O")
+    O.set_vel(Nf, 0)
+    B = [Nf.orientnew(f"B{i}", "Axis", [th[i], Nf.z]) for i in range(N + 1)]
+    P = [O.locatenew("P0", x * Nf.x + y * Nf.y)]
+    for i in range(1, N + 1):
+        P.append(P[-1].locatenew(f"P{i}", -d[i - 1] * B[i].x))
+    bodies = [RigidBody(f"body{i}", P[i], B[i], m[i], (inertia(B[i], 0, 0, I[i]), P[i]))
+              for i in range(N + 1)]
+    constraints = [P[i].vel(Nf).dot(B[i].y) for i in range(N + 1)]   # in q, q̇
+    loads = [(P[0], F * B[0].x), (B[0], tau * Nf.z)]
+    return dict(N=N, t=t, q=q, qd=[s.diff(t) for s in q], m=m, I=I, d=d, F=F, tau=tau,
+                frame=Nf, bodies=bodies, constraints=constraints, loads=loads)
+
+
+def random_state(N: int, seed: int = 12345) -> dict:
+    """Numbers by name: parameters, q, v, w and the constraint-consistent velocities."""
+    rng = random.Random(seed + N)
+    s = {}
+    for i in range(N + 1):
+        s[f"m{i}"] = rng.uniform(1, 3)
+        s[f"I{i}"] = rng.uniform(0.5, 2)
+    for i in range(1, N + 1):
+        s[f"d{i}"] = rng.uniform(0.5, 2)
+    s["F"], s["tau"] = rng.uniform(-2, 2), rng.uniform(-2, 2)
+    s["x"], s["y"] = rng.uniform(-1, 1), rng.uniform(-1, 1)
+    th = [rng.uniform(-0.6, 0.6)]
+    for i in range(1, N + 1):
+        th.append(th[-1] + rng.uniform(-0.6, 0.6))
+    for i, a in enumerate(th):
+        s[f"theta{i}"] = a
+    v, w = rng.uniform(0.5, 2), rng.uniform(-1, 1)
+    s["v"], s["w"] = v, w
+    # q̇ on the constraint: ẋ = v cos θ0, ẏ = v sin θ0, d_i θ̇_i = v_{i-1} sin(θ_{i-1} − θ_i)
+    s["x_dot"], s["y_dot"], s["theta0_dot"] = v * math.cos(th[0]), v * math.sin(th[0]), w
+    vi = v
+    for i in range(1, N + 1):
+        s[f"theta{i}_dot"] = vi * math.sin(th[i - 1] - th[i]) / s[f"d{i}"]
+        vi *= math.cos(th[i - 1] - th[i])
+    return s
+
+
+# ----------------------------------------------------------------------------------------------
+# numbers: memoised float evaluation of a sympy DAG (linear in the DAG size; lambdify or
+# evalf on LU output re-walk shared subtrees)
+# ----------------------------------------------------------------------------------------------
+def evaluate(exprs, values: dict) -> list[float]:
+    import sympy as sp
+    memo: dict = {}
+    funcs = {sp.sin: math.sin, sp.cos: math.cos, sp.tan: math.tan, sp.exp: math.exp}
+
+    def ev(e):
+        try:
+            return memo[e]
+        except KeyError:
+            pass
+        if e.is_Symbol:
+            r = values[e.name]
+        elif e.is_Number:
+            r = float(e)
+        elif e.is_Add:
+            r = math.fsum(ev(a) for a in e.args)
+        elif e.is_Mul:
+            r = 1.0
+            for a in e.args:
+                r *= ev(a)
+        elif e.is_Pow:
+            r = ev(e.base) ** ev(e.exp)
+        elif e.func in funcs:
+            r = funcs[e.func](ev(e.args[0]))
+        else:
+            r = float(e.xreplace({s: values[s.name] for s in e.free_symbols}).evalf())
+        memo[e] = r
+        return r
+
+    sys.setrecursionlimit(100000)
+    return [ev(sp.sympify(e)) for e in exprs]
+
+
+def count_ops_cse(exprs) -> int:
+    import sympy as sp
+    reps, red = sp.cse(list(exprs), order="none")
+    return int(sum(sp.count_ops(r) for _, r in reps) + sum(sp.count_ops(e) for e in red))
+
+
+def subs_dag(exprs, rep: dict) -> list:
+    """xreplace with a memo: linear in the size of the expression DAG (LU output shares
+    subtrees heavily; plain xreplace/atoms walk the tree, exponentially in N)."""
+    memo = dict(rep)
+
+    def go(e):
+        try:
+            return memo[e]
+        except KeyError:
+            pass
+        if e.args and not e.is_Atom:
+            args = [go(a) for a in e.args]
+            r = e.func(*args) if any(a is not b for a, b in zip(args, e.args)) else e
+        else:
+            r = e
+        memo[e] = r
+        return r
+
+    sys.setrecursionlimit(100000)
+    return [go(e) for e in exprs]
+
+
+def _plain(model, exprs, extra=()):
+    """dynamicsymbols q(t), q'(t) (and ``extra`` speeds) → plain symbols named like geonh's."""
+    import sympy as sp
+    rep = {}
+    for f, fd in zip(model["q"], model["qd"]):
+        rep[fd] = sp.Symbol(f.func.__name__ + "_dot")
+        rep[f] = sp.Symbol(f.func.__name__)
+    for f in extra:
+        rep[f] = sp.Symbol(f.func.__name__)
+    return subs_dag(exprs, rep)
+
+
+# ----------------------------------------------------------------------------------------------
+# the routes: generators; the first next() derives the explicit rhs (timed), the second
+# returns (exprs to count, (v̇, ẇ) exprs, names to alias in the numerical state)
+# ----------------------------------------------------------------------------------------------
+def route_kane(model):
+    import sympy as sp
+    from sympy.physics.mechanics import KanesMethod, dynamicsymbols, msubs
+    N, q, qd, th = model["N"], model["q"], model["qd"], model["q"][2:]
+    u = list(dynamicsymbols(f"u1:{N + 4}"))   # u1 = v, u2 = w, u3 = lateral, u(3+i) = θ̇_i
+    c0, s0 = sp.cos(th[0]), sp.sin(th[0])
+    kin = [u[0] * c0 - u[2] * s0, u[0] * s0 + u[2] * c0, u[1]] + [u[3 + i] for i in range(N)]
+    kd_eqs = [a - b for a, b in zip(qd, kin)]
+    qdot_u = dict(zip(qd, kin))
+    # constraints in u: coefficients of each u, trigsimp'ed (a careful Kane user would do this)
+    vc = []
+    for c in model["constraints"]:
+        cu = sp.expand(msubs(c, qdot_u))
+        vc.append(sum(sp.trigsimp(cu.coeff(uk)) * uk for uk in u))
+    km = KanesMethod(model["frame"], q_ind=q, u_ind=u[:2], u_dependent=u[2:], kd_eqs=kd_eqs,
+                     velocity_constraints=vc)
+    km.kanes_equations(model["bodies"], model["loads"])
+    rhs = km.rhs()
+    yield
+    exprs = _plain(model, list(rhs), extra=u)
+    n = len(q)
+    return exprs, [exprs[n], exprs[n + 1]], {"u1": "v", "u2": "w", "u3": "_zero"} | {
+        f"u{4 + i}": f"theta{1 + i}_dot" for i in range(N)}
+
+
+def route_lagrange(model):
+    import sympy as sp
+    from sympy.physics.mechanics import Lagrangian, LagrangesMethod
+    q = model["q"]
+    L = Lagrangian(model["frame"], *model["bodies"])
+    lm = LagrangesMethod(L, q, forcelist=model["loads"], bodies=model["bodies"],
+                         frame=model["frame"], nonhol_coneqs=model["constraints"])
+    lm.form_lagranges_equations()
+    rhs = lm.rhs()
+    yield
+    n = len(q)
+    exprs = _plain(model, list(rhs[:2 * n]))   # q̇, q̈ (multipliers left out)
+    xdd, ydd, th0dd = exprs[n], exprs[n + 1], exprs[n + 2]
+    th0 = sp.Symbol("theta0")
+    return exprs, [sp.cos(th0) * xdd + sp.sin(th0) * ydd, th0dd], {}
+
+
+def _geonh_system_and_frame(model, closed_form: bool):
+    """from_mechanics on the shared model, and the adapted frame of the kinematic N-trailer.
+
+    closed_form=False: ``geonh.catalog.n_trailer(N).frame`` as it is, i.e.
+    ``Frame.from_quasi_velocities`` (C = B⁻¹ by an unsimplified LU).
+    closed_form=True: ``Frame(fields, coframe=...)`` with the same coframe and the fields
+    q̇ = C ω written out (geonh verifies θ^a(X_b) = δ^a_b at the generic point)."""
+    import sympy as sp
+    from geonh import catalog
+    from geonh.fields import VectorField
+    from geonh.forms import OneForm
+    from geonh.frames import Frame
+    from geonh.system import MechanicalSystem
+    N, d = model["N"], list(model["d"])
+    system = MechanicalSystem.from_mechanics(model["q"], model["bodies"], model["frame"],
+                                             model["loads"], model["constraints"])
+    S = system.space
+    if not closed_form:
+        kin = catalog.n_trailer(N, lengths=d)
+        if kin.space != S:
+            raise RuntimeError(f"catalog space {kin.space!r} differs from {S!r}")
+        return system, kin.frame
+    x, y, *th = S.q
+    n = N + 3
+    B = sp.zeros(n, n)   # the coframe of catalog.n_trailer
+    C = sp.zeros(n, n)   # its inverse, q̇ = C ω
+    c0, s0 = sp.cos(th[0]), sp.sin(th[0])
+    B[0, 0], B[0, 1], B[1, 2], B[2, 0], B[2, 1] = c0, s0, 1, s0, -c0
+    C[0, 0], C[0, 2], C[1, 0], C[1, 2], C[2, 1] = c0, s0, s0, -c0, 1
+    speed = sp.S.One
+    for i in range(1, N + 1):
+        f = speed * sp.sin(th[i - 1] - th[i]) / d[i - 1]
+        B[2 + i, 2 + i], B[2 + i, 0], B[2 + i, 1] = 1, -f * c0, -f * s0
+        C[2 + i, 0], C[2 + i, 2 + i] = f, 1
+        speed = speed * sp.cos(th[i - 1] - th[i])
+    names = ["v", "w"] + [f"c{i}" for i in range(N + 1)]
+    return system, Frame([VectorField(S, list(C[:, a])) for a in range(n)],
+                         coframe=[OneForm(S, list(B[a, :])) for a in range(n)], names=names)
+
+
+def route_geonh(model, form: str, closed_form: bool = False):
+    from geonh.equations import boltzmann_hamel, maggi
+    system, frame = _geonh_system_and_frame(model, closed_form)
+    eq = (boltzmann_hamel if form == "bh" else maggi)(system, frame)
+    rhs = eq.rhs(symbolic=True)
+    yield
+    exprs = list(rhs)
+    n = system.space.n
+    return exprs, [exprs[n], exprs[n + 1]], {}
+
+
+def worker(route: str, N: int, count: bool) -> None:
+    """One case in this (fresh) process; JSON lines on stdout as results become available."""
+    _import_geonh()
+    import sympy  # noqa: F401  (import outside the clock)
+    import sympy.physics.mechanics  # noqa: F401
+    model = build_model(N)
+
+    def emit(**kw):
+        print(json.dumps(kw), flush=True)
+
+    if route == "kane":
+        gen = route_kane(model)
+    elif route == "lagrange":
+        gen = route_lagrange(model)
+    else:
+        gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi",
+                          closed_form=route.endswith("-cf"))
+    t0 = time.perf_counter()
+    next(gen)   # the derivation, up to the explicit rhs as the route returns it
+    emit(time=time.perf_counter() - t0)
+    if not count:
+        return
+    try:
+        next(gen)
+    except StopIteration as stop:
+        exprs, acc, ren = stop.value
+    vals = random_state(N)
+    vals["_zero"] = 0.0
+    for k, v in ren.items():
+        vals[k] = vals[v]
+    emit(acc=evaluate(acc, vals))
+    t1 = time.perf_counter()
+    emit(ops=count_ops_cse(exprs), cse_time=time.perf_counter() - t1)
+
+
+# ----------------------------------------------------------------------------------------------
+# driver
+# ----------------------------------------------------------------------------------------------
+def run_case(route: str, N: int, timeout: float, count: bool) -> dict:
+    """Run one case in a subprocess; collect what it printed before the time limit."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", route, str(N)]
+    if not count:
+        cmd.append("--no-count")
+    out: dict = {}
+    start = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        so, se = p.communicate(timeout=timeout)
+        out["timed_out"] = False
+    except subprocess.TimeoutExpired:
+        p.kill()
+        so, se = p.communicate()
+        out["timed_out"] = True
+    out["wall"] = time.perf_counter() - start
+    for line in so.splitlines():
+        try:
+            out.update(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    if p.returncode not in (0, None) and not out["timed_out"]:
+        out["error"] = (se.strip().splitlines() or ["?"])[-1]
+    return out
+
+
+def _fmt_time(r: dict, timeout: float) -> str:
+    if "time" in r:
+        return f"{r['time']:.2f}"
+    if r.get("error"):
+        return "error"
+    return f"> {timeout:.0f}"
+
+
+def _fmt_ops(r: dict) -> str:
+    if "ops" in r:
+        return str(r["ops"])
+    if "time" in r and r.get("timed_out"):
+        return "(cse t/o)"
+    return "-"
+
+
+def _slope(Ns, ys):
+    pts = [(math.log(n), math.log(y)) for n, y in zip(Ns, ys) if y is not None and y > 0]
+    if len(pts) < 2:
+        return None
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    sxx = sum((p[0] - mx) ** 2 for p in pts)
+    return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx else None
+
+
+def main_table(Ns, routes, timeout, repeats_small, small_max):
+    geonh = _import_geonh()
+    import sympy
+    log = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
+    log(f"geonh from {os.path.dirname(geonh.__file__)}, sympy {sympy.__version__}, "
+        f"timeout {timeout:.0f} s per case")
+    res: dict = {}
+    t_all = time.perf_counter()
+    for N in Ns:
+        reps = repeats_small if N <= small_max else 1
+        for route in routes:
+            runs = []
+            for k in range(reps):
+                r = run_case(route, N, timeout, count=(k == 0))
+                runs.append(r)
+                log(f"  N={N:<2} {LABEL[route]:<12} repeat {k + 1}/{reps}: time "
+                    f"{_fmt_time(r, timeout)} s, ops {_fmt_ops(r)}"
+                    + (f"  [{r['error']}]" if r.get("error") else "")
+                    + f"  (process {r['wall']:.1f} s; total {time.perf_counter() - t_all:.0f} s)")
+                if "time" not in r:
+                    break
+            first = dict(runs[0])
+            times = [r["time"] for r in runs if "time" in r]
+            if times and len(times) == len(runs):
+                first["time"] = statistics.median(times)
+            res[(route, N)] = first
+    return res
+
+
+def print_table(res, Ns, routes, timeout):
+    """One table: a block of rows per N, one row per route; then growth exponents."""
+    cols = ["N", "route", "time [s]", "ops", "Kane/route time", "Kane/route ops"]
+    rows = []
+    for N in Ns:
+        k = res.get(("kane", N), {})
+        for r in routes:
+            x = res.get((r, N), {})
+            if r == "kane":
+                st, so = "1", "1"
+            else:
+                if "time" in x and "time" in k:
+                    st = f"{k['time'] / x['time']:.2f}"
+                elif "time" in x:
+                    st = f"> {timeout / x['time']:.1f}"
+                else:
+                    st = "-"
+                so = f"{k['ops'] / x['ops']:.2f}" if "ops" in x and "ops" in k else "-"
+            rows.append([str(N), LABEL[r], _fmt_time(x, timeout), _fmt_ops(x), st, so])
+        rows.append(None)
+    for r in routes:
+        t = [res.get((r, N), {}).get("time") for N in Ns]
+        o = [res.get((r, N), {}).get("ops") for N in Ns]
+        st, so = _slope(Ns, t), _slope(Ns, o)
+        rows.append(["slope", LABEL[r], "-" if st is None else f"{st:.2f}",
+                     "-" if so is None else f"{so:.2f}", "", ""])
+    w = [max(len(c), *(len(rw[i]) for rw in rows if rw)) for i, c in enumerate(cols)]
+    line = "  ".join(c.rjust(w[i]) if i != 1 else c.ljust(w[i]) for i, c in enumerate(cols))
+    print(line)
+    print("-" * len(line))
+    for rw in rows:
+        if rw is None:
+            print()
+            continue
+        print("  ".join(c.rjust(w[i]) if i != 1 else c.ljust(w[i]) for i, c in enumerate(rw)))
+    print("time: seconds to the explicit equations, median over repeats (fresh process each); "
+          "ops: count_ops after cse\nof kinematics + accelerations (module docstring); "
+          "Kane/route > 1 means the route is faster / smaller than Kane;\nslope: least-squares "
+          "d log / d log N over the N that finished (a time-out makes a sympy slope a lower "
+          "bound);\n*: frame given in closed form (Frame(fields, coframe=...)) instead of "
+          "catalog.n_trailer's from_quasi_velocities.")
+
+
+def print_agreement(res, Ns, routes):
+    print()
+    print("Agreement of (v̇, ẇ) at a random constraint-consistent state (max abs difference):")
+    for N in Ns:
+        ref = "kane" if "acc" in res.get(("kane", N), {}) else "bh"
+        a0 = res.get((ref, N), {}).get("acc")
+        if a0 is None:
+            print(f"  N={N}: no reference")
+            continue
+        parts = []
+        for r in routes:
+            if r == ref:
+                continue
+            a = res.get((r, N), {}).get("acc")
+            parts.append(f"{LABEL[r]} {max(abs(p - q) for p, q in zip(a, a0)):.1e}" if a else
+                         f"{LABEL[r]} n/a")
+        print(f"  N={N} vs {LABEL[ref]} (v̇={a0[0]:+.6f}, ẇ={a0[1]:+.6f}): " + ", ".join(parts))
+
+
+def profile(Ns, top: int = 25):
+    """cProfile of geonh's boltzmann_hamel + rhs(symbolic=True) (the frame and the system
+    built outside), and separately of MechanicalSystem.from_mechanics."""
+    import cProfile
+    import pstats
+    _import_geonh()
+    from geonh import catalog
+    from geonh.equations import boltzmann_hamel
+    from geonh.system import MechanicalSystem
+    for N in Ns:
+        model = build_model(N)
+        pm = cProfile.Profile()
+        t0 = time.perf_counter()
+        pm.enable()
+        system = MechanicalSystem.from_mechanics(model["q"], model["bodies"], model["frame"],
+                                                 model["loads"], model["constraints"])
+        pm.disable()
+        t1 = time.perf_counter()
+        frame = catalog.n_trailer(N, lengths=list(model["d"])).frame
+        t2 = time.perf_counter()
+        pr = cProfile.Profile()
+        pr.enable()
+        eq = boltzmann_hamel(system, frame)
+        t3 = time.perf_counter()
+        eq.rhs(symbolic=True)
+        t4 = time.perf_counter()
+        pr.disable()
+        print(f"\n=== N = {N} (times under the profiler): from_mechanics {t1 - t0:.2f} s, "
+              f"catalog frame {t2 - t1:.2f} s (not profiled), boltzmann_hamel {t3 - t2:.2f} s, "
+              f"rhs(symbolic=True) {t4 - t3:.2f} s")
+        print(f"--- boltzmann_hamel + rhs(symbolic=True), N = {N}")
+        st = pstats.Stats(pr, stream=sys.stdout)
+        st.sort_stats("cumulative").print_stats(top)
+        st.sort_stats("tottime").print_stats(12)
+        print(f"--- MechanicalSystem.from_mechanics, N = {N}")
+        pstats.Stats(pm, stream=sys.stdout).sort_stats("cumulative").print_stats(r"geonh|mechanics", 15)
+
+
+def _header(timeout: float) -> str:
+    import platform
+    import sympy
+    geonh = _import_geonh()
+    where = os.path.dirname(os.path.dirname(os.path.abspath(geonh.__file__)))
+    try:
+        commit = subprocess.run(["git", "-C", where, "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", where, "status", "--porcelain", "geonh"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        commit = (commit + (" (modified)" if dirty else "")) if commit else "not a git checkout"
+    except (OSError, subprocess.SubprocessError):
+        commit = "?"
+    return (f"Dynamic N-trailer, explicit equations.  geonh {where} [{commit}], sympy "
+            f"{sympy.__version__}, Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+            f"time limit {timeout:.0f} s per case.\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--N", type=int, nargs="+", default=[1, 2, 4, 8])
+    ap.add_argument("--routes", nargs="+", default=list(ROUTES), choices=ROUTES)
+    ap.add_argument("--timeout", type=float, default=150.0,
+                    help="seconds per case (derivation + evaluation + cse count)")
+    ap.add_argument("--repeats", type=int, default=3, help="repeats for N <= --small (else 1)")
+    ap.add_argument("--small", type=int, default=8)
+    ap.add_argument("--profile", type=int, nargs="+", metavar="N")
+    ap.add_argument("--worker", nargs=2, metavar=("ROUTE", "N"), help=argparse.SUPPRESS)
+    ap.add_argument("--no-count", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.worker:
+        worker(a.worker[0], int(a.worker[1]), count=not a.no_count)
+        return
+    if a.profile:
+        profile(a.profile)
+        return
+    res = main_table(a.N, a.routes, a.timeout, a.repeats, a.small)
+    print(_header(a.timeout))
+    print_table(res, a.N, a.routes, a.timeout)
+    print_agreement(res, a.N, a.routes)
+
+
+if __name__ == "__main__":
+    main()
