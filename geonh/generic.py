@@ -267,33 +267,72 @@ def independent_rows(matrix: sp.MatrixBase) -> list[int]:
     return keep
 
 
-def lu_inverse(M: sp.MatrixBase, *, what: str = "matrix", check: bool = True) -> sp.Matrix:
-    """Inverse by LU decomposition with generic-point pivoting.
+def _pivot_rows(M: sp.Matrix) -> list[int] | None:
+    """A row order for which Gaussian elimination without row exchanges has non-zero pivots
+    at the generic point, found by partial pivoting at a random sample point (exact or at
+    PRECISION digits).  ``None`` if M is singular at every sample point.
 
-    sympy's default ``inv()`` (Gauss elimination with simplification) is ~100x slower on
-    trigonometric frames, and its zero test can accept an unexpanded zero as a pivot.  Here
-    the pivot test is :func:`is_zero`, and singularity is checked first with
-    :func:`generic_rank`; a singular matrix raises :class:`SingularMapError` naming ``what``.
-    """
-    M = sp.Matrix(M)
-    if M.rows != M.cols:
-        raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
+    Each symbolic pivot then equals a numeric pivot that is non-zero at that point, so it is
+    not identically zero: the symbolic LU needs only a structural zero test (no expensive
+    zero decisions on large pivot expressions)."""
     n = M.rows
-    if check:
-        r = generic_rank(M)
-        if r < n:
-            raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
-    return M.LUsolve(sp.eye(n), iszerofunc=is_zero)
+    for exact, rows in _samples(M, TRIALS):
+        A = [list(r) for r in rows]
+        order = list(range(n))
+        with mpmath.workdps(PRECISION):
+            if not exact:
+                A = [[v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in r] for r in A]
+                big = max((abs(v) for r in A for v in r), default=mpmath.mpf(0))
+                tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
+            ok = True
+            for j in range(n):
+                k = max(range(j, n), key=lambda i: abs(A[i][j]))
+                piv = A[k][j]
+                if (exact and piv == 0) or (not exact and abs(piv) <= tol):
+                    ok = False
+                    break
+                A[j], A[k] = A[k], A[j]
+                order[j], order[k] = order[k], order[j]
+                for i in range(j + 1, n):
+                    f = A[i][j] / piv
+                    if f != 0:
+                        A[i] = [x - f * y for x, y in zip(A[i], A[j])]
+        if ok:
+            return order
+    return None
+
+
+def _structural_zero(e) -> bool:
+    return e == 0
 
 
 def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> sp.Matrix:
-    """Solve ``M x = rhs`` by LU with generic-point pivoting (see :func:`lu_inverse`)."""
+    """Solve ``M x = rhs`` by LU decomposition with generic-point pivoting.
+
+    sympy's default ``inv()`` (Gauss elimination with simplification) is ~100x slower on
+    trigonometric frames, and its zero test can accept an unexpanded zero as a pivot.  Here
+    the row order comes from partial pivoting at a random point (:func:`_pivot_rows`), so
+    every symbolic pivot is provably non-zero at the generic point; a matrix singular at the
+    generic point raises :class:`SingularMapError` naming ``what``.
+    """
     M = sp.Matrix(M)
     n = M.rows
-    r = generic_rank(M)
-    if M.rows != M.cols or r < n:
+    if M.rows != M.cols:
+        raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
+    order = _pivot_rows(M)
+    if order is None:
+        r = generic_rank(M)
         raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
-    return M.LUsolve(sp.Matrix(rhs), iszerofunc=is_zero)
+    rhs = sp.Matrix(rhs)
+    return M.extract(order, list(range(n))).LUsolve(rhs.extract(order, list(range(rhs.cols))),
+                                                      iszerofunc=_structural_zero)
+
+
+def lu_inverse(M: sp.MatrixBase, *, what: str = "matrix", check: bool = True) -> sp.Matrix:
+    """Inverse by LU with generic-point pivoting (see :func:`lu_solve`).  ``check`` is kept for
+    callers that verified the rank already; the pivot search checks it anyway."""
+    M = sp.Matrix(M)
+    return lu_solve(M, sp.eye(M.rows), what=what)
 
 
 def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:

@@ -168,27 +168,34 @@ class MechanicalSystem:
         return A, b
 
     @cached_property
-    def momenta(self) -> tuple[sp.Expr, ...]:
-        """p_i = ∂T/∂q̇^i."""
-        return tuple(sp.diff(self.T, v) for v in self.space.qd)
-
-    @cached_property
-    def mass_matrix(self) -> sp.Matrix:
-        """M_ij = ∂²T/∂q̇^i∂q̇^j (from the momenta; symmetric, each entry computed once)."""
-        qd = self.space.qd
-        n = len(qd)
-        M = sp.zeros(n, n)
-        for i in range(n):
-            for j in range(i, n):
-                M[i, j] = M[j, i] = sp.diff(self.momenta[i], qd[j])
-        return M
-
-    @cached_property
     def quadratic_parts(self) -> tuple[sp.Matrix, sp.Matrix, sp.Expr]:
-        """(M, b, T0) with T = ½ q̇ᵀ M q̇ + bᵀ q̇ + T0 (b, T0 vanish for scleronomic T)."""
-        zero = {v: 0 for v in self.space.qd}
-        b = sp.Matrix([p.xreplace(zero) for p in self.momenta])
-        return self.mass_matrix, b, self.T.xreplace(zero)
+        """(M, b, T0) with T = ½ q̇ᵀ M q̇ + bᵀ q̇ + T0 (b, T0 vanish for scleronomic T).
+
+        Read off the monomials of T in the velocities when T is written as such a sum (fast);
+        otherwise (e.g. T = Σ ½ m |v|² with unexpanded squares) by differentiation, which keeps
+        the entries as compact as T itself."""
+        qd = self.space.qd
+        parts = _quadratic_coefficients(self.T, qd)
+        if parts is None:
+            n = len(qd)
+            p = [sp.diff(self.T, v) for v in qd]
+            M = sp.Matrix(n, n, lambda i, j: sp.diff(p[i], qd[j]))
+            zero = {v: 0 for v in qd}
+            parts = (M, sp.Matrix([e.xreplace(zero) for e in p]), self.T.xreplace(zero))
+        return parts
+
+    @property
+    def mass_matrix(self) -> sp.Matrix:
+        """M_ij = ∂²T/∂q̇^i∂q̇^j."""
+        return self.quadratic_parts[0]
+
+    @cached_property
+    def momenta(self) -> tuple[sp.Expr, ...]:
+        """p_i = ∂T/∂q̇^i = M_ij q̇^j + b_i."""
+        M, b, _ = self.quadratic_parts
+        qd = self.space.qd
+        return tuple(sum((M[i, k] * qd[k] for k in range(len(qd)) if M[i, k] != 0), b[i])
+                     for i in range(len(qd)))
 
     @cached_property
     def primitives(self) -> dict:
@@ -214,7 +221,7 @@ class MechanicalSystem:
 
         db = [grad(b[i]) for i in range(n)]
         dT0 = grad(T0)
-        p = [sum((M[i, k] * qd[k] for k in range(n) if M[i, k] != 0), b[i]) for i in range(n)]
+        p = list(self.momenta)
         pdot0 = []
         for i in range(n):
             e = sp.S.Zero
@@ -318,10 +325,43 @@ class MechanicalSystem:
             for i, qd in enumerate(qdots):
                 Q[i] += vec.dot(v.diff(qd, frame))
         conv = S.from_dynamic
-        return cls(S, conv(sp.expand(T)), V=conv(potential), forces=[conv(x) for x in Q],
+        return cls(S, conv(T), V=conv(potential), forces=[conv(x) for x in Q],
                    constraints=[conv(c) for c in constraints], holonomic=[conv(h) for h in holonomic],
                    name=name)
 
     def __repr__(self) -> str:
         nm = f"{self.name}: " if self.name else ""
         return f"MechanicalSystem({nm}{self.space!r}, {self.n_constraints} constraint(s))"
+
+
+def _quadratic_coefficients(T: sp.Expr, qd: Sequence[sp.Symbol]):
+    """(M, b, T0) read off T = Σ monomials of degree ≤ 2 in ``qd``; None if T is not in
+    that shape (e.g. unexpanded squares, or not polynomial in the velocities)."""
+    n = len(qd)
+    index = {v: i for i, v in enumerate(qd)}
+    M = [[sp.S.Zero] * n for _ in range(n)]
+    b = [sp.S.Zero] * n
+    T0 = sp.S.Zero
+    for term in sp.Add.make_args(T):
+        c, mon = term.as_independent(*qd, as_Add=False)
+        if mon == 1:
+            T0 += c
+            continue
+        pw = mon.as_powers_dict()
+        idx = []
+        for base, e in pw.items():
+            if base not in index or not (e.is_Integer and e > 0):
+                return None
+            idx += [index[base]] * int(e)
+        if len(idx) == 1:
+            b[idx[0]] += c
+        elif len(idx) == 2:
+            i, j = idx
+            if i == j:
+                M[i][i] += 2 * c
+            else:
+                M[i][j] += c
+                M[j][i] += c
+        else:
+            return None
+    return sp.Matrix(M), sp.Matrix(b), T0
