@@ -1,10 +1,20 @@
 #!/usr/bin/env python
 """Benchmark (issue 4): explicit equations of the dynamic N-trailer, geonh vs sympy.
 
-The model is built once per case in sympy.physics.mechanics and handed to four routes:
+The model is built once per case in sympy.physics.mechanics and handed to these routes:
 
-* ``kane``     sympy KanesMethod, independent speeds (v, w), dependent speeds (lateral speed
-               of the tractor, θ̇1..θ̇N); ``kanes_equations`` then ``rhs()``.
+* ``kane``     "Kane (careful)": sympy KanesMethod with geonh's adapted speeds: independent
+               (v, w), dependent (lateral speed of the tractor, θ̇1..θ̇N), kd_eqs q̇ = C u;
+               ``kanes_equations`` then ``rhs()``.
+* ``kane-tb``  "Kane (textbook)": KanesMethod as set up from the sympy docs: u_i = q̇_i for
+               every coordinate (kd_eqs q̇_i − u_i), the N + 1 no-slip constraints as
+               ``velocity_constraints`` in those u (msubs, nothing simplified), independent
+               u_x, u_θ0, dependent u_y, u_θ1..u_θN (constraint i contains u_x, u_y and
+               u_θ1..u_θi, so the dependent block is lower triangular with diagonal
+               cos θ0, −d1, …, −dN: the natural solvable choice; it is singular at
+               cos θ0 = 0, which the adapted speeds are not); ``kanes_equations`` then
+               ``rhs()`` (LU solve of the n × n ``mass_matrix``).  Also counted, untimed:
+               ops of ``kane.mass_matrix`` after cse ("M ops"), also when rhs() times out.
 * ``lagrange`` sympy LagrangesMethod with ``nonhol_coneqs``; ``form_lagranges_equations``
                then ``rhs()``.
 * ``bh``       geonh: ``MechanicalSystem.from_mechanics`` on the same bodies/loads/constraints,
@@ -24,9 +34,12 @@ lateral velocity of every axle midpoint vanishes, P_i.vel(N)·b_i^y = 0 (N + 1 o
 Loads: driving force F·b0^x at P0 and steering torque τ·n^z on the tractor body.
 
 Timed (wall clock, ``time.perf_counter``, each repeat in a fresh Python process so sympy's
-cache starts cold; the mechanics model itself is built before the clock starts):
+cache starts cold; the mechanics model itself is built before the clock starts; the
+derivation is stopped by SIGALRM at --timeout seconds, the whole process with its cse counts
+is killed at 2·timeout + 30 s):
   kane     KanesMethod(...) with kd_eqs q̇ = C u and the velocity constraints in u
            (coefficients trigsimp'ed, included in the time) + kanes_equations + rhs()
+  kane-tb  msubs of the constraints + KanesMethod(...) + kanes_equations + rhs()
   lagrange LagrangesMethod(...) + form_lagranges_equations + rhs()
   geonh    from_mechanics + frame + boltzmann_hamel/maggi + Equations.rhs(symbolic=True)
 
@@ -36,16 +49,18 @@ replacement) + Σ count_ops(reduced expr), with sympy's default count_ops (each 
 +, −, ×, ÷, power, negation and each function call counts 1).  Dynamicsymbols are replaced by
 plain symbols first.  The expressions counted:
   kane     all of kane.rhs(): q̇ (N+3) and u̇ for all N+3 speeds (Kane's state includes the
-           dependent speeds)
+           dependent speeds); the same for kane-tb (there q̇ = u is trivial and u̇ = q̈)
   lagrange q̇ (trivial) and q̈ (N+3) rows of lm.rhs() (the N+1 multiplier rows are left out)
   geonh    eq.rhs(symbolic=True): q̇ = K(q, v, w) (N+3) and (v̇, ẇ)
 
 Agreement: every route evaluates its (v̇, ẇ) at one random constraint-consistent state
-(float, same seed for all routes); Kane: (u̇1, u̇2); Lagrange: (cos θ0 ẍ + sin θ0 ÿ, θ̈0)
-(equal to v̇, ẇ on the constraint).  The max abs difference to Kane (to geonh-BH where Kane did
-not finish) is printed.
+(float, same seed for all routes); Kane: (u̇1, u̇2); Lagrange and textbook Kane (u = q̇):
+(cos θ0 ẍ + sin θ0 ÿ, θ̈0) (equal to v̇, ẇ on the constraint).  The max abs difference to
+careful Kane (to geonh-BH where it did not finish) is printed; and all of q̈, textbook Kane
+against Lagrange.
 
-Usage:  python benchmarks/n_trailer_dynamics.py [--N 1 2 4 8] [--timeout 150]
+Usage:  python benchmarks/n_trailer_dynamics.py [--N 1 2 4 8] [--timeout 240]
+                                                [--routes kane kane-tb ...] [--geonh-only-N 12]
         python benchmarks/n_trailer_dynamics.py --profile 4 8     (cProfile of geonh BH + rhs)
 Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
 """
@@ -61,9 +76,16 @@ import subprocess
 import sys
 import time
 
-ROUTES = ("kane", "lagrange", "bh", "maggi", "bh-cf", "maggi-cf")
-LABEL = {"kane": "sympy Kane", "lagrange": "sympy Lagrange", "bh": "geonh BH",
-         "maggi": "geonh Maggi", "bh-cf": "geonh BH*", "maggi-cf": "geonh Maggi*"}
+ROUTES = ("kane", "kane-tb", "lagrange", "bh", "maggi", "bh-cf", "maggi-cf")
+LABEL = {"kane": "Kane (careful)", "kane-tb": "Kane (textbook)", "lagrange": "sympy Lagrange",
+         "bh": "geonh BH", "maggi": "geonh Maggi", "bh-cf": "geonh BH*",
+         "maggi-cf": "geonh Maggi*"}
+REFS = ("kane", "kane-tb")   # the ratio columns: each route against both Kane setups
+
+
+class DerivationTimeout(BaseException):
+    """Raised by SIGALRM inside the timed derivation (BaseException: not swallowed by sympy's
+    ``except Exception`` clauses)."""
 
 
 def _import_geonh():
@@ -238,6 +260,42 @@ def route_kane(model):
         f"u{4 + i}": f"theta{1 + i}_dot" for i in range(N)}
 
 
+def route_kane_textbook(model):
+    """KanesMethod as the sympy docs set it up: u_i = q̇_i for every coordinate, the N + 1
+    no-slip constraints as velocity_constraints in those u (as msubs gives them, nothing
+    simplified), independent speeds u_x, u_θ0, dependent u_y, u_θ1..u_θN (constraint i
+    involves u_x, u_y, u_θ1..u_θi only, so this dependent block is lower triangular with
+    diagonal cos θ0, −d1, …, −dN: the natural solvable choice; singular at cos θ0 = 0).
+    The first next() yields after kanes_equations (so the mass matrix can be counted if
+    rhs() then runs out of time)."""
+    import sympy as sp
+    from sympy.physics.mechanics import KanesMethod, dynamicsymbols, msubs
+    N, q, qd = model["N"], model["q"], model["qd"]
+    u = list(dynamicsymbols(f"u1:{N + 4}"))   # u1 = ẋ, u2 = ẏ, u3 = θ̇0, u(4+i) = θ̇_(1+i)
+    kd_eqs = [a - b for a, b in zip(qd, u)]
+    vc = [msubs(c, dict(zip(qd, u))) for c in model["constraints"]]
+    km = KanesMethod(model["frame"], q_ind=q, u_ind=[u[0], u[2]], u_dependent=[u[1], *u[3:]],
+                     kd_eqs=kd_eqs, velocity_constraints=vc)
+    km.kanes_equations(model["bodies"], model["loads"])
+    yield km
+    rhs = km.rhs()
+    yield
+    exprs = _plain(model, list(rhs), extra=u)
+    n = len(q)
+    # rhs order: q̇ (in q order), then u̇ in km.u order (independent first)
+    udot = {s.func.__name__: e for s, e in zip(km.u, exprs[n:])}
+    qdd = [udot[f"u{k + 1}"] for k in range(n)]             # = q̈ in q order
+    th0 = sp.Symbol("theta0")
+    acc = [sp.cos(th0) * qdd[0] + sp.sin(th0) * qdd[1], qdd[2]]   # v̇ (on the constraint), ẇ
+    ren = {f"u{k + 1}": f"{model['q'][k].func.__name__}_dot" for k in range(n)}
+    return exprs, acc, ren, qdd
+
+
+def mass_matrix_ops(model, km) -> int:
+    """count_ops after cse of KanesMethod.mass_matrix (dynamic + constraint rows, n × n)."""
+    return count_ops_cse(_plain(model, list(km.mass_matrix), extra=km.u))
+
+
 def route_lagrange(model):
     import sympy as sp
     from sympy.physics.mechanics import Lagrangian, LagrangesMethod
@@ -252,7 +310,7 @@ def route_lagrange(model):
     exprs = _plain(model, list(rhs[:2 * n]))   # q̇, q̈ (multipliers left out)
     xdd, ydd, th0dd = exprs[n], exprs[n + 1], exprs[n + 2]
     th0 = sp.Symbol("theta0")
-    return exprs, [sp.cos(th0) * xdd + sp.sin(th0) * ydd, th0dd], {}
+    return exprs, [sp.cos(th0) * xdd + sp.sin(th0) * ydd, th0dd], {}, exprs[n:]
 
 
 def _geonh_system_and_frame(model, closed_form: bool):
@@ -306,8 +364,11 @@ def route_geonh(model, form: str, closed_form: bool = False):
     return exprs, [exprs[n], exprs[n + 1]], {}
 
 
-def worker(route: str, N: int, count: bool) -> None:
-    """One case in this (fresh) process; JSON lines on stdout as results become available."""
+def worker(route: str, N: int, count: bool, limit: float) -> None:
+    """One case in this (fresh) process; JSON lines on stdout as results become available.
+    The derivation runs under SIGALRM at ``limit`` seconds; on expiry it emits
+    ``derivation_timeout`` (and, for textbook Kane, still counts the mass matrix)."""
+    import signal
     _import_geonh()
     import sympy  # noqa: F401  (import outside the clock)
     import sympy.physics.mechanics  # noqa: F401
@@ -316,27 +377,50 @@ def worker(route: str, N: int, count: bool) -> None:
     def emit(**kw):
         print(json.dumps(kw), flush=True)
 
+    def alarm(signum, frame):
+        raise DerivationTimeout
+
     if route == "kane":
         gen = route_kane(model)
+    elif route == "kane-tb":
+        gen = route_kane_textbook(model)
     elif route == "lagrange":
         gen = route_lagrange(model)
     else:
         gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi",
                           closed_form=route.endswith("-cf"))
+    km = None
+    signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
     t0 = time.perf_counter()
-    next(gen)   # the derivation, up to the explicit rhs as the route returns it
-    emit(time=time.perf_counter() - t0)
+    try:
+        if route == "kane-tb":
+            km = next(gen)                 # KanesMethod + kanes_equations
+            emit(time_kanes=time.perf_counter() - t0)
+        next(gen)   # the derivation, up to the explicit rhs as the route returns it
+        t = time.perf_counter() - t0
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        emit(time=t)
+    except DerivationTimeout:
+        emit(derivation_timeout=time.perf_counter() - t0)
+        if km is not None:
+            emit(m_ops=mass_matrix_ops(model, km))
+        return
     if not count:
         return
     try:
         next(gen)
     except StopIteration as stop:
-        exprs, acc, ren = stop.value
+        exprs, acc, ren, *qdd = stop.value
     vals = random_state(N)
     vals["_zero"] = 0.0
     for k, v in ren.items():
         vals[k] = vals[v]
     emit(acc=evaluate(acc, vals))
+    if qdd:
+        emit(qdd=evaluate(qdd[0], vals))
+    if km is not None:
+        emit(m_ops=mass_matrix_ops(model, km))
     t1 = time.perf_counter()
     emit(ops=count_ops_cse(exprs), cse_time=time.perf_counter() - t1)
 
@@ -344,16 +428,20 @@ def worker(route: str, N: int, count: bool) -> None:
 # ----------------------------------------------------------------------------------------------
 # driver
 # ----------------------------------------------------------------------------------------------
-def run_case(route: str, N: int, timeout: float, count: bool) -> dict:
-    """Run one case in a subprocess; collect what it printed before the time limit."""
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", route, str(N)]
+def run_case(route: str, N: int, timeout: float, count: bool, retries: int = 2) -> dict:
+    """Run one case in a subprocess; collect what it printed.  The derivation is limited to
+    ``timeout`` s inside the worker (SIGALRM); the whole process (derivation, numbers, cse
+    counts) is killed after 2·timeout + 30 s.  A crash before the clock started (e.g. geonh
+    mid-edit in a working tree) is retried after 60 s."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", route, str(N),
+           "--limit", str(timeout)]
     if not count:
         cmd.append("--no-count")
     out: dict = {}
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        so, se = p.communicate(timeout=timeout)
+        so, se = p.communicate(timeout=2 * timeout + 30)
         out["timed_out"] = False
     except subprocess.TimeoutExpired:
         p.kill()
@@ -365,12 +453,21 @@ def run_case(route: str, N: int, timeout: float, count: bool) -> dict:
             out.update(json.loads(line))
         except json.JSONDecodeError:
             pass
+    if "derivation_timeout" in out:
+        out["timed_out"] = True
     if p.returncode not in (0, None) and not out["timed_out"]:
         out["error"] = (se.strip().splitlines() or ["?"])[-1]
+        if retries and "time" not in out and "time_kanes" not in out:
+            print(f"  N={N} {LABEL[route]}: {out['error']}; retrying in 60 s", file=sys.stderr,
+                  flush=True)
+            time.sleep(60)
+            return run_case(route, N, timeout, count, retries - 1)
     return out
 
 
 def _fmt_time(r: dict, timeout: float) -> str:
+    if not r:
+        return "not run"
     if "time" in r:
         return f"{r['time']:.2f}"
     if r.get("error"):
@@ -378,12 +475,12 @@ def _fmt_time(r: dict, timeout: float) -> str:
     return f"> {timeout:.0f}"
 
 
-def _fmt_ops(r: dict) -> str:
-    if "ops" in r:
-        return str(r["ops"])
-    if "time" in r and r.get("timed_out"):
+def _fmt_ops(r: dict, key: str = "ops") -> str:
+    if key in r:
+        return str(r[key])
+    if key == "ops" and "time" in r and r.get("timed_out"):
         return "(cse t/o)"
-    return "-"
+    return "—"
 
 
 def _slope(Ns, ys):
@@ -396,7 +493,7 @@ def _slope(Ns, ys):
     return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx else None
 
 
-def main_table(Ns, routes, timeout, repeats_small, small_max):
+def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=()):
     geonh = _import_geonh()
     import sympy
     log = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
@@ -404,15 +501,18 @@ def main_table(Ns, routes, timeout, repeats_small, small_max):
         f"timeout {timeout:.0f} s per case")
     res: dict = {}
     t_all = time.perf_counter()
-    for N in Ns:
+    for N in sorted(set(Ns) | set(geonh_only_Ns)):
         reps = repeats_small if N <= small_max else 1
         for route in routes:
+            if N not in Ns and not route.startswith(("bh", "maggi")):
+                continue
             runs = []
             for k in range(reps):
                 r = run_case(route, N, timeout, count=(k == 0))
                 runs.append(r)
-                log(f"  N={N:<2} {LABEL[route]:<12} repeat {k + 1}/{reps}: time "
+                log(f"  N={N:<2} {LABEL[route]:<15} repeat {k + 1}/{reps}: time "
                     f"{_fmt_time(r, timeout)} s, ops {_fmt_ops(r)}"
+                    + (f", M ops {_fmt_ops(r, 'm_ops')}" if route == "kane-tb" else "")
                     + (f"  [{r['error']}]" if r.get("error") else "")
                     + f"  (process {r['wall']:.1f} s; total {time.perf_counter() - t_all:.0f} s)")
                 if "time" not in r:
@@ -425,66 +525,100 @@ def main_table(Ns, routes, timeout, repeats_small, small_max):
     return res
 
 
-def print_table(res, Ns, routes, timeout):
-    """One table: a block of rows per N, one row per route; then growth exponents."""
-    cols = ["N", "route", "time [s]", "ops", "Kane/route time", "Kane/route ops"]
+def _ratio(ref: dict, x: dict, key: str, timeout: float) -> str:
+    """ref/x; a timed-out reference gives a lower bound '> timeout/x'."""
+    if key in x and key in ref:
+        return f"{ref[key] / x[key]:.2f}"
+    if key == "time" and "time" in x and ref.get("timed_out") and "error" not in ref:
+        return f"> {timeout / x['time']:.1f}"
+    return "—"
+
+
+def print_table(res, Ns, routes, timeout, slope_Ns=None):
+    """One table: a block of rows per N, one row per route run at that N; then growth
+    exponents over ``slope_Ns`` (the N every route ran at), and for the geonh routes also
+    over all N (row "slope all N") when that differs."""
+    slope_Ns = list(slope_Ns or Ns)
+    refs = [r for r in REFS if r in routes]
+    short = {"kane": "KaneC", "kane-tb": "KaneT"}
+    cols = ["N", "route", "time [s]", "ops", "M ops"]
+    for r in refs:
+        cols += [f"{short[r]}/route time", f"{short[r]}/route ops"]
     rows = []
     for N in Ns:
-        k = res.get(("kane", N), {})
         for r in routes:
-            x = res.get((r, N), {})
-            if r == "kane":
-                st, so = "1", "1"
-            else:
-                if "time" in x and "time" in k:
-                    st = f"{k['time'] / x['time']:.2f}"
-                elif "time" in x:
-                    st = f"> {timeout / x['time']:.1f}"
+            if (r, N) not in res:
+                continue
+            x = res[(r, N)]
+            row = [str(N), LABEL[r], _fmt_time(x, timeout), _fmt_ops(x),
+                   _fmt_ops(x, "m_ops") if r == "kane-tb" else ""]
+            for ref in refs:
+                if r == ref:
+                    row += ["1", "1"]
                 else:
-                    st = "-"
-                so = f"{k['ops'] / x['ops']:.2f}" if "ops" in x and "ops" in k else "-"
-            rows.append([str(N), LABEL[r], _fmt_time(x, timeout), _fmt_ops(x), st, so])
+                    k = res.get((ref, N), {})
+                    row += [_ratio(k, x, "time", timeout), _ratio(k, x, "ops", timeout)]
+            rows.append(row)
         rows.append(None)
-    for r in routes:
-        t = [res.get((r, N), {}).get("time") for N in Ns]
-        o = [res.get((r, N), {}).get("ops") for N in Ns]
-        st, so = _slope(Ns, t), _slope(Ns, o)
-        rows.append(["slope", LABEL[r], "-" if st is None else f"{st:.2f}",
-                     "-" if so is None else f"{so:.2f}", "", ""])
+    f = lambda v: "—" if v is None else f"{v:.2f}"
+    for tag, ns in (("slope", slope_Ns), ("slope all N", Ns)):
+        if tag != "slope" and ns == slope_Ns:
+            continue
+        for r in routes:
+            if tag != "slope" and not any((r, N) in res for N in ns if N not in slope_Ns):
+                continue
+            t = [res.get((r, N), {}).get("time") for N in ns]
+            o = [res.get((r, N), {}).get("ops") for N in ns]
+            mo = [res.get((r, N), {}).get("m_ops") for N in ns]
+            st, so, sm = _slope(ns, t), _slope(ns, o), _slope(ns, mo)
+            rows.append([tag, LABEL[r], f(st), f(so), f(sm) if r == "kane-tb" else ""]
+                        + [""] * (2 * len(refs)))
     w = [max(len(c), *(len(rw[i]) for rw in rows if rw)) for i, c in enumerate(cols)]
-    line = "  ".join(c.rjust(w[i]) if i != 1 else c.ljust(w[i]) for i, c in enumerate(cols))
+
+    def fmt(rw):
+        return "  ".join(c.rjust(w[i]) if i != 1 else c.ljust(w[i]) for i, c in enumerate(rw))
+    line = fmt(cols)
     print(line)
     print("-" * len(line))
     for rw in rows:
-        if rw is None:
-            print()
-            continue
-        print("  ".join(c.rjust(w[i]) if i != 1 else c.ljust(w[i]) for i, c in enumerate(rw)))
+        print() if rw is None else print(fmt(rw))
     print("time: seconds to the explicit equations, median over repeats (fresh process each); "
           "ops: count_ops after cse\nof kinematics + accelerations (module docstring); "
-          "Kane/route > 1 means the route is faster / smaller than Kane;\nslope: least-squares "
-          "d log / d log N over the N that finished (a time-out makes a sympy slope a lower "
-          "bound);\n*: frame given in closed form (Frame(fields, coframe=...)) instead of "
-          "catalog.n_trailer's from_quasi_velocities.")
+          "M ops: count_ops after cse of textbook Kane's kane.mass_matrix;\n"
+          "KaneC/route, KaneT/route: careful / textbook Kane over the route, > 1 means the "
+          "route is faster / smaller;\nslope: least-squares d log / d log N over the N that "
+          "finished (a time-out makes a slope a lower bound);\n*: frame given in closed form "
+          "(Frame(fields, coframe=...)) instead of catalog.n_trailer's from_quasi_velocities.")
 
 
 def print_agreement(res, Ns, routes):
     print()
     print("Agreement of (v̇, ẇ) at a random constraint-consistent state (max abs difference):")
     for N in Ns:
-        ref = "kane" if "acc" in res.get(("kane", N), {}) else "bh"
-        a0 = res.get((ref, N), {}).get("acc")
-        if a0 is None:
+        ref = next((r for r in ("kane", "bh", "kane-tb") if "acc" in res.get((r, N), {})), None)
+        if ref is None:
             print(f"  N={N}: no reference")
             continue
+        a0 = res[(ref, N)]["acc"]
         parts = []
         for r in routes:
-            if r == ref:
+            if r == ref or (r, N) not in res:
                 continue
             a = res.get((r, N), {}).get("acc")
             parts.append(f"{LABEL[r]} {max(abs(p - q) for p, q in zip(a, a0)):.1e}" if a else
                          f"{LABEL[r]} n/a")
         print(f"  N={N} vs {LABEL[ref]} (v̇={a0[0]:+.6f}, ẇ={a0[1]:+.6f}): " + ", ".join(parts))
+    if "kane-tb" in routes and "lagrange" in routes:
+        print("All of q̈ (x, y, θ0..θN), textbook Kane (u̇ with u = q̇) vs Lagrange "
+              "(max abs difference / max |q̈|):")
+        for N in Ns:
+            a = res.get(("kane-tb", N), {}).get("qdd")
+            b = res.get(("lagrange", N), {}).get("qdd")
+            if a and b:
+                print(f"  N={N}: {max(abs(p - q) for p, q in zip(a, b)):.1e} / "
+                      f"{max(abs(p) for p in b):.3f}")
+            elif ("kane-tb", N) in res:
+                print(f"  N={N}: n/a")
 
 
 def profile(Ns, top: int = 25):
@@ -546,25 +680,32 @@ def _header(timeout: float) -> str:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--N", type=int, nargs="+", default=[1, 2, 4, 8])
-    ap.add_argument("--routes", nargs="+", default=list(ROUTES), choices=ROUTES)
-    ap.add_argument("--timeout", type=float, default=150.0,
-                    help="seconds per case (derivation + evaluation + cse count)")
+    ap.add_argument("--routes", nargs="+", default=list(ROUTES), choices=ROUTES,
+                    help="routes to run (default: all): " + ", ".join(
+                        f"{r} = {LABEL[r]}" for r in ROUTES))
+    ap.add_argument("--geonh-only-N", type=int, nargs="*", default=[], metavar="N",
+                    help="extra N run for the geonh routes only")
+    ap.add_argument("--timeout", type=float, default=240.0,
+                    help="seconds per derivation (the process, with its cse counts, is killed "
+                         "after 2*timeout + 30)")
     ap.add_argument("--repeats", type=int, default=3, help="repeats for N <= --small (else 1)")
     ap.add_argument("--small", type=int, default=8)
     ap.add_argument("--profile", type=int, nargs="+", metavar="N")
     ap.add_argument("--worker", nargs=2, metavar=("ROUTE", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--no-count", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--limit", type=float, default=240.0, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.worker:
-        worker(a.worker[0], int(a.worker[1]), count=not a.no_count)
+        worker(a.worker[0], int(a.worker[1]), count=not a.no_count, limit=a.limit)
         return
     if a.profile:
         profile(a.profile)
         return
-    res = main_table(a.N, a.routes, a.timeout, a.repeats, a.small)
+    res = main_table(a.N, a.routes, a.timeout, a.repeats, a.small, a.geonh_only_N)
+    Ns = sorted(set(a.N) | set(a.geonh_only_N))
     print(_header(a.timeout))
-    print_table(res, a.N, a.routes, a.timeout)
-    print_agreement(res, a.N, a.routes)
+    print_table(res, Ns, a.routes, a.timeout, slope_Ns=sorted(a.N))
+    print_agreement(res, Ns, a.routes)
 
 
 if __name__ == "__main__":
