@@ -44,9 +44,10 @@ def unicycle() -> KinematicModel:
     S = ConfigurationSpace("x y theta")
     x, y, th = S.q
     xd, yd, thd = S.qd
-    F = Frame.from_quasi_velocities(
-        S, [sp.cos(th) * xd + sp.sin(th) * yd, thd, sp.sin(th) * xd - sp.cos(th) * yd],
-        names=["v", "w", "c"])
+    c, s_ = sp.cos(th), sp.sin(th)
+    coframe = [OneForm(S, [c, s_, 0]), OneForm(S, [0, 0, 1]), OneForm(S, [s_, -c, 0])]
+    fields = [VectorField(S, [c, s_, 0]), VectorField(S, [0, 0, 1]), VectorField(S, [s_, -c, 0])]
+    F = Frame(fields, coframe=coframe, names=["v", "w", "c"])  # closed-form dual pair
     return KinematicModel("unicycle", "knife edge in the plane: no sideways velocity", S, F, 2)
 
 
@@ -109,15 +110,30 @@ def n_trailer(N: int, lengths=None) -> KinematicModel:
     lengths = [sp.sympify(L) for L in lengths]
     if len(lengths) != N:
         raise ValueError(f"{N} hitch lengths needed, got {len(lengths)}")
-    v = sp.cos(th[0]) * xd + sp.sin(th[0]) * yd
-    oms = [v, thd[0], sp.sin(th[0]) * xd - sp.cos(th[0]) * yd]
+    n = N + 3
+    c0, s0 = sp.cos(th[0]), sp.sin(th[0])
     speed = sp.S.One  # v_{i-1} / v0
+    f = []
     for i in range(1, N + 1):
-        f = speed * sp.sin(th[i - 1] - th[i]) / lengths[i - 1]
-        oms.append(thd[i] - f * v)
+        f.append(speed * sp.sin(th[i - 1] - th[i]) / lengths[i - 1])
         speed = speed * sp.cos(th[i - 1] - th[i])
+
+    def vec(d):
+        out = [sp.S.Zero] * n
+        for k, v in d.items():
+            out[S.index(k)] = v
+        return out
+
+    # coframe: v = cos θ0 ẋ + sin θ0 ẏ, w = θ̇0, sin θ0 ẋ − cos θ0 ẏ, θ̇_i − f_i v
+    coframe = [OneForm(S, vec({x: c0, y: s0})), OneForm(S, vec({th[0]: 1})), OneForm(S, vec({x: s0, y: -c0}))]
+    coframe += [OneForm(S, vec({x: -f[i - 1] * c0, y: -f[i - 1] * s0, th[i]: 1})) for i in range(1, N + 1)]
+    # its dual frame in closed form: X_v = cos θ0 ∂x + sin θ0 ∂y + Σ f_i ∂θ_i, X_w = ∂θ0, …
+    drive = {x: c0, y: s0}
+    drive.update({th[i]: f[i - 1] for i in range(1, N + 1)})
+    fields = [VectorField(S, vec(drive)), VectorField(S, vec({th[0]: 1})), VectorField(S, vec({x: s0, y: -c0}))]
+    fields += [VectorField(S, vec({th[i]: 1})) for i in range(1, N + 1)]
     names = ["v", "w"] + [f"c{i}" for i in range(N + 1)]
-    F = Frame.from_quasi_velocities(S, oms, names=names)
+    F = Frame(fields, coframe=coframe, names=names)
     return KinematicModel(f"{N}-trailer", f"unicycle pulling {N} on-axle trailers", S, F, 2)
 
 

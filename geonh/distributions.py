@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+import mpmath
 import sympy as sp
 
 from .errors import NotFoundError, RankError, SpaceMismatchError
 from .fields import VectorField, _check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
-from .generic import generic_rank, independent_rows, is_zero, lu_inverse, nullspace
+from .generic import PRECISION, RowRank, _tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
 from .space import ConfigurationSpace
 
 
@@ -96,32 +97,49 @@ class Distribution:
         flag = [self]
         current = list(self.basis)
         newest = list(self.basis)
-        steps = max_steps if max_steps is not None else self.space.dim
+        dim = self.space.dim
+        coords = self.space.coords
+        syms = set(coords).union(*[c.free_symbols for X in self.basis for c in X.components])
+        tracker = RowRank(syms)
+        for X in current:
+            tracker.add(X.components)
+        values = [{} for _ in tracker.points]  # shared subexpression values per point
+
+        def bracket_values(X, Y):
+            # [X, Y]^k = X(Y^k) − Y(X^k) at each point, by forward-mode differentiation
+            def at(k, pt):
+                with mpmath.workdps(PRECISION):
+                    try:
+                        xv = {s: _tree_eval(c, pt, values[k]) for s, c in zip(coords, X.components)}
+                        yv = {s: _tree_eval(c, pt, values[k]) for s, c in zip(coords, Y.components)}
+                        dX, dY = {}, {}
+                        return [directional_derivative(yc, pt, xv, values[k], dX)
+                                - directional_derivative(xc, pt, yv, values[k], dY)
+                                for xc, yc in zip(X.components, Y.components)]
+                    except (ZeroDivisionError, ValueError, OverflowError):
+                        return None
+            return at
+
+        steps = max_steps if max_steps is not None else dim
         for _ in range(steps):
-            M = sp.Matrix([list(X.components) for X in current]) if current else sp.zeros(0, self.space.dim)
-            rank = len(current)
             added = []
             for X in self.basis:
                 for Y in newest:
-                    Z = X.bracket(Y)
-                    if Z.is_zero():
-                        continue
-                    M2 = M.col_join(sp.Matrix([list(Z.components)]))
-                    if generic_rank(M2) > rank:
-                        M, rank = M2, rank + 1
-                        added.append(Z)
-                        current.append(Z)
-                    if rank == self.space.dim:
+                    if tracker.rank == dim:
                         break
-                if rank == self.space.dim:
-                    break
+                    # the rank is decided numerically; the symbolic bracket is formed only for
+                    # the fields that join the flag (and only if a further level can follow)
+                    if tracker.add_numeric(bracket_values(X, Y)):
+                        added.append((X, Y))
             if not added:
                 break
-            newest = added
+            fields = [X.bracket(Y) if tracker.rank < dim else _LazyBracket(X, Y) for X, Y in added]
+            current.extend(fields)
+            newest = fields
             nxt = Distribution.__new__(Distribution)
             nxt.space, nxt.fields, nxt.basis = self.space, tuple(current), tuple(current)
             flag.append(nxt)
-            if rank == self.space.dim:
+            if tracker.rank == dim:
                 break
         return flag
 
@@ -135,6 +153,24 @@ class Distribution:
 
     def __repr__(self) -> str:
         return f"Distribution(rank {self.rank} on {self.space!r})"
+
+
+class _LazyBracket(VectorField):
+    """[X, Y] formed on first use (the last level of a flag is often never looked at)."""
+
+    __slots__ = ("_pair", "_comps")
+
+    def __init__(self, X: VectorField, Y: VectorField):
+        self.space = X.space
+        self._pair = (X, Y)
+        self._comps = None
+
+    @property
+    def components(self):  # type: ignore[override]
+        if self._comps is None:
+            X, Y = self._pair
+            self._comps = X.bracket(Y).components
+        return self._comps
 
 
 class Codistribution:

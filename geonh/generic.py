@@ -75,22 +75,126 @@ def _big(expr: sp.Expr, limit: int = 150) -> bool:
     return False
 
 
-@lru_cache(maxsize=512)
-def _compiled(expr: sp.Expr, syms: tuple):
-    return sp.lambdify(syms, expr, modules="mpmath", cse=True, dummify=True)
+_MP_FUNCS = {
+    sp.sin: mpmath.sin, sp.cos: mpmath.cos, sp.tan: mpmath.tan, sp.cot: mpmath.cot,
+    sp.sec: mpmath.sec, sp.csc: mpmath.csc, sp.exp: mpmath.exp, sp.log: mpmath.log,
+    sp.sinh: mpmath.sinh, sp.cosh: mpmath.cosh, sp.tanh: mpmath.tanh, sp.asin: mpmath.asin,
+    sp.acos: mpmath.acos, sp.atan: mpmath.atan, sp.Abs: abs,
+}
 
 
-def _mp_eval(expr: sp.Expr, point: Mapping):
-    """Fixed-precision mpmath evaluation of a large expression (compiled once, with cse);
-    sympy's adaptive evalf is far slower on big trigonometric trees."""
-    syms = tuple(sorted(expr.free_symbols, key=sp.default_sort_key))
-    f = _compiled(expr, syms)
+def _tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
+    """Fixed-precision mpmath value of ``expr`` by one post-order pass over its distinct
+    subexpressions (``cache`` maps subexpression → value and may be shared between calls at
+    the same point, so rows of iterated brackets reuse each other's work).  No compilation:
+    sympy's adaptive evalf and lambdify's code generation are both far slower on big trees."""
+    stack = [(expr, False)]
+    while stack:
+        e, ready = stack.pop()
+        if e in cache:
+            continue
+        if e.is_Symbol:
+            cache[e] = _as_mp(point[e])
+            continue
+        if e.is_Rational:
+            cache[e] = mpmath.mpf(e.p) / e.q
+            continue
+        if e.is_Float:
+            cache[e] = mpmath.mpf(e)
+            continue
+        if not ready:
+            stack.append((e, True))
+            stack.extend((a, False) for a in e.args if a not in cache)
+            continue
+        args = [cache[a] for a in e.args]
+        if e.is_Add:
+            v = mpmath.fsum(args)
+        elif e.is_Mul:
+            v = mpmath.fprod(args)
+        elif e.is_Pow:
+            b, x = args
+            v = b ** int(e.exp) if e.exp.is_Integer else b ** x
+        elif e.func in _MP_FUNCS and len(args) == 1:
+            v = _MP_FUNCS[e.func](args[0])
+        else:
+            num = e.xreplace(point).evalf(PRECISION)
+            if not num.is_number:
+                raise ValueError(f"cannot evaluate {e}")
+            v = num._to_mpmath(int(PRECISION * 3.33) + 8)
+        cache[e] = v
+    return cache[expr]
+
+
+_MP_DERIVS = {
+    sp.sin: mpmath.cos, sp.cos: lambda x: -mpmath.sin(x), sp.tan: lambda x: mpmath.sec(x) ** 2,
+    sp.cot: lambda x: -mpmath.csc(x) ** 2, sp.exp: mpmath.exp, sp.log: lambda x: 1 / x,
+    sp.sinh: mpmath.cosh, sp.cosh: mpmath.sinh, sp.tanh: lambda x: mpmath.sech(x) ** 2,
+    sp.sec: lambda x: mpmath.sec(x) * mpmath.tan(x), sp.csc: lambda x: -mpmath.csc(x) * mpmath.cot(x),
+    sp.asin: lambda x: 1 / mpmath.sqrt(1 - x ** 2), sp.acos: lambda x: -1 / mpmath.sqrt(1 - x ** 2),
+    sp.atan: lambda x: 1 / (1 + x ** 2),
+}
+
+
+def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping,
+                           values: dict, cache: dict):
+    """(d/dε) expr(point + ε·direction) at ε = 0, by forward-mode automatic differentiation
+    (dual numbers) over the distinct subexpressions; ``values`` is a :func:`_tree_eval` cache
+    at ``point`` (shared), ``cache`` holds the derivatives for this direction.  Used to get
+    Lie brackets *numerically* where only their rank matters (no symbolic differentiation)."""
+    _tree_eval(expr, point, values)
+    stack = [(expr, False)]
+    while stack:
+        e, ready = stack.pop()
+        if e in cache:
+            continue
+        if e.is_Symbol:
+            cache[e] = direction.get(e, mpmath.mpf(0))
+            continue
+        if e.is_Number or not e.free_symbols:
+            cache[e] = mpmath.mpf(0)
+            continue
+        if not ready:
+            stack.append((e, True))
+            stack.extend((a, False) for a in e.args if a not in cache)
+            continue
+        vs = [values[a] for a in e.args]
+        ds = [cache[a] for a in e.args]
+        if e.is_Add:
+            d = mpmath.fsum(ds)
+        elif e.is_Mul:
+            d = mpmath.mpf(0)
+            for i, di in enumerate(ds):
+                if di != 0:
+                    d += di * mpmath.fprod(vs[:i] + vs[i + 1:])
+        elif e.is_Pow:
+            (b, x), (db, dx) = vs, ds
+            if e.exp.is_Integer:
+                n = int(e.exp)
+                d = n * b ** (n - 1) * db
+            else:
+                d = values[e] * (dx * mpmath.log(b) + x * db / b)
+        elif e.func in _MP_DERIVS and len(vs) == 1:
+            d = _MP_DERIVS[e.func](vs[0]) * ds[0]
+        else:  # any other function: numerical derivative of the node along ε
+            f = lambda eps: _tree_eval(e, {k: (v + eps * direction.get(k, 0) if k in direction else v)  # noqa: E731
+                                          for k, v in ((k, _as_mp(v)) for k, v in point.items())}, {})
+            d = mpmath.diff(f, 0)
+        cache[e] = d
+    return cache[expr]
+
+
+def _as_mp(v):
+    if isinstance(v, sp.Basic):
+        return mpmath.mpf(v.p) / v.q if v.is_Rational else v.evalf(PRECISION)._to_mpmath(int(PRECISION * 3.33) + 8)
+    return v
+
+
+def _mp_eval(expr: sp.Expr, point: Mapping, cache: dict | None = None):
+    """mpmath value of a large expression at ``point`` (None where it is singular)."""
     with mpmath.workdps(PRECISION):
-        args = [mpmath.mpf(point[s].p) / point[s].q if point[s].is_Rational else mpmath.mpmathify(point[s])
-                for s in syms]
         try:
-            v = f(*args)
-        except (ZeroDivisionError, ValueError, OverflowError):
+            v = _tree_eval(expr, point, {} if cache is None else cache)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
             return None
         v = mpmath.mpmathify(v)
         if not mpmath.isfinite(v):
@@ -192,33 +296,95 @@ def _numeric_rank(rows: list[list]) -> int:
     return sum(1 for s in svals if s > tol)
 
 
+def _numeric_values(exprs: Sequence[sp.Expr], pt: Mapping) -> list | None:
+    """Values of ``exprs`` at ``pt`` (Rationals where exact, mpmath numbers otherwise), with
+    round-off zeros set to exact 0; None if an expression is singular at ``pt``.
+
+    An entry at round-off level is zero if it is tiny against the size of its terms (a
+    singular value test alone is only relative: it would count a matrix of round-off zeros
+    as full rank)."""
+    vals = [evaluate(e, pt) for e in exprs]
+    if any(v is None for v in vals):
+        return None
+    tol = mpmath.mpf(10) ** (-(PRECISION // 2))
+    for k, v in enumerate(vals):
+        if not isinstance(v, sp.Basic) and abs(v) < mpmath.mpf(10) ** -20 \
+                and abs(v) <= tol * _scale(exprs[k], pt):
+            vals[k] = sp.S.Zero
+    return vals
+
+
+def _as_sample(rows: list) -> tuple[bool, list]:
+    exact = all(isinstance(v, sp.Basic) for r in rows for v in r)
+    if not exact:
+        with mpmath.workdps(PRECISION):
+            rows = [[v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in r] for r in rows]
+    return exact, rows
+
+
 def _samples(M: sp.Matrix, trials: int) -> list:
     """Numeric values of M at up to ``trials`` random points where it is regular: each sample
     is (exact: bool, rows) with Rationals (exact) or mpmath numbers."""
     free = _free(M)
     out = []
     for pt in sample_points(free, trials + 3):
-        vals = [evaluate(e, pt) for e in M]
-        if any(v is None for v in vals):
+        vals = _numeric_values(list(M), pt)
+        if vals is None:
             continue
-        exact = all(isinstance(v, sp.Basic) for v in vals)
-        if not exact:
-            # an entry at round-off level is zero if it is tiny against the size of its terms
-            # (a singular value test alone is only relative: it would count a matrix of
-            # round-off zeros as full rank)
-            tol = mpmath.mpf(10) ** (-(PRECISION // 2))
-            for k, v in enumerate(vals):
-                if not isinstance(v, sp.Basic) and abs(v) < mpmath.mpf(10) ** -20 \
-                        and abs(v) <= tol * _scale(M[k], pt):
-                    vals[k] = sp.S.Zero
-            exact = all(isinstance(v, sp.Basic) for v in vals)
-        if not exact:
-            with mpmath.workdps(PRECISION):
-                vals = [v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in vals]
-        out.append((exact, [vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
+        out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
         if len(out) >= trials:
             break
     return out
+
+
+class RowRank:
+    """Generic rank of a growing list of rows, each row evaluated once at fixed random points
+    (the points are drawn for ``symbols``, which must contain every symbol the rows use).
+    :meth:`add` keeps a row only if it raises the rank."""
+
+    def __init__(self, symbols, trials: int = TRIALS):
+        self.points = list(sample_points(set(symbols), trials + 3))
+        self.rows: list[list] = [[] for _ in self.points]
+        self.alive = [True] * len(self.points)
+        self.trials = trials
+        self.rank = 0
+
+    def _ranks(self, extra=None) -> list[int]:
+        out = []
+        for k in range(len(self.points)):
+            if not self.alive[k]:
+                out.append(-1)
+                continue
+            rows = self.rows[k] + ([extra[k]] if extra is not None else [])
+            out.append(_sample_rank(*_as_sample(rows)) if rows else 0)
+        return out
+
+    def add(self, row: Sequence[sp.Expr]) -> bool:
+        """Keep the symbolic row if it raises the rank."""
+        return self.add_numeric(lambda k, pt: _numeric_values(list(row), pt))
+
+    def add_numeric(self, values) -> bool:
+        """Keep a row given by its values: ``values(k, point)`` returns the list of numbers
+        at the k-th point (or None where singular)."""
+        vals = []
+        for k, pt in enumerate(self.points):
+            v = values(k, pt) if self.alive[k] else None
+            if v is None:
+                self.alive[k] = False
+            vals.append(v)
+            if sum(self.alive[:k + 1]) >= self.trials:
+                self.alive[k + 1:] = [False] * (len(self.points) - k - 1)
+                vals += [None] * (len(self.points) - k - 1)
+                break
+        ranks = self._ranks(vals)
+        new = max(ranks)
+        if new > self.rank:
+            for k in range(len(self.points)):
+                if self.alive[k]:
+                    self.rows[k].append(vals[k])
+            self.rank = new
+            return True
+        return False
 
 
 def _sample_rank(exact: bool, rows: list) -> int:

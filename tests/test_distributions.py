@@ -1,6 +1,4 @@
 """Distributions, codistributions, Frobenius, Lie flags, growth vectors, first integrals."""
-import os
-import time
 
 import pytest
 import sympy as sp
@@ -114,12 +112,10 @@ def test_n_trailer_growth_vector(N):
     assert m.space.dim == N + 3
 
 
-@pytest.mark.skipif(not os.environ.get("GEONH_SLOW"),
-                    reason="about 50 s (bracket expression swell); run with GEONH_SLOW=1")
 def test_n_trailer_growth_vector_N4():
-    t = time.perf_counter()
+    # a few seconds: ranks of new brackets are decided numerically (forward-mode derivatives),
+    # symbolic brackets are formed only for fields that join the flag
     assert catalog.n_trailer(4).distribution.growth_vector() == (2, 3, 4, 5, 6, 7)
-    print(f"4-trailer growth vector: {time.perf_counter() - t:.1f} s")
 
 
 def test_distribution_basics():
