@@ -435,7 +435,7 @@ def independent_rows(matrix: sp.MatrixBase) -> list[int]:
 
 def _pivot_rows(M: sp.Matrix) -> list[int] | None:
     """A row order for which Gaussian elimination without row exchanges has non-zero pivots
-    at the generic point, found by partial pivoting at a random sample point (exact or at
+    at the generic point, found by elimination at a random sample point (exact or at
     PRECISION digits).  ``None`` if M is singular at every sample point.
 
     Each symbolic pivot then equals a numeric pivot that is non-zero at that point, so it is
@@ -452,11 +452,15 @@ def _pivot_rows(M: sp.Matrix) -> list[int] | None:
                 tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
             ok = True
             for j in range(n):
-                k = max(range(j, n), key=lambda i: abs(A[i][j]))
-                piv = A[k][j]
-                if (exact and piv == 0) or (not exact and abs(piv) <= tol):
+                # the first usable row (sympy's own order, which keeps pivots simple), where
+                # usable means non-zero (exact) or not negligible against the column (numeric)
+                col = max(abs(A[i][j]) for i in range(j, n))
+                if (exact and col == 0) or (not exact and col <= tol):
                     ok = False
                     break
+                k = next(i for i in range(j, n)
+                         if (A[i][j] != 0 if exact else abs(A[i][j]) > col * mpmath.mpf(10) ** -8))
+                piv = A[k][j]
                 A[j], A[k] = A[k], A[j]
                 order[j], order[k] = order[k], order[j]
                 for i in range(j + 1, n):
@@ -490,6 +494,15 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
         r = generic_rank(M)
         raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
     rhs = sp.Matrix(rhs)
+    if not any(e.has(sp.Function) for e in list(M) + list(rhs)):
+        # rational data: exact sparse-polynomial arithmetic (DomainMatrix over the fraction
+        # field) gives cancelled entries, far smaller than a symbolic LU's nested fractions
+        try:
+            from sympy.polys.matrices import DomainMatrix
+            dM, dr = DomainMatrix.from_Matrix(M).unify(DomainMatrix.from_Matrix(rhs))
+            return dM.to_field().lu_solve(dr.to_field()).to_Matrix()
+        except Exception:  # pragma: no cover - unusual domains fall back on the symbolic LU
+            pass
     return M.extract(order, list(range(n))).LUsolve(rhs.extract(order, list(range(rhs.cols))),
                                                       iszerofunc=_structural_zero)
 
