@@ -106,8 +106,10 @@ def test_api_md_lists_every_public_module():
 
 def test_readme_example_and_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    (code,) = _code_blocks(text)
-    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+    blocks = _code_blocks(text)
+    assert blocks, "README.md has no Python example"
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
     assert ("python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/geonh show rolling-disk"
             in text)
     test_cmd = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
