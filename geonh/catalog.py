@@ -149,10 +149,12 @@ _MODELS: dict[str, Callable[[], KinematicModel]] = {
 
 
 def names() -> list[str]:
+    """Names of the built-in kinematic models (``geonh list``)."""
     return sorted(_MODELS)
 
 
 def get(name: str) -> KinematicModel:
+    """Build the kinematic model ``name``; NotFoundError lists the known names."""
     try:
         return _MODELS[name]()
     except KeyError:

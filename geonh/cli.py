@@ -15,6 +15,7 @@ from . import catalog
 
 
 def show(name: str, out=None) -> None:
+    """Print the frame, structure coefficients, growth vector and verdict of a built-in model."""
     out = out or sys.stdout
     model = catalog.get(name)
     F = model.frame
@@ -50,6 +51,7 @@ def show(name: str, out=None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``geonh`` command; returns the exit code (2 for an unknown model)."""
     p = argparse.ArgumentParser(prog="geonh", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="list the built-in models")
