@@ -6,30 +6,17 @@ add the missing term −(∂T/∂q̇_j)° B^j_rl q̇_r, equivalently Hamel's J_�
 J_α = ∂T*/∂ω^α kept in the transpositional term.  On the vertical disk the missing term
 vanishes and the naive equations happen to be right.
 """
-import sympy as sp
 
 from geonh import equations as E
 from geonh import systems
 from geonh.certificate import same_motion
+from geonh.hamilton import hamilton_equations
 
 
 def naive(system, dependent):
-    S = system.space
-    free, dep, a, a0 = E.solve_constraints(system, dependent)
-    eq = E.voronets(system, dependent)
-    Kq = list(S.qd)
-    for k, j in enumerate(dep):
-        Kq[j] = sum((a[k, c] * S.qd[s] for c, s in enumerate(free)), a0[k])
-    T0 = system.T.xreplace(dict(zip(S.qd, Kq)))          # constraints substituted first: wrong
-    to_u = dict(zip([S.qd[s] for s in free], eq.u))
-    res = []
-    for c, l in enumerate(free):
-        e = E._time_derivative(system, sp.diff(T0, S.qd[l]).xreplace(to_u), eq.kinematics, eq.u, eq.ud)
-        e -= sp.diff(T0, S.q[l]).xreplace(to_u)
-        e -= (system.Q[l] + sum((a[k, c] * system.Q[j] for k, j in enumerate(dep)), sp.S.Zero)).xreplace(
-            dict(zip(S.qd, eq.kinematics)))
-        res.append(e)
-    return E.Equations("naive", system, eq.u, eq.ud, eq.kinematics, eq.speeds, res), eq
+    """(naive equations, Voronets's equations): the naive ones are the Lagrange equations of
+    T° — Hamilton's principle with the constraints put into T before the variation."""
+    return hamilton_equations(system, "naive", dependent=dependent), E.voronets(system, dependent)
 
 
 for name in ("tilted-disk", "chaplygin-sleigh", "vertical-disk"):

@@ -184,6 +184,11 @@ def test_classic_error_is_never_made():
     ref = E.lagrange(system)
     assert same_motion(ref, eq).same
     assert not same_motion(ref, wrong).same
+    # the naive Hamilton principle (geonh.hamilton, δq_j = a_js δq_s kept in δT°) is a second,
+    # different version of the error when T depends on the dependent coordinates
+    from geonh.hamilton import hamilton_equations
+    naive_h = hamilton_equations(system, "naive", dependent=[system.space.q[j] for j in dep])
+    assert not same_motion(ref, naive_h).same
 
 
 def test_frame_not_adapted_is_refused():

@@ -268,23 +268,9 @@ def test_tilted_disk_matches_sympy_kanes_method():
 # ----------------------------------------------------------------------------------------------
 def naive_equations(system, dependent=None):
     """Plain Lagrange equations of T° = T with the constraints substituted, in the free
-    coordinates, forces Q_l + a_jl Q_j: the classic error."""
-    S = system.space
-    free, dep, a, a0 = E.solve_constraints(system, dependent)
-    eq = E.voronets(system, dependent)
-    Kq = list(S.qd)
-    for k, j in enumerate(dep):
-        Kq[j] = sum((a[k, c] * S.qd[s] for c, s in enumerate(free)), a0[k])
-    T0 = system.T.xreplace(dict(zip(S.qd, Kq)))
-    to_u = dict(zip([S.qd[s] for s in free], eq.u))
-    res = []
-    for c, l in enumerate(free):
-        e = E._time_derivative(system, sp.diff(T0, S.qd[l]).xreplace(to_u), eq.kinematics, eq.u, eq.ud)
-        e -= sp.diff(T0, S.q[l]).xreplace(to_u)
-        e -= (system.Q[l] + sum((a[k, c] * system.Q[j] for k, j in enumerate(dep)), sp.S.Zero)).xreplace(
-            dict(zip(S.qd, eq.kinematics)))
-        res.append(e)
-    return E.Equations("naive", system, eq.u, eq.ud, eq.kinematics, eq.speeds, res)
+    coordinates, forces Q_l + a_jl Q_j: the classic error (Hamilton's naive principle)."""
+    from geonh.hamilton import hamilton_equations
+    return hamilton_equations(system, "naive", dependent=dependent)
 
 
 @pytest.mark.parametrize("name", ["tilted-disk", "chaplygin-sleigh"])
