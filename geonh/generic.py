@@ -83,46 +83,56 @@ _MP_FUNCS = {
 }
 
 
-def _tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
-    """Fixed-precision mpmath value of ``expr`` by one post-order pass over its distinct
-    subexpressions (``cache`` maps subexpression → value and may be shared between calls at
-    the same point, so rows of iterated brackets reuse each other's work).  No compilation:
-    sympy's adaptive evalf and lambdify's code generation are both far slower on big trees."""
+def _postorder(expr: sp.Expr, cache: dict, leaf, node):
+    """Value of ``expr`` by one post-order pass over its distinct subexpressions: ``leaf(e)``
+    gives the value of a leaf (None for an inner node), ``node(e, child_values)`` combines.
+    ``cache`` (subexpression → value) may be shared between calls."""
     stack = [(expr, False)]
     while stack:
         e, ready = stack.pop()
         if e in cache:
             continue
-        if e.is_Symbol:
-            cache[e] = _as_mp(point[e])
-            continue
-        if e.is_Rational:
-            cache[e] = mpmath.mpf(e.p) / e.q
-            continue
-        if e.is_Float:
-            cache[e] = mpmath.mpf(e)
-            continue
-        if not ready:
+        v = leaf(e)
+        if v is not None:
+            cache[e] = v
+        elif not ready:
             stack.append((e, True))
             stack.extend((a, False) for a in e.args if a not in cache)
-            continue
-        args = [cache[a] for a in e.args]
-        if e.is_Add:
-            v = mpmath.fsum(args)
-        elif e.is_Mul:
-            v = mpmath.fprod(args)
-        elif e.is_Pow:
-            b, x = args
-            v = b ** int(e.exp) if e.exp.is_Integer else b ** x
-        elif e.func in _MP_FUNCS and len(args) == 1:
-            v = _MP_FUNCS[e.func](args[0])
         else:
-            num = e.xreplace(point).evalf(PRECISION)
-            if not num.is_number:
-                raise ValueError(f"cannot evaluate {e}")
-            v = num._to_mpmath(int(PRECISION * 3.33) + 8)
-        cache[e] = v
+            cache[e] = node(e, [cache[a] for a in e.args])
     return cache[expr]
+
+
+def _tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
+    """Fixed-precision mpmath value of ``expr`` at ``point`` (:func:`_postorder`; ``cache``
+    may be shared between calls at the same point, so rows of iterated brackets reuse each
+    other's work).  No compilation: sympy's adaptive evalf and lambdify's code generation are
+    both far slower on big trees."""
+    def leaf(e):
+        if e.is_Symbol:
+            return _as_mp(point[e])
+        if e.is_Rational:
+            return mpmath.mpf(e.p) / e.q
+        if e.is_Float:
+            return mpmath.mpf(e)
+        return None
+
+    def node(e, args):
+        if e.is_Add:
+            return mpmath.fsum(args)
+        if e.is_Mul:
+            return mpmath.fprod(args)
+        if e.is_Pow:
+            b, x = args
+            return b ** int(e.exp) if e.exp.is_Integer else b ** x
+        if e.func in _MP_FUNCS and len(args) == 1:
+            return _MP_FUNCS[e.func](args[0])
+        num = e.xreplace(point).evalf(PRECISION)
+        if not num.is_number:
+            raise ValueError(f"cannot evaluate {e}")
+        return num._to_mpmath(int(PRECISION * 3.33) + 8)
+
+    return _postorder(expr, cache, leaf, node)
 
 
 _MP_DERIVS = {
@@ -142,45 +152,33 @@ def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping,
     at ``point`` (shared), ``cache`` holds the derivatives for this direction.  Used to get
     Lie brackets *numerically* where only their rank matters (no symbolic differentiation)."""
     _tree_eval(expr, point, values)
-    stack = [(expr, False)]
-    while stack:
-        e, ready = stack.pop()
-        if e in cache:
-            continue
+
+    def leaf(e):
         if e.is_Symbol:
-            cache[e] = direction.get(e, mpmath.mpf(0))
-            continue
+            return direction.get(e, mpmath.mpf(0))
         if e.is_Number or not e.free_symbols:
-            cache[e] = mpmath.mpf(0)
-            continue
-        if not ready:
-            stack.append((e, True))
-            stack.extend((a, False) for a in e.args if a not in cache)
-            continue
+            return mpmath.mpf(0)
+        return None
+
+    def node(e, ds):
         vs = [values[a] for a in e.args]
-        ds = [cache[a] for a in e.args]
         if e.is_Add:
-            d = mpmath.fsum(ds)
-        elif e.is_Mul:
-            d = mpmath.mpf(0)
-            for i, di in enumerate(ds):
-                if di != 0:
-                    d += di * mpmath.fprod(vs[:i] + vs[i + 1:])
-        elif e.is_Pow:
+            return mpmath.fsum(ds)
+        if e.is_Mul:
+            return mpmath.fsum(di * mpmath.fprod(vs[:i] + vs[i + 1:]) for i, di in enumerate(ds) if di != 0)
+        if e.is_Pow:
             (b, x), (db, dx) = vs, ds
             if e.exp.is_Integer:
                 n = int(e.exp)
-                d = n * b ** (n - 1) * db
-            else:
-                d = values[e] * (dx * mpmath.log(b) + x * db / b)
-        elif e.func in _MP_DERIVS and len(vs) == 1:
-            d = _MP_DERIVS[e.func](vs[0]) * ds[0]
-        else:  # any other function: numerical derivative of the node along ε
-            f = lambda eps: _tree_eval(e, {k: (v + eps * direction.get(k, 0) if k in direction else v)  # noqa: E731
-                                          for k, v in ((k, _as_mp(v)) for k, v in point.items())}, {})
-            d = mpmath.diff(f, 0)
-        cache[e] = d
-    return cache[expr]
+                return n * b ** (n - 1) * db
+            return values[e] * (dx * mpmath.log(b) + x * db / b)
+        if e.func in _MP_DERIVS and len(vs) == 1:
+            return _MP_DERIVS[e.func](vs[0]) * ds[0]
+        # any other function: numerical derivative of the node along ε
+        moved = lambda eps: {k: _as_mp(v) + eps * direction.get(k, 0) for k, v in point.items()}  # noqa: E731
+        return mpmath.diff(lambda eps: _tree_eval(e, moved(eps), {}), 0)
+
+    return _postorder(expr, cache, leaf, node)
 
 
 def _as_mp(v):
