@@ -38,7 +38,6 @@ def test_numeric_closed_form_minimizes_Z_and_signs():
     g_eq = gs.equations()
     l_eq = lagrange(ms)
     rng = random.Random(3)
-    S = ms.space
     for _ in range(2):
         state = gs.sample_state(rng)
         mp = gs.accelerations_at(state)

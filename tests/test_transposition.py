@@ -12,15 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geonh import catalog
-from geonh.distributions import Codistribution
 from geonh.errors import (DimensionError, GeonhError, NotLinearError, RankError,
                           SingularMapError)
 from geonh.forms import exterior_derivative
 from geonh.generic import PRECISION, is_zero, sample_points
 from geonh.space import ConfigurationSpace
 from geonh.testing._constrained_strategies import (constrained_settings, hamel_frames,
-                                                   holonomic_settings, quasi_velocity_matrices,
-                                                   transposition_cases)
+                                                   holonomic_settings, transposition_cases)
 from geonh.transposition import (ConstrainedSetting, corrected_nf_gamma, hamel_matrices,
                                  printed_hamel_beta, printed_nf_B, printed_nf_gamma)
 
@@ -308,7 +306,6 @@ def test_ball_on_rotating_table_affine_terms_visible():
     setting = ConstrainedSetting.from_equations(S, eqs, dependent=[x, y])
     assert not setting.is_holonomic()
     T = setting.transposition(0)
-    t = S.t
     dt = T.dt
     # B^σ_{t s} = −D_s a_σ: B^x_{ts} = Ω a_ys, B^y_{ts} = −Ω a_xs
     it = T.B.shape[1] - 1
