@@ -638,6 +638,24 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, res)
 
 
+def multiplier_equations(form: str, system, accel: Sequence[sp.Expr], Theta: sp.Matrix,
+                         phis: Sequence[sp.Expr], **kw) -> Equations:
+    """The shared shape of every multiplier form, unknowns (q̈, λ), speeds = velocities:
+
+        accel_i − Q_i − λ_κ Θ^κ_i = 0,      d/dt φ^κ = 0,      R_i = λ_κ Θ^κ_i,
+
+    with accel Lagrange's d/dt ∂T/∂q̇ − ∂T/∂q or Appell's ∂S/∂q̈, Θ the virtual-displacement
+    rows and φ the constraints (expressions in t, q, q̇)."""
+    S = system.space
+    r = len(phis)
+    lam = tuple(sp.Symbol(f"lambda{k + 1}", real=True) for k in range(r))
+    reactions = [sum((lam[k] * Theta[k, i] for k in range(r)), sp.S.Zero) for i in range(S.n)]
+    res = [accel[i] - system.Q[i] - reactions[i] for i in range(S.n)]
+    res += [S.total_derivative(f) for f in phis]
+    return Equations(form, system, S.qd, S.qdd, list(S.qd), list(S.qd), res, multipliers=lam,
+                     reactions=reactions, **kw)
+
+
 def lagrange(system: MechanicalSystem) -> Equations:
     """Lagrange's equations with multipliers (Chetaev-ideal constraints, CONVENTIONS.md):
 
@@ -647,22 +665,9 @@ def lagrange(system: MechanicalSystem) -> Equations:
     −λ).  Speeds are the velocities themselves.
     """
     S = system.space
-    n = S.n
-    r = system.n_constraints
     A, b = system.constraint_matrix
-    lam = tuple(sp.Symbol(f"lambda{k + 1}", real=True) for k in range(r))
-    u, ud = S.qd, S.qdd
-    res = []
-    for i in range(n):
-        e = system.lagrange_operator[i] - system.Q[i]
-        e -= sum((lam[k] * A[k, i] for k in range(r)), sp.S.Zero)
-        res.append(e)
-    for k in range(r):
-        phi = sum((A[k, i] * S.qd[i] for i in range(n)), b[k])
-        res.append(S.total_derivative(phi))
-    reactions = [sum((lam[k] * A[k, i] for k in range(r)), sp.S.Zero) for i in range(n)]
-    return Equations("lagrange", system, u, ud, list(S.qd), list(S.qd), res, multipliers=lam,
-                     reactions=reactions)
+    phis = [sum((A[k, i] * S.qd[i] for i in range(S.n)), b[k]) for k in range(A.rows)]
+    return multiplier_equations("lagrange", system, system.lagrange_operator, A, phis)
 
 
 FORMS = {

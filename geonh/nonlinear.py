@@ -36,7 +36,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from .distributions import Codistribution
-from .equations import Equations, _speed_symbols, _time_derivative
+from .equations import Equations, _speed_symbols, _time_derivative, multiplier_equations
 from .errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
                      RankError, SingularMapError)
 from .forms import OneForm
@@ -335,10 +335,6 @@ def _as_nonlinear(system) -> NonlinearSystem:
     raise TypeError(f"expected a NonlinearSystem or MechanicalSystem, got {type(system).__name__}")
 
 
-def _multipliers(r: int) -> tuple[sp.Symbol, ...]:
-    return tuple(sp.Symbol(f"lambda{k + 1}", real=True) for k in range(r))
-
-
 # ----------------------------------------------------------------------------------------------
 # multiplier forms
 # ----------------------------------------------------------------------------------------------
@@ -351,21 +347,9 @@ def chetaev_lagrange(system) -> Equations:
     speeds are the velocities.  Reactions R_i = λ_κ Θ^κ_i.
     """
     system = _as_nonlinear(system)
-    S = system.space
-    r = system.n_constraints
-    lam = _multipliers(r)
-    Th = system.virtual_matrix
-    res = []
-    for i in range(S.n):
-        e = system.lagrange_operator[i] - system.Q[i]
-        e -= sum((lam[k] * Th[k, i] for k in range(r)), sp.S.Zero)
-        res.append(e)
-    for f in system.phi:
-        res.append(S.total_derivative(f))
-    reactions = [sum((lam[k] * Th[k, i] for k in range(r)), sp.S.Zero) for i in range(S.n)]
-    return Equations("chetaev-lagrange", system, S.qd, S.qdd, list(S.qd), list(S.qd), res,
-                     multipliers=lam, reactions=reactions,
-                     notes=f"virtual displacements: {system.virtual}")
+    return multiplier_equations("chetaev-lagrange", system, system.lagrange_operator,
+                                system.virtual_matrix, system.phi,
+                                notes=f"virtual displacements: {system.virtual}")
 
 
 def appell(system) -> Equations:
@@ -381,20 +365,9 @@ def appell(system) -> Equations:
     """
     system = _as_nonlinear(system)
     S = system.space
-    r = system.n_constraints
-    lam = _multipliers(r)
-    Th = system.virtual_matrix
     Sacc = system.acceleration_energy()
-    res = []
-    for i in range(S.n):
-        e = sp.diff(Sacc, S.qdd[i]) - system.Q[i]
-        e -= sum((lam[k] * Th[k, i] for k in range(r)), sp.S.Zero)
-        res.append(e)
-    for f in system.phi:
-        res.append(S.total_derivative(f))
-    reactions = [sum((lam[k] * Th[k, i] for k in range(r)), sp.S.Zero) for i in range(S.n)]
-    return Equations("appell", system, S.qd, S.qdd, list(S.qd), list(S.qd), res,
-                     multipliers=lam, reactions=reactions)
+    accel = [sp.diff(Sacc, a) for a in S.qdd]
+    return multiplier_equations("appell", system, accel, system.virtual_matrix, system.phi)
 
 
 # ----------------------------------------------------------------------------------------------
