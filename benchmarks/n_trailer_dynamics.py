@@ -19,8 +19,8 @@ The model is built once per case in sympy.physics.mechanics and handed to these 
                then ``rhs()``.
 * ``bh``       geonh: ``MechanicalSystem.from_mechanics`` on the same bodies/loads/constraints,
                the adapted frame ``Frame.from_quasi_velocities`` (v, w, then the constraint
-               quasi-velocities of ``geonh.catalog.n_trailer``), ``boltzmann_hamel``, then
-               ``rhs(symbolic=True)`` (kinematics + 2×2 LU solve).
+               quasi-velocities of ``geonh.models.kinematic.n_trailer``), ``boltzmann_hamel``, then
+               ``rhs()`` (kinematics + 2×2 LU solve).
 * ``maggi``    the same with ``maggi``.
 * ``bh-cf``    (extra column) Boltzmann–Hamel with the frame given by its fields in closed
                form, q̇ = C(q) ω (``Frame(fields)``), instead of ``from_quasi_velocities``
@@ -41,7 +41,7 @@ is killed at 2·timeout + 30 s):
            (coefficients trigsimp'ed, included in the time) + kanes_equations + rhs()
   kane-tb  msubs of the constraints + KanesMethod(...) + kanes_equations + rhs()
   lagrange LagrangesMethod(...) + form_lagranges_equations + rhs()
-  geonh    from_mechanics + frame + boltzmann_hamel/maggi + Equations.rhs(symbolic=True)
+  geonh    from_mechanics + frame + boltzmann_hamel/maggi + Equations.rhs()
 
 Operation count ("ops"): the route's explicit right-hand side, kinematics + accelerations,
 is put through ``sympy.cse(exprs, order="none")``; ops = Σ count_ops(rhs of each
@@ -51,7 +51,7 @@ plain symbols first.  The expressions counted:
   kane     all of kane.rhs(): q̇ (N+3) and u̇ for all N+3 speeds (Kane's state includes the
            dependent speeds); the same for kane-tb (there q̇ = u is trivial and u̇ = q̈)
   lagrange q̇ (trivial) and q̈ (N+3) rows of lm.rhs() (the N+1 multiplier rows are left out)
-  geonh    eq.rhs(symbolic=True): q̇ = K(q, v, w) (N+3) and (v̇, ẇ)
+  geonh    eq.rhs(): q̇ = K(q, v, w) (N+3) and (v̇, ẇ)
 
 Agreement: every route evaluates its (v̇, ẇ) at one random constraint-consistent state
 (float, same seed for all routes); Kane: (u̇1, u̇2); Lagrange and textbook Kane (u = q̇):
@@ -316,16 +316,16 @@ def route_lagrange(model):
 def _geonh_system_and_frame(model, closed_form: bool):
     """from_mechanics on the shared model, and the adapted frame of the kinematic N-trailer.
 
-    closed_form=False: ``geonh.catalog.n_trailer(N).frame`` as it is, i.e.
+    closed_form=False: ``geonh.models.kinematic.n_trailer(N).frame`` as it is, i.e.
     ``Frame.from_quasi_velocities`` (C = B⁻¹ by an unsimplified LU).
     closed_form=True: ``Frame(fields, coframe=...)`` with the same coframe and the fields
     q̇ = C ω written out (geonh verifies θ^a(X_b) = δ^a_b at the generic point)."""
     import sympy as sp
-    from geonh import catalog
-    from geonh.fields import VectorField
-    from geonh.forms import OneForm
-    from geonh.frames import Frame
-    from geonh.system import MechanicalSystem
+    from geonh.models import kinematic as catalog
+    from geonh.kernel.fields import VectorField
+    from geonh.kernel.forms import OneForm
+    from geonh.kernel.frames import Frame
+    from geonh.systems.mechanical import MechanicalSystem
     N, d = model["N"], list(model["d"])
     system = MechanicalSystem.from_mechanics(model["q"], model["bodies"], model["frame"],
                                              model["loads"], model["constraints"])
@@ -357,7 +357,7 @@ def route_geonh(model, form: str, closed_form: bool = False):
     from geonh.equations import boltzmann_hamel, maggi
     system, frame = _geonh_system_and_frame(model, closed_form)
     eq = (boltzmann_hamel if form == "bh" else maggi)(system, frame)
-    rhs = eq.rhs(symbolic=True)
+    rhs = eq.rhs()
     yield
     exprs = list(rhs)
     n = system.space.n
@@ -622,14 +622,14 @@ def print_agreement(res, Ns, routes):
 
 
 def profile(Ns, top: int = 25):
-    """cProfile of geonh's boltzmann_hamel + rhs(symbolic=True) (the frame and the system
+    """cProfile of geonh's boltzmann_hamel + rhs() (the frame and the system
     built outside), and separately of MechanicalSystem.from_mechanics."""
     import cProfile
     import pstats
     _import_geonh()
-    from geonh import catalog
+    from geonh.models import kinematic as catalog
     from geonh.equations import boltzmann_hamel
-    from geonh.system import MechanicalSystem
+    from geonh.systems.mechanical import MechanicalSystem
     for N in Ns:
         model = build_model(N)
         pm = cProfile.Profile()
@@ -645,13 +645,13 @@ def profile(Ns, top: int = 25):
         pr.enable()
         eq = boltzmann_hamel(system, frame)
         t3 = time.perf_counter()
-        eq.rhs(symbolic=True)
+        eq.rhs()
         t4 = time.perf_counter()
         pr.disable()
         print(f"\n=== N = {N} (times under the profiler): from_mechanics {t1 - t0:.2f} s, "
               f"catalog frame {t2 - t1:.2f} s (not profiled), boltzmann_hamel {t3 - t2:.2f} s, "
-              f"rhs(symbolic=True) {t4 - t3:.2f} s")
-        print(f"--- boltzmann_hamel + rhs(symbolic=True), N = {N}")
+              f"rhs() {t4 - t3:.2f} s")
+        print(f"--- boltzmann_hamel + rhs(), N = {N}")
         st = pstats.Stats(pr, stream=sys.stdout)
         st.sort_stats("cumulative").print_stats(top)
         st.sort_stats("tottime").print_stats(12)

@@ -6,7 +6,7 @@ Two families of frames, for each dimension n:
   triangular (sparse, entries polynomials of degree ≤ 2 with ≤ 2 terms and small integer
   coefficients) and K a constant unipotent integer matrix, so det C = 1 everywhere;
 * ``trailer``: the adapted frame of the kinematic (N = n − 3)-trailer,
-  ``geonh.catalog.n_trailer(N).frame`` (its field matrix C is the input; trigonometric).
+  ``geonh.models.kinematic.n_trailer(N).frame`` (its field matrix C is the input; trigonometric).
 
 Both implementations start from the same field matrix C (columns = fields X_a) and return all
 c^d_ab with [X_a, X_b] = c^d_ab X_d:
@@ -77,16 +77,16 @@ def poly_frame_matrix(n: int, seed: int = SEED):
 
 
 def trailer_frame_matrix(n: int):
-    from geonh import catalog
+    from geonh.models import kinematic as catalog
     m = catalog.n_trailer(n - 3)
     return m.space.coords, m.frame.C
 
 
 # -- the two implementations ---------------------------------------------------------------------
 def geonh_coefficients(coords, C):
-    from geonh.fields import VectorField
-    from geonh.frames import Frame
-    from geonh.space import ConfigurationSpace
+    from geonh.kernel.fields import VectorField
+    from geonh.kernel.frames import Frame
+    from geonh.kernel.space import ConfigurationSpace
     S = ConfigurationSpace(list(coords))
     F = Frame([VectorField(S, list(C[:, a])) for a in range(C.cols)])
     return list(F.structure_coefficients())

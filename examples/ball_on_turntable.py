@@ -7,17 +7,17 @@ started.  Time is a coordinate; the frame is (ω_x, ω_y, ω_z, rolling constrai
 import numpy as np
 
 from geonh import equations as E
-from geonh import simulate, systems
+from geonh import models, simulate
 from geonh.certificate import same_motion
 
-model = systems.get("ball-on-turntable")
+model = models.get("ball-on-turntable")
 m, r, I, Om = model.parameters
 S = model.space
 eq = E.boltzmann_hamel(model.system, model.frame)
 print("Boltzmann–Hamel (with time field) vs Lagrange:", same_motion(E.lagrange(model.system), eq, states=2))
-rhs = eq.rhs(symbolic=True)[S.n:, :]
+rhs = eq.rhs()[S.n:, :]
 for u, e in zip(eq.u, rhs):
-    print(f"  d{u}/dt =", systems.trig_reduce(e))
+    print(f"  d{u}/dt =", models.trig_reduce(e))
 
 par = {m: 1.0, r: 0.1, I: 0.4 * 1.0 * 0.1**2, Om: 1.0}
 k = par[I] / (par[I] + par[m] * par[r]**2)

@@ -6,13 +6,13 @@ import numpy as np
 import sympy as sp
 
 from geonh import equations as E
-from geonh import simulate, systems
+from geonh import models, simulate
 from geonh.certificate import same_motion
 
-model = systems.get("chaplygin-sleigh")
+model = models.get("chaplygin-sleigh")
 m, a, I = model.parameters
 eq = E.boltzmann_hamel(model.system, model.frame)
-rhs = eq.rhs(symbolic=True)
+rhs = eq.rhs()
 print("Boltzmann–Hamel equations in the frame (v, w):")
 for u, e in zip(eq.u, rhs[3:, :]):
     print(f"  d{u}/dt =", sp.simplify(e))

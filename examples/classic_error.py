@@ -8,9 +8,9 @@ vanishes and the naive equations happen to be right.
 """
 
 from geonh import equations as E
-from geonh import systems
+from geonh import models
 from geonh.certificate import same_motion
-from geonh.hamilton import hamilton_equations
+from geonh.equations.hamilton import hamilton_equations
 
 
 def naive(system, dependent):
@@ -20,15 +20,15 @@ def naive(system, dependent):
 
 
 for name in ("tilted-disk", "chaplygin-sleigh", "vertical-disk"):
-    model = systems.get(name)
+    model = models.get(name)
     wrong, right = naive(model.system, model.dependent)
     ref = E.lagrange(model.system)
     print(f"{name}:")
     print("   naive Lagrange of T°:", same_motion(ref, wrong, states=2))
     print("   Voronets            :", same_motion(ref, right, states=2))
 
-model = systems.get("chaplygin-sleigh")
+model = models.get("chaplygin-sleigh")
 wrong, right = naive(model.system, ["y"])
 print("\nChaplygin sleigh, free (x, θ): naive vs correct θ̈")
 for nm, eq in (("naive", wrong), ("correct", right)):
-    print(f"   {nm:8s}", systems.trig_reduce(eq.rhs(symbolic=True)[3 + 1]))
+    print(f"   {nm:8s}", models.trig_reduce(eq.rhs()[3 + 1]))

@@ -1,7 +1,7 @@
 """Dynamic N-trailer: a tractor (driving force F, steering torque τ) pulling N on-axle
 trailers, each with mass and yaw inertia; one no-slip constraint per axle.
 
-In the frame of geonh.catalog.n_trailer (v = tractor speed, w = θ̇0) the Boltzmann–Hamel
+In the frame of geonh.models.kinematic.n_trailer (v = tractor speed, w = θ̇0) the Boltzmann–Hamel
 equations are two ODEs, whatever N.  With F = τ = 0 the energy is conserved; when pulled
 straight the trailers line up behind the tractor.
 """
@@ -9,11 +9,12 @@ import numpy as np
 import sympy as sp
 
 from geonh import equations as E
-from geonh import simulate, systems
+from geonh import simulate
+from geonh.models import mechanical
 from geonh.certificate import same_motion
 
 N = 2
-model = systems.dynamic_n_trailer(N)
+model = mechanical.dynamic_n_trailer(N)
 S = model.space
 print(model.system, f"- {S.n} coordinates, {model.system.n_constraints} constraints, dof {model.system.dof}")
 eq = E.boltzmann_hamel(model.system, model.frame)

@@ -3,9 +3,12 @@
 import numpy as np
 import sympy as sp
 
-from geonh.constraint_analysis import analyze_constraints, aumann_example_31
+from geonh.systems.constraint_analysis import analyze_constraints
+
+from geonh.models.seeds import aumann_example_31
 from geonh.errors import RankError
-from geonh.gauss import FreeSystem, GaussSystem
+from geonh.systems.gauss import FreeSystem, GaussSystem
+from geonh.equations import udwadia_kalaba
 from geonh.numerics import simulate
 
 S, cons = aumann_example_31()
@@ -22,6 +25,6 @@ state = {x1: sp.Rational(3, 10), x2: -sp.Rational(3, 10), x3: 0, v1: sp.Rational
 raw = GaussSystem(free, cons, allow_rank_deficient=True)
 print("pseudo-inverse ẍ3 =", sp.N(raw.accelerations_at(state, allow_rank_deficient=True)[2], 6), "(x3 leaves 0: wrong)")
 gs = GaussSystem.regularized(free, cons)
-sol = simulate(gs.udwadia_kalaba(), [0.3, -0.3, 0.0, 0.5, -0.5, 0.0], (0.0, 3.0), {})
+sol = simulate(udwadia_kalaba(gs), [0.3, -0.3, 0.0, 0.5, -0.5, 0.0], (0.0, 3.0), {})
 X1, X2, X3, V1, V2, V3 = sol.y
 print(f"full-rank set: max|x1 + x2| = {np.max(np.abs(X1 + X2)):.1e}, max|ẋ1 + ẋ2 + x3| = {np.max(np.abs(V1 + V2 + X3)):.1e}")

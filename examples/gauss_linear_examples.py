@@ -3,8 +3,9 @@ multipliers agree on the Chaplygin sleigh, the vertical rolling disk, the knife 
 incline and a rheonomic skate on a moving belt."""
 from geonh.certificate import same_motion
 from geonh.equations import lagrange
-from geonh.gauss import gauss, udwadia_kalaba
-from geonh.nonlinear import appell, linear_examples, maggi_nonlinear
+from geonh.equations import gauss, udwadia_kalaba
+from geonh.equations.nonlinear import appell, maggi_nonlinear
+from geonh.models.seeds import linear_examples
 
 for name, (ms, quasi) in linear_examples().items():
     ref = lagrange(ms)

@@ -6,10 +6,10 @@ import numpy as np
 import sympy as sp
 
 from geonh import equations as E
-from geonh import simulate, systems
+from geonh import models, simulate
 from geonh.certificate import same_motion
 
-model = systems.get("car")
+model = models.get("car")
 S = model.space
 C = model.frame.C
 print("Inversion (32): q̇ = C v*")

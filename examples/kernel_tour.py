@@ -4,8 +4,9 @@ Run:  python examples/kernel_tour.py
 """
 import sympy as sp
 
-from geonh import Codistribution, ConfigurationSpace, OneForm, bracket, catalog
-from geonh.generic import is_zero
+from geonh import Codistribution, ConfigurationSpace, OneForm, bracket, models
+from geonh.models import kinematic as catalog
+from geonh.kernel.generic_point import is_zero
 
 
 def nonzero_coefficients(frame):
@@ -24,7 +25,7 @@ def nonzero_coefficients(frame):
 def main():
     print("== Structure coefficients [X_a, X_b] = c^d_ab X_d ==")
     for name in ("unicycle", "heisenberg", "rolling-disk", "rigid-body"):
-        m = catalog.get(name)
+        m = models.get(name)
         print(f"{name}: " + "; ".join(nonzero_coefficients(m.frame)))
 
     print("\n== Rigid body: c^d_ab = epsilon_abd ==")
@@ -35,7 +36,7 @@ def main():
 
     print("\n== Growth vectors of the admissible distributions ==")
     for name in ("unicycle", "rolling-disk", "1-trailer", "2-trailer", "3-trailer"):
-        m = catalog.get(name)
+        m = models.get(name)
         print(f"{name:>12}: {m.distribution.growth_vector()}  (dim {m.space.dim})")
 
     print("\n== Integrability of constraints ==")

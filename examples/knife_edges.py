@@ -2,15 +2,15 @@
 import sympy as sp
 
 from geonh import equations as E
-from geonh import systems
+from geonh import models
 from geonh.certificate import same_motion
 
 for name in ("inclined-knife-edge", "rotating-knife-edge"):
-    model = systems.get(name)
+    model = models.get(name)
     eq = E.boltzmann_hamel(model.system, model.frame)
     n = model.space.n
     print(f"{model.description}:")
-    for u, e in zip(eq.u, eq.rhs(symbolic=True)[n:, :]):
+    for u, e in zip(eq.u, eq.rhs()[n:, :]):
         print(f"  d{u}/dt =", sp.simplify(e))
     print("  Lagrange with multipliers:", same_motion(E.lagrange(model.system), eq))
     lag = E.lagrange(model.system)

@@ -5,7 +5,8 @@ import random
 import sympy as sp
 
 from geonh.certificate import same_motion
-from geonh.nonlinear import appell, appell_hamel, chetaev_lagrange, maggi_nonlinear, reactions_at
+from geonh.equations.nonlinear import appell, chetaev_lagrange, maggi_nonlinear, reactions_at
+from geonh.models.seeds import appell_hamel
 
 s = appell_hamel()
 xd, yd, zd = s.space.qd

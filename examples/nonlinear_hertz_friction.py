@@ -2,9 +2,11 @@
 and the galgebra-vs-sympy measurement."""
 import sympy as sp
 
-from geonh.hertz import HertzSpace, benchmark_split, split_galgebra
-from geonh.nonlinear import NonlinearSystem, appell_hamel
-from geonh.space import ConfigurationSpace
+from geonh.systems.hertz import HertzSpace, benchmark_split, split_galgebra
+from geonh.equations import hertz
+from geonh.systems import NonlinearSystem
+from geonh.models.seeds import appell_hamel
+from geonh.kernel.space import ConfigurationSpace
 
 hs = HertzSpace(appell_hamel())
 W = hs.acceleration()
@@ -23,7 +25,7 @@ m, g, al, k = sp.symbols("m g alpha k", positive=True)
 incline = NonlinearSystem(S, m * (xd ** 2 + zd ** 2) / 2, V=m * g * z, holonomic=[z + x * sp.tan(al)],
                           solved={zd: -xd * sp.tan(al)})
 h2 = HertzSpace(incline)
-eq = h2.equations("coulomb", k)
+eq = hertz(h2, "coulomb", k)
 vals = {m: sp.Integer(2), g: sp.Rational(98, 10), al: sp.Rational(1, 2), k: sp.Rational(1, 5),
         x: sp.Integer(1), z: -sp.tan(sp.Rational(1, 2)), xd: sp.Integer(3), zd: -3 * sp.tan(sp.Rational(1, 2))}
 acc = eq.accelerations(vals)

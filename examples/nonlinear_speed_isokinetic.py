@@ -4,7 +4,8 @@ import random
 import sympy as sp
 
 from geonh.certificate import same_motion
-from geonh.nonlinear import appell, isokinetic_particle, maggi_nonlinear, speed_constraint_particle
+from geonh.equations.nonlinear import appell, maggi_nonlinear
+from geonh.models.seeds import isokinetic_particle, speed_constraint_particle
 from geonh.numerics import simulate
 
 s = speed_constraint_particle()

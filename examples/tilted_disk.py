@@ -9,10 +9,10 @@ import numpy as np
 import sympy as sp
 
 from geonh import equations as E
-from geonh import simulate, systems
+from geonh import models, simulate
 from geonh.certificate import same_motion
 
-model = systems.get("tilted-disk")
+model = models.get("tilted-disk")
 system, frame = model.system, model.frame
 print(model.system, "\n  dof =", system.dof, " constraints:", [str(c) for c in system.constraints.forms])
 

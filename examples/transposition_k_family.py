@@ -6,8 +6,8 @@ one (they commute on the free coordinates only, and dδq_σ − δdq_σ = B^σ_r
 """
 import sympy as sp
 
-from geonh import catalog
-from geonh.space import ConfigurationSpace
+from geonh.models import kinematic as catalog
+from geonh.kernel.space import ConfigurationSpace
 from geonh.transposition import ConstrainedSetting, printed_nf_B
 
 

@@ -7,8 +7,8 @@
 """
 import sympy as sp
 
-from geonh import catalog
-from geonh.space import ConfigurationSpace
+from geonh.models import kinematic as catalog
+from geonh.kernel.space import ConfigurationSpace
 from geonh.transposition import (ConstrainedSetting, corrected_nf_gamma, hamel_matrices,
                                  printed_hamel_beta, printed_nf_gamma)
 

@@ -6,7 +6,7 @@ the sign that gives Euler's equations I Ω̇ + Ω × I Ω = M.
 """
 import sympy as sp
 
-from geonh import catalog
+from geonh.models import kinematic as catalog
 from geonh.transposition import ConstrainedSetting, hamel_matrices, printed_hamel_beta
 
 model = catalog.rigid_body()

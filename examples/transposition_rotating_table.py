@@ -8,7 +8,7 @@ B^σ_ts dt δq_s = −D_s(a_σ) dt δq_s: here B^x_ts = Ω a_ys and B^y_ts = −
 """
 import sympy as sp
 
-from geonh.space import ConfigurationSpace
+from geonh.kernel.space import ConfigurationSpace
 from geonh.transposition import ConstrainedSetting
 
 S = ConfigurationSpace("x y psi theta phi", time=True)

@@ -7,13 +7,13 @@ see examples/classic_error.py.
 import sympy as sp
 
 from geonh import equations as E
-from geonh import systems
+from geonh.models import mechanical
 from geonh.certificate import same_motion
 
-model = systems.vertical_rolling_disk(torques=True)
+model = mechanical.vertical_rolling_disk(torques=True)
 eq = E.chaplygin(model.system, ["x", "y"])
 print("Chaplygin's equations (free θ, φ):")
-for u, e in zip(eq.u, eq.rhs(symbolic=True)[4:, :]):
+for u, e in zip(eq.u, eq.rhs()[4:, :]):
     print(f"  d{u}/dt =", sp.simplify(e))
 lag = E.lagrange(model.system)
 print("multipliers (rolling reactions):")

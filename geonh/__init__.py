@@ -1,7 +1,12 @@
 """geonh: geometric analytical mechanics of nonholonomic systems.
 
-Data flows one way: fields → frames → transposition → equations → numerics.
+Layers, each importing only from the ones before it (data flows one way):
+:mod:`geonh.kernel` (space, fields, forms, frames, distributions, generic-point decisions) →
+:mod:`geonh.transposition` (d and δ as fields, β/γ/B, adapted frames) →
+:mod:`geonh.systems` (the system kinds) → :mod:`geonh.equations` (one engine, every form) →
+:mod:`geonh.numerics` → :mod:`geonh.certificate` → :mod:`geonh.models` (the model library).
 Signs and index orders follow ``CONVENTIONS.md`` (see docs/conventions.md).
+Hypothesis strategies for your own tests: ``import geonh.testing`` (not imported here).
 """
 from .errors import (
     DependentFieldsError,
@@ -17,58 +22,96 @@ from .errors import (
     SpaceMismatchError,
     UnknownCoordinateError,
 )
-from .space import ConfigurationSpace
-from .fields import VectorField, bracket, coordinate_fields
-from .forms import Form, OneForm, d, differential, exterior_derivative, interior, lie_derivative, wedge
-from .frames import Frame, transform_structure_coefficients
-from .distributions import Codistribution, Distribution, IntegrabilityReport
-from .generic import generic_rank, is_zero
-from .system import MechanicalSystem
+from .kernel import (
+    Codistribution,
+    ConfigurationSpace,
+    Distribution,
+    Form,
+    Frame,
+    IntegrabilityReport,
+    OneForm,
+    VectorField,
+    bracket,
+    coordinate_fields,
+    d,
+    differential,
+    exterior_derivative,
+    generic_rank,
+    interior,
+    is_zero,
+    lie_derivative,
+    transform_structure_coefficients,
+    wedge,
+)
+from .transposition import (
+    ConstrainedSetting,
+    TranspositionalRelations,
+    check_adapted,
+    solve_constraints,
+    voronets_frame,
+)
+from .systems import (
+    ConstraintReport,
+    FreeSystem,
+    GaussSystem,
+    HertzSpace,
+    MechanicalSystem,
+    NonlinearSystem,
+    SystemLike,
+    analyze_constraints,
+)
 from .equations import (
+    FORMS,
     Equations,
+    FormDeclaration,
+    appell,
     boltzmann_hamel,
     central_equations,
     chaplygin,
+    chetaev_lagrange,
+    derive,
+    gauss,
     gibbs_appell,
     hamel_raw,
+    hamilton_equations,
+    hertz,
     is_chaplygin,
     kane,
     lagrange,
     maggi,
-    solve_constraints,
+    maggi_nonlinear,
+    neimark_fufaev,
     tzenoff,
+    udwadia_kalaba,
     volterra,
     voronets,
-    voronets_frame,
 )
-from .transposition import ConstrainedSetting, TranspositionalRelations
-from .equations import neimark_fufaev
-from .certificate import Certificate, same_motion
 from .numerics import simulate
-from .nonlinear import NonlinearSystem, appell, chetaev_lagrange, maggi_nonlinear
-from .gauss import FreeSystem, GaussSystem, gauss, udwadia_kalaba
-from .constraint_analysis import ConstraintReport, analyze_constraints
-from .hertz import HertzSpace
-from .hamilton import hamilton_equations
-from . import catalog, systems, testing  # noqa: E402  (built-in models; hypothesis strategies)
+from .certificate import Certificate, same_motion
+from . import models
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
+    # kernel
     "ConfigurationSpace", "VectorField", "bracket", "coordinate_fields",
     "Form", "OneForm", "d", "differential", "exterior_derivative", "interior", "lie_derivative", "wedge",
-    "Frame", "transform_structure_coefficients",
-    "Distribution", "Codistribution", "IntegrabilityReport",
+    "Frame", "transform_structure_coefficients", "Distribution", "Codistribution", "IntegrabilityReport",
     "generic_rank", "is_zero",
-    "MechanicalSystem", "Equations", "central_equations", "lagrange", "boltzmann_hamel", "volterra",
-    "voronets", "voronets_frame", "chaplygin", "is_chaplygin", "maggi", "hamel_raw", "gibbs_appell",
-    "kane", "tzenoff", "solve_constraints", "neimark_fufaev", "Certificate", "same_motion", "simulate",
-    "ConstrainedSetting", "TranspositionalRelations",
-    "NonlinearSystem", "appell", "chetaev_lagrange", "maggi_nonlinear",
-    "FreeSystem", "GaussSystem", "gauss", "udwadia_kalaba", "ConstraintReport", "analyze_constraints",
-    "HertzSpace", "hamilton_equations", "InconsistentStateError",
-    "catalog", "systems", "testing",
+    # transposition
+    "ConstrainedSetting", "TranspositionalRelations", "check_adapted", "solve_constraints", "voronets_frame",
+    # systems
+    "SystemLike", "MechanicalSystem", "NonlinearSystem", "FreeSystem", "GaussSystem", "HertzSpace",
+    "ConstraintReport", "analyze_constraints",
+    # equations
+    "Equations", "FormDeclaration", "FORMS", "derive", "central_equations", "lagrange", "boltzmann_hamel",
+    "volterra", "voronets", "chaplygin", "is_chaplygin", "neimark_fufaev", "maggi", "hamel_raw",
+    "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "gauss",
+    "udwadia_kalaba", "hertz", "hamilton_equations",
+    # numerics, certificate, models
+    "simulate", "Certificate", "same_motion", "models",
+    # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
-    "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError",
+    "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError",
 ]

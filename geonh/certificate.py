@@ -16,9 +16,12 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
+from .equations.base import Equations
 from .errors import SpaceMismatchError
-from .generic import PRECISION
-from .numerics import to_mp
+from .kernel.evaluation import to_mp
+from .kernel.generic_point import PRECISION
+
+__all__ = ["Certificate", "same_motion"]
 
 
 @dataclass
@@ -39,43 +42,12 @@ class Certificate:
         return f"{verdict}: max |Δq̈| = {self.max_residual:.3g} over {self.states} states ({self.method})"
 
 
-def random_state(system, rng: random.Random, extra_symbols=()) -> dict:
-    """A random rational state {t, q, q̇, parameters} satisfying the velocity constraints."""
-    from .equations import solve_constraints
-    S = system.space
-
-    def rat():
-        den = rng.randint(7, 41)
-        return sp.Rational(rng.randint(den // 4 + 1, 2 * den), den)
-
-    vals: dict = {}
-    for s in S.coords:
-        vals[s] = rat()
-    free, dep, a, a0 = solve_constraints(system) if system.n_constraints else (list(range(S.n)), [], None, None)
-    params = set()
-    exprs = [system.T, system.V, *system.Q, *list(system.constraints.matrix())]
-    for e in exprs:
-        params |= sp.sympify(e).free_symbols
-    params |= set(extra_symbols)
-    params -= set(S.coords) | set(S.qd) | set(S.qdd)
-    for p in sorted(params, key=sp.default_sort_key):
-        vals[p] = rat()
-    for s in free:
-        vals[S.qd[s]] = rat() * rng.choice([-1, 1])
-    for k, j in enumerate(dep):
-        e = sum((a[k, c] * vals[S.qd[s]] for c, s in enumerate(free)), a0[k])
-        ev = sp.sympify(e).xreplace(vals)
-        vals[S.qd[j]] = ev if ev.is_Rational else ev.evalf(PRECISION)
-    return vals
-
-
-def same_motion(eq1, eq2, *, states: int = 3, tol: float = 1e-30, seed: int = 1,
+def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float = 1e-30, seed: int = 1,
                 sampler=None) -> Certificate:
     """Decide whether ``eq1`` and ``eq2`` describe the same motion (see module docstring).
 
-    ``sampler(rng, extra_symbols) -> state`` draws the consistent random states; default: the
-    ``sample_state`` method of ``eq1.system`` (or ``eq2.system``) when it has one (systems with
-    nonlinear constraints, geonh.nonlinear), else :func:`random_state`.
+    ``sampler(rng, extra_symbols) -> state`` draws the consistent random states; default:
+    ``eq1.system.sample_state`` (every system kind has one, :class:`~geonh.systems.SystemLike`).
     """
     if eq1.space != eq2.space:
         raise SpaceMismatchError("the two equation sets live on different configuration spaces")
@@ -83,7 +55,7 @@ def same_motion(eq1, eq2, *, states: int = 3, tol: float = 1e-30, seed: int = 1,
         return Certificate(True, 0.0, "symbolic (identical equations)", 0)
     rng = random.Random(seed)
     if sampler is None:
-        sampler = next((e.system.sample_state for e in (eq1, eq2) if hasattr(e.system, "sample_state")), None)
+        sampler = eq1.system.sample_state
     extra = set()
     for eq in (eq1, eq2):
         for e in list(eq.mass_matrix) + list(eq.forcing) + list(eq.kinematics):
@@ -93,7 +65,7 @@ def same_motion(eq1, eq2, *, states: int = 3, tol: float = 1e-30, seed: int = 1,
     exact = True
     details = []
     for _ in range(states):
-        vals = sampler(rng, extra) if sampler is not None else random_state(eq1.system, rng, extra)
+        vals = sampler(rng, extra)
         a1 = eq1.accelerations(vals)
         a2 = eq2.accelerations(vals)
         diffs = []

@@ -1,4 +1,4 @@
-"""Command line: ``geonh list`` and ``geonh show MODEL``.
+"""Command line: ``geonh list`` and ``geonh show MODEL`` for every model of :mod:`geonh.models`.
 
 ``geonh show rolling-disk`` prints the adapted frame, the non-zero structure coefficients
 c^d_ab (CONVENTIONS.md), the growth vector of the admissible distribution and the
@@ -11,18 +11,43 @@ import sys
 
 import sympy as sp
 
-from . import catalog
+from . import models
+from .systems import analyze_constraints
 
 
 def show(name: str, out=None) -> None:
-    """Print the frame, structure coefficients, growth vector and verdict of a built-in model."""
+    """Print what geonh knows of a built-in model: for a model with a frame, the frame, the
+    non-zero structure coefficients, the growth vector and the integrability verdict; for a
+    seed example, its constraints and their analysis."""
     out = out or sys.stdout
-    model = catalog.get(name)
-    F = model.frame
-    S = model.space
+    model = models.get(name)
     w = out.write
+    S = model.space
     w(f"{model.name}: {model.description}\n")
     w(f"coordinates: {', '.join(s.name for s in S.coords)}\n")
+    system = getattr(model, "system", None)
+    if system is not None:
+        w(f"system: {system!r}\n")
+    frame = getattr(model, "frame", None)
+    if frame is None:
+        _show_constraints(model, w)
+        return
+    _show_frame(model, frame, w)
+
+
+def _show_constraints(model, w) -> None:
+    w("constraints (= 0):\n")
+    for c in model.constraints:
+        w(f"  {c}\n")
+    system = model.system
+    if system is None:
+        report = analyze_constraints(model.space, list(model.constraints))
+        w(report.explain() + "\n")
+    else:
+        w(f"degrees of freedom: {system.dof}; virtual displacements: {system.virtual}\n")
+
+
+def _show_frame(model, F, w) -> None:
     w("quasi-velocities (free first, then constraints = 0):\n")
     for nm, om in zip(F.names, F.quasi_velocities()):
         w(f"  {nm} = {om}\n")
@@ -42,9 +67,8 @@ def show(name: str, out=None) -> None:
                     w(f"  c^{F.names[d]}_({F.names[a]},{F.names[b]}) = {v}\n")
     if not any_:
         w("  (all zero)\n")
-    D = model.distribution
-    w(f"growth vector of the admissible distribution: {D.growth_vector()}\n")
-    if model.m < n:
+    w(f"growth vector of the admissible distribution: {model.distribution.growth_vector()}\n")
+    if model.m < model.space.n:
         w(f"constraints: {model.constraints.verdict()}\n")
     else:
         w("constraints: none (holonomic system in quasi-velocities)\n")
@@ -59,8 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     ps.add_argument("model", help="a built-in model (see `geonh list`)")
     args = p.parse_args(argv)
     if args.cmd == "list":
-        for nm in catalog.names():
-            print(nm)
+        for nm in models.names():
+            print(f"{nm:28s} {models.kind(nm):10s} {models.describe(nm)}")
         return 0
     try:
         show(args.model)

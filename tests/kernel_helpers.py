@@ -1,7 +1,7 @@
 """Comparison helpers for the kernel tests (imported by tests/test_*.py)."""
 import sympy as sp
 
-from geonh.generic import is_zero
+from geonh.kernel.generic_point import is_zero
 
 
 def _has_denominator(expr) -> bool:
@@ -11,7 +11,7 @@ def _has_denominator(expr) -> bool:
 def same(x, y) -> bool:
     """x == y as functions of all their symbols.
 
-    Decided by :func:`geonh.generic.is_zero` on the difference; a polynomial in sin/cos and
+    Decided by :func:`geonh.kernel.generic_point.is_zero` on the difference; a polynomial in sin/cos and
     the coordinates is first expanded (cheap, exact, and it spares the high-precision
     evaluation).  No ``simplify``.
     """

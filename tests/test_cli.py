@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from geonh import catalog
+from geonh import models
 from geonh.cli import main
 
 
@@ -41,7 +41,9 @@ def test_unknown_model_exit_code_2(capsys):
 
 def test_list(capsys):
     assert main(["list"]) == 0
-    assert capsys.readouterr().out.split() == catalog.names()
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split()[0] for ln in lines] == models.names()
+    assert all(ln.split()[1] == models.kind(ln.split()[0]) for ln in lines)
 
 
 def test_usage_errors_exit_2(capsys):

@@ -5,13 +5,13 @@ import sympy as sp
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
-from geonh import catalog
-from geonh.distributions import Codistribution, Distribution, IntegrabilityReport
+from geonh.models import kinematic as catalog
+from geonh.kernel.distributions import Codistribution, Distribution, IntegrabilityReport
 from geonh.errors import NotFoundError, NotLinearError, RankError, SpaceMismatchError
-from geonh.fields import VectorField, bracket
-from geonh.forms import OneForm, differential, wedge
-from geonh.generic import generic_rank
-from geonh.space import ConfigurationSpace
+from geonh.kernel.fields import VectorField, bracket
+from geonh.kernel.forms import OneForm, differential, wedge
+from geonh.kernel.generic_point import generic_rank
+from geonh.kernel.space import ConfigurationSpace
 from geonh.testing import strategies as gst
 
 

@@ -5,7 +5,7 @@ import pytest
 import sympy as sp
 
 from geonh import errors
-from geonh.distributions import Codistribution, Distribution
+from geonh.kernel.distributions import Codistribution, Distribution
 from geonh.errors import (
     DependentFieldsError,
     DimensionError,
@@ -14,10 +14,10 @@ from geonh.errors import (
     SpaceMismatchError,
     UnknownCoordinateError,
 )
-from geonh.fields import VectorField
-from geonh.forms import Form, OneForm
-from geonh.frames import Frame
-from geonh.space import ConfigurationSpace
+from geonh.kernel.fields import VectorField
+from geonh.kernel.forms import Form, OneForm
+from geonh.kernel.frames import Frame
+from geonh.kernel.space import ConfigurationSpace
 
 
 def test_all_errors_subclass_geonh_error_and_a_builtin():

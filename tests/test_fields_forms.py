@@ -1,7 +1,7 @@
 """Vector fields, brackets, forms, d, wedge, interior products and Lie derivatives.
 
 Property tests draw random spaces, fields and forms from :mod:`geonh.testing.strategies` and
-compare with :func:`geonh.generic.is_zero` on differences.
+compare with :func:`geonh.kernel.generic_point.is_zero` on differences.
 """
 import pytest
 import sympy as sp
@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from kernel_helpers import same_field, same_form
 
 from geonh.errors import DimensionError, SpaceMismatchError
-from geonh.fields import VectorField, bracket, coordinate_fields, fields_matrix
-from geonh.forms import (
+from geonh.kernel.fields import VectorField, bracket, coordinate_fields, fields_matrix
+from geonh.kernel.forms import (
     Form,
     OneForm,
     d,
@@ -21,8 +21,8 @@ from geonh.forms import (
     lie_derivative,
     wedge,
 )
-from geonh.generic import is_zero
-from geonh.space import ConfigurationSpace
+from geonh.kernel.generic_point import is_zero
+from geonh.kernel.space import ConfigurationSpace
 from geonh.testing import strategies as gst
 
 

@@ -5,18 +5,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kernel_helpers import arrays_equal, same
 
-from geonh import catalog
+from geonh.models import kinematic as catalog
 from geonh.errors import (
     DependentFieldsError,
     DimensionError,
     NotLinearError,
     SingularMapError,
 )
-from geonh.fields import VectorField, bracket
-from geonh.forms import OneForm
-from geonh.frames import Frame, transform_structure_coefficients
-from geonh.generic import is_zero
-from geonh.space import ConfigurationSpace
+from geonh.kernel.fields import VectorField, bracket
+from geonh.kernel.forms import OneForm
+from geonh.kernel.frames import Frame, transform_structure_coefficients
+from geonh.kernel.generic_point import is_zero
+from geonh.kernel.space import ConfigurationSpace
 from geonh.testing import strategies as gst
 
 

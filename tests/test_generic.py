@@ -3,7 +3,7 @@ import pytest
 import sympy as sp
 
 from geonh.errors import SingularMapError
-from geonh.generic import (
+from geonh.kernel.generic_point import (
     generic_rank,
     independent_rows,
     is_zero,

@@ -3,12 +3,17 @@ import pytest
 import sympy as sp
 
 from geonh.equations import lagrange
-from geonh.frames import Frame
-from geonh.generic import is_zero
-from geonh.hamilton import compare_with_direct, hamilton_equations, naive_terms, woronetz_identity
+from geonh.kernel.frames import Frame
+from geonh.kernel.generic_point import is_zero
 from geonh.certificate import same_motion
-from geonh import systems
-from geonh.nonlinear import linear_examples
+from geonh.equations.hamilton import hamilton_equations, naive_terms, woronetz_identity
+
+
+def compare_with_direct(system, form, **kw):
+    """Hamilton's principle in this form against Lagrange's equations with multipliers."""
+    return same_motion(lagrange(system), hamilton_equations(system, form, **kw))
+from geonh.models import mechanical
+from geonh.models.seeds import linear_examples
 
 NAMES = ["sleigh", "rolling disk", "knife edge", "skate on belt"]
 
@@ -42,7 +47,7 @@ def test_uncorrected_principle_with_suslov_relations_is_naive_and_wrong(examples
 
 
 def test_naive_wrong_on_sleigh_for_every_choice():
-    ms = systems.chaplygin_sleigh().system
+    ms = mechanical.chaplygin_sleigh().system
     x, y, th = ms.space.q
     for dep in ([y], [x]):
         assert not compare_with_direct(ms, "naive", dependent=dep).same
@@ -50,7 +55,7 @@ def test_naive_wrong_on_sleigh_for_every_choice():
 
 
 def test_naive_right_on_rolling_disk_with_x_y_dependent():
-    ms = systems.vertical_rolling_disk().system
+    ms = mechanical.vertical_rolling_disk().system
     x, y, th, ph = ms.space.q
     assert compare_with_direct(ms, "naive", dependent=[x, y]).same
     assert all(is_zero(t) for t in naive_terms(ms, dependent=[x, y]))
@@ -66,20 +71,22 @@ def test_woronetz_identity(examples, name):
 
 def test_woronetz_printed_index_is_a_misprint():
     """Hamel prints J_{k−l} in the line before (VI); with it the identity and the equations fail."""
-    ms = systems.chaplygin_sleigh().system
+    ms = mechanical.chaplygin_sleigh().system
     assert not is_zero(woronetz_identity(ms, printed=True))
     assert not compare_with_direct(ms, "woronetz", printed=True).same
 
 
 def test_woronetz_in_a_non_voronets_frame():
-    ms = systems.chaplygin_sleigh().system
+    ms = mechanical.chaplygin_sleigh().system
     S = ms.space
     th = S.q[2]
     xd, yd, thd = S.qd
-    from geonh.fields import VectorField
+    from geonh.kernel.fields import VectorField
+    from geonh.kernel.forms import OneForm
     c, s_ = sp.cos(th), sp.sin(th)
     C = sp.Matrix([[c, 0, -s_], [s_, 0, c], [0, 1, 0]])  # fields X_v, X_w, X_c (columns)
-    F = Frame([VectorField(S, list(C[:, a])) for a in range(3)], names=["v", "w", "c"], _B=C.T)
+    F = Frame([VectorField(S, list(C[:, a])) for a in range(3)], names=["v", "w", "c"],
+              coframe=[OneForm(S, list(C[:, a])) for a in range(3)])  # C is orthogonal
     assert F.quasi_velocities()[2] == -xd * s_ + yd * c
     assert same_motion(lagrange(ms), hamilton_equations(ms, "woronetz", frame=F)).same
     assert is_zero(woronetz_identity(ms, frame=F))
@@ -96,9 +103,10 @@ def test_printed_voronets_needs_affine_term(examples):
 
 def test_transposition_bracket_matches_kernel():
     """The k = 0 bracket of geonh.transposition equals [V, W] built from VectorFields directly."""
-    from geonh.fields import VectorField
+    from geonh.kernel.fields import VectorField
+    from geonh.kernel.forms import OneForm
     from geonh.transposition import ConstrainedSetting
-    ms = systems.chaplygin_sleigh().system
+    ms = mechanical.chaplygin_sleigh().system
     S = ms.space
     x, y, th = S.q
     st = ConstrainedSetting.from_codistribution(ms.constraints, [y])

@@ -7,15 +7,16 @@ import sympy as sp
 from hypothesis import given, settings, strategies as st
 
 from geonh.certificate import same_motion
-from geonh.distributions import Codistribution
+from geonh.kernel.distributions import Codistribution
 from geonh.equations import Equations, lagrange
 from geonh.errors import (InconsistentStateError, NotFoundError, NotLinearError, NotPositiveDefiniteError,
                           RankError, SingularMapError)
-from geonh.generic import generic_rank, is_zero
-from geonh.nonlinear import (NonlinearSystem, appell, appell_hamel, chetaev_lagrange, isokinetic_particle,
-                             linear_examples, maggi_nonlinear, reactions_at, speed_constraint_particle)
+from geonh.kernel.generic_point import generic_rank, is_zero
+from geonh.systems import NonlinearSystem
+from geonh.equations.nonlinear import appell, chetaev_lagrange, maggi_nonlinear, reactions_at
+from geonh.models.seeds import appell_hamel, isokinetic_particle, linear_examples, speed_constraint_particle
 from geonh.numerics import simulate
-from geonh.space import ConfigurationSpace
+from geonh.kernel.space import ConfigurationSpace
 
 a = sp.Symbol("a", positive=True)
 

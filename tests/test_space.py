@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from sympy.physics.mechanics import dynamicsymbols
 
 from geonh.errors import UnknownCoordinateError
-from geonh.space import ConfigurationSpace
+from geonh.kernel.space import ConfigurationSpace
 from geonh.testing import strategies as gst
 
 

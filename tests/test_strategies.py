@@ -5,12 +5,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import geonh.testing
-from geonh.distributions import Codistribution, Distribution
-from geonh.fields import VectorField
-from geonh.forms import Form, OneForm
-from geonh.frames import Frame
-from geonh.generic import generic_rank
-from geonh.space import ConfigurationSpace
+from geonh.kernel.distributions import Codistribution, Distribution
+from geonh.kernel.fields import VectorField
+from geonh.kernel.forms import Form, OneForm
+from geonh.kernel.frames import Frame
+from geonh.kernel.generic_point import generic_rank
+from geonh.kernel.space import ConfigurationSpace
 from geonh.testing import strategies as gst
 
 

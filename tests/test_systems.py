@@ -21,15 +21,18 @@ import sympy as sp
 
 import geonh as g
 from geonh import equations as E
-from geonh import systems
-from geonh.certificate import random_state, same_motion
-from geonh.numerics import to_mp, to_sympy
-from geonh.system import MechanicalSystem
+from geonh import transposition as T
+from geonh.equations.independent import motion_substitution
+from geonh import models
+from geonh.models import mechanical
+from geonh.certificate import same_motion
+from geonh.kernel.evaluation import to_mp, to_sympy
+from geonh.systems.mechanical import MechanicalSystem
 
 
 @functools.lru_cache(maxsize=None)
 def model(name):
-    return systems.get(name)
+    return models.get(name)
 
 
 def _sym(name, **kw):
@@ -40,20 +43,20 @@ def _sym(name, **kw):
 # registry
 # ----------------------------------------------------------------------------------------------
 def test_registry():
-    assert "tilted-disk" in systems.names() and "car" in systems.names()
+    assert "tilted-disk" in models.names("mechanical") and "car" in models.names("mechanical")
     with pytest.raises(g.NotFoundError):
-        systems.get("no-such-system")
-    for nm in systems.names():
+        models.get("no-such-system")
+    for nm in models.names("mechanical"):
         M = model(nm)
         assert isinstance(M.system, MechanicalSystem)
         if M.frame is not None:
-            assert E.check_adapted(M.system, M.frame) == M.system.dof
+            assert T.check_adapted(M.system, M.frame) == M.system.dof
 
 
 def test_dimensions():
     assert (model("tilted-disk").system.n, model("tilted-disk").system.n_constraints) == (5, 2)
     assert model("ball-on-turntable").space.is_rheonomic
-    S3 = systems.dynamic_n_trailer(3).system
+    S3 = mechanical.dynamic_n_trailer(3).system
     assert (S3.n, S3.n_constraints, S3.dof) == (6, 4, 2)
 
 
@@ -61,8 +64,9 @@ def test_dimensions():
 # every form agrees with Lagrange-with-multipliers on every system
 # ----------------------------------------------------------------------------------------------
 FRAMED = ("boltzmann-hamel", "maggi", "gibbs-appell", "kane")
-CASES = [(nm, f) for nm in systems.names() for f in list(E.FORMS) + [f"{x}@frame" for x in FRAMED]
-         if f != "lagrange"]
+CONDITIONAL = ("volterra", "chaplygin")  # forms with an obstruction: test_conditional_forms
+CASES = [(nm, f) for nm in models.names("mechanical") for f in list(E.FORMS) + [f"{x}@frame" for x in FRAMED]
+         if f != "lagrange" and f not in CONDITIONAL]
 # measured (3 states): tzenoff-I on the dynamic 2-trailer takes ~23 s, the other coordinate
 # forms ~5-7 s each there; the 2-trailer is checked in its adapted frame and with Voronets
 # only, the 1-trailer with every form.
@@ -84,6 +88,24 @@ def test_form_agrees_with_lagrange(name, form):
     eq = _build(M, form)
     cert = same_motion(E.lagrange(M.system), eq, states=2)
     assert cert.same, (name, form, str(cert))
+
+
+@pytest.mark.parametrize("name", [nm for nm in models.names("mechanical") if nm != "dynamic-2-trailer"])
+def test_conditional_forms(name):
+    """Volterra applies exactly to the unconstrained systems, Chaplygin exactly to the Chaplygin
+    systems (for the model's dependent coordinates); where they apply they agree with Lagrange,
+    where they do not, derive() refuses with the reason."""
+    M = model(name)
+    expect = {"volterra": M.system.n_constraints == 0,
+              "chaplygin": E.is_chaplygin(M.system, M.dependent)}
+    for form, applies in expect.items():
+        assert E.FORMS[form].applies(M.system, M.dependent) == applies, (name, form)
+        if applies:
+            eq = E.derive(form, M.system, M.frame, M.dependent)
+            assert same_motion(E.lagrange(M.system), eq, states=2).same, (name, form)
+        else:
+            with pytest.raises(g.NotAdaptedError):
+                E.derive(form, M.system, M.frame, M.dependent)
 
 
 @pytest.mark.parametrize("name", ["chaplygin-sleigh", "vertical-disk", "inclined-knife-edge", "tilted-disk"])
@@ -129,7 +151,7 @@ def test_heavy_top_gives_euler_poisson():
 
 
 def test_lagrange_top_third_component_conserved():
-    Mo = systems.heavy_top(symmetric=True)
+    Mo = mechanical.heavy_top(symmetric=True)
     eq = E.volterra(Mo.system, Mo.frame)
     rng = random.Random(3)
     for _ in range(2):
@@ -146,7 +168,7 @@ def test_chaplygin_sleigh_closed_form():
     for eq in (E.boltzmann_hamel(Mo.system, Mo.frame), E.maggi(Mo.system, Mo.frame),
                E.gibbs_appell(Mo.system, Mo.frame), E.kane(Mo.system, Mo.frame)):
         v, w = eq.u
-        sol = eq.rhs(symbolic=True)[3:, :]
+        sol = eq.rhs()[3:, :]
         assert sp.simplify(sol[0] - a * w**2) == 0, eq.form
         assert sp.simplify(sol[1] + m * a * v * w / (I + m * a**2)) == 0, eq.form
 
@@ -156,15 +178,15 @@ def test_inclined_knife_edge_closed_form():
     m, I, gg, alpha = Mo.parameters
     th = Mo.space.q[2]
     eq = E.boltzmann_hamel(Mo.system, Mo.frame)
-    sol = eq.rhs(symbolic=True)[3:, :]
+    sol = eq.rhs()[3:, :]
     assert sp.simplify(sol[0] - gg * sp.sin(alpha) * sp.cos(th)) == 0
     assert sp.simplify(sol[1]) == 0
 
 
 def test_vertical_disk_with_torques():
-    Mo = systems.vertical_rolling_disk(torques=True)
+    Mo = mechanical.vertical_rolling_disk(torques=True)
     m, I, J, R, tt, tp = Mo.parameters
-    sol = E.boltzmann_hamel(Mo.system, Mo.frame).rhs(symbolic=True)[4:, :]
+    sol = E.boltzmann_hamel(Mo.system, Mo.frame).rhs()[4:, :]
     assert sp.simplify(sol[0] - tt / I) == 0 and sp.simplify(sol[1] - tp / (J + m * R**2)) == 0
 
 
@@ -172,7 +194,7 @@ def test_rotating_knife_edge_closed_form():
     Mo = model("rotating-knife-edge")
     m, w, F = Mo.parameters
     t = Mo.space.t
-    sol = E.boltzmann_hamel(Mo.system, Mo.frame).rhs(symbolic=True)[2:, :]
+    sol = E.boltzmann_hamel(Mo.system, Mo.frame).rhs()[2:, :]
     assert sp.simplify(sol[0] - F * sp.cos(w * t) / m) == 0
 
 
@@ -185,7 +207,7 @@ def test_ball_on_turntable_moves_on_circles():
     rng = random.Random(5)
     k = I / (I + m * r**2)
     for _ in range(2):
-        vals = random_state(Mo.system, rng)
+        vals = Mo.system.sample_state(rng)
         acc = eq.accelerations(vals)
         xdd, ydd = acc[3], acc[4]
         xd, yd = vals[S.qd[3]], vals[S.qd[4]]
@@ -269,7 +291,7 @@ def test_tilted_disk_matches_sympy_kanes_method():
 def naive_equations(system, dependent=None):
     """Plain Lagrange equations of T° = T with the constraints substituted, in the free
     coordinates, forces Q_l + a_jl Q_j: the classic error (Hamilton's naive principle)."""
-    from geonh.hamilton import hamilton_equations
+    from geonh.equations.hamilton import hamilton_equations
     return hamilton_equations(system, "naive", dependent=dependent)
 
 
@@ -313,7 +335,7 @@ def test_car_inversion_32():
                          [b["b31"], 0, b["b33"], b["b34"]], [b["b41"], 0, b["b43"], b["b44"]]])
     for e in C - printed:
         assert g.is_zero(e)
-    free, dep, a, a0 = E.solve_constraints(M.system, ["x_C", "y_C"])
+    free, dep, a, a0 = T.solve_constraints(M.system, ["x_C", "y_C"])
     assert [M.space.q[i].name for i in free] == ["phi", "theta"]
     for e in a - sp.Matrix([[b["b31"], 0], [b["b41"], 0]]):
         assert g.is_zero(e)
@@ -321,7 +343,7 @@ def test_car_inversion_32():
 
 def _on_motion(eq, expr):
     """expr(q, q̇, q̈) with q̇ = K(q, u), q̈ = d/dt K along the motion (u̇ symbols kept)."""
-    return sp.sympify(expr).xreplace(E._motion_substitution(eq.system, eq.kinematics, eq.u, eq.ud))
+    return sp.sympify(expr).xreplace(motion_substitution(eq.system, eq.kinematics, eq.u, eq.ud))
 
 
 def test_car_maggi_equations_37_and_reactions():
@@ -356,7 +378,7 @@ def test_car_maggi_equations_37_and_reactions():
     assert same_motion(lag, printed_eq, states=2).same
     # ... and Λ1, Λ2 are Lagrange's multipliers of the constraints (31) (R_i = Λ_κ ∂φ^κ/∂q̇^i)
     rng = random.Random(2)
-    vals = random_state(M.system, rng)
+    vals = M.system.sample_state(rng)
     lam = lag.solve_point(vals)[4:]
     speeds = {u: sp.sympify(s).xreplace(vals) for u, s in zip(eq.u, eq.speeds)}
     udot = eq.solve_point({**vals, **speeds})
@@ -444,16 +466,16 @@ def test_tilted_disk_energy_conserved_in_simulation():
 
 def test_trig_reduce():
     a, b = sp.symbols("a b", real=True)
-    assert systems.trig_reduce(sp.sin(a)**2 + sp.cos(a)**2) == 1
-    assert systems.trig_reduce((1 - sp.cos(a)**2) / sp.sin(a) - sp.tan(b) * sp.cos(b)) == sp.sin(a) - sp.sin(b)
+    assert models.trig_reduce(sp.sin(a)**2 + sp.cos(a)**2) == 1
+    assert models.trig_reduce((1 - sp.cos(a)**2) / sp.sin(a) - sp.tan(b) * sp.cos(b)) == sp.sin(a) - sp.sin(b)
     Mo = model("ball-on-turntable")
     m, r, I, Om = Mo.parameters
     eq = E.boltzmann_hamel(Mo.system, Mo.frame)
     wx, wy, wz = eq.u
     x, y = Mo.space.q[3:]
-    rhs = eq.rhs(symbolic=True)[Mo.space.n:, :]
-    assert sp.simplify(systems.trig_reduce(rhs[0]) + Om * m * r * (Om * y - r * wy) / (I + m * r**2)) == 0
-    assert systems.trig_reduce(rhs[2]) == 0
+    rhs = eq.rhs()[Mo.space.n:, :]
+    assert sp.simplify(models.trig_reduce(rhs[0]) + Om * m * r * (Om * y - r * wy) / (I + m * r**2)) == 0
+    assert models.trig_reduce(rhs[2]) == 0
 
 
 @pytest.mark.parametrize("name", ["tilted-disk", "car", "ball-on-turntable", "dynamic-1-trailer"])

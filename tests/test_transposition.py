@@ -11,13 +11,13 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geonh import catalog
+from geonh.models import kinematic as catalog
 from geonh.errors import (DimensionError, GeonhError, NotLinearError, RankError,
                           SingularMapError)
-from geonh.forms import exterior_derivative
-from geonh.generic import PRECISION, is_zero, sample_points
-from geonh.space import ConfigurationSpace
-from geonh.testing._constrained_strategies import (constrained_settings, hamel_frames,
+from geonh.kernel.forms import exterior_derivative
+from geonh.kernel.generic_point import PRECISION, is_zero, sample_points
+from geonh.kernel.space import ConfigurationSpace
+from geonh.testing.constrained import (constrained_settings, hamel_frames,
                                                    holonomic_settings, transposition_cases)
 from geonh.transposition import (ConstrainedSetting, corrected_nf_gamma, hamel_matrices,
                                  printed_hamel_beta, printed_nf_B, printed_nf_gamma)

@@ -17,7 +17,7 @@ with at most three terms, trigonometric expressions with at most two terms (``c 
 everywhere.  Random distributions and codistributions use the same construction, so their rank
 is exactly the requested one.
 
-Comparisons in tests should use :func:`geonh.generic.is_zero` on differences (evaluation at
+Comparisons in tests should use :func:`geonh.is_zero` on differences (evaluation at
 random rational points, exact for polynomials), not ``sympy.simplify``.
 """
 from __future__ import annotations
@@ -25,11 +25,11 @@ from __future__ import annotations
 import sympy as sp
 from hypothesis import strategies as st
 
-from ..distributions import Codistribution, Distribution
-from ..fields import VectorField
-from ..forms import Form, OneForm, differential
-from ..frames import Frame
-from ..space import ConfigurationSpace
+from ..kernel.distributions import Codistribution, Distribution
+from ..kernel.fields import VectorField
+from ..kernel.forms import Form, OneForm, differential
+from ..kernel.frames import Frame
+from ..kernel.space import ConfigurationSpace
 
 __all__ = [
     "coefficients",
@@ -272,7 +272,7 @@ def _frames(draw, space, kind, zero_probability, inverse):
                                     with_inverse=True))
     fields = [VectorField(space, list(C[:, a])) for a in range(space.dim)]
     if inverse == "exact":
-        return Frame(fields, _B=B)
+        return Frame(fields, coframe=[OneForm(space, list(B[r, :])) for r in range(space.dim)])
     return Frame(fields)
 
 
@@ -351,7 +351,7 @@ def _integrable_codistributions(draw, space, rank, kind, zero_probability):
     return Codistribution(forms_, space), ints
 
 
-from ._constrained_strategies import *  # noqa: F401,F403  (constrained settings, transposition issue)
-from ._constrained_strategies import __all__ as _constrained_all  # noqa: E402
+from .constrained import *  # noqa: F401,F403  (constrained settings, transposition issue)
+from .constrained import __all__ as _constrained_all  # noqa: E402
 
 __all__ += [n for n in _constrained_all if n not in __all__]

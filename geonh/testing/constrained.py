@@ -9,10 +9,11 @@ from __future__ import annotations
 import sympy as sp
 from hypothesis import strategies as st
 
-from ..frames import Frame
-from ..fields import VectorField
-from ..space import ConfigurationSpace
-from ..transposition import ConstrainedSetting
+from ..kernel.frames import Frame
+from ..kernel.fields import VectorField
+from ..kernel.forms import OneForm
+from ..kernel.space import ConfigurationSpace
+from ..transposition.relations import ConstrainedSetting
 
 __all__ = [
     "coefficient_expressions",
@@ -128,4 +129,5 @@ def hamel_frames(draw, min_dim: int = 2, max_dim: int = 4):
     B = draw(quasi_velocity_matrices(S.q, n))
     # C = adj(B)/det(B): flat expressions keep the comparisons cheap
     C = B.adjugate(method="berkowitz") / B.det(method="berkowitz")
-    return Frame([VectorField(S, list(C[:, a])) for a in range(n)], _B=B)
+    return Frame([VectorField(S, list(C[:, a])) for a in range(n)],
+                 coframe=[OneForm(S, list(B[r, :])) for r in range(n)])

@@ -4,8 +4,8 @@ Each function returns a :class:`MechanicalModel`: the :class:`~geonh.system.Mech
 plus, where one is natural, a recommended adapted :class:`~geonh.frames.Frame` (free
 quasi-velocities first, then the constraint forms, then ``dt`` for rheonomic systems; Hamel
 1924, eqs. (20), (21)) and the dependent coordinates for Voronets's / Chaplygin's equations.
-``names()`` lists the registry, ``get(name)`` builds a model.  The kinematic skeletons
-(constraints and frames only) are in :mod:`geonh.catalog`.
+The registry (``names()``, ``get(name)``) is :mod:`geonh.models`; the kinematic skeletons
+(constraints and frames only) are in :mod:`geonh.models.kinematic`.
 
 All parameters are positive sympy Symbols; generalized forces that the literature writes as
 given functions of time (driving force, steering torque) are constant symbols here (their
@@ -16,20 +16,23 @@ so the tests that compare with sympy's ``KanesMethod`` are independent checks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Sequence
 
 import sympy as sp
 
-from . import catalog
-from .errors import NotFoundError
-from .frames import Frame
-from .space import ConfigurationSpace
-from .system import MechanicalSystem
+from ..equations.registry import derive
+from ..kernel.distributions import Codistribution, Distribution
+from ..kernel.fields import VectorField
+from ..kernel.frames import Frame
+from ..kernel.generic_point import is_zero
+from ..kernel.space import ConfigurationSpace
+from ..systems.mechanical import MechanicalSystem
+from . import kinematic as catalog
 
 __all__ = [
     "MechanicalModel", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
     "vertical_rolling_disk", "free_rigid_body", "heavy_top", "juschkov_car", "ball_on_turntable",
-    "rotating_knife_edge", "skate_on_belt", "dynamic_n_trailer", "names", "get", "trig_reduce",
+    "rotating_knife_edge", "skate_on_belt", "dynamic_n_trailer", "trig_reduce",
 ]
 
 
@@ -41,8 +44,6 @@ def _tidy(frame: Frame) -> Frame:
     """The same frame with its C = B⁻¹ entries simplified (LU inverses of trigonometric
     coframes come out nested; smaller C makes every equation form much smaller).  Each
     simplified entry is checked equal to the original at the generic point."""
-    from .fields import VectorField
-    from .generic import is_zero
     C = frame.C
     def simp(e):
         if not e.free_symbols:
@@ -56,7 +57,7 @@ def _tidy(frame: Frame) -> Frame:
         if not is_zero(a - b):  # pragma: no cover - simplification never changes a value
             raise AssertionError(f"simplification changed a frame entry: {a} -> {b}")
     fields = [VectorField(frame.space, list(C2[:, k])) for k in range(frame.dim)]
-    return Frame(fields, names=frame.names, _B=frame.B)
+    return Frame(fields, names=frame.names, coframe=list(frame.coframe))
 
 
 @dataclass
@@ -87,23 +88,29 @@ class MechanicalModel:
     def space(self) -> ConfigurationSpace:
         return self.system.space
 
+    @property
+    def m(self) -> int:
+        """Number of free velocities (degrees of freedom)."""
+        return self.system.dof
+
+    @property
+    def constraints(self) -> Codistribution:
+        """The constraint codistribution of the system."""
+        return self.system.constraints
+
+    @property
+    def distribution(self) -> Distribution:
+        """The admissible distribution: the free fields of the frame (or the annihilator of the
+        constraints when the model has no frame)."""
+        if self.frame is not None:
+            return Distribution(list(self.frame.fields[:self.m]), self.space)
+        return self.constraints.annihilator()
+
     def equations(self, form: str = "boltzmann-hamel"):
-        """Equations of motion in the given form, in the recommended frame where the form takes
-        a frame (boltzmann-hamel, volterra, maggi, gibbs-appell, kane), with the recommended
-        dependent coordinates where it takes those (voronets, chaplygin, hamel-raw, tzenoff)."""
-        from . import equations as E
-        framed = {"boltzmann-hamel": E.boltzmann_hamel, "volterra": E.boltzmann_hamel,
-                  "maggi": E.maggi, "gibbs-appell": E.gibbs_appell, "kane": E.kane}
-        dep = {"voronets": E.voronets, "chaplygin": E.chaplygin, "hamel-raw": E.hamel_raw}
-        if form in framed:
-            return framed[form](self.system, self.frame)
-        if form in dep:
-            return dep[form](self.system, self.dependent)
-        if form in ("tzenoff-I", "tzenoff-II"):
-            return E.tzenoff(self.system, 1 if form == "tzenoff-I" else 2, self.dependent)
-        if form == "lagrange":
-            return E.lagrange(self.system)
-        raise NotFoundError(f"unknown form {form!r}")
+        """Equations of motion in a registered form (:data:`geonh.equations.FORMS`), in the
+        recommended frame where the form takes a frame, with the recommended dependent
+        coordinates where it takes those."""
+        return derive(form, self.system, self.frame, self.dependent)
 
     def __repr__(self) -> str:
         return f"MechanicalModel({self.name!r}, {self.system!r})"
@@ -464,36 +471,3 @@ def dynamic_n_trailer(N: int = 1) -> MechanicalModel:
         f"dynamic-{N}-trailer", f"tractor pulling {N} on-axle trailers, with masses and inertias",
         system, _tidy(model.frame), None, tuple(ms + Js + d + [F, tau]),
         notes="With F = tau = 0 the energy T is conserved.")
-
-
-# ----------------------------------------------------------------------------------------------
-# registry
-# ----------------------------------------------------------------------------------------------
-_SYSTEMS: dict[str, Callable[[], MechanicalModel]] = {
-    "tilted-disk": tilted_rolling_disk,
-    "chaplygin-sleigh": chaplygin_sleigh,
-    "inclined-knife-edge": inclined_knife_edge,
-    "vertical-disk": vertical_rolling_disk,
-    "free-rigid-body": free_rigid_body,
-    "heavy-top": heavy_top,
-    "car": juschkov_car,
-    "ball-on-turntable": ball_on_turntable,
-    "rotating-knife-edge": rotating_knife_edge,
-    "skate-on-belt": skate_on_belt,
-    "dynamic-1-trailer": lambda: dynamic_n_trailer(1),
-    "dynamic-2-trailer": lambda: dynamic_n_trailer(2),
-}
-
-
-def names() -> list[str]:
-    """Names of the built-in mechanical systems."""
-    return sorted(_SYSTEMS)
-
-
-def get(name: str) -> MechanicalModel:
-    """Build the built-in mechanical system ``name`` (see :func:`names`)."""
-    try:
-        builder = _SYSTEMS[name]
-    except KeyError:
-        raise NotFoundError(f"unknown system {name!r}; known systems: {', '.join(names())}") from None
-    return builder()

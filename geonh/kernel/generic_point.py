@@ -31,7 +31,7 @@ from typing import Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from .errors import SingularMapError
+from ..errors import SingularMapError
 
 PRECISION = 60
 TRIALS = 3
@@ -103,7 +103,7 @@ def _postorder(expr: sp.Expr, cache: dict, leaf, node):
     return cache[expr]
 
 
-def _tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
+def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
     """Fixed-precision mpmath value of ``expr`` at ``point`` (:func:`_postorder`; ``cache``
     may be shared between calls at the same point, so rows of iterated brackets reuse each
     other's work).  No compilation: sympy's adaptive evalf and lambdify's code generation are
@@ -148,10 +148,10 @@ _MP_DERIVS = {
 def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping,
                            values: dict, cache: dict):
     """(d/dε) expr(point + ε·direction) at ε = 0, by forward-mode automatic differentiation
-    (dual numbers) over the distinct subexpressions; ``values`` is a :func:`_tree_eval` cache
+    (dual numbers) over the distinct subexpressions; ``values`` is a :func:`tree_eval` cache
     at ``point`` (shared), ``cache`` holds the derivatives for this direction.  Used to get
     Lie brackets *numerically* where only their rank matters (no symbolic differentiation)."""
-    _tree_eval(expr, point, values)
+    tree_eval(expr, point, values)
 
     def leaf(e):
         if e.is_Symbol:
@@ -176,7 +176,7 @@ def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping,
             return _MP_DERIVS[e.func](vs[0]) * ds[0]
         # any other function: numerical derivative of the node along ε
         moved = lambda eps: {k: _as_mp(v) + eps * direction.get(k, 0) for k, v in point.items()}  # noqa: E731
-        return mpmath.diff(lambda eps: _tree_eval(e, moved(eps), {}), 0)
+        return mpmath.diff(lambda eps: tree_eval(e, moved(eps), {}), 0)
 
     return _postorder(expr, cache, leaf, node)
 
@@ -191,7 +191,7 @@ def _mp_eval(expr: sp.Expr, point: Mapping, cache: dict | None = None):
     """mpmath value of a large expression at ``point`` (None where it is singular)."""
     with mpmath.workdps(PRECISION):
         try:
-            v = _tree_eval(expr, point, {} if cache is None else cache)
+            v = tree_eval(expr, point, {} if cache is None else cache)
         except (ZeroDivisionError, ValueError, OverflowError, TypeError):
             return None
         v = mpmath.mpmathify(v)
@@ -516,3 +516,21 @@ def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:
     """Right null space basis of ``M`` at the generic point (rref with reliable pivots)."""
     M = sp.Matrix(M)
     return M.nullspace(iszerofunc=is_zero, simplify=False)
+
+
+def inverse(M: sp.MatrixBase, what: str = "matrix") -> sp.Matrix:
+    """geonh's one inverse policy for a matrix known to be invertible at the generic point: the
+    identity is returned as is, adj(M)/det(M) for sizes ≤ 4 (flat expressions, no nested
+    quotients), :func:`lu_inverse` with generic pivots beyond."""
+    M = sp.Matrix(M)
+    n = M.rows
+    if n == 0:
+        return sp.zeros(0, 0)
+    if all(M[i, j] == (1 if i == j else 0) for i in range(n) for j in range(n)):
+        return sp.eye(n)
+    if n <= 4:
+        det = M.det(method="berkowitz")
+        if det == 0:
+            raise SingularMapError(f"{what} is singular (its determinant vanishes identically)")
+        return M.adjugate(method="berkowitz") / det
+    return lu_inverse(M, what=what, check=False)

@@ -10,17 +10,17 @@ from typing import Callable, Iterable, Sequence
 
 import sympy as sp
 
-from .errors import DimensionError, SpaceMismatchError
+from ..errors import DimensionError, SpaceMismatchError
 from .space import ConfigurationSpace
 
 
-def _check_same_space(a, b, what: str = "combine") -> None:
+def check_same_space(a, b, what: str = "combine") -> None:
     if a.space != b.space:
         raise SpaceMismatchError(
             f"cannot {what} objects from different configuration spaces: {a.space!r} and {b.space!r}")
 
 
-def _scalar(f, space: ConfigurationSpace) -> sp.Expr:
+def as_scalar(f, space: ConfigurationSpace) -> sp.Expr:
     if hasattr(f, "space"):
         raise TypeError(f"expected a function (sympy expression), got {type(f).__name__}")
     return sp.sympify(f)
@@ -74,13 +74,13 @@ class VectorField:
     def __add__(self, other: "VectorField") -> "VectorField":
         if not isinstance(other, VectorField):
             return NotImplemented
-        _check_same_space(self, other, "add")
+        check_same_space(self, other, "add")
         return VectorField(self.space, [a + b for a, b in zip(self.components, other.components)])
 
     def __sub__(self, other: "VectorField") -> "VectorField":
         if not isinstance(other, VectorField):
             return NotImplemented
-        _check_same_space(self, other, "subtract")
+        check_same_space(self, other, "subtract")
         return VectorField(self.space, [a - b for a, b in zip(self.components, other.components)])
 
     def __neg__(self) -> "VectorField":
@@ -89,7 +89,7 @@ class VectorField:
     def __mul__(self, f) -> "VectorField":
         if isinstance(f, VectorField):
             return NotImplemented
-        f = _scalar(f, self.space)
+        f = as_scalar(f, self.space)
         return VectorField(self.space, [f * a for a in self.components])
 
     __rmul__ = __mul__
@@ -109,7 +109,7 @@ class VectorField:
     # -- calculus ---------------------------------------------------------------------------
     def __call__(self, f) -> sp.Expr:
         """X(f) = X^i ∂f/∂q^i for a function f of the coordinates (and other symbols)."""
-        f = _scalar(f, self.space)
+        f = as_scalar(f, self.space)
         free = f.free_symbols
         out = sp.S.Zero
         for c, s in zip(self.components, self.space.coords):
@@ -121,18 +121,18 @@ class VectorField:
         """Lie bracket [X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k."""
         if not isinstance(other, VectorField):
             raise TypeError(f"the Lie bracket takes two vector fields, got {type(other).__name__}")
-        _check_same_space(self, other, "bracket")
+        check_same_space(self, other, "bracket")
         return VectorField(self.space, [self(b) - other(a)
                                         for a, b in zip(self.components, other.components)])
 
     def is_zero(self) -> bool:
         """Identically zero (decided at the generic point, see :mod:`geonh.generic`)."""
-        from .generic import is_zero
+        from .generic_point import is_zero
         return all(is_zero(c) for c in self.components)
 
     def equals(self, other: "VectorField") -> bool:
         """Equal as fields (decided at the generic point)."""
-        _check_same_space(self, other, "compare")
+        check_same_space(self, other, "compare")
         return (self - other).is_zero()
 
     def as_matrix(self) -> sp.Matrix:
@@ -164,5 +164,5 @@ def fields_matrix(fields: Iterable[VectorField]) -> sp.Matrix:
     if not fields:
         raise ValueError("no fields given")
     for f in fields[1:]:
-        _check_same_space(fields[0], f)
+        check_same_space(fields[0], f)
     return sp.Matrix.hstack(*[f.as_matrix() for f in fields])

@@ -30,11 +30,11 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from .errors import InconsistentStateError, NotLinearError, RankError
-from .generic import PRECISION, generic_rank, is_zero, nullspace
-from .space import ConfigurationSpace
+from ..errors import InconsistentStateError, NotLinearError, RankError
+from ..kernel.generic_point import PRECISION, generic_rank, is_zero, nullspace
+from ..kernel.space import ConfigurationSpace
 
-__all__ = ["ConstraintReport", "analyze_constraints", "aumann_example_31"]
+__all__ = ["ConstraintReport", "analyze_constraints"]
 
 
 def _eq(e) -> sp.Expr:
@@ -206,12 +206,3 @@ def analyze_constraints(space: ConfigurationSpace, constraints: Sequence, holono
         raise RankError(f"constraint analysis did not terminate in {limit} steps")
     final = vel + [S.total_derivative(g) for g in config]
     return ConstraintReport(S, original, raw, raw_rank, final, config, hidden, redundant, steps)
-
-
-def aumann_example_31():
-    """Seed 001, example 3.1: n = 3, x1 + x2 = 0 and ẋ1 + ẋ2 + x3 = 0.
-    Returns (space, constraints)."""
-    S = ConfigurationSpace("x1 x2 x3")
-    x1, x2, x3 = S.q
-    v1, v2, v3 = S.qd
-    return S, [x1 + x2, v1 + v2 + x3]

@@ -18,10 +18,10 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
-from .errors import NotFoundError, RankError, SpaceMismatchError
-from .fields import VectorField, _check_same_space
+from ..errors import NotFoundError, RankError, SpaceMismatchError
+from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
-from .generic import PRECISION, RowRank, _tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
+from .generic_point import PRECISION, RowRank, tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
 from .space import ConfigurationSpace
 
 
@@ -66,7 +66,7 @@ class Distribution:
 
     def contains(self, X: VectorField) -> bool:
         """X ∈ D at the generic point."""
-        _check_same_space(self.fields[0] if self.fields else X, X, "test membership of")
+        check_same_space(self.fields[0] if self.fields else X, X, "test membership of")
         if X.is_zero():
             return True
         M = self.matrix().col_join(sp.Matrix([list(X.components)]))
@@ -110,8 +110,8 @@ class Distribution:
             def at(k, pt):
                 with mpmath.workdps(PRECISION):
                     try:
-                        xv = {s: _tree_eval(c, pt, values[k]) for s, c in zip(coords, X.components)}
-                        yv = {s: _tree_eval(c, pt, values[k]) for s, c in zip(coords, Y.components)}
+                        xv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, X.components)}
+                        yv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, Y.components)}
                         dX, dY = {}, {}
                         return [directional_derivative(yc, pt, xv, values[k], dX)
                                 - directional_derivative(xc, pt, yv, values[k], dY)

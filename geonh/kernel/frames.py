@@ -16,10 +16,10 @@ from typing import Sequence
 
 import sympy as sp
 
-from .errors import DependentFieldsError, DimensionError, SingularMapError
-from .fields import VectorField, _check_same_space, fields_matrix
+from ..errors import DependentFieldsError, DimensionError, SingularMapError
+from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
-from .generic import generic_rank, is_zero, lu_inverse
+from .generic_point import generic_rank, is_zero, lu_inverse
 from .space import ConfigurationSpace
 
 
@@ -33,14 +33,14 @@ class Frame:
     """
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
-                 coframe: Sequence[OneForm] | None = None, _B: sp.Matrix | None = None):
+                 coframe: Sequence[OneForm] | None = None):
         fields = list(fields)
         if not fields:
             raise DimensionError("a frame needs at least one field")
         for X in fields:
             if not isinstance(X, VectorField):
                 raise TypeError(f"a frame is built from VectorFields, got {type(X).__name__}")
-            _check_same_space(fields[0], X, "build a frame from")
+            check_same_space(fields[0], X, "build a frame from")
         space = fields[0].space
         if len(fields) != space.dim:
             raise DimensionError(f"a frame on {space!r} has {space.dim} fields, got {len(fields)}")
@@ -54,23 +54,34 @@ class Frame:
             P = Bk * C - sp.eye(space.dim)
             if not all(is_zero(e) for e in P):
                 raise DependentFieldsError("the given coframe is not dual to the fields (θ^a(X_b) ≠ δ^a_b)")
-            _B = Bk
-        if _B is None:
+            B = Bk
+        else:
             r = generic_rank(C)
             if r < space.dim:
                 raise DependentFieldsError(
                     f"the {space.dim} fields are dependent at the generic point (rank {r}); "
                     "they do not form a frame")
-            _B = lu_inverse(C, what="frame matrix C", check=False)
+            B = lu_inverse(C, what="frame matrix C", check=False)
+        self._set(fields, C, B, names)
+
+    def _set(self, fields, C: sp.Matrix, B: sp.Matrix, names) -> None:
+        space = fields[0].space
         self.space: ConfigurationSpace = space
         self.fields: tuple[VectorField, ...] = tuple(fields)
         self.C: sp.Matrix = C
-        self.B: sp.Matrix = sp.Matrix(_B)
+        self.B: sp.Matrix = sp.Matrix(B)
         self.names: tuple[str, ...] = tuple(names) if names is not None else tuple(
             f"w{a + 1}" for a in range(space.dim))
         if len(self.names) != space.dim:
             raise DimensionError(f"{len(self.names)} names for {space.dim} quasi-velocities")
         self._c = None
+
+    @classmethod
+    def _assemble(cls, fields: Sequence[VectorField], B: sp.Matrix, names) -> "Frame":
+        """A frame whose inverse B = C⁻¹ this module has just computed (no second check)."""
+        out = cls.__new__(cls)
+        out._set(list(fields), fields_matrix(list(fields)), B, names)
+        return out
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -78,7 +89,7 @@ class Frame:
         """The coordinate frame ∂_1, …, ∂_n (all structure coefficients vanish)."""
         n = space.dim
         fields = [VectorField.coordinate(space, s) for s in space.coords]
-        return cls(fields, names=[f"{s.name}_dot" for s in space.coords], _B=sp.eye(n))
+        return cls._assemble(fields, sp.eye(n), [f"{s.name}_dot" for s in space.coords])
 
     @classmethod
     def from_coframe(cls, forms: Sequence[OneForm], *, names: Sequence[str] | None = None) -> "Frame":
@@ -89,7 +100,7 @@ class Frame:
         for f in forms:
             if not isinstance(f, OneForm):
                 raise TypeError(f"a coframe is built from OneForms, got {type(f).__name__}")
-            _check_same_space(forms[0], f, "build a coframe from")
+            check_same_space(forms[0], f, "build a coframe from")
         space = forms[0].space
         if len(forms) != space.dim:
             raise DimensionError(f"a coframe on {space!r} has {space.dim} forms, got {len(forms)}")
@@ -101,7 +112,7 @@ class Frame:
                 "the quasi-velocity map is not invertible")
         C = lu_inverse(B, what="coframe matrix B", check=False)
         fields = [VectorField(space, list(C[:, a])) for a in range(space.dim)]
-        return cls(fields, names=names, _B=B)
+        return cls._assemble(fields, B, names)
 
     @classmethod
     def from_quasi_velocities(cls, space: ConfigurationSpace, omegas: Sequence,
@@ -139,7 +150,7 @@ class Frame:
 
     def components(self, X: VectorField) -> list[sp.Expr]:
         """Frame components θ^a(X) of a field X = θ^a(X) X_a."""
-        _check_same_space(self.fields[0], X, "decompose")
+        check_same_space(self.fields[0], X, "decompose")
         v = self.B * X.as_matrix()
         return list(v)
 
@@ -214,7 +225,7 @@ class Frame:
         Ainv = lu_inverse(A, what="change-of-frame matrix")
         C2 = self.C * A
         fields = [VectorField(self.space, list(C2[:, a])) for a in range(self.dim)]
-        return Frame(fields, _B=Ainv * self.B)
+        return Frame._assemble(fields, Ainv * self.B, None)
 
     def __repr__(self) -> str:
         return f"Frame({list(self.fields)!r})"

@@ -1,21 +1,20 @@
 """Built-in kinematic models: constraint codistribution, admissible distribution, adapted frame.
 
 Every model's adapted coframe lists the free quasi-velocities first and the constraint forms
-last (ω^α = 0 on the motion), following Hamel 1924, eq. (21).  ``get(name)`` returns a model;
-``names()`` lists them.  The mechanical (dynamic) versions live in :mod:`geonh.systems`.
+last (ω^α = 0 on the motion), following Hamel 1924, eq. (21).  The registry is
+:mod:`geonh.models`; the mechanical (dynamic) versions are in :mod:`geonh.models.mechanical`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 import sympy as sp
 
-from .distributions import Codistribution, Distribution
-from .fields import VectorField
-from .forms import OneForm
-from .frames import Frame
-from .space import ConfigurationSpace
+from ..kernel.distributions import Codistribution, Distribution
+from ..kernel.fields import VectorField
+from ..kernel.forms import OneForm
+from ..kernel.frames import Frame
+from ..kernel.space import ConfigurationSpace
 
 
 @dataclass
@@ -135,28 +134,3 @@ def n_trailer(N: int, lengths=None) -> KinematicModel:
     names = ["v", "w"] + [f"c{i}" for i in range(N + 1)]
     F = Frame(fields, coframe=coframe, names=names)
     return KinematicModel(f"{N}-trailer", f"unicycle pulling {N} on-axle trailers", S, F, 2)
-
-
-_MODELS: dict[str, Callable[[], KinematicModel]] = {
-    "unicycle": unicycle,
-    "heisenberg": heisenberg,
-    "rolling-disk": rolling_disk,
-    "rigid-body": rigid_body,
-    "1-trailer": lambda: n_trailer(1),
-    "2-trailer": lambda: n_trailer(2),
-    "3-trailer": lambda: n_trailer(3),
-}
-
-
-def names() -> list[str]:
-    """Names of the built-in kinematic models (``geonh list``)."""
-    return sorted(_MODELS)
-
-
-def get(name: str) -> KinematicModel:
-    """Build the kinematic model ``name``; NotFoundError lists the known names."""
-    try:
-        return _MODELS[name]()
-    except KeyError:
-        from .errors import NotFoundError
-        raise NotFoundError(f"unknown model {name!r}; known models: {', '.join(names())}") from None

@@ -14,8 +14,8 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from .errors import DimensionError
-from .fields import VectorField, _check_same_space, _scalar
+from ..errors import DimensionError
+from .fields import VectorField, check_same_space, as_scalar
 from .space import ConfigurationSpace
 
 
@@ -86,7 +86,7 @@ class Form:
     def _combine(self, other: "Form", op) -> "Form":
         if not isinstance(other, Form):
             return NotImplemented
-        _check_same_space(self, other, "add")
+        check_same_space(self, other, "add")
         if other.degree != self.degree:
             raise DimensionError(f"cannot add a {self.degree}-form and a {other.degree}-form")
         keys = set(self._c) | set(other._c)
@@ -105,7 +105,7 @@ class Form:
     def __mul__(self, f) -> "Form":
         if isinstance(f, (Form, VectorField)):
             return NotImplemented
-        f = _scalar(f, self.space)
+        f = as_scalar(f, self.space)
         return Form._make(self.space, self.degree, {k: f * v for k, v in self._c.items()})
 
     __rmul__ = __mul__
@@ -133,7 +133,7 @@ class Form:
         for X in fields:
             if not isinstance(X, VectorField):
                 raise TypeError(f"forms are evaluated on VectorFields, got {type(X).__name__}")
-            _check_same_space(self, X, "evaluate")
+            check_same_space(self, X, "evaluate")
         if self.degree == 0:
             return self._c.get((), sp.S.Zero)
         out = sp.S.Zero
@@ -144,7 +144,7 @@ class Form:
 
     def is_zero(self) -> bool:
         """Identically zero (decided at the generic point, see :mod:`geonh.generic`)."""
-        from .generic import is_zero
+        from .generic_point import is_zero
         return all(is_zero(v) for v in self._c.values())
 
     def equals(self, other: "Form") -> bool:
@@ -196,7 +196,7 @@ class OneForm(Form):
         """θ(X) = θ_i X^i."""
         if not isinstance(X, VectorField):
             raise TypeError(f"forms are evaluated on VectorFields, got {type(X).__name__}")
-        _check_same_space(self, X, "evaluate")
+        check_same_space(self, X, "evaluate")
         return sp.Add(*[v * X.components[i] for (i,), v in self._c.items()])
 
     def as_matrix(self) -> sp.Matrix:
@@ -206,7 +206,7 @@ class OneForm(Form):
 # -- operations ---------------------------------------------------------------------------------
 def differential(space: ConfigurationSpace, f) -> OneForm:
     """d f = ∂_i f dq^i of a function f."""
-    f = _scalar(f, space)
+    f = as_scalar(f, space)
     return OneForm(space, [sp.diff(f, s) for s in space.coords])
 
 
@@ -217,8 +217,8 @@ def velocity_form(space: ConfigurationSpace, expr, what: str = "expression") -> 
     The velocity-free part B_t needs a space with time; a nonlinear expression raises
     :class:`NotLinearError` naming ``what``.  Equalities are read as lhs − rhs.
     """
-    from .errors import NotLinearError
-    from .generic import is_zero
+    from ..errors import NotLinearError
+    from .generic_point import is_zero
     ex = sp.sympify(expr)
     if isinstance(ex, sp.Equality):
         ex = ex.lhs - ex.rhs
@@ -275,7 +275,7 @@ def wedge(*forms: Form) -> Form:
 def _wedge2(a: Form, b: Form) -> Form:
     if not isinstance(a, Form) or not isinstance(b, Form):
         raise TypeError("wedge takes Forms")
-    _check_same_space(a, b, "wedge")
+    check_same_space(a, b, "wedge")
     deg = a.degree + b.degree
     out: dict[tuple[int, ...], sp.Expr] = {}
     for I, x in a._c.items():
@@ -290,7 +290,7 @@ def _wedge2(a: Form, b: Form) -> Form:
 def interior(X: VectorField, omega: Form):
     """Interior product i_X ω:  (i_X ω)(Y_2, …, Y_k) = ω(X, Y_2, …, Y_k).  Returns a function
     for a one-form and zero for a 0-form."""
-    _check_same_space(X, omega, "contract")
+    check_same_space(X, omega, "contract")
     if omega.degree == 0:
         return sp.S.Zero
     if omega.degree == 1:
@@ -316,7 +316,7 @@ def lie_derivative(X: VectorField, obj):
         return X.bracket(obj)
     if not isinstance(obj, Form):
         return X(obj)
-    _check_same_space(X, obj, "take the Lie derivative of")
+    check_same_space(X, obj, "take the Lie derivative of")
     sp_ = obj.space
     k = obj.degree
     out: dict[tuple[int, ...], sp.Expr] = {}

@@ -34,17 +34,15 @@ from typing import Mapping, Sequence
 import mpmath
 import sympy as sp
 
+from ..errors import DimensionError, NotLinearError, RankError, SingularMapError
+from ..kernel.evaluation import to_mp, value_at
+from ..kernel.generic_point import PRECISION, generic_rank, lu_solve
+from ..kernel.space import ConfigurationSpace
 from .constraint_analysis import analyze_constraints
-from .equations import Equations
-from .errors import DimensionError, NotLinearError, RankError, SingularMapError
-from .generic import PRECISION, generic_rank, lu_solve
+from .mechanical import MechanicalSystem
 from .nonlinear import NonlinearSystem, sample_consistent_state, solve_dependent_velocities
-from .numerics import _num, to_mp
-from .space import ConfigurationSpace
-from .system import MechanicalSystem
 
-__all__ = ["FreeSystem", "GaussSystem", "gauss", "udwadia_kalaba", "constrained_acceleration",
-           "moore_penrose"]
+__all__ = ["FreeSystem", "GaussSystem", "constrained_acceleration", "moore_penrose"]
 
 
 class FreeSystem:
@@ -192,38 +190,17 @@ class GaussSystem:
         r = sp.Matrix(list(r))
         return (r.T * self.free.metric * r)[0, 0] / 2
 
-    # -- equations ------------------------------------------------------------------------------
-    def equations(self) -> Equations:
-        """Eqs. (5) and (7) as an :class:`Equations` with u = ẋ and unknowns (ẍ, λ^{Aumann}):
-        a(ẍ − f) + b_2ᵀ λ = 0 and c + b_2 (ẍ − f) = 0."""
-        self._refuse_deficient()
-        S = self.space
-        m = len(self.b)
-        lam = tuple(sp.Symbol(f"mu{k + 1}", real=True) for k in range(m))
-        a = self.free.metric
-        r = sp.Matrix([x - f for x, f in zip(S.qdd, self.free.f)])
-        B, c = self.B, self.c
-        res = list(a * r + B.T * sp.Matrix(lam)) + list(c + B * r)
-        return Equations("gauss", self, S.qd, S.qdd, list(S.qd), list(S.qd), res, multipliers=lam,
-                         reactions=list(a * r), notes="multipliers are Aumann's λ of eq. (7) = −λ(Chetaev)")
-
     def constraint_acceleration(self) -> sp.Matrix:
         """r = a⁻¹ b_2ᵀ (b_2 a⁻¹ b_2ᵀ)⁻¹ (−c), symbolic (LU solves, no simplify)."""
-        self._refuse_deficient()
+        self.refuse_deficient()
         a, B, c = self.free.metric, self.B, self.c
         aiBt = lu_solve(a, B.T, what="the metric a of T")
         G = B * aiBt
         lam = lu_solve(G, -c, what="Gram matrix b_2 a⁻¹ b_2ᵀ")
         return aiBt * lam
 
-    def udwadia_kalaba(self) -> Equations:
-        """The closed form as an :class:`Equations` with u = ẋ, unknowns ẍ: ẍ − f − r = 0."""
-        S = self.space
-        r = self.constraint_acceleration()
-        res = [x - f - rr for x, f, rr in zip(S.qdd, self.free.f, r)]
-        return Equations("udwadia-kalaba", self, S.qd, S.qdd, list(S.qd), list(S.qd), res)
-
-    def _refuse_deficient(self):
+    def refuse_deficient(self) -> None:
+        """Raise RankError if ∂b/∂ẋ is rank deficient (the equations are not determined)."""
         if self.rank_deficient:
             raise RankError("∂b/∂ẋ is rank deficient: the equations of Gauss's principle are not determined; "
                             "use GaussSystem.regularized (only the numerical pseudo-inverse is available, "
@@ -238,10 +215,10 @@ class GaussSystem:
         raises :class:`RankError` unless ``allow_rank_deficient`` (then the pseudo-inverse
         result is returned as is — wrong in general, see example 3.1)."""
         vals = dict(state)
-        a = [[to_mp(_num(e, vals)) for e in row] for row in self.free.metric.tolist()]
-        B = [[to_mp(_num(e, vals)) for e in row] for row in self.B.tolist()]
-        c = [to_mp(_num(e, vals)) for e in self.c]
-        f = [to_mp(_num(e, vals)) for e in self.free.f]
+        a = [[to_mp(value_at(e, vals)) for e in row] for row in self.free.metric.tolist()]
+        B = [[to_mp(value_at(e, vals)) for e in row] for row in self.B.tolist()]
+        c = [to_mp(value_at(e, vals)) for e in self.c]
+        f = [to_mp(value_at(e, vals)) for e in self.free.f]
         r = constrained_acceleration(a, B, c, method=method, allow_rank_deficient=allow_rank_deficient)
         with mpmath.workdps(PRECISION):
             return [fi + ri for fi, ri in zip(f, r)]
@@ -332,16 +309,3 @@ def constrained_acceleration(a, B, c, *, method: str = "moore-penrose",
             x = mpmath.lu_solve(K, rhs)
             return [x[i] for i in range(n)]
         raise ValueError(f"method must be 'moore-penrose' or 'kkt', not {method!r}")
-
-
-def gauss(system) -> Equations:
-    """Gauss's principle (seed 001 eqs. (5), (7)) for a MechanicalSystem, NonlinearSystem or
-    GaussSystem: an :class:`Equations` with unknowns (ẍ, λ^{Aumann})."""
-    gs = system if isinstance(system, GaussSystem) else GaussSystem.from_system(system)
-    return gs.equations()
-
-
-def udwadia_kalaba(system) -> Equations:
-    """The Udwadia–Kalaba closed form ẍ = f + a⁻¹ b_2ᵀ (b_2 a⁻¹ b_2ᵀ)⁻¹(−c) as an Equations."""
-    gs = system if isinstance(system, GaussSystem) else GaussSystem.from_system(system)
-    return gs.udwadia_kalaba()

@@ -39,10 +39,9 @@ from typing import Sequence
 
 import sympy as sp
 
-from .equations import Equations
-from .errors import DimensionError, NotAdaptedError, RankError
-from .generic import generic_rank, lu_inverse, lu_solve
-from .nonlinear import _as_nonlinear
+from ..errors import DimensionError, NotAdaptedError, RankError
+from ..kernel.generic_point import generic_rank, lu_inverse, lu_solve
+from .nonlinear import as_nonlinear
 
 __all__ = ["HertzSpace", "split_galgebra", "benchmark_split"]
 
@@ -57,7 +56,7 @@ class HertzSpace:
     """
 
     def __init__(self, system, total_mass=None, quasi: Sequence | None = None):
-        system = _as_nonlinear(system)
+        system = as_nonlinear(system)
         self.system = system
         S = self.space = system.space
         n, k = S.n, system.n_constraints
@@ -174,16 +173,6 @@ class HertzSpace:
         normN = sp.sqrt(self.dot(N, N))
         normv = sp.sqrt(self.dot(vL, vL))
         return N, -sp.sympify(k) * normN * vL / normv
-
-    def equations(self, friction: str | None = None, k=None) -> Equations:
-        """M W = Y + N + T0 as an :class:`Equations` (u = q̇, unknowns q̈), Λ explicit."""
-        S = self.space
-        N, T0 = self.reactions(friction, k)
-        L = self.acceleration()
-        res = [L[i] - self.system.Q[i] - N[i] - T0[i] for i in range(S.n)]
-        form = "hertz" + ("-coulomb" if friction else "")
-        return Equations(form, self.system, S.qd, S.qdd, list(S.qd), list(S.qd), res,
-                         reactions=list(N + T0))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -7,11 +7,11 @@ q_n = t, with velocity 1 on the motion and δt = 0 for every virtual displacemen
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import sympy as sp
 
-from .errors import UnknownCoordinateError
+from ..errors import UnknownCoordinateError
 
 
 def _as_symbols(coords: str | Iterable) -> tuple[sp.Symbol, ...]:
@@ -133,25 +133,32 @@ class ConfigurationSpace:
         return self.coords + self.qd + self.qdd
 
     # -- calculus ---------------------------------------------------------------------------
-    def total_derivative(self, expr: sp.Expr) -> sp.Expr:
-        """Total time derivative d/dt of an expression in (t, q, q̇) (returns one in t, q, q̇, q̈).
+    def total_derivative(self, expr: sp.Expr, along: Sequence[sp.Expr] | None = None,
+                         speeds: Sequence[sp.Symbol] = (), rates: Sequence[sp.Expr] = ()) -> sp.Expr:
+        """Total time derivative d/dt — geonh's one time-derivative routine.
 
-        d/dt f = ∂f/∂t + Σ q̇^i ∂f/∂q^i + Σ q̈^i ∂f/∂q̇^i.  Raises if ``expr`` contains
-        accelerations (the result would need third derivatives).
+        Without ``along``: d/dt f = ∂f/∂t + Σ q̇^i ∂f/∂q^i + Σ q̈^i ∂f/∂q̇^i for f in (t, q, q̇)
+        (the result is in t, q, q̇, q̈; an ``expr`` with accelerations is refused, it would need
+        third derivatives).  With ``along`` = K (the velocities on a motion, q̇ = K(t, q, u)):
+        d/dt f = ∂f/∂t + Σ K^i ∂f/∂q^i + Σ rates_k ∂f/∂speeds_k for f in (t, q, u), the speeds
+        u having the derivatives ``rates`` (symbols u̇, or values).
         """
         expr = sp.sympify(expr)
-        if expr.has(*self.qdd):
-            raise ValueError("total_derivative takes expressions in (t, q, q̇); "
-                             f"{expr} contains accelerations")
         free = expr.free_symbols
         out = sp.S.Zero
         if self.t is not None and self.t in free:
             out += sp.diff(expr, self.t)
-        for qi, vi, ai in zip(self.q, self.qd, self.qdd):
-            if qi in free:
-                out += vi * sp.diff(expr, qi)
-            if vi in free:
-                out += ai * sp.diff(expr, vi)
+        if along is None:
+            if expr.has(*self.qdd):
+                raise ValueError("total_derivative takes expressions in (t, q, q̇); "
+                                 f"{expr} contains accelerations")
+            along, speeds, rates = self.qd, self.qd, self.qdd
+        for qi, ki in zip(self.q, along):
+            if qi in free and ki != 0:
+                out += ki * sp.diff(expr, qi)
+        for ui, ri in zip(speeds, rates):
+            if ui in free:
+                out += ri * sp.diff(expr, ui)
         return out
 
     # -- sympy.physics.mechanics bridge -------------------------------------------------------

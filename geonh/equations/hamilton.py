@@ -45,16 +45,17 @@ from typing import Sequence
 
 import sympy as sp
 
-from .equations import (Equations, _frame_kinematics, _speed_symbols, _time_derivative, check_adapted,
-                        lagrange, solve_constraints, voronets_frame)
-from .errors import NotAdaptedError, NotLinearError
-from .frames import Frame
-from .system import MechanicalSystem
+from ..errors import NotAdaptedError, NotLinearError
+from ..kernel.frames import Frame
+from ..systems.mechanical import MechanicalSystem
+from ..transposition.adapted import check_adapted, frame_kinematics, solve_constraints, speed_symbols, voronets_frame
+from ..transposition.relations import ConstrainedSetting
+from .base import Equations
 
-__all__ = ["FORMS", "hamilton_equations", "hamilton_integrand", "woronetz_identity",
-           "compare_with_direct", "naive_terms"]
+__all__ = ["PRINCIPLE_FORMS", "hamilton_equations", "hamilton_integrand", "woronetz_identity", "naive_terms"]
 
-FORMS = ("general", "hamilton", "woronetz", "voronets", "naive")
+#: the forms of Hamilton's principle (not equation forms: see geonh.equations.FORMS)
+PRINCIPLE_FORMS = ("general", "hamilton", "woronetz", "voronets", "naive")
 
 
 class _Setup:
@@ -77,8 +78,8 @@ class _Setup:
         self.frame = frame if frame is not None else voronets_frame(system, dependent)
         m = check_adapted(system, self.frame)
         self.m = m
-        self.u, self.ud = _speed_symbols(self.frame.names[:m])
-        omega, K, speeds = _frame_kinematics(system, self.frame, m, self.u)
+        self.u, self.ud = speed_symbols(self.frame.names[:m])
+        omega, K, speeds = frame_kinematics(self.frame, m, self.u)
         self.K, self.speeds = K, speeds
         self.on = dict(zip(S.qd, K))
         self.eta = tuple(sp.Symbol(f"eta{i + 1}") for i in range(m))
@@ -91,7 +92,7 @@ class _Setup:
             e = sp.S.Zero
             for rr in range(m):
                 if C[i, rr] != 0:
-                    e += _time_derivative(system, C[i, rr], K, self.u, self.ud) * self.eta[rr] + C[i, rr] * self.etad[rr]
+                    e += system.space.total_derivative(C[i, rr], along=K, speeds=self.u, rates=self.ud) * self.eta[rr] + C[i, rr] * self.etad[rr]
             self.ddq.append(e)
         self.bracket = self._bracket(dependent)
         self.p = [pi.xreplace(self.on) for pi in system.momenta]
@@ -101,7 +102,6 @@ class _Setup:
         S, n = self.S, self.S.n
         if self.k == self.kmax:
             return [sp.S.Zero] * n
-        from .transposition import ConstrainedSetting
         free, dep, _, _ = solve_constraints(self.system, dependent)
         setting = ConstrainedSetting.from_codistribution(self.system.constraints, [S.q[j] for j in dep])
         tr = setting.transposition(self.k)
@@ -200,7 +200,7 @@ def hamilton_integrand(system: MechanicalSystem, form: str = "general", *, k=Non
                 w -= a0[kk]
             I += st.p[j] * st.delta(w)
     else:
-        raise ValueError(f"form must be one of {FORMS}, not {form!r}")
+        raise ValueError(f"form must be one of {PRINCIPLE_FORMS}, not {form!r}")
     return sp.expand(I) if not I.has(sp.Function) else I
 
 
@@ -219,7 +219,7 @@ def hamilton_equations(system: MechanicalSystem, form: str = "general", *, k=Non
         for e in (A, Bc):
             if e.has(*st.eta) or e.has(*st.etad):
                 raise NotLinearError("the integrand is not linear in the variations")  # pragma: no cover
-        res.append(A - _time_derivative(system, Bc, st.K, st.u, st.ud))
+        res.append(A - system.space.total_derivative(Bc, along=st.K, speeds=st.u, rates=st.ud))
     name = f"hamilton-{form}" + ("-printed" if printed else "") + (f"-k{st.k}" if st.k != st.kmax else "")
     return Equations(name, system, st.u, st.ud, st.K, st.speeds, res, frame=st.frame,
                      notes=f"Hamilton's principle, form {form!r}, k = {st.k}")
@@ -255,10 +255,3 @@ def naive_terms(system: MechanicalSystem, dependent=None) -> list[sp.Expr]:
     g = hamilton_equations(system, "general", dependent=dependent)
     nv = hamilton_equations(system, "naive", dependent=dependent)
     return [sp.expand(a - b) for a, b in zip(g.residuals, nv.residuals)]
-
-
-def compare_with_direct(system: MechanicalSystem, form: str = "general", **kw):
-    """:func:`geonh.certificate.same_motion` of the principle's equations against Lagrange's
-    equations with multipliers (:func:`geonh.equations.lagrange`)."""
-    from .certificate import same_motion
-    return same_motion(lagrange(system), hamilton_equations(system, form, **kw))

@@ -12,18 +12,23 @@ R_i = λ_κ ∂φ^κ/∂q̇^i = λ_κ A_κi, so  d/dt ∂T/∂q̇^i − ∂T/∂
 """
 from __future__ import annotations
 
+import random
 from functools import cached_property
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import mpmath
 import sympy as sp
 
-from .distributions import Codistribution
-from .errors import (DimensionError, NotLinearError, NotPositiveDefiniteError,
-                     RankError, SpaceMismatchError)
-from .forms import OneForm
-from .generic import PRECISION, evaluate, sample_points
-from .space import ConfigurationSpace
+from ..errors import (DimensionError, NotLinearError, NotPositiveDefiniteError,
+                      RankError, SpaceMismatchError)
+from ..kernel.distributions import Codistribution
+from ..kernel.evaluation import random_rational
+from ..kernel.forms import OneForm
+from ..kernel.generic_point import PRECISION, evaluate, sample_points
+from ..kernel.space import ConfigurationSpace
+from ..transposition.adapted import solve_constraints
+
+__all__ = ["MechanicalSystem"]
 
 
 class MechanicalSystem:
@@ -328,6 +333,32 @@ class MechanicalSystem:
         return cls(S, conv(T), V=conv(potential), forces=[conv(x) for x in Q],
                    constraints=[conv(c) for c in constraints], holonomic=[conv(h) for h in holonomic],
                    name=name)
+
+    # -- states -------------------------------------------------------------------------------
+    def sample_state(self, rng: random.Random, extra_symbols: Iterable = ()) -> dict:
+        """A random rational state {t, q, q̇, parameters} satisfying the velocity constraints:
+        coordinates, parameters (every other free symbol of T, V, Q, the constraints and
+        ``extra_symbols``) and free velocities random rationals, the dependent velocities
+        solved from the constraints (:func:`~geonh.transposition.solve_constraints`)."""
+        S = self.space
+        vals: dict = {s: random_rational(rng) for s in S.coords}
+        if self.n_constraints:
+            free, dep, a, a0 = solve_constraints(self)
+        else:
+            free, dep, a, a0 = list(range(S.n)), [], None, None
+        params: set = set(extra_symbols)
+        for e in (self.T, self.V, *self.Q, *list(self.constraints.matrix())):
+            params |= sp.sympify(e).free_symbols
+        params -= set(S.coords) | set(S.qd) | set(S.qdd)
+        for p in sorted(params, key=sp.default_sort_key):
+            vals[p] = random_rational(rng)
+        for s in free:
+            vals[S.qd[s]] = random_rational(rng) * rng.choice([-1, 1])
+        for k, j in enumerate(dep):
+            e = sum((a[k, c] * vals[S.qd[s]] for c, s in enumerate(free)), a0[k])
+            ev = sp.sympify(e).xreplace(vals)
+            vals[S.qd[j]] = ev if ev.is_Rational else ev.evalf(PRECISION)
+        return vals
 
     def __repr__(self) -> str:
         nm = f"{self.name}: " if self.name else ""

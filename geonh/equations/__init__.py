@@ -1,0 +1,30 @@
+"""Equations of motion in every classical form, and the :class:`Equations` type they return.
+
+One engine — Lagrange's central equation for a d field V and δ fields W
+(:mod:`geonh.equations.engine`) — serves the frame forms, each a short
+:class:`FormDeclaration` (:mod:`geonh.equations.frame_forms`: Boltzmann–Hamel, Volterra,
+Voronets, Chaplygin, Neimark–Fufaev for every k).  Independent routes reach the motion another
+way on purpose (:mod:`geonh.equations.independent`: Lagrange with multipliers, Maggi, Hamel's
+raw form, Gibbs–Appell, Kane, Tzénoff I/II); forms for constraints nonlinear in the velocities
+(:mod:`~geonh.equations.nonlinear`), Gauss's principle (:mod:`~geonh.equations.gauss`), Hertz's
+representation (:mod:`~geonh.equations.hertz`) and Hamilton's principle
+(:mod:`~geonh.equations.hamilton`) complete the set.  :data:`FORMS` is the one registry of
+forms for mechanical systems.
+"""
+from .base import Equations
+from .engine import FormDeclaration, central_equations, in_frame, solve
+from .frame_forms import boltzmann_hamel, chaplygin, chaplygin_obstruction, is_chaplygin, neimark_fufaev, volterra, voronets
+from .independent import gibbs_appell, hamel_raw, kane, lagrange, maggi, multiplier_equations, tzenoff
+from .nonlinear import appell, chetaev_lagrange, invert_quasi_velocities, maggi_nonlinear, reactions_at
+from .gauss import gauss, udwadia_kalaba
+from .hertz import hertz
+from .hamilton import hamilton_equations
+from .registry import FORMS, Form, derive
+
+__all__ = [
+    "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
+    "boltzmann_hamel", "chaplygin", "chaplygin_obstruction", "is_chaplygin", "neimark_fufaev", "volterra",
+    "voronets", "gibbs_appell", "hamel_raw", "kane", "lagrange", "maggi", "multiplier_equations", "tzenoff",
+    "appell", "chetaev_lagrange", "invert_quasi_velocities", "maggi_nonlinear", "reactions_at",
+    "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "Form", "derive",
+]

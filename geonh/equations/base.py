@@ -1,0 +1,167 @@
+"""The :class:`Equations` type: what every equation form returns.
+
+Equations of motion  M(t, q, u) · x = F(t, q, u)  with kinematics q̇ = K(t, q, u); x are the
+speed derivatives u̇ (and, for the multiplier forms, the multipliers λ).  The object is
+immutable: everything a form knows goes in through the constructor.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Sequence
+
+import sympy as sp
+
+from ..kernel.evaluation import solve_linear_at, to_sympy, value_at
+from ..kernel.frames import Frame
+from ..kernel.generic_point import lu_solve
+from ..systems.protocol import SystemLike
+
+__all__ = ["Equations"]
+
+
+class Equations:
+    """Equations of motion  M(t, q, u) · x = F(t, q, u)  with kinematics q̇ = K(t, q, u).
+
+    ``x`` (:attr:`unknowns`) are the speed derivatives u̇ (and, for Lagrange's form, the
+    multipliers λ).  Vocabulary follows sympy.physics.mechanics where it fits: :attr:`q`,
+    :attr:`u`, :attr:`kdes`, :attr:`mass_matrix`, :attr:`forcing`, :attr:`mass_matrix_full`,
+    :attr:`forcing_full`, :meth:`rhs`, :attr:`lam_vec`.  The mass matrix is never inverted
+    symbolically unless :meth:`rhs` is called.
+
+    Parameters
+    ----------
+    form : the form's registry name (``geonh.equations.FORMS``).
+    system : the system the equations belong to (any :class:`~geonh.systems.SystemLike`).
+    u, ud : speed symbols and their rates.
+    kinematics : K, q̇ = K(t, q, u), one entry per true coordinate.
+    speeds : u as expressions in (t, q, q̇).
+    residuals : the equations, = 0, linear in the unknowns; or give ``linear=(M, F)``.
+    multipliers : λ symbols (multiplier forms).
+    frame : the frame of a frame form.
+    reactions : generalized reaction forces (or Maggi's Λ) as expressions.
+    notes : remarks of the form.
+    reduced_coordinates : coordinates in which the equations close (Chaplygin).
+    details : further data of the form, e.g. Maggi's basis ε, the inverse q̇(v*) (read-only).
+    """
+
+    def __init__(self, form: str, system: SystemLike, u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
+                 kinematics: Sequence[sp.Expr], speeds: Sequence[sp.Expr], residuals: Sequence[sp.Expr] = (),
+                 *, multipliers: Sequence[sp.Symbol] = (), frame: Frame | None = None,
+                 reactions: Sequence[sp.Expr] = (), notes: str = "",
+                 linear: tuple[sp.Matrix, sp.Matrix] | None = None,
+                 reduced_coordinates: Sequence[sp.Symbol] = (), details: dict[str, Any] | None = None):
+        put = object.__setattr__
+        put(self, "form", form)
+        put(self, "system", system)
+        put(self, "space", system.space)
+        put(self, "u", tuple(u))
+        put(self, "ud", tuple(ud))
+        put(self, "kinematics", tuple(kinematics))
+        put(self, "speeds", tuple(speeds))
+        given = None
+        if linear is not None:
+            given = (sp.ImmutableMatrix(linear[0]), sp.ImmutableMatrix(linear[1]))
+            x = sp.Matrix(list(ud) + list(multipliers))
+            residuals = list(given[0] * x - given[1])
+        put(self, "_linear_given", given)
+        put(self, "residuals", tuple(residuals))
+        put(self, "lam_vec", tuple(multipliers))
+        put(self, "frame", frame)
+        put(self, "reactions", tuple(reactions))
+        put(self, "notes", notes)
+        put(self, "reduced_coordinates", tuple(reduced_coordinates))
+        put(self, "details", dict(details or {}))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Equations are immutable (tried to set {name!r}); pass it to the constructor")
+
+    def __delattr__(self, name):
+        raise AttributeError("Equations are immutable")
+
+    # -- sympy vocabulary -------------------------------------------------------------------
+    @property
+    def q(self) -> tuple[sp.Symbol, ...]:
+        return self.space.q
+
+    @property
+    def unknowns(self) -> tuple[sp.Symbol, ...]:
+        return self.ud + self.lam_vec
+
+    @property
+    def kdes(self) -> list[sp.Expr]:
+        """Kinematic differential equations q̇_i − K_i(t, q, u) = 0."""
+        return [v - k for v, k in zip(self.space.qd, self.kinematics)]
+
+    @cached_property
+    def _linear(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        if self._linear_given is not None:
+            return self._linear_given
+        x = self.unknowns
+        R = sp.Matrix(self.residuals)
+        M = R.jacobian(x)
+        zero = {s: 0 for s in x}
+        F = -R.xreplace(zero)
+        return sp.ImmutableMatrix(M), sp.ImmutableMatrix(F)
+
+    @property
+    def mass_matrix(self) -> sp.Matrix:
+        """M in M x = F (x = :attr:`unknowns`)."""
+        return sp.Matrix(self._linear[0])
+
+    @property
+    def forcing(self) -> sp.Matrix:
+        """F in M x = F."""
+        return sp.Matrix(self._linear[1])
+
+    @property
+    def mass_matrix_full(self) -> sp.Matrix:
+        """Block diag(I, M) acting on (q̇, x)."""
+        n = self.space.n
+        M = self.mass_matrix
+        out = sp.zeros(n + M.rows, n + M.cols)
+        out[:n, :n] = sp.eye(n)
+        out[n:, n:] = M
+        return out
+
+    @property
+    def forcing_full(self) -> sp.Matrix:
+        """(K, F): kinematics stacked on the forcing."""
+        return sp.Matrix(list(self.kinematics)).col_join(self.forcing)
+
+    def rhs(self) -> sp.Matrix:
+        """The explicit first-order system ẏ = f(t, y), y = (q, u), symbolically, as sympy's
+        ``rhs()``: (K, M⁻¹F) with M⁻¹F from an LU solve (may be large; numerical functions
+        come from :mod:`geonh.numerics`)."""
+        sol = lu_solve(self.mass_matrix, self.forcing, what=f"{self.form} mass matrix")
+        return sp.Matrix(list(self.kinematics)).col_join(sol[:len(self.ud), :])
+
+    # -- evaluation -------------------------------------------------------------------------
+    def solve_point(self, values: dict) -> list:
+        """Unknowns x (u̇, λ) at a state given by ``values`` {symbol: number} for t, q, u and
+        parameters (exact when all values are rational)."""
+        return solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")
+
+    def accelerations(self, values: dict) -> list:
+        """q̈ at a state given in coordinates {t, q, q̇, parameters}: u from q̇ by
+        :attr:`speeds`, u̇ from M u̇ = F, and q̈ = d/dt K(t, q, u) (one time derivative,
+        :meth:`ConfigurationSpace.total_derivative`, then evaluated)."""
+        vals = dict(values)
+        for u, sexpr in zip(self.u, self.speeds):
+            if u not in vals:
+                vals[u] = to_sympy(value_at(sexpr, vals))
+        x = self.solve_point(vals)
+        vals.update({ud: to_sympy(v) for ud, v in zip(self.ud, x[:len(self.ud)])})
+        S = self.space
+        return [value_at(S.total_derivative(k, along=self.kinematics, speeds=self.u, rates=self.ud), vals)
+                for k in self.kinematics]
+
+    def latex(self) -> str:
+        """LaTeX of M x = F and the kinematics."""
+        lines = [sp.latex(sp.Eq(sp.MatMul(self.mass_matrix, sp.Matrix(self.unknowns)), self.forcing,
+                                evaluate=False))]
+        lines += [sp.latex(sp.Eq(v, k)) for v, k in zip(self.space.qd, self.kinematics)]
+        return " \\\\\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"Equations({self.form}: {len(self.residuals)} equations in "
+                f"{[s.name for s in self.unknowns]}, {self.system!r})")

@@ -1,0 +1,186 @@
+"""The independent routes: forms that do not go through the central equation, on purpose.
+
+Each one reaches the motion another way, so agreement with the frame forms is evidence, not a
+tautology: Lagrange's equations with multipliers, Maggi's equations with reactions (Hamel's
+raw form (8) is Maggi in the Voronets frame), Gibbs–Appell (Appell's S from Christoffel
+symbols), Kane (partial velocities = frame fields) and Tzénoff's forms I and II.  They share
+the engine's helpers (the frame set-up, Lagrange's split, the one time derivative) instead of
+copying them.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import sympy as sp
+
+from ..kernel.frames import Frame
+from ..systems.mechanical import MechanicalSystem
+from ..transposition.adapted import solve_constraints, voronets_frame
+from .base import Equations
+from .engine import contract, framed, lagrange_split
+
+__all__ = ["lagrange", "maggi", "hamel_raw", "gibbs_appell", "kane", "tzenoff", "multiplier_equations",
+           "motion_substitution"]
+
+
+def maggi(system: MechanicalSystem, frame: Frame | None = None, *, form: str = "maggi") -> Equations:
+    """Maggi's equations (seed 003 eqs. (28), (30)) for linear constraints:
+
+        Σ_i (L_i − Q_i) C^i_λ = 0   (free λ),     Λ_κ = Σ_i (L_i − Q_i) C^i_κ   (reactions),
+
+    with L_i = d/dt ∂T/∂q̇^i − ∂T/∂q^i and C^i_a = ∂q̇^i/∂v^a from the frame.  The reactions
+    are the multipliers of the frame's constraint forms: R_i = Λ_κ θ^κ_i.
+    """
+    frame, m, u, ud, omega, K, speeds = framed(system, frame)
+    S = system.space
+    n = S.n
+    MdK, LQ0, *_ = lagrange_split(system, K, u)
+
+    def contract(a):
+        col = [frame.C[i, a] for i in range(n)]
+        row = [sum((col[i] * MdK[i][s] for i in range(n) if col[i] != 0), sp.S.Zero) for s in range(m)]
+        rest = sum((col[i] * LQ0[i] for i in range(n) if col[i] != 0), sp.S.Zero)
+        return row, rest
+
+    parts = [contract(a) for a in range(n)]
+    Mm = sp.Matrix([parts[a][0] for a in range(m)])
+    Fm = -sp.Matrix([parts[a][1] for a in range(m)])
+    reac = [sum((r * v for r, v in zip(parts[a][0], ud)), parts[a][1]) for a in range(m, n)]
+    return Equations(form, system, u, ud, K, speeds, frame=frame, reactions=reac, linear=(Mm, Fm))
+
+
+def hamel_raw(system: MechanicalSystem, dependent: Sequence | None = None) -> Equations:
+    """Hamel's raw form (Hamel 1924, eq. (8)): Q_i + a_{m,i} Q_{n+m} = K_i + a_{m,i} K_{n+m}
+    — Maggi's equations in the Voronets frame."""
+    return maggi(system, voronets_frame(system, dependent), form="hamel-raw")
+
+
+def motion_substitution(system, K, u, ud) -> dict:
+    """{q̇ → K, q̈ → d/dt K} for expressions in (t, q, q̇, q̈)."""
+    S = system.space
+    acc = [S.total_derivative(k, along=K, speeds=u, rates=ud) for k in K]
+    sub = dict(zip(S.qdd, acc))
+    sub.update(zip(S.qd, K))
+    return sub
+
+
+def gibbs_appell(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
+    """Gibbs–Appell: ∂S*/∂u̇_r = K_r, with Appell's acceleration energy S (from Christoffel
+    symbols, :meth:`MechanicalSystem.acceleration_energy`) written in the quasi-accelerations,
+    q̈ = d/dt(C ω) on the motion (Hamel 1924, § 2: dJ/dt − XE = K next to Appell's ∂W/∂q̈ = K)."""
+    frame, m, u, ud, omega, K, speeds = framed(system, frame)
+    S = system.space
+    Sacc = system.acceleration_energy().xreplace(motion_substitution(system, K, u, ud))
+    res = []
+    Q_on = [Qi.xreplace(dict(zip(S.qd, K))) for Qi in system.Q]
+    for r in range(m):
+        res.append(sp.diff(Sacc, ud[r]) - contract(Q_on, frame, r))
+    return Equations("gibbs-appell", system, u, ud, K, speeds, res, frame=frame)
+
+
+def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
+    """Kane's equations F_r + F*_r = 0 with partial velocities = the free frame fields X_r:
+    F_r = X_r^i Q_i and F*_r = −X_r^k (M_kj q̈^j + Γ_{k,ab} ẋ^a ẋ^b), the generalized inertia
+    force from the metric connection, q̈ = d/dt(C u) on the motion."""
+    frame, m, u, ud, omega, K, speeds = framed(system, frame)
+    S = system.space
+    n = S.n
+    sub = motion_substitution(system, K, u, ud)
+    xd = list(K) + ([sp.S.One] if S.t is not None else [])
+    acc = [sub[a] for a in S.qdd]
+    M = system.mass_matrix.xreplace(sub)
+    Gam = system.christoffel
+    N = len(xd)
+    inertia = []
+    for k in range(n):
+        e = sum((M[k, j] * acc[j] for j in range(n)), sp.S.Zero)
+        e += sum((Gam[k][a][b].xreplace(sub) * xd[a] * xd[b] for a in range(N) for b in range(N)
+                  if Gam[k][a][b] != 0), sp.S.Zero)
+        inertia.append(e)
+    Q_on = [Qi.xreplace(sub) for Qi in system.Q]
+    res = [contract(Q_on, frame, r) - contract(inertia, frame, r) for r in range(m)]
+    return Equations("kane", system, u, ud, K, speeds, res, frame=frame)
+
+
+def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None = None) -> Equations:
+    """Tzénoff's equations as derived by Hamel 1924, § 1, in true coordinates q_i (free):
+
+    kind 2 (Hamel's (I)):   d/dt ∂E/∂q̇_i − ∂E/∂q_i + ∂W'/∂q̈_i = K'_i,
+    kind 1 (Hamel's (II)):  d/dt ∂E''/∂q̇_i − ∂E''/∂q_i + ∂E'/∂q_i − d/dt ∂E'/∂q̇_i + ∂W'/∂q̈_i = K'_i,
+
+    with W Appell's acceleration energy, W' differentiated only through the q̈_{n+m} (i.e.
+    Σ_m a_{m,i} ∂W/∂q̈_{n+m}), E'' = E with the constraints substituted, and
+    ∂E'/∂q̇_i = Σ_m p_{n+m} a_{m,i}, ∂E'/∂q_i = Σ_m p_{n+m} ∂q̇_{n+m}/∂q_i.  K'_i = K_i +
+    a_{m,i} K_{n+m}.  (Printed (5), (10) and (II) write q̇ or q where q̈ is meant; see docs.)
+    """
+    if kind not in (1, 2):
+        raise ValueError("Tzénoff's form is kind=1 or kind=2")
+    S = system.space
+    free, dep, a, a0 = solve_constraints(system, dependent)
+    # the Voronets kinematics q̇_s = u_s, q̇_j = a_js u_s + a_j
+    frame, m, u, ud, omega, K, speeds = framed(system, voronets_frame(system, dependent))
+    sub = motion_substitution(system, K, u, ud)
+    Wacc = system.acceleration_energy()
+    dW = {j: sp.diff(Wacc, S.qdd[j]).xreplace(sub) for j in dep}
+    Qon = [Qi.xreplace(sub) for Qi in system.Q]
+    res = []
+    if kind == 2:
+        for c, i in enumerate(free):
+            Li = system.lagrange_operator[i].xreplace(sub)
+            corr = sum((a[k, c] * dW[j] for k, j in enumerate(dep)), sp.S.Zero)
+            Kp = Qon[i] + sum((a[k, c] * Qon[j] for k, j in enumerate(dep)), sp.S.Zero)
+            res.append(Li + corr - Kp)
+    else:
+        # E'' = E with q̇_j = a_js q̇_s + a_j, as a function of (t, q, q̇_s)
+        qd_free = [S.qd[s] for s in free]
+        Kq = [sp.S.Zero] * S.n
+        for s in free:
+            Kq[s] = S.qd[s]
+        for k, j in enumerate(dep):
+            Kq[j] = sum((a[k, c] * qd_free[c] for c in range(m)), a0[k])
+        Epp = system.T.xreplace(dict(zip(S.qd, Kq)))
+        to_u = dict(zip(qd_free, u))
+        p = [pi.xreplace(dict(zip(S.qd, Kq))) for pi in system.momenta]  # p on the constraint
+        for c, i in enumerate(free):
+            dEpp_dqd = sp.diff(Epp, S.qd[i]).xreplace(to_u)
+            dEpp_dq = sp.diff(Epp, S.q[i]).xreplace(to_u)
+            dEp_dqd = sum((p[j] * a[k, c] for k, j in enumerate(dep)), sp.S.Zero).xreplace(to_u)
+            dEp_dq = sum((p[j] * sp.diff(Kq[j], S.q[i]) for j in dep), sp.S.Zero).xreplace(to_u)
+            corr = sum((a[k, c] * dW[j] for k, j in enumerate(dep)), sp.S.Zero)
+            Kp = Qon[i] + sum((a[k, c] * Qon[j] for k, j in enumerate(dep)), sp.S.Zero)
+            e = (S.total_derivative(dEpp_dqd, along=K, speeds=u, rates=ud) - dEpp_dq + dEp_dq
+                 - S.total_derivative(dEp_dqd, along=K, speeds=u, rates=ud) + corr - Kp)
+            res.append(e)
+    return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, res)
+
+
+def multiplier_equations(form: str, system, accel: Sequence[sp.Expr], Theta: sp.Matrix,
+                         phis: Sequence[sp.Expr], **kw) -> Equations:
+    """The shared shape of every multiplier form, unknowns (q̈, λ), speeds = velocities:
+
+        accel_i − Q_i − λ_κ Θ^κ_i = 0,      d/dt φ^κ = 0,      R_i = λ_κ Θ^κ_i,
+
+    with accel Lagrange's d/dt ∂T/∂q̇ − ∂T/∂q or Appell's ∂S/∂q̈, Θ the virtual-displacement
+    rows and φ the constraints (expressions in t, q, q̇)."""
+    S = system.space
+    r = len(phis)
+    lam = tuple(sp.Symbol(f"lambda{k + 1}", real=True) for k in range(r))
+    reactions = [sum((lam[k] * Theta[k, i] for k in range(r)), sp.S.Zero) for i in range(S.n)]
+    res = [accel[i] - system.Q[i] - reactions[i] for i in range(S.n)]
+    res += [S.total_derivative(f) for f in phis]
+    return Equations(form, system, S.qd, S.qdd, list(S.qd), list(S.qd), res, multipliers=lam,
+                     reactions=reactions, **kw)
+
+
+def lagrange(system: MechanicalSystem) -> Equations:
+    """Lagrange's equations with multipliers (Chetaev-ideal constraints, CONVENTIONS.md):
+
+        d/dt ∂T/∂q̇^i − ∂T/∂q^i = Q_i + λ_κ A_κi,     A q̈ + d/dt(A) q̇ + ḃ = 0,
+
+    unknowns (q̈, λ); the reaction force is R_i = λ_κ A_κi (sympy's LagrangesMethod stores
+    −λ).  Speeds are the velocities themselves.
+    """
+    S = system.space
+    A, b = system.constraint_matrix
+    phis = [sum((A[k, i] * S.qd[i] for i in range(S.n)), b[k]) for k in range(A.rows)]
+    return multiplier_equations("lagrange", system, system.lagrange_operator, A, phis)

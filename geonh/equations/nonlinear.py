@@ -1,0 +1,220 @@
+"""Equation forms for constraints nonlinear in the velocities (each returns an :class:`Equations`).
+
+* :func:`chetaev_lagrange` — Lagrange's equations with Chetaev multipliers, unknowns (q̈, λ);
+* :func:`appell` — Appell's equations with a multiplier (seed 002, eq. (4)):
+  ∂S/∂q̈_ν − Q_ν − λ ∂f/∂q̇_ν = 0 together with the differentiated constraint (3), S
+  Appell's acceleration energy (:meth:`MechanicalSystem.acceleration_energy`, built from
+  Christoffel symbols, so the route is independent of Lagrange's).  The printed (4) writes
+  ∂S/∂q'_ν (a velocity); only ∂S/∂q''_ν makes the equations right (docs/nonlinear.md);
+* :func:`maggi_nonlinear` — Maggi's equations for nonlinear constraints (seed 003, eqs.
+  (24)–(30)): user-chosen quasi-velocities v*^ρ(t, q, q̇) whose last k are the constraints
+  (27), the inverse q̇(t, q, v*) (25), the velocity-dependent basis ε_τ = ∂q̇/∂v*^τ (26),
+  the motion equations (28) and the reactions Λ_κ (30).
+
+The virtual-displacement rule (Chetaev's by default) is a property of the
+:class:`~geonh.systems.NonlinearSystem`.
+"""
+from __future__ import annotations
+
+import random
+from typing import Mapping, Sequence
+
+import sympy as sp
+
+from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
+from ..kernel.evaluation import to_sympy, value_at
+from ..kernel.generic_point import PRECISION
+from ..systems.nonlinear import as_nonlinear, real_value
+from ..transposition.adapted import speed_symbols
+from .base import Equations
+from .independent import multiplier_equations
+
+__all__ = ["chetaev_lagrange", "appell", "maggi_nonlinear", "invert_quasi_velocities", "reactions_at"]
+
+
+# ----------------------------------------------------------------------------------------------
+# multiplier forms
+# ----------------------------------------------------------------------------------------------
+def chetaev_lagrange(system) -> Equations:
+    """Lagrange's equations with Chetaev multipliers for φ^κ(t, q, q̇) = 0:
+
+        d/dt ∂T/∂q̇^i − ∂T/∂q^i − Q_i − λ_κ Θ^κ_i = 0,      φ̇^κ = 0,
+
+    Θ = ∂φ/∂q̇ for Chetaev's rule (the system's virtual rule otherwise).  Unknowns (q̈, λ);
+    speeds are the velocities.  Reactions R_i = λ_κ Θ^κ_i.
+    """
+    system = as_nonlinear(system)
+    return multiplier_equations("chetaev-lagrange", system, system.lagrange_operator,
+                                system.virtual_matrix, system.phi,
+                                notes=f"virtual displacements: {system.virtual}")
+
+
+def appell(system) -> Equations:
+    """Appell's equations with multipliers (seed 002, eqs. (3), (4)):
+
+        ∂S/∂q̈_ν − Q_ν − λ_κ ∂φ^κ/∂q̇_ν = 0,                                        (4)
+        ∂φ/∂q̇_ν q̈_ν + ∂φ/∂q_ν q̇_ν + ∂φ/∂t = 0,                                    (3)
+
+    S = Appell's acceleration energy (from Christoffel symbols).  Printed (4) reads ∂S/∂q'_ν;
+    the derivative is with respect to the accelerations q''_ν (checked in the tests: with
+    ∂S/∂q̇ the equations differ from every other form).  Sign: R_ν = +λ ∂φ/∂q̇_ν, the
+    convention of CONVENTIONS.md and of seed 002 (its (4) has −λ ∂f/∂q'_ν on the left).
+    """
+    system = as_nonlinear(system)
+    S = system.space
+    Sacc = system.acceleration_energy()
+    accel = [sp.diff(Sacc, a) for a in S.qdd]
+    return multiplier_equations("appell", system, accel, system.virtual_matrix, system.phi)
+
+
+# ----------------------------------------------------------------------------------------------
+# Maggi's equations for nonlinear constraints
+# ----------------------------------------------------------------------------------------------
+def _symbols_for(names: Sequence[str], tag: str) -> tuple[sp.Symbol, ...]:
+    return tuple(sp.Symbol(f"{nm}{tag}", real=True) for nm in names)
+
+
+def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol], *,
+                            inverse: Sequence | None = None, branch: int | None = None) -> list[sp.Expr]:
+    """The inverse q̇^σ = q̇^σ(t, q, v*) of seed 003 eq. (25) for v*^ρ = quasi[ρ](t, q, q̇).
+
+    * The Jacobian ∂v*/∂q̇ must be nonsingular at the generic point of the constraint manifold;
+      otherwise no inverse exists and :class:`SingularMapError` is raised.
+    * ``inverse`` given: it is checked (v*(q̇(v*)) = v* at random consistent states).
+    * otherwise sympy's ``solve``; no solution raises :class:`NotFoundError` asking for
+      ``inverse=``.  Several branches: ``branch`` picks one; without it the branch that
+      reproduces the velocities of random consistent states is taken (exactly one must).
+    """
+    system = as_nonlinear(system)
+    S = system.space
+    quasi = [sp.sympify(q) for q in quasi]
+    if len(quasi) != S.n or len(vstar) != S.n:
+        raise DimensionError(f"{S.n} quasi-velocities needed, got {len(quasi)}")
+    Jv = sp.Matrix([[sp.diff(w, v) for v in S.qd] for w in quasi])
+    rng = random.Random(11)
+    states = [system.sample_state(rng) for _ in range(2)]
+    for st in states:
+        vals = [real_value(e.xreplace(st)) for e in Jv]
+        if any(v is None for v in vals) or sp.Matrix(S.n, S.n, vals).rank(
+                iszerofunc=lambda x: abs(x) < sp.Float(10) ** (-(PRECISION // 3))) < S.n:
+            raise SingularMapError(
+                "the Jacobian ∂v*/∂q̇ of the chosen quasi-velocities is singular on the constraint "
+                "manifold: the inverse q̇(t, q, v*) (seed 003, eq. (25)) does not exist")
+
+    def check(cand: Sequence[sp.Expr]) -> bool:
+        for st in states:
+            vs = {w: real_value(q.xreplace(st)) for w, q in zip(vstar, quasi)}
+            if any(v is None for v in vs.values()):
+                return False
+            pt = {**{k: v for k, v in st.items() if k not in S.qd}, **vs}
+            for qd, e in zip(S.qd, cand):
+                x = real_value(sp.sympify(e).xreplace(pt))
+                if x is None or abs(x - st[qd]) > sp.Float(10) ** (-(PRECISION // 3)) * max(1, abs(st[qd])):
+                    return False
+        return True
+
+    if inverse is not None:
+        inv = [sp.sympify(e) for e in inverse]
+        if len(inv) != S.n:
+            raise DimensionError(f"the inverse needs {S.n} expressions q̇(t, q, v*), got {len(inv)}")
+        if not check(inv):
+            raise SingularMapError("the given inverse q̇(t, q, v*) does not invert the quasi-velocities "
+                                   "(v*(q̇(v*)) ≠ v* at a consistent state)")
+        return inv
+    try:
+        sols = sp.solve([q - w for q, w in zip(quasi, vstar)], list(S.qd), dict=True)
+    except NotImplementedError:
+        sols = []
+    sols = [s for s in sols if all(v in s for v in S.qd)]
+    if not sols:
+        raise NotFoundError("sympy cannot invert the quasi-velocities v*(t, q, q̇) (seed 003, eq. (25)); "
+                            "pass inverse=[q̇^1(t, q, v*), ...]")
+    cands = [[s[v] for v in S.qd] for s in sols]
+    if branch is not None:
+        if not 0 <= branch < len(cands):
+            raise NotFoundError(f"branch {branch} requested, sympy found {len(cands)} branch(es)")
+        return cands[branch]
+    good = [c for c in cands if check(c)]
+    if len(good) != 1:
+        raise NotFoundError(
+            f"sympy found {len(cands)} branch(es) of the inverse, {len(good)} of which reproduce the "
+            f"system's consistent states: pass branch= or inverse= ({cands})")
+    return good[0]
+
+
+def maggi_nonlinear(system, quasi: Sequence, *, names: Sequence[str] | None = None,
+                    inverse: Sequence | None = None, branch: int | None = None) -> Equations:
+    """Maggi's equations for (possibly nonlinear) constraints, seed 003 eqs. (24)–(30).
+
+    ``quasi`` = (v*^1 … v*^n), expressions in (t, q, q̇): the first l = n − k are the free
+    quasi-velocities (the speeds u of the result), the last k the constraints, v*^{l+κ} = φ^κ
+    (27) — any functions vanishing exactly on the constraint manifold with the same Chetaev
+    forms there are accepted; the reactions Λ are then the multipliers of *these* functions.
+    With ε_τ^σ = ∂q̇^σ/∂v*^τ (26) at v*^{l+κ} = 0 and MW_σ − Q_σ = d/dt ∂T/∂q̇^σ − ∂T/∂q^σ − Q_σ:
+
+        (MW_σ − Q_σ) ∂q̇^σ/∂v*^λ = 0,        λ = 1 … l                             (28)
+        (MW_σ − Q_σ) ∂q̇^σ/∂v*^{l+κ} = Λ_κ,   κ = 1 … k                             (30)
+
+    (the printed (30) says κ = l … k; the range is 1 … k).  Λ_κ = λ_κ of :func:`appell` /
+    :func:`chetaev_lagrange` when v*^{l+κ} = φ^κ, since ∂φ^μ/∂q̇^σ ∂q̇^σ/∂v*^{l+κ} = δ^μ_κ.
+    The reactions are stored in :attr:`Equations.reactions` as expressions in (t, q, u, u̇).
+    """
+    system = as_nonlinear(system)
+    S = system.space
+    n, k = S.n, system.n_constraints
+    l = n - k
+    quasi = [sp.sympify(q) for q in quasi]
+    if len(quasi) != n:
+        raise DimensionError(f"{n} quasi-velocities needed (l = {l} free, then the {k} constraints), "
+                             f"got {len(quasi)}")
+    # the last k must vanish on the constraint manifold, with the same Chetaev forms
+    if k:
+        rng = random.Random(5)
+        Jphi = system.constraint_jacobian
+        Jc = sp.Matrix([[sp.diff(w, v) for v in S.qd] for w in quasi[l:]])
+        for _ in range(2):
+            st = system.sample_state(rng)
+            for w in quasi[l:]:
+                x = real_value(w.xreplace(st))
+                if x is None or abs(x) > sp.Float(10) ** (-(PRECISION // 3)):
+                    raise RankError(f"the constraint quasi-velocity {w} does not vanish on the constraint "
+                                    "manifold: the last k quasi-velocities must be the constraints (27)")
+            M = Jphi.col_join(Jc).xreplace(st)
+            vals = [real_value(e) for e in M]
+            if any(v is None for v in vals) or sp.Matrix(2 * k, n, vals).rank(
+                    iszerofunc=lambda x: abs(x) < sp.Float(10) ** (-(PRECISION // 3))) != k:
+                raise RankError("the last k quasi-velocities do not have the constraints' Chetaev forms "
+                                "on the constraint manifold")
+    if names is None:
+        names = [f"v{i + 1}" for i in range(l)]
+    names = list(names)
+    if len(names) != l:
+        raise DimensionError(f"{l} names for the free quasi-velocities needed, got {len(names)}")
+    vstar = _symbols_for(names, "") + tuple(sp.Symbol(f"v_c{j + 1}", real=True) for j in range(k))
+    inv = invert_quasi_velocities(system, quasi, vstar, inverse=inverse, branch=branch)
+    u, ud = speed_symbols(names)
+    on = {vstar[l + j]: sp.S.Zero for j in range(k)}
+    K = [e.xreplace(on) for e in inv]
+    eps = [[sp.diff(e, w).xreplace(on) for e in inv] for w in vstar]  # eps[tau][sigma]
+    acc = [S.total_derivative(kk, along=K, speeds=u, rates=ud) for kk in K]
+    sub = dict(zip(S.qdd, acc))
+    sub.update(zip(S.qd, K))
+    LQ = [(L - Q).xreplace(sub) for L, Q in zip(system.lagrange_operator, system.Q)]
+    res = [sum((LQ[s] * eps[lam][s] for s in range(n) if eps[lam][s] != 0), sp.S.Zero) for lam in range(l)]
+    reac = [sum((LQ[s] * eps[l + j][s] for s in range(n) if eps[l + j][s] != 0), sp.S.Zero) for j in range(k)]
+    return Equations("maggi-nonlinear", system, u, ud, K, quasi[:l], res, reactions=reac,
+                     notes="reactions = Λ_κ of seed 003 eq. (30)",
+                     details={"basis": eps, "inverse": inv, "quasi": quasi})
+
+
+def reactions_at(eq: Equations, state: Mapping) -> list:
+    """Evaluate :attr:`Equations.reactions` of a Maggi result at a state {t, q, q̇, parameters}:
+    u from the speeds, u̇ from the equations (exact or PRECISION digits)."""
+    vals = dict(state)
+    for u, s in zip(eq.u, eq.speeds):
+        vals.setdefault(u, to_sympy(value_at(s, vals)))
+    x = eq.solve_point(vals)
+    vals.update({a: to_sympy(b) for a, b in zip(eq.unknowns, x)})
+    return [value_at(r, vals) for r in eq.reactions]
+
+
