@@ -17,11 +17,12 @@ import mpmath
 import sympy as sp
 
 from .equations.base import Equations
+from .equations.registry import FORMS, derive
 from .errors import SpaceMismatchError
 from .kernel.evaluation import to_mp
 from .kernel.generic_point import PRECISION
 
-__all__ = ["Certificate", "same_motion"]
+__all__ = ["Certificate", "same_motion", "certify_forms"]
 
 
 @dataclass
@@ -82,3 +83,17 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
         worst = max(worst, m)
     method = "exact rational states" if exact else f"random states, {PRECISION}-digit arithmetic"
     return Certificate(bool(worst <= tol), float(worst), method, states, details)
+
+
+def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: str = "lagrange",
+                  states: int = 2, seed: int = 1) -> dict[str, Certificate]:
+    """Every registered form (:data:`geonh.equations.FORMS`) that applies to ``system``,
+    against the ``reference`` form, by :func:`same_motion`: {form name: Certificate}.
+    ``frame``/``dependent`` go to the forms that take them; ``forms`` restricts the names."""
+    ref = derive(reference, system, frame, dependent)
+    out: dict[str, Certificate] = {}
+    for name, entry in FORMS.items():
+        if name == reference or (forms is not None and name not in forms) or not entry.applies(system, dependent):
+            continue
+        out[name] = same_motion(ref, entry(system, frame, dependent), states=states, seed=seed)
+    return out

@@ -1,4 +1,4 @@
-"""Command line: ``geonh list`` and ``geonh show MODEL`` for every model of :mod:`geonh.models`.
+"""Command line: ``geonh list``, ``geonh show MODEL`` (every model of :mod:`geonh.models`) and ``geonh forms``.
 
 ``geonh show rolling-disk`` prints the adapted frame, the non-zero structure coefficients
 c^d_ab (CONVENTIONS.md), the growth vector of the admissible distribution and the
@@ -12,6 +12,7 @@ import sys
 import sympy as sp
 
 from . import models
+from .equations.registry import FORMS
 from .systems import analyze_constraints
 
 
@@ -25,17 +26,17 @@ def show(name: str, out=None) -> None:
     S = model.space
     w(f"{model.name}: {model.description}\n")
     w(f"coordinates: {', '.join(s.name for s in S.coords)}\n")
-    system = getattr(model, "system", None)
-    if system is not None:
-        w(f"system: {system!r}\n")
-    frame = getattr(model, "frame", None)
-    if frame is None:
+    if isinstance(model, models.SeedModel):
         _show_constraints(model, w)
         return
-    _show_frame(model, frame, w)
+    if isinstance(model, models.MechanicalModel):
+        w(f"system: {model.system!r}\n")
+    _show_frame(model, model.frame, w)
 
 
 def _show_constraints(model, w) -> None:
+    if model.system is not None:
+        w(f"system: {model.system!r}\n")
     w("constraints (= 0):\n")
     for c in model.constraints:
         w(f"  {c}\n")
@@ -81,7 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("list", help="list the built-in models")
     ps = sub.add_parser("show", help="frame, structure coefficients, growth vector, verdict")
     ps.add_argument("model", help="a built-in model (see `geonh list`)")
+    sub.add_parser("forms", help="the registered equation forms, their route and source")
     args = p.parse_args(argv)
+    if args.cmd == "forms":
+        for name, entry in FORMS.items():
+            print(f"{name:16s} {entry.route:12s} {entry.source}")
+        return 0
     if args.cmd == "list":
         for nm in models.names():
             print(f"{nm:28s} {models.kind(nm):10s} {models.describe(nm)}")

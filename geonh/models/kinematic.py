@@ -68,7 +68,7 @@ def rolling_disk() -> KinematicModel:
     F = Frame.from_quasi_velocities(
         S, [thd, phd, xd - R * sp.cos(th) * phd, yd - R * sp.sin(th) * phd],
         names=["w_theta", "w_phi", "c_x", "c_y"])
-    return KinematicModel("rolling-disk", "vertical disk rolling without slipping on a plane", S, F, 2)
+    return KinematicModel("rolling-disk", "vertical disk rolling without slipping on a plane (kinematics)", S, F, 2)
 
 
 def rigid_body() -> KinematicModel:
