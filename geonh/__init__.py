@@ -17,6 +17,7 @@ from .errors import (
     NotFoundError,
     NotLinearError,
     NotPositiveDefiniteError,
+    ParseError,
     RankError,
     SingularMapError,
     SpaceMismatchError,
@@ -113,5 +114,5 @@ __all__ = [
     # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
-    "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError",
+    "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "ParseError",
 ]

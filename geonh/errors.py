@@ -57,3 +57,7 @@ class NotFoundError(GeonhError, LookupError):
 
 class InconsistentStateError(GeonhError, ValueError):
     """A state (initial data) that violates the constraints, or constraints that no state satisfies."""
+
+
+class ParseError(GeonhError, ValueError):
+    """A string (or other input) that is not a safe formula: see :mod:`geonh.kernel.parsing`."""
