@@ -18,7 +18,7 @@ import sympy as sp
 
 from .equations.base import Equations
 from .equations.registry import FORMS, derive
-from .errors import SpaceMismatchError
+from .errors import DimensionError, SpaceMismatchError
 from .kernel.evaluation import to_mp
 from .kernel.generic_point import PRECISION
 
@@ -50,6 +50,11 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
     ``sampler(rng, extra_symbols) -> state`` draws the consistent random states; default:
     ``eq1.system.sample_state`` (every system kind has one, :class:`~geonh.systems.SystemLike`).
     """
+    if isinstance(states, bool) or not isinstance(states, int) or states < 1:
+        raise DimensionError(f"same_motion needs states ≥ 1 (an integer), got {states!r}: a certificate "
+                             "over no state certifies nothing")
+    if not (isinstance(tol, (int, float)) and 0 <= tol < 1):
+        raise DimensionError(f"tol must be a number in [0, 1), got {tol!r}")
     if eq1.space != eq2.space:
         raise SpaceMismatchError("the two equation sets live on different configuration spaces")
     if eq1.residuals == eq2.residuals and eq1.u == eq2.u and eq1.kinematics == eq2.kinematics:

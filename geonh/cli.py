@@ -7,7 +7,9 @@ integrability verdict of the constraints.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from importlib import metadata
 
 import sympy as sp
 
@@ -76,8 +78,20 @@ def _show_frame(model, F, w) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``geonh`` command; returns the exit code (2 for an unknown model)."""
+    """Entry point of the ``geonh`` command; returns the exit code (2 for an unknown model).
+    A closed output pipe (``geonh list | head``) ends the command quietly."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away: silence the interpreter's flush at exit, exit like `head` expects
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: list[str] | None) -> int:
     p = argparse.ArgumentParser(prog="geonh", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"geonh {metadata.version('geonh')}")
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="list the built-in models")
     ps = sub.add_parser("show", help="frame, structure coefficients, growth vector, verdict")
