@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, SpaceMismatchError
+from .parsing import as_expr
 from .space import ConfigurationSpace
 
 
@@ -23,7 +24,7 @@ def check_same_space(a, b, what: str = "combine") -> None:
 def as_scalar(f, space: ConfigurationSpace) -> sp.Expr:
     if hasattr(f, "space"):
         raise TypeError(f"expected a function (sympy expression), got {type(f).__name__}")
-    return sp.sympify(f)
+    return as_expr(f, space.state_symbols, what="function")
 
 
 class VectorField:
@@ -34,7 +35,9 @@ class VectorField:
     def __init__(self, space: ConfigurationSpace, components: Sequence):
         if not isinstance(space, ConfigurationSpace):
             raise TypeError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
-        comps = tuple(sp.sympify(c) for c in components)
+        if isinstance(components, (str, bytes)) or not hasattr(components, "__iter__"):
+            raise DimensionError(f"a vector field needs a sequence of {space.dim} components, got {components!r}")
+        comps = tuple(as_expr(c, space.state_symbols, what="vector field component") for c in components)
         if len(comps) != space.dim:
             raise DimensionError(
                 f"a vector field on {space!r} needs {space.dim} components "
@@ -58,7 +61,7 @@ class VectorField:
         """Field from ``{coordinate: component}`` (missing coordinates are 0)."""
         out = [sp.S.Zero] * space.dim
         for k, v in comps.items():
-            out[space.index(k)] = sp.sympify(v)
+            out[space.index(k)] = as_expr(v, space.state_symbols, what=f"component along {k}")
         return cls(space, out)
 
     # -- algebra ----------------------------------------------------------------------------

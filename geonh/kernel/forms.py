@@ -16,6 +16,7 @@ import sympy as sp
 
 from ..errors import DimensionError
 from .fields import VectorField, check_same_space, as_scalar
+from .parsing import as_expr
 from .space import ConfigurationSpace
 
 
@@ -49,7 +50,7 @@ class Form:
             if len(key) != degree or any(not 0 <= k < space.dim for k in key):
                 raise DimensionError(f"index {key} does not fit a {degree}-form on {space!r}")
             sign, skey = _sort_sign(key)
-            val = sp.sympify(val)
+            val = as_expr(val, space.state_symbols, what="form component")
             if sign == 0 or val == 0:
                 continue
             c[skey] = c.get(skey, sp.S.Zero) + sign * val
@@ -170,7 +171,9 @@ class OneForm(Form):
     __slots__ = ()
 
     def __init__(self, space: ConfigurationSpace, components: Sequence):
-        comps = [sp.sympify(c) for c in components]
+        if isinstance(components, (str, bytes)) or not hasattr(components, "__iter__"):
+            raise DimensionError(f"a one-form needs a sequence of {space.dim} components, got {components!r}")
+        comps = [as_expr(c, space.state_symbols, what="one-form component") for c in components]
         if len(comps) != space.dim:
             raise DimensionError(
                 f"a one-form on {space!r} needs {space.dim} components "
@@ -181,7 +184,7 @@ class OneForm(Form):
     def from_dict(cls, space: ConfigurationSpace, comps: dict) -> "OneForm":
         out = [sp.S.Zero] * space.dim
         for k, v in comps.items():
-            out[space.index(k)] += sp.sympify(v)
+            out[space.index(k)] += as_expr(v, space.state_symbols, what=f"component along {k}")
         return cls(space, out)
 
     @property
@@ -219,7 +222,7 @@ def velocity_form(space: ConfigurationSpace, expr, what: str = "expression") -> 
     """
     from ..errors import NotLinearError
     from .generic_point import is_zero
-    ex = sp.sympify(expr)
+    ex = as_expr(expr, space.state_symbols, what=what)
     if isinstance(ex, sp.Equality):
         ex = ex.lhs - ex.rhs
     row = []

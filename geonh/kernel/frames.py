@@ -20,6 +20,7 @@ from ..errors import DependentFieldsError, DimensionError, SingularMapError
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
 from .generic_point import generic_rank, is_zero, lu_inverse
+from .parsing import as_expr
 from .space import ConfigurationSpace
 
 
@@ -123,7 +124,7 @@ class Frame:
         rheonomic space the time column B^a_t is the coefficient-free part (ω = B q̇ + B_t),
         so affine definitions are allowed there and only there.
         """
-        omegas = [sp.sympify(w) for w in omegas]
+        omegas = [as_expr(w, space.state_symbols, what="quasi-velocity") for w in omegas]
         if len(omegas) != space.dim:
             raise DimensionError(f"{space!r} needs {space.dim} quasi-velocities, got {len(omegas)}")
         forms = [velocity_form(space, w, "quasi-velocity") for w in omegas]
