@@ -5,15 +5,23 @@ Pure Python (``inspect`` + ``pkgutil``), no documentation toolchain::
     python docs/make_api.py            # rewrite docs/api.md
     python docs/make_api.py --check    # exit 1 if docs/api.md is out of date
 
-Every public module of the package is documented: the kernel first, in data-flow order
-(space → fields → forms → frames → distributions → generic → errors → catalog → cli →
-testing.strategies), then the others alphabetically.  A module's public names are its
-``__all__`` if it has one, else the classes and functions it defines without a leading
-underscore.  Classes list their public methods and properties.
+Every public module and sub-package is documented, in the order of the layers (each imports
+only from the ones before it): the package ``geonh`` itself, then ``geonh.kernel`` and its
+modules, ``geonh.transposition``, ``geonh.systems``, ``geonh.equations``, ``geonh.numerics``,
+``geonh.certificate``, ``geonh.models``; then ``geonh.cli``, ``geonh.errors`` (which lies below
+every layer but is read last) and ``geonh.testing.strategies``.  That is the list
+:data:`KERNEL`; any other module follows alphabetically.
+
+A module's public names are its ``__all__`` if it has one, else the classes and functions it
+defines without a leading underscore.  Names defined in the module are documented in full;
+names it re-exports from a module documented here are listed after
+:data:`REEXPORT_MARK` with a link to that module (documented in full only when their home
+module is not).  Classes list their public methods and properties.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -23,19 +31,40 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-KERNEL = ["geonh.space", "geonh.fields", "geonh.forms", "geonh.frames", "geonh.distributions",
-          "geonh.generic", "geonh.errors", "geonh.catalog", "geonh.cli", "geonh.testing.strategies"]
+#: the documented modules in layer order (modules found but not listed here follow alphabetically)
+KERNEL = [
+    "geonh",
+    # kernel
+    "geonh.kernel", "geonh.kernel.space", "geonh.kernel.fields", "geonh.kernel.forms", "geonh.kernel.frames",
+    "geonh.kernel.distributions", "geonh.kernel.generic_point", "geonh.kernel.evaluation",
+    "geonh.kernel.parsing",
+    # transposition
+    "geonh.transposition", "geonh.transposition.relations", "geonh.transposition.adapted",
+    "geonh.transposition.printed",
+    # systems
+    "geonh.systems", "geonh.systems.protocol", "geonh.systems.mechanical", "geonh.systems.nonlinear",
+    "geonh.systems.gauss", "geonh.systems.hertz", "geonh.systems.constraint_analysis",
+    # equations
+    "geonh.equations", "geonh.equations.base", "geonh.equations.engine", "geonh.equations.frame_forms",
+    "geonh.equations.independent", "geonh.equations.nonlinear", "geonh.equations.gauss",
+    "geonh.equations.hertz", "geonh.equations.hamilton", "geonh.equations.registry",
+    # numerics, certificate, models
+    "geonh.numerics", "geonh.numerics.ode", "geonh.certificate",
+    "geonh.models", "geonh.models.kinematic", "geonh.models.mechanical", "geonh.models.seeds",
+    # on top, and beside
+    "geonh.cli", "geonh.errors", "geonh.testing.strategies",
+]
 OUT = ROOT / "docs" / "api.md"
 
 
 def public_modules() -> list[str]:
+    """Every public module and sub-package of geonh (no leading underscore), in :data:`KERNEL`
+    order, then the rest alphabetically."""
     import geonh
-    found = set()
+    found = {"geonh"}
     for info in pkgutil.walk_packages(geonh.__path__, "geonh."):
         parts = info.name.split(".")
         if any(p.startswith("_") for p in parts[1:]):
-            continue
-        if info.ispkg:
             continue
         found.add(info.name)
     rest = sorted(found - set(KERNEL))
@@ -54,6 +83,14 @@ def _ann(a) -> str:
     return repr(a).replace("typing.", "")
 
 
+def _default(v) -> str:
+    """A default value as written in the source: functions and classes by name (their repr
+    carries a memory address, which would make the output differ from run to run)."""
+    if inspect.isfunction(v) or inspect.isclass(v) or inspect.isbuiltin(v):
+        return v.__qualname__
+    return repr(v)
+
+
 def _sig(obj) -> str:
     """The signature with annotations written as in the source (no quotes)."""
     try:
@@ -66,7 +103,7 @@ def _sig(obj) -> str:
     params = []
     for p in sig.parameters.values():
         ann = "" if p.annotation is p.empty else ": " + _ann(p.annotation)
-        default = "" if p.default is p.empty else (" = " if ann else "=") + repr(p.default)
+        default = "" if p.default is p.empty else (" = " if ann else "=") + _default(p.default)
         params.append(p.replace(annotation=p.empty, default=p.empty).__str__() + ann + default)
     # keep the * / separators inspect would print
     out, seen_kw = [], False
@@ -84,12 +121,33 @@ def _sig(obj) -> str:
 REEXPORT_MARK = "<!-- re-exported names below -->"
 
 
+def _anchor(modname: str) -> str:
+    return "#" + modname.replace(".", "")
+
+
+def origin(mod, n) -> str:
+    """The module a public name of ``mod`` is defined in.  Classes and functions say so
+    themselves; a sub-module is its own origin; a data object (a registry, a tuple of names)
+    comes from the deepest sub-module of ``mod`` that lists it in ``__all__``."""
+    obj = getattr(mod, n)
+    if inspect.ismodule(obj):
+        return obj.__name__
+    if inspect.isclass(obj) or inspect.isfunction(obj):
+        return getattr(obj, "__module__", None) or mod.__name__
+    best = mod.__name__
+    for name, sub in sorted(sys.modules.items()):
+        if (name.startswith(mod.__name__ + ".") and sub is not None and n in getattr(sub, "__all__", ())
+                and getattr(sub, n, None) is obj and name.count(".") > best.count(".")):
+            best = name
+    return best
+
+
 def _own(mod, n) -> bool:
-    return getattr(getattr(mod, n), "__module__", mod.__name__) == mod.__name__
+    return origin(mod, n) == mod.__name__
 
 
 def reexported_names(mod) -> list[str]:
-    """Names in ``__all__`` defined in another module (documented after the marker)."""
+    """Names in ``__all__`` defined in another module (listed after the marker)."""
     return [n for n in getattr(mod, "__all__", []) if hasattr(mod, n) and not _own(mod, n)]
 
 
@@ -106,8 +164,9 @@ def public_names(mod) -> list[str]:
 
 
 def _members(cls):
+    fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
     for n, v in vars(cls).items():
-        if n.startswith("_"):
+        if n.startswith("_") or n in fields:  # a dataclass field's default is not a method
             continue
         if isinstance(v, property):
             yield n, v, "property"
@@ -117,32 +176,67 @@ def _members(cls):
             yield n, v, "method"
 
 
-def render_module(modname: str) -> str:
-    """The markdown section of one module (``## `modname` ``, its docstring, its names)."""
+def _value(obj) -> list[str]:
+    """Markdown lines for a public data object: a registry of dataclass entries as a table of
+    their non-callable fields, other mappings by their keys, small literals by their repr."""
+    if isinstance(obj, dict) and obj and all(dataclasses.is_dataclass(v) for v in obj.values()):
+        first = next(iter(obj.values()))
+        cols = [f.name for f in dataclasses.fields(first) if not callable(getattr(first, f.name))]
+        rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        for v in obj.values():
+            rows.append("| " + " | ".join(str(getattr(v, c)).replace("|", "\\|") for c in cols) + " |")
+        return rows
+    if isinstance(obj, dict):
+        return ["Keys: " + ", ".join(f"`{k}`" for k in obj)]
+    if isinstance(obj, (str, int, float, tuple, frozenset)) and " at 0x" not in repr(obj):
+        return [f"`{obj!r}`"]
+    return [f"`{_ann(obj)}`"]
+
+
+def _render_name(mod, name: str) -> list[str]:
+    obj = getattr(mod, name)
+    if inspect.isclass(obj):
+        lines = [f"### class `{name}{_sig(obj)}`", "", _doc(obj), ""]
+        for mname, m, kind in _members(obj):
+            if kind == "property":
+                lines += [f"#### `{name}.{mname}` (property)", "",
+                          inspect.cleandoc(m.__doc__) if m.__doc__ else "", ""]
+            else:
+                pre = "classmethod " if kind == "classmethod" else ""
+                lines += [f"#### {pre}`{name}.{mname}{_sig(m)}`", "",
+                          inspect.cleandoc(m.__doc__) if m.__doc__ else "", ""]
+        return lines
+    if callable(obj) and getattr(obj, "__module__", None) != "typing":  # a type alias is data
+        return [f"### `{name}{_sig(obj)}`", "", _doc(obj), ""]
+    return [f"### `{name}`", ""] + _value(obj) + [""]
+
+
+def render_module(modname: str, documented: frozenset[str] | None = None) -> str:
+    """The markdown section of one module (``## `modname` ``, its docstring, its names).
+
+    ``documented``: the modules that have their own section (default :func:`public_modules`).
+    After :data:`REEXPORT_MARK` the re-exported names are listed by home module, linked when
+    the home module has a section, else documented here in full."""
     mod = importlib.import_module(modname)
+    if documented is None:
+        documented = frozenset(public_modules())
     lines = [f"## `{modname}`", "", _doc(mod), ""]
-    names = public_names(mod)
+    for name in public_names(mod):
+        lines += _render_name(mod, name)
     extra = reexported_names(mod)
-    for name in names + ([REEXPORT_MARK] if extra else []) + extra:
-        if name == REEXPORT_MARK:
-            srcs = sorted({getattr(mod, n).__module__ for n in extra})
-            lines += [REEXPORT_MARK, "", "Re-exported from " + ", ".join(f"`{m}`" for m in srcs) + ":", ""]
-            continue
-        obj = getattr(mod, name)
-        if inspect.isclass(obj):
-            lines += [f"### class `{name}{_sig(obj)}`", "", _doc(obj), ""]
-            for mname, m, kind in _members(obj):
-                if kind == "property":
-                    lines += [f"#### `{name}.{mname}` (property)", "",
-                              inspect.cleandoc(m.__doc__) if m.__doc__ else "", ""]
-                else:
-                    pre = "classmethod " if kind == "classmethod" else ""
-                    lines += [f"#### {pre}`{name}.{mname}{_sig(m)}`", "",
-                              inspect.cleandoc(m.__doc__) if m.__doc__ else "", ""]
-        elif callable(obj):
-            lines += [f"### `{name}{_sig(obj)}`", "", _doc(obj), ""]
-        else:
-            lines += [f"### `{name}`", "", f"`{obj!r}`", ""]
+    if extra:
+        by_src: dict[str, list[str]] = {}
+        for n in extra:
+            by_src.setdefault(origin(mod, n), []).append(n)
+        lines += [REEXPORT_MARK, "", "Re-exported:", ""]
+        for src in sorted(by_src):
+            listed = ", ".join(f"`{n}`" for n in by_src[src])
+            where = f"[`{src}`]({_anchor(src)})" if src in documented else f"`{src}` (below)"
+            lines.append(f"- from {where}: {listed}")
+        lines.append("")
+        for n in extra:
+            if origin(mod, n) not in documented:
+                lines += _render_name(mod, n)
     # collapse runs of blank lines
     text = "\n".join(lines)
     while "\n\n\n" in text:
@@ -156,8 +250,9 @@ def render() -> str:
             "Generated by `python docs/make_api.py` from the docstrings; do not edit by hand.",
             "Signs and index orders: [conventions.md](conventions.md).", "",
             "Modules:", ""]
-    head += [f"- [`{m}`](#{m.replace('.', '')})" for m in mods]
-    return "\n".join(head) + "\n\n" + "\n".join(render_module(m) for m in mods)
+    head += [f"- [`{m}`]({_anchor(m)})" for m in mods]
+    documented = frozenset(mods)
+    return "\n".join(head) + "\n\n" + "\n".join(render_module(m, documented) for m in mods)
 
 
 def main(argv=None) -> int:

@@ -4,7 +4,7 @@ Two equation sets describe the same motion iff they give the same accelerations 
 state (t, q, q̇) allowed by the constraints.  :func:`same_motion` draws random consistent
 states (rational coordinates and parameters; the dependent velocities solved from the
 constraints), computes q̈ from each set — exactly in rational arithmetic when the state makes
-every entry rational, otherwise with mpmath at :data:`geonh.generic.PRECISION` digits — and
+every entry rational, otherwise with mpmath at :data:`geonh.kernel.generic_point.PRECISION` digits — and
 reports the largest residual.  A symbolic comparison is attempted first when it is cheap
 (identical residual expressions).
 """

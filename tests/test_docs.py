@@ -14,7 +14,9 @@ DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS))
 import make_api
 
-KERNEL_PAGES = ["tutorial.md", "conventions.md", "generic-point.md"]
+# every page with Python code blocks; each page's blocks run in order, in one namespace
+RUNNABLE_PAGES = ["tutorial.md", "conventions.md", "generic-point.md", "index.md", "transposition.md",
+                  "equations.md", "nonlinear.md"]
 
 
 def _code_blocks(md: str) -> list[str]:
@@ -25,7 +27,7 @@ def _code_blocks(md: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("page", KERNEL_PAGES)
+@pytest.mark.parametrize("page", RUNNABLE_PAGES)
 def test_code_blocks_run(page, capsys):
     text = (DOCS / page).read_text(encoding="utf-8")
     blocks = _code_blocks(text)
@@ -66,6 +68,13 @@ def test_conventions_page_cites_the_project_file():
         assert must in text, must
 
 
+def test_index_and_readme_state_the_conventions_file():
+    """The front pages say plainly which conventions geonh follows."""
+    for text in ((DOCS / "index.md").read_text(encoding="utf-8"), (ROOT / "README.md").read_text(encoding="utf-8")):
+        assert "geonh follows the project's conventions file, `../shared/CONVENTIONS.md`" in text
+        assert "conventions.md" in text
+
+
 def _public_names():
     """Everything ``geonh`` exports, and the public strategies."""
     out = [f"geonh.{name}" for name in geonh.__all__]
@@ -93,8 +102,8 @@ def test_public_names_have_docstrings(qualname):
 
 @pytest.mark.parametrize("modname", make_api.KERNEL)
 def test_api_md_kernel_sections_up_to_date(modname):
-    """The kernel sections of docs/api.md are what make_api.py generates now (regenerate with
-    ``python docs/make_api.py``)."""
+    """The sections of docs/api.md for the modules of make_api.KERNEL (every layer, in order)
+    are what make_api.py generates now (regenerate with ``python docs/make_api.py``)."""
     committed = (DOCS / "api.md").read_text(encoding="utf-8")
     section = make_api.render_module(modname)
     own = section.split(make_api.REEXPORT_MARK)[0]
@@ -119,3 +128,62 @@ def test_readme_example_and_commands():
     assert test_cmd in text
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install --quiet -e '.[test]'" in ci and ".venv/bin/python -m pytest" in ci
+
+
+# ----------------------------------------------------------------------------------------------
+# model names in the docs and the README
+# ----------------------------------------------------------------------------------------------
+def _pages() -> dict[str, str]:
+    pages = {p.name: p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md")) if p.name != "api.md"}
+    pages["README.md"] = (ROOT / "README.md").read_text(encoding="utf-8")
+    return pages
+
+
+# hyphenated names in backticks that are not models: the registry's forms, the names other
+# equation forms give their Equations (.form), and the methods of GaussSystem.accelerations_at
+NOT_MODELS = set(geonh.FORMS) | {"chetaev-lagrange", "maggi-nonlinear", "udwadia-kalaba", "hertz-coulomb",
+                                 "moore-penrose"}
+_SHOW = re.compile(r"geonh\s+show\s+([a-z0-9][a-z0-9.\-]*)")
+_GET = re.compile(r"models\.(?:get|describe|kind)\(\s*[\"']([^\"']+)[\"']")
+_TICKED = re.compile(r"`([a-z0-9]+(?:-[a-zA-Z0-9.]+)+)`")
+
+
+def _mentioned_models(text: str) -> set[str]:
+    """Model names a page mentions: after ``geonh show``, in ``models.get("…")`` (and describe,
+    kind), and hyphenated names in backticks that are not forms.  (A one-word name in backticks,
+    such as `car`, cannot be told from an identifier, so it counts only in the first two places.)"""
+    found = set(_SHOW.findall(text)) | set(_GET.findall(text))
+    found |= {t for t in _TICKED.findall(text) if t not in NOT_MODELS and not t.endswith((".md", ".py"))}
+    return found
+
+
+def test_mention_finder_sees_models():
+    text = "run `geonh show car`, then models.get(\"heavy-top\"); `tilted-disk` and `kane` too"
+    assert _mentioned_models(text) == {"car", "heavy-top", "tilted-disk"}
+
+
+@pytest.mark.parametrize("page", sorted(_pages()))
+def test_model_names_in_docs_exist(page):
+    """Every model a docs page or the README names is a model of the library."""
+    known = set(geonh.models.names())
+    unknown = sorted(_mentioned_models(_pages()[page]) - known)
+    assert not unknown, f"{page} names models the library does not have: {unknown}"
+
+
+def test_index_and_readme_name_every_model():
+    """The model tables of docs/index.md and the README list the whole library."""
+    for page in ("index.md", "README.md"):
+        text = _pages()[page]
+        missing = sorted(n for n in geonh.models.names() if f"`{n}`" not in text)
+        assert not missing, f"{page} does not mention the models {missing}"
+
+
+@pytest.mark.parametrize("name", ["chaplygin-sleigh", "vertical-disk", "rolling-disk", "appell-hamel", "aumann-3.1"])
+def test_geonh_show_runs_for_documented_models(name, capsys):
+    """`geonh show NAME` works for the models the docs show (a cheap subset: not the 3-trailer)."""
+    import geonh.cli
+
+    assert any(name in _mentioned_models(text) for text in _pages().values())
+    assert geonh.cli.main(["show", name]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{name}: {geonh.models.describe(name)}")

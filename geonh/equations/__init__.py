@@ -19,12 +19,12 @@ from .nonlinear import appell, chetaev_lagrange, invert_quasi_velocities, maggi_
 from .gauss import gauss, udwadia_kalaba
 from .hertz import hertz
 from .hamilton import hamilton_equations
-from .registry import FORMS, Form, derive
+from .registry import FORMS, EquationForm, derive
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
     "boltzmann_hamel", "chaplygin", "chaplygin_obstruction", "is_chaplygin", "neimark_fufaev", "volterra",
     "voronets", "gibbs_appell", "hamel_raw", "kane", "lagrange", "maggi", "multiplier_equations", "tzenoff",
     "appell", "chetaev_lagrange", "invert_quasi_velocities", "maggi_nonlinear", "reactions_at",
-    "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "Form", "derive",
+    "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
 ]

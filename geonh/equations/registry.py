@@ -22,7 +22,7 @@ from .base import Equations
 from .frame_forms import boltzmann_hamel, chaplygin, chaplygin_obstruction, neimark_fufaev, volterra, voronets
 from .independent import gibbs_appell, hamel_raw, kane, lagrange, maggi, tzenoff
 
-__all__ = ["Form", "FORMS", "derive"]
+__all__ = ["EquationForm", "FORMS", "derive"]
 
 
 def _no_obstruction(system, dependent=None) -> str:
@@ -34,8 +34,8 @@ def _holonomic_only(system, dependent=None) -> str:
 
 
 @dataclass(frozen=True)
-class Form:
-    """An entry of the registry.  ``obstruction(system, dependent)`` says why the form does not
+class EquationForm:
+    """An entry of the form registry.  ``obstruction(system, dependent)`` says why the form does not
     apply to a system ("" when it does)."""
 
     name: str
@@ -67,22 +67,22 @@ def _nf_hamel(system, dependent=None):
     return neimark_fufaev(system, system.n_constraints, dependent)
 
 
-FORMS: dict[str, Form] = {f.name: f for f in (
-    Form("lagrange", lagrange, "none", "independent",
+FORMS: dict[str, EquationForm] = {f.name: f for f in (
+    EquationForm("lagrange", lagrange, "none", "independent",
          "Lagrange's equations with multipliers, Chetaev-ideal constraints (CONVENTIONS.md)"),
-    Form("boltzmann-hamel", boltzmann_hamel, "frame", "engine",
+    EquationForm("boltzmann-hamel", boltzmann_hamel, "frame", "engine",
          "Hamel 1924, eq. (19') (Lagrange–Euler equations); Volterra's (III) without constraints"),
-    Form("volterra", volterra, "frame", "engine", "Hamel 1924, eq. (III)", _holonomic_only),
-    Form("voronets", voronets, "dependent", "engine", "Neimark–Fufaev 1960, eq. (2.7); Hamel 1924, eq. (V)"),
-    Form("chaplygin", chaplygin, "dependent", "engine",
+    EquationForm("volterra", volterra, "frame", "engine", "Hamel 1924, eq. (III)", _holonomic_only),
+    EquationForm("voronets", voronets, "dependent", "engine", "Neimark–Fufaev 1960, eq. (2.7); Hamel 1924, eq. (V)"),
+    EquationForm("chaplygin", chaplygin, "dependent", "engine",
          "Voronets's equations for a Chaplygin system (Neimark–Fufaev 1960, § 2)", chaplygin_obstruction),
-    Form("neimark-fufaev", _nf_hamel, "dependent", "engine", "Neimark–Fufaev 1960, eq. (2.5), here k = n − m"),
-    Form("maggi", maggi, "frame", "independent", "Juschkov (seed 003), eqs. (28), (30)"),
-    Form("hamel-raw", hamel_raw, "dependent", "independent", "Hamel 1924, eq. (8)"),
-    Form("gibbs-appell", gibbs_appell, "frame", "independent", "Appell's equations; Hamel 1924, § 2, eq. (10)"),
-    Form("kane", kane, "frame", "independent", "Kane's equations F_r + F*_r = 0"),
-    Form("tzenoff-I", _tzenoff(1), "dependent", "independent", "Hamel 1924, § 1, eq. (II)"),
-    Form("tzenoff-II", _tzenoff(2), "dependent", "independent", "Hamel 1924, § 1, eq. (I)"),
+    EquationForm("neimark-fufaev", _nf_hamel, "dependent", "engine", "Neimark–Fufaev 1960, eq. (2.5), here k = n − m"),
+    EquationForm("maggi", maggi, "frame", "independent", "Juschkov (seed 003), eqs. (28), (30)"),
+    EquationForm("hamel-raw", hamel_raw, "dependent", "independent", "Hamel 1924, eq. (8)"),
+    EquationForm("gibbs-appell", gibbs_appell, "frame", "independent", "Appell's equations; Hamel 1924, § 2, eq. (10)"),
+    EquationForm("kane", kane, "frame", "independent", "Kane's equations F_r + F*_r = 0"),
+    EquationForm("tzenoff-I", _tzenoff(1), "dependent", "independent", "Hamel 1924, § 1, eq. (II)"),
+    EquationForm("tzenoff-II", _tzenoff(2), "dependent", "independent", "Hamel 1924, § 1, eq. (I)"),
 )}
 
 

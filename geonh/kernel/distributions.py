@@ -2,7 +2,7 @@
 
 Constraints are codistributions: the constraint one-forms θ^κ; the admissible velocities are
 their annihilator, a distribution.  Ranks, membership and annihilators are decided at the
-generic point (see :mod:`geonh.generic` for the method and its failure mode).
+generic point (see :mod:`geonh.kernel.generic_point` for the method and its failure mode).
 
 * Involutivity (Frobenius): D is integrable iff [X, Y] ∈ D for X, Y ∈ D; for a
   codistribution Θ = span(θ^1 … θ^r): integrable iff dθ^κ ∧ θ^1 ∧ … ∧ θ^r = 0 for every κ.

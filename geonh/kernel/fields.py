@@ -129,7 +129,7 @@ class VectorField:
                                         for a, b in zip(self.components, other.components)])
 
     def is_zero(self) -> bool:
-        """Identically zero (decided at the generic point, see :mod:`geonh.generic`)."""
+        """Identically zero (decided at the generic point, see :mod:`geonh.kernel.generic_point`)."""
         from .generic_point import is_zero
         return all(is_zero(c) for c in self.components)
 

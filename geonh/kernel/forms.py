@@ -144,7 +144,7 @@ class Form:
         return out
 
     def is_zero(self) -> bool:
-        """Identically zero (decided at the generic point, see :mod:`geonh.generic`)."""
+        """Identically zero (decided at the generic point, see :mod:`geonh.kernel.generic_point`)."""
         from .generic_point import is_zero
         return all(is_zero(v) for v in self._c.values())
 

@@ -29,7 +29,7 @@ class Frame:
 
     Build it from fields (``Frame(fields)``), from one-forms (:meth:`from_coframe`) or from
     quasi-velocity definitions ω = B(q) q̇ (:meth:`from_quasi_velocities`).  Independence is
-    checked at the generic point (:func:`geonh.generic.generic_rank`) and the inverse is
+    checked at the generic point (:func:`geonh.kernel.generic_point.generic_rank`) and the inverse is
     computed by LU; a dependent set raises :class:`DependentFieldsError`.
     """
 

@@ -1,7 +1,7 @@
 """Built-in mechanical systems: kinetic energy, forces, constraints and an adapted frame.
 
-Each function returns a :class:`MechanicalModel`: the :class:`~geonh.system.MechanicalSystem`
-plus, where one is natural, a recommended adapted :class:`~geonh.frames.Frame` (free
+Each function returns a :class:`MechanicalModel`: the :class:`~geonh.systems.MechanicalSystem`
+plus, where one is natural, a recommended adapted :class:`~geonh.kernel.Frame` (free
 quasi-velocities first, then the constraint forms, then ``dt`` for rheonomic systems; Hamel
 1924, eqs. (20), (21)) and the dependent coordinates for Voronets's / Chaplygin's equations.
 The registry (``names()``, ``get(name)``) is :mod:`geonh.models`; the kinematic skeletons
@@ -189,7 +189,7 @@ def chaplygin_sleigh() -> MechanicalModel:
 
     T = ½ m |d/dt (x + a cos θ, y + a sin θ)|² + ½ I θ̇² (I about the mass centre); the blade
     cannot slide sideways: sin θ ẋ − cos θ ẏ = 0.  In the frame v = cos θ ẋ + sin θ ẏ, w = θ̇
-    (:func:`geonh.catalog.unicycle`):  v̇ = a w²,  ẇ = −m a v w / (I + m a²).
+    (:func:`geonh.models.kinematic.unicycle`):  v̇ = a w²,  ẇ = −m a v w / (I + m a²).
     """
     model = catalog.unicycle()
     S = model.space
@@ -236,7 +236,7 @@ def vertical_rolling_disk(torques: bool = False) -> MechanicalModel:
     point (x, y), heading θ, rolling angle φ; ẋ = R cos θ φ̇, ẏ = R sin θ φ̇.
 
     T = ½ m (ẋ² + ẏ²) + ½ I θ̇² + ½ J φ̇².  With ``torques=True`` a steering torque τ_θ and a
-    driving torque τ_φ act.  Frame: :func:`geonh.catalog.rolling_disk` (free θ̇, φ̇).
+    driving torque τ_φ act.  Frame: :func:`geonh.models.kinematic.rolling_disk` (free θ̇, φ̇).
     Equations: I θ̈ = τ_θ, (J + m R²) φ̈ = τ_φ.
     """
     model = catalog.rolling_disk()
@@ -273,7 +273,7 @@ def _body_rates(S):
 def free_rigid_body(torques: bool = True) -> MechanicalModel:
     """Rigid body about its fixed mass centre, z-x-z Euler angles (ψ, θ, φ), principal moments
     I1, I2, I3, body torque components M1, M2, M3 (constants; ``torques=False`` for the free
-    Euler top).  Frame: body angular velocities (:func:`geonh.catalog.rigid_body`).
+    Euler top).  Frame: body angular velocities (:func:`geonh.models.kinematic.rigid_body`).
 
     The generalized forces are Q_i = M_a ∂Ω_a/∂q̇^i (virtual work M·δπ).  Volterra's
     equations in this frame are Euler's:  I1 Ω̇1 + (I3 − I2) Ω2 Ω3 = M1  (cyclic).
@@ -446,7 +446,7 @@ def dynamic_n_trailer(N: int = 1) -> MechanicalModel:
     its axle midpoint) and yaw inertia J_i about it:  T = Σ ½ m_i |Ṗ_i|² + ½ J_i θ̇_i².
     One no-slip constraint per axle: −sin θ_i Ṗ_i^x + cos θ_i Ṗ_i^y = 0.  A driving force F
     along the tractor's heading at P_0 and a steering torque τ on θ0.
-    Frame: :func:`geonh.catalog.n_trailer` (v = tractor speed, w = θ̇0, then the constraints).
+    Frame: :func:`geonh.models.kinematic.n_trailer` (v = tractor speed, w = θ̇0, then the constraints).
     """
     if N < 0:
         raise ValueError(f"N must be >= 0, got {N}")

@@ -66,7 +66,7 @@ def coefficients(nonzero: bool = True) -> st.SearchStrategy:
 
 
 def configuration_spaces(min_dim: int = 1, max_dim: int = 4, time: bool | None = False):
-    """A :class:`~geonh.space.ConfigurationSpace` with ``min_dim ≤ space.dim ≤ max_dim``.
+    """A :class:`~geonh.kernel.ConfigurationSpace` with ``min_dim ≤ space.dim ≤ max_dim``.
 
     ``space.dim`` counts every coordinate fields and forms act on, time included.  ``time``:
     ``False`` (scleronomic), ``True`` (time adjoined as the last coordinate, so ``dim ≥ 2``)
@@ -254,12 +254,12 @@ def invertible_matrices(draw, space: ConfigurationSpace, size: int | None = None
 
 def frames(space: ConfigurationSpace, kind: str = "any", zero_probability: float = 0.4,
            inverse: str = "exact"):
-    """A :class:`~geonh.frames.Frame` on ``space`` whose matrix C (columns = fields) is an
+    """A :class:`~geonh.kernel.Frame` on ``space`` whose matrix C (columns = fields) is an
     :func:`invertible_matrices` draw, so the fields are independent everywhere (det C = ±1).
 
     ``inverse="exact"`` (default) hands the frame its coframe matrix B = C⁻¹ computed exactly
     (polynomial in the entries, see :func:`invertible_matrices`), which keeps the structure
-    coefficients small; ``inverse="lu"`` lets :class:`~geonh.frames.Frame` check independence
+    coefficients small; ``inverse="lu"`` lets :class:`~geonh.kernel.Frame` check independence
     and invert C itself (generic-point LU; larger expressions)."""
     if inverse not in ("exact", "lu"):
         raise ValueError(f"inverse must be 'exact' or 'lu', not {inverse!r}")
@@ -278,7 +278,7 @@ def _frames(draw, space, kind, zero_probability, inverse):
 
 def distributions(space: ConfigurationSpace, rank: int, kind: str = "any",
                   redundant: bool = False, zero_probability: float = 0.4):
-    """A :class:`~geonh.distributions.Distribution` of exactly ``rank`` on ``space``: ``rank``
+    """A :class:`~geonh.kernel.Distribution` of exactly ``rank`` on ``space``: ``rank``
     columns of an :func:`invertible_matrices` draw.  With ``redundant=True`` one more spanning
     field f X_1 + g X_2 (a combination of the others) is appended, so the spanning set is
     larger than the basis."""
@@ -303,7 +303,7 @@ def _distributions(draw, space, rank, kind, redundant, zero_probability):
 
 def codistributions(space: ConfigurationSpace, rank: int, kind: str = "any",
                     zero_probability: float = 0.4):
-    """A :class:`~geonh.distributions.Codistribution` of exactly ``rank``: ``rank`` rows of an
+    """A :class:`~geonh.kernel.Codistribution` of exactly ``rank``: ``rank`` rows of an
     :func:`invertible_matrices` draw.  Generic draws are usually *not* integrable."""
     _check_rank(space, rank)
     return _codistributions(space, rank, kind, zero_probability)
