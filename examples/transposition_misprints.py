@@ -7,10 +7,15 @@
 """
 import sympy as sp
 
-from geonh.models import kinematic as catalog
 from geonh.kernel.space import ConfigurationSpace
-from geonh.transposition import (ConstrainedSetting, corrected_nf_gamma, hamel_matrices,
-                                 printed_hamel_beta, printed_nf_gamma)
+from geonh.models import kinematic as catalog
+from geonh.transposition import (
+                                 ConstrainedSetting,
+                                 corrected_nf_gamma,
+                                 hamel_matrices,
+                                 printed_hamel_beta,
+                                 printed_nf_gamma,
+)
 
 # 1. Hamel (17) on the unicycle frame v = cos θ ẋ + sin θ ẏ, w = θ̇, c = sin θ ẋ − cos θ ẏ
 F = catalog.unicycle().frame
@@ -22,6 +27,8 @@ wrong = printed_hamel_beta(b13, c13, coords).applyfunc(sp.simplify)
 print("β from brackets           :", bracket.tolist())
 print("(17), b as (quasi, coord) :", right.tolist(), "equal:", right == bracket)
 print("(17), b as in (13)        :", wrong.tolist(), "equal:", wrong == bracket)
+assert right == bracket, "Hamel (17) with b read (quasi, coordinate) must give β from the brackets"
+assert wrong != bracket, "Hamel (17) with b indexed as in (13) should give a wrong β"
 
 # 2. Neimark–Fufaev (1.5): ż = x ẏ, π̇1 = ẋ, π̇2 = ẏ + z ẋ, k = 0 (σ = z)
 S = ConfigurationSpace("x y z")
@@ -30,8 +37,16 @@ xd, yd, zd = S.qd
 setting = ConstrainedSetting.from_equations(S, [sp.Eq(zd, x * yd)], dependent=[z])
 T = setting.transposition(0, quasi=[xd, yd + z * xd])
 print("\nż = x ẏ,  π̇1 = ẋ,  π̇2 = ẏ + z ẋ,  k = 0")
-print("dδπ2 − δdπ2 from the fields    :", sp.factor(sp.expand(T.quasi()[1])))
-print("γ[ν, λ, μ] from brackets       :", T.gamma.tolist())
-print("γ printed (1.5)                :", printed_nf_gamma(T.a, T.q_lambda).tolist())
-print("γ corrected (D_β = ∂_β + a_σβ ∂_σ):",
-      corrected_nf_gamma(T.a, T.q_lambda, T.a_sigma, T.q_sigma).tolist())
+rel = sp.factor(sp.expand(T.quasi()[1]))
+dpi1, dpi2 = T.dpi
+xpi1, xpi2 = T.deltapi
+print("dδπ2 − δdπ2 from the fields    :", rel)
+assert sp.expand(rel + x * (dpi1 * xpi2 - dpi2 * xpi1)) == 0, "dδπ2 − δdπ2 must be −x (dπ1 δπ2 − dπ2 δπ1)"
+gamma = sp.simplify(T.gamma)
+printed = sp.simplify(printed_nf_gamma(T.a, T.q_lambda))
+corrected = sp.simplify(corrected_nf_gamma(T.a, T.q_lambda, T.a_sigma, T.q_sigma))
+print("γ[ν, λ, μ] from brackets       :", gamma.tolist())
+print("γ printed (1.5)                :", printed.tolist())
+print("γ corrected (D_β = ∂_β + a_σβ ∂_σ):", corrected.tolist())
+assert printed != gamma, "(1.5) as printed should miss the terms a_σβ ∂a_λα/∂q_σ here"
+assert corrected == gamma, "(1.5) with D_β = ∂_β + a_σβ ∂_σ must give γ from the brackets"
