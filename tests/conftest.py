@@ -1,5 +1,6 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Bounded property-based runs: "ci" (default under CI=true) keeps the suite fast on 2 cores;
@@ -11,3 +12,13 @@ settings.register_profile("dev", max_examples=25, deadline=None,
 settings.register_profile("thorough", max_examples=300, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Keep tests/test_examples.py on one xdist worker (``--dist loadgroup`` in pyproject).
+
+    Its first test starts every example script in one pool per process, so spread over n
+    workers every script would run n times."""
+    for item in items:
+        if item.path.name == "test_examples.py":
+            item.add_marker(pytest.mark.xdist_group("examples"))

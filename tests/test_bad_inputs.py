@@ -22,12 +22,14 @@ def test_certificate_needs_states(sleigh, states):
         g.same_motion(sleigh.equations("voronets"), sleigh.equations("kane"), states=states)
 
 
+@pytest.mark.slow
 def test_cli_pipe_into_head_is_quiet():
     p = subprocess.run(f"{sys.executable} -m geonh list | head -1", shell=True, capture_output=True, text=True)
     assert p.returncode == 0 and "Traceback" not in p.stderr and "BrokenPipe" not in p.stderr
     assert len(p.stdout.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_cli_version():
     p = subprocess.run([sys.executable, "-m", "geonh", "--version"], capture_output=True, text=True)
     assert p.returncode == 0 and p.stdout.startswith("geonh ")

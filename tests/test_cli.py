@@ -55,6 +55,7 @@ def test_usage_errors_exit_2(capsys):
     assert exc.value.code == 2
 
 
+@pytest.mark.slow
 def test_python_dash_m():
     r = subprocess.run([sys.executable, "-m", "geonh", "show", "unicycle"], capture_output=True,
                        text=True, timeout=120)

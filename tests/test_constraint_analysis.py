@@ -51,6 +51,7 @@ def _free31():
     return S, cons, FreeSystem(S, f, T)
 
 
+@pytest.mark.slow
 def test_example_31_motion_keeps_both_original_constraints():
     S, cons, free = _free31()
     gs = GaussSystem.regularized(free, cons)

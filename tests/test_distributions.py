@@ -112,6 +112,7 @@ def test_n_trailer_growth_vector(N):
     assert m.space.dim == N + 3
 
 
+@pytest.mark.slow
 def test_n_trailer_growth_vector_N4():
     # a few seconds: ranks of new brackets are decided numerically (forward-mode derivatives),
     # symbolic brackets are formed only for fields that join the flag
@@ -183,6 +184,7 @@ def space_rank(min_dim, max_dim, builder):
         lambda S: st.integers(0, S.dim).flatmap(lambda r: st.tuples(st.just(S), st.just(r), builder(S, r))))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_rank(1, 4, lambda S, r: gst.distributions(S, r, redundant=True)))
 def test_random_distribution_rank_and_annihilator(data):
@@ -196,6 +198,7 @@ def test_random_distribution_rank_and_annihilator(data):
     assert all(D.contains(X) for X in D.fields)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_rank(2, 4, lambda S, r: gst.codistributions(S, r, kind="polynomial")))
 def test_frobenius_forms_agree_with_brackets(data):
@@ -215,6 +218,7 @@ def test_integrable_codistributions_are_integrable(data):
         assert C.contains(differential(S, f))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_rank(2, 3, lambda S, r: gst.integrable_codistributions(S, r, zero_probability=0.6)))
 def test_first_integrals_span_the_codistribution(data):
@@ -230,6 +234,7 @@ def test_first_integrals_span_the_codistribution(data):
         assert generic_rank(sp.Matrix([list(df.covector) for df in dfs])) == r
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_rank(2, 4, lambda S, r: gst.distributions(S, r, kind="polynomial")))
 def test_growth_vector_is_monotone_and_flag_nested(data):

@@ -69,6 +69,7 @@ def random_adapted_frame(system, seed):
     return F.change(A)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=6)
 @given(st.integers(0, 10_000), st.booleans())
 def test_all_forms_agree_on_random_systems(seed, rheonomic):
@@ -83,6 +84,7 @@ def test_all_forms_agree_on_random_systems(seed, rheonomic):
         assert cert.same, (eq.form, str(cert))
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=3)
 @given(st.integers(0, 10_000))
 def test_two_constraints_four_coordinates(seed):
@@ -229,6 +231,7 @@ def test_numeric_rhs_matches_exact_accelerations():
     assert abs(out[-2] - float(exact[0])) < 1e-9 and abs(out[-1] - float(exact[1])) < 1e-9
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=4)
 @given(st.integers(0, 10_000), st.booleans())
 def test_neimark_fufaev_every_k_agrees(seed, rheonomic):
@@ -268,6 +271,7 @@ def _chaplygin_system(seed):
     return MechanicalSystem(S, T, forces=[_poly(rng, [q0, q1]), 0, 0], constraints=cons), (a0, a1)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=4)
 @given(st.integers(0, 10_000))
 def test_chaplygin_equations_close_in_free_coordinates(seed):

@@ -112,6 +112,7 @@ def test_bracket_antisymmetric(data):
     assert X.bracket(X).is_zero()
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and(1, 3, gst.vector_fields, gst.vector_fields, gst.vector_fields))
 def test_jacobi_identity(data):
@@ -127,6 +128,7 @@ def test_bracket_leibniz(data):
     assert same_field(bracket(X, f * Y), X(f) * Y + f * bracket(X, Y))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and(1, 4, gst.vector_fields, gst.vector_fields, gst.functions))
 def test_bracket_is_commutator_on_functions(data):
@@ -153,6 +155,7 @@ def _diffgeom_bracket(S, X, Y):
     return [sp.sympify(C.rcall(f)).xreplace(back) if C != 0 else sp.S.Zero for f in fs]
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and(1, 3, gst.vector_fields, gst.vector_fields))
 def test_bracket_agrees_with_sympy_diffgeom(data):
@@ -185,6 +188,7 @@ def test_dd_two_form_is_zero(data):
     assert dd.degree == 4 and dd.is_zero()
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and(1, 4, gst.one_forms, gst.vector_fields, gst.vector_fields))
 def test_invariant_formula_for_d(data):
@@ -194,6 +198,7 @@ def test_invariant_formula_for_d(data):
     assert is_zero(lhs - rhs)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and(1, 4, gst.one_forms, gst.one_forms, gst.vector_fields, gst.vector_fields))
 def test_wedge_evaluation_no_half(data):
@@ -241,6 +246,7 @@ def test_interior_product_is_first_slot(data):
     assert is_zero(interior(X, w)(Y) - w(X, Y))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and(1, 3, gst.vector_fields, gst.vector_fields, gst.one_forms))
 def test_lie_derivative_of_one_form_evaluated(data):

@@ -132,6 +132,7 @@ def test_frame_errors():
 
 
 # -- properties -------------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and_frame(1, 3, inverse="lu"))
 def test_coframe_is_dual(data):
@@ -141,6 +142,7 @@ def test_coframe_is_dual(data):
             assert is_zero(th(X) - (1 if a == b else 0))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and_frame(1, 3, inverse="lu"))
 def test_from_coframe_round_trip(data):
@@ -149,6 +151,7 @@ def test_from_coframe_round_trip(data):
     assert all(X.equals(Y) for X, Y in zip(F.fields, G.fields))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and_frame(1, 4), st.data())
 def test_frame_components(data, more):
@@ -159,6 +162,7 @@ def test_frame_components(data, more):
     assert recon.equals(Y)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and_frame(1, 3))
 def test_structure_coefficients_reproduce_brackets(data):
@@ -171,6 +175,7 @@ def test_structure_coefficients_reproduce_brackets(data):
             assert all(same(u, v) for u, v in zip(bracket(F.fields[a], F.fields[b]), rhs))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(space_and_frame(1, 4))
 def test_bracket_and_exterior_routes_agree(data):
@@ -179,6 +184,7 @@ def test_bracket_and_exterior_routes_agree(data):
                         F.structure_coefficients(method="exterior"))
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(gst.configuration_spaces(2, 3).flatmap(
     lambda S: st.tuples(gst.frames(S, kind="polynomial"), gst.invertible_matrices(S, kind="polynomial"))))
@@ -199,6 +205,7 @@ def test_frame_change_law(data):
             assert is_zero(th(X) - (1 if a == b else 0))
 
 
+@pytest.mark.slow
 def test_frame_change_law_unicycle_rotation():
     """A non-polynomial change: rotate the unicycle's (v, c) pair by the angle x."""
     m = catalog.unicycle()
@@ -208,6 +215,7 @@ def test_frame_change_law_unicycle_rotation():
                         m.frame.change(A).structure_coefficients())
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(gst.configuration_spaces(2, 3).flatmap(lambda S: st.tuples(
     gst.frames(S), st.lists(gst.coefficients(nonzero=False), min_size=2 * S.dim, max_size=2 * S.dim))))

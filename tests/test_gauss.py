@@ -17,7 +17,8 @@ from geonh.kernel.evaluation import to_mp
 from geonh.kernel.space import ConfigurationSpace
 
 
-@pytest.mark.parametrize("name", ["sleigh", "rolling disk", "knife edge", "skate on belt"])
+@pytest.mark.parametrize("name", [pytest.param("sleigh", marks=pytest.mark.slow), "rolling disk", "knife edge",
+                                  pytest.param("skate on belt", marks=pytest.mark.slow)])
 def test_linear_examples_gauss_appell_maggi_lagrange_agree(name):
     ms, quasi = linear_examples()[name]
     ref = lagrange(ms)
@@ -99,6 +100,7 @@ def _check_invariance(C, P, X, free, cons):
                 assert abs(to_mp(sp.N(val, 60)) - to_mp(accC[i])) < 1e-35
 
 
+@pytest.mark.slow
 def test_invariance_under_time_independent_change_nonlinear_constraint():
     C, P, X = polar()
     x, y = C.q
@@ -107,6 +109,7 @@ def test_invariance_under_time_independent_change_nonlinear_constraint():
     _check_invariance(C, P, X, free, [xd ** 2 + yd ** 2 - 1])
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=4)
 @given(st.integers(-3, 3), st.integers(1, 4), st.integers(-2, 2))
 def test_invariance_random_linear_constraint(p, q, w):

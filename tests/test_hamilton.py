@@ -23,7 +23,8 @@ def examples():
     return linear_examples()
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [pytest.param(nm, marks=pytest.mark.slow) if nm != "knife edge" else nm
+                                  for nm in NAMES])
 def test_correct_forms_equal_direct_forms(examples, name):
     ms, _ = examples[name]
     r = ms.n_constraints
@@ -46,6 +47,7 @@ def test_uncorrected_principle_with_suslov_relations_is_naive_and_wrong(examples
     assert not compare_with_direct(ms, "hamilton", k=0).same
 
 
+@pytest.mark.slow
 def test_naive_wrong_on_sleigh_for_every_choice():
     ms = mechanical.chaplygin_sleigh().system
     x, y, th = ms.space.q
@@ -54,6 +56,7 @@ def test_naive_wrong_on_sleigh_for_every_choice():
         assert not all(is_zero(t) for t in naive_terms(ms, dependent=dep))
 
 
+@pytest.mark.slow
 def test_naive_right_on_rolling_disk_with_x_y_dependent():
     ms = mechanical.vertical_rolling_disk().system
     x, y, th, ph = ms.space.q
@@ -76,6 +79,7 @@ def test_woronetz_printed_index_is_a_misprint():
     assert not compare_with_direct(ms, "woronetz", printed=True).same
 
 
+@pytest.mark.slow
 def test_woronetz_in_a_non_voronets_frame():
     ms = mechanical.chaplygin_sleigh().system
     S = ms.space

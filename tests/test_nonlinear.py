@@ -91,6 +91,7 @@ def test_appell_printed_derivative_is_wrong(ah):
     assert generic_rank(appell(ah).mass_matrix) == 4
 
 
+@pytest.mark.slow
 def test_speed_constraint_keeps_speed_and_forms_agree():
     s = speed_constraint_particle()
     xd, yd = s.space.qd
@@ -128,6 +129,7 @@ def test_isokinetic_closed_form():
     assert same_motion(ap, mg).same
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=5)
 @given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 3))
 def test_random_quadratic_cone_maggi_equals_appell(p, r, w):
@@ -161,6 +163,7 @@ def test_inverse_that_does_not_exist(ah):
         maggi_nonlinear(ah, [xd + yd, 2 * xd + 2 * yd, zd ** 2 - a ** 2 * (xd ** 2 + yd ** 2)])
 
 
+@pytest.mark.slow
 def test_inverse_sympy_cannot_find_asks_for_it(ah):
     xd, yd, zd = ah.space.qd
     q = [xd + sp.atan(xd), yd, zd ** 2 - a ** 2 * (xd ** 2 + yd ** 2)]
@@ -205,6 +208,7 @@ def test_inconsistent_state(ah):
         ah.check_state(st_)
 
 
+@pytest.mark.slow
 def test_linear_examples_maggi_appell_lagrange():
     for name, (ms, quasi) in linear_examples().items():
         ref = lagrange(ms)

@@ -30,6 +30,7 @@ def test_engine_forms_are_declarations():
             assert eq.form.split("(")[0] == name, (name, eq.form)
 
 
+@pytest.mark.slow
 def test_certify_forms_on_the_sleigh():
     M = models.get("chaplygin-sleigh")
     certs = certify_forms(M.system, frame=M.frame, dependent=M.dependent)

@@ -93,6 +93,7 @@ def test_forms_have_the_degree(data):
     assert all(len(I) == k for I in w.components)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(with_space(lambda S: gst.invertible_matrices(S, with_inverse=True), hi=4))
 def test_invertible_matrices_have_constant_determinant(data):
@@ -102,6 +103,7 @@ def test_invertible_matrices_have_constant_determinant(data):
     assert (M * Minv).applyfunc(sp.expand) == sp.eye(S.dim)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(with_space(lambda S: st.sampled_from(["exact", "lu"]).flatmap(
     lambda inv: gst.frames(S, inverse=inv)), hi=3))
@@ -112,6 +114,7 @@ def test_frames_are_independent_frames(data):
     assert generic_rank(F.B * F.C - sp.eye(S.dim)) == 0
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(with_space(lambda S: st.integers(0, S.dim).flatmap(lambda r: st.tuples(
     st.just(r), gst.distributions(S, r, redundant=True), gst.codistributions(S, r))), hi=4))
@@ -122,6 +125,7 @@ def test_distributions_have_the_rank(data):
     assert isinstance(C, Codistribution) and C.rank == r
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(with_space(lambda S: st.integers(0, S.dim).flatmap(lambda r: st.tuples(
     st.just(r), gst.integrable_codistributions(S, r))), hi=4))

@@ -42,6 +42,7 @@ def _sym(name, **kw):
 # ----------------------------------------------------------------------------------------------
 # registry
 # ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_registry():
     assert "tilted-disk" in models.names("mechanical") and "car" in models.names("mechanical")
     with pytest.raises(g.NotFoundError):
@@ -53,6 +54,7 @@ def test_registry():
             assert T.check_adapted(M.system, M.frame) == M.system.dof
 
 
+@pytest.mark.slow
 def test_dimensions():
     assert (model("tilted-disk").system.n, model("tilted-disk").system.n_constraints) == (5, 2)
     assert model("ball-on-turntable").space.is_rheonomic
@@ -71,6 +73,13 @@ CASES = [(nm, f) for nm in models.names("mechanical") for f in list(E.FORMS) + [
 # forms ~5-7 s each there; the 2-trailer is checked in its adapted frame and with Voronets
 # only, the 1-trailer with every form.
 SLOW = {("dynamic-2-trailer", f) for f in E.FORMS if f not in ("voronets",)}
+# the larger models take 1-17 s per form: @pytest.mark.slow (every form stays checked on the
+# smaller models in the fast run, pytest -m "not slow")
+LARGE = ("dynamic-2-trailer", "dynamic-1-trailer", "car", "ball-on-turntable", "free-rigid-body", "heavy-top")
+
+
+def _slow_if_large(name, *rest):
+    return pytest.param(name, *rest, marks=pytest.mark.slow) if name in LARGE else pytest.param(name, *rest)
 
 
 def _build(M, form):
@@ -82,7 +91,7 @@ def _build(M, form):
     return E.FORMS[form](M.system)
 
 
-@pytest.mark.parametrize("name,form", [c for c in CASES if c not in SLOW])
+@pytest.mark.parametrize("name,form", [_slow_if_large(*c) for c in CASES if c not in SLOW])
 def test_form_agrees_with_lagrange(name, form):
     M = model(name)
     eq = _build(M, form)
@@ -90,7 +99,7 @@ def test_form_agrees_with_lagrange(name, form):
     assert cert.same, (name, form, str(cert))
 
 
-@pytest.mark.parametrize("name", [nm for nm in models.names("mechanical") if nm != "dynamic-2-trailer"])
+@pytest.mark.parametrize("name", [_slow_if_large(nm) for nm in models.names("mechanical") if nm != "dynamic-2-trailer"])
 def test_conditional_forms(name):
     """Volterra applies exactly to the unconstrained systems, Chaplygin exactly to the Chaplygin
     systems (for the model's dependent coordinates); where they apply they agree with Lagrange,
@@ -127,6 +136,7 @@ def _euler_residuals(u, ud, I, M):
             I3 * ud[2] + (I2 - I1) * W1 * W2 - M[2]]
 
 
+@pytest.mark.slow
 def test_rigid_body_gives_euler_equations():
     Mo = model("free-rigid-body")
     eq = E.volterra(Mo.system, Mo.frame)
@@ -150,6 +160,7 @@ def test_heavy_top_gives_euler_poisson():
         assert g.is_zero(sp.expand(res - euler))
 
 
+@pytest.mark.slow
 def test_lagrange_top_third_component_conserved():
     Mo = mechanical.heavy_top(symmetric=True)
     eq = E.volterra(Mo.system, Mo.frame)
@@ -162,6 +173,7 @@ def test_lagrange_top_third_component_conserved():
 # ----------------------------------------------------------------------------------------------
 # Chaplygin sleigh
 # ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_chaplygin_sleigh_closed_form():
     Mo = model("chaplygin-sleigh")
     m, a, I = Mo.parameters
@@ -251,6 +263,7 @@ def _sympy_rolling_disc():
     return KM, q, u, (m, r, gg, Id, Ia)
 
 
+@pytest.mark.slow
 def test_tilted_disk_matches_sympy_kanes_method():
     KM, q, u, params = _sympy_rolling_disc()
     Mo = model("tilted-disk")
@@ -328,6 +341,7 @@ def _car_symbols():
     return M, dict(b31=b31, b33=b33, b34=b34, b41=b41, b43=b43, b44=b44)
 
 
+@pytest.mark.slow
 def test_car_inversion_32():
     M, b = _car_symbols()
     C = M.frame.C
@@ -346,6 +360,7 @@ def _on_motion(eq, expr):
     return sp.sympify(expr).xreplace(motion_substitution(eq.system, eq.kinematics, eq.u, eq.ud))
 
 
+@pytest.mark.slow
 def test_car_maggi_equations_37_and_reactions():
     M, b = _car_symbols()
     S = M.space
@@ -391,6 +406,7 @@ def test_car_maggi_equations_37_and_reactions():
 # ----------------------------------------------------------------------------------------------
 # Chaplygin detection
 # ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_chaplygin_detection():
     assert E.is_chaplygin(model("chaplygin-sleigh").system, ["y"])
     assert E.is_chaplygin(model("vertical-disk").system, ["x", "y"])
@@ -447,6 +463,7 @@ def test_bad_input():
 # ----------------------------------------------------------------------------------------------
 # simulation: energy of the tilted disk is conserved
 # ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_tilted_disk_energy_conserved_in_simulation():
     Mo = model("tilted-disk")
     S = Mo.space
@@ -464,6 +481,7 @@ def test_tilted_disk_energy_conserved_in_simulation():
     assert np.ptp(sol.y[1]) > 1e-3   # the disk really moves (lean changes)
 
 
+@pytest.mark.slow
 def test_trig_reduce():
     a, b = sp.symbols("a b", real=True)
     assert models.trig_reduce(sp.sin(a)**2 + sp.cos(a)**2) == 1
@@ -478,7 +496,7 @@ def test_trig_reduce():
     assert models.trig_reduce(rhs[2]) == 0
 
 
-@pytest.mark.parametrize("name", ["tilted-disk", "car", "ball-on-turntable", "dynamic-1-trailer"])
+@pytest.mark.parametrize("name", [_slow_if_large(nm) for nm in ["tilted-disk", "car", "ball-on-turntable", "dynamic-1-trailer"]])
 def test_neimark_fufaev_family(name):
     """Neimark–Fufaev's intermediate equations (seed 004 (2.5)) for every k: same motion."""
     M = model(name)

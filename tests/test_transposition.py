@@ -95,6 +95,7 @@ def nf_augmented_B_input(T):
 
 
 # -- Hamel (17) ------------------------------------------------------------------------------
+@pytest.mark.slow
 @settings(deadline=None)
 @given(hamel_frames())
 def test_printed_hamel_beta_equals_bracket_beta(F):
@@ -111,6 +112,7 @@ def test_hamel_17_literal_reading_of_13_is_wrong():
 
 
 # -- the k-family on random settings ----------------------------------------------------------
+@pytest.mark.slow
 @settings(deadline=None)
 @given(transposition_cases(max_n=4, rheonomic=None), st.data())
 def test_hamel_point_of_view_k_full(case, data):
@@ -130,6 +132,7 @@ def test_hamel_point_of_view_k_full(case, data):
     assert arrays_equal(printed_nf_gamma(T.a, T.q_lambda), T.gamma)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(transposition_cases(max_n=4, rheonomic=None))
 def test_suslov_point_of_view_k0(case):
@@ -144,6 +147,7 @@ def test_suslov_point_of_view_k0(case):
     assert arrays_equal(printed_nf_B(a, qf, qd, 0), T.B)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(transposition_cases(max_n=4, rheonomic=None))
 def test_general_k_bracket_equals_closed_forms(case):
@@ -161,6 +165,7 @@ def test_general_k_bracket_equals_closed_forms(case):
     assert all_equal(T.quasi(), [gamma_sum(T, lam) for lam in range(T.p)])
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(transposition_cases(max_n=3, rheonomic=None))
 def test_quasi_relations_match_cartan_identity_and_frame(case):
@@ -191,6 +196,7 @@ def test_quasi_relations_match_cartan_identity_and_frame(case):
     assert all_equal(rels, expects)
 
 
+@pytest.mark.slow
 @settings(deadline=None)
 @given(transposition_cases(max_n=4, rheonomic=False))
 def test_bilinear_and_antisymmetric(case):
