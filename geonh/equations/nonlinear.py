@@ -22,9 +22,8 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
-from ..kernel.evaluation import to_sympy, value_at
-from ..kernel.generic_point import PRECISION
-from ..systems.nonlinear import as_nonlinear, real_value
+from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
+from ..systems.nonlinear import as_nonlinear
 from ..transposition.adapted import speed_symbols
 from .base import Equations
 from .independent import multiplier_equations
@@ -70,6 +69,19 @@ def appell(system) -> Equations:
 # ----------------------------------------------------------------------------------------------
 # Maggi's equations for nonlinear constraints
 # ----------------------------------------------------------------------------------------------
+#: values below this count as zero at a sampled state (round-off of PRECISION-digit values)
+_TOL = sp.Float(10) ** (-(PRECISION // 3))
+
+
+def _rank_at(M: sp.Matrix, state: Mapping) -> int | None:
+    """Rank of M at a state (entries by :func:`real_value`, |entry| < _TOL counted as zero);
+    None where an entry is singular or not real there."""
+    vals = [real_value(e, state) for e in M]
+    if any(v is None for v in vals):
+        return None
+    return sp.Matrix(M.rows, M.cols, vals).rank(iszerofunc=lambda x: abs(x) < _TOL)
+
+
 def _symbols_for(names: Sequence[str], tag: str) -> tuple[sp.Symbol, ...]:
     return tuple(sp.Symbol(f"{nm}{tag}", real=True) for nm in names)
 
@@ -94,22 +106,21 @@ def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol],
     rng = random.Random(11)
     states = [system.sample_state(rng) for _ in range(2)]
     for st in states:
-        vals = [real_value(e.xreplace(st)) for e in Jv]
-        if any(v is None for v in vals) or sp.Matrix(S.n, S.n, vals).rank(
-                iszerofunc=lambda x: abs(x) < sp.Float(10) ** (-(PRECISION // 3))) < S.n:
+        rk = _rank_at(Jv, st)
+        if rk is None or rk < S.n:
             raise SingularMapError(
                 "the Jacobian ∂v*/∂q̇ of the chosen quasi-velocities is singular on the constraint "
                 "manifold: the inverse q̇(t, q, v*) (seed 003, eq. (25)) does not exist")
 
     def check(cand: Sequence[sp.Expr]) -> bool:
         for st in states:
-            vs = {w: real_value(q.xreplace(st)) for w, q in zip(vstar, quasi)}
+            vs = {w: real_value(q, st) for w, q in zip(vstar, quasi)}
             if any(v is None for v in vs.values()):
                 return False
             pt = {**{k: v for k, v in st.items() if k not in S.qd}, **vs}
             for qd, e in zip(S.qd, cand):
-                x = real_value(sp.sympify(e).xreplace(pt))
-                if x is None or abs(x - st[qd]) > sp.Float(10) ** (-(PRECISION // 3)) * max(1, abs(st[qd])):
+                x = real_value(e, pt)
+                if x is None or abs(x - st[qd]) > _TOL * max(1, abs(st[qd])):
                     return False
         return True
 
@@ -175,14 +186,12 @@ def maggi_nonlinear(system, quasi: Sequence, *, names: Sequence[str] | None = No
         for _ in range(2):
             st = system.sample_state(rng)
             for w in quasi[l:]:
-                x = real_value(w.xreplace(st))
-                if x is None or abs(x) > sp.Float(10) ** (-(PRECISION // 3)):
+                x = real_value(w, st)
+                if x is None or abs(x) > _TOL:
                     raise RankError(f"the constraint quasi-velocity {w} does not vanish on the constraint "
                                     "manifold: the last k quasi-velocities must be the constraints (27)")
-            M = Jphi.col_join(Jc).xreplace(st)
-            vals = [real_value(e) for e in M]
-            if any(v is None for v in vals) or sp.Matrix(2 * k, n, vals).rank(
-                    iszerofunc=lambda x: abs(x) < sp.Float(10) ** (-(PRECISION // 3))) != k:
+            rk = _rank_at(Jphi.col_join(Jc), st)
+            if rk is None or rk != k:
                 raise RankError("the last k quasi-velocities do not have the constraints' Chetaev forms "
                                 "on the constraint manifold")
     if names is None:

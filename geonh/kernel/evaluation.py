@@ -1,58 +1,63 @@
 """Values at a point: geonh's one way to evaluate an expression at given numbers.
 
 A value is exact (a sympy ``Rational``) when every number involved is rational and no
-function needs evaluating; otherwise it is an mpmath number with
-:data:`~geonh.kernel.generic_point.PRECISION` decimal digits.  :func:`to_sympy` turns it into
-a sympy number for further sympy arithmetic (a 60-digit ``Float``, never a 15-digit one).
+function needs evaluating; otherwise it is an mpmath number with :data:`PRECISION` decimal
+digits (:data:`BITS` bits).  :func:`value_at` is the one entry point:
+
+* ``value_at(expr, values)`` raises where the expression has no value (``ValueError`` naming
+  the symbols without a number, :class:`SingularMapError` where it is singular or infinite);
+* ``strict=False`` returns ``None`` there instead (the generic-point decisions skip such points);
+* ``tree=True`` evaluates large expressions with functions by :func:`tree_eval` (one
+  fixed-precision pass over the distinct subexpressions, far faster than sympy's adaptive
+  ``evalf``; the generic-point decisions use it, the values geonh reports do not).
+
+:func:`real_value` is the variant for states: a real sympy number or ``None``.
+:func:`to_mp` and :func:`to_sympy` convert between the two number worlds (a sympy ``Float``
+made here has PRECISION digits, never 15), and :func:`random_rational` draws the random
+rationals of every reproducible random point or state.
+
+This module sits at the bottom of the kernel: it imports nothing else from geonh but the
+errors, and :mod:`geonh.kernel.generic_point` builds its decisions on it.
 """
 from __future__ import annotations
 
 import random
-from typing import Mapping
+from typing import Callable, Mapping
 
 import mpmath
 import sympy as sp
 
 from ..errors import SingularMapError
-from .generic_point import PRECISION
 
-__all__ = ["BITS", "value_at", "to_mp", "to_sympy", "solve_linear_at", "random_rational"]
+__all__ = ["PRECISION", "BITS", "value_at", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
+           "solve_linear_at", "random_rational"]
 
+#: decimal digits of every non-exact value (and of the generic-point decisions)
+PRECISION = 60
 #: binary precision that matches PRECISION decimal digits (with guard bits)
 BITS = int(PRECISION * 3.33) + 8
 
+_SINGULAR = (sp.zoo, sp.nan, sp.oo, -sp.oo)
 
-def random_rational(rng: random.Random, low_den: int = 7, high_den: int = 41) -> sp.Rational:
+
+def random_rational(rng: random.Random, low_den: int = 7, high_den: int = 41, *,
+                    divisor: int = 4, top: int = 2) -> sp.Rational:
     """A random positive rational num/den with den in [low_den, high_den] and num in
-    (den/4, 2 den]: away from 0 and mostly away from small integers, which are often special."""
+    [den // divisor + 1, top · den], so the value lies in (1/divisor, top]: away from 0 and
+    mostly away from small integers, which are often special.  Two draws from ``rng``
+    (den, then num), so a fixed seed gives a fixed sequence."""
     den = rng.randint(low_den, high_den)
-    return sp.Rational(rng.randint(den // 4 + 1, 2 * den), den)
-
-
-def value_at(expr: sp.Expr, values: Mapping):
-    """The value of ``expr`` with ``values`` {symbol: number} substituted: an exact
-    ``Rational`` when possible, else an mpmath number at PRECISION digits.  Raises
-    ``ValueError`` naming the symbols without a value and :class:`SingularMapError` where
-    the expression is singular."""
-    v = sp.sympify(expr).xreplace(dict(values))
-    if v.is_Rational:
-        return v
-    if v.free_symbols:
-        raise ValueError(f"no value given for {sorted(map(str, v.free_symbols))}")
-    f = v.evalf(PRECISION)
-    if f.has(sp.zoo, sp.nan) or not f.is_number:
-        raise SingularMapError(f"expression singular at the given state: {expr}")
-    with mpmath.workdps(PRECISION):
-        return f._to_mpmath(BITS)
+    return sp.Rational(rng.randint(den // divisor + 1, top * den), den)
 
 
 def to_mp(x):
-    """A number (sympy Rational/Float or mpmath) as an mpmath number at PRECISION digits."""
+    """A number (sympy Rational/Float/number expression, or mpmath) as an mpmath number at
+    PRECISION digits (a sympy number through :func:`value_at`)."""
     if isinstance(x, sp.Basic):
-        with mpmath.workdps(PRECISION):
-            if x.is_Rational:
+        if x.is_Rational:
+            with mpmath.workdps(PRECISION):
                 return mpmath.mpf(x.p) / x.q
-            return sp.sympify(x).evalf(PRECISION)._to_mpmath(BITS)
+        return value_at(x)
     return x
 
 
@@ -63,6 +68,144 @@ def to_sympy(x) -> sp.Expr:
     if isinstance(x, mpmath.mpc):
         return sp.Float(x.real, PRECISION) + sp.I * sp.Float(x.imag, PRECISION)
     return sp.Float(x, PRECISION)
+
+
+# -- fixed-precision evaluation of large trees --------------------------------------------------
+_MP_FUNCS = {
+    sp.sin: mpmath.sin, sp.cos: mpmath.cos, sp.tan: mpmath.tan, sp.cot: mpmath.cot,
+    sp.sec: mpmath.sec, sp.csc: mpmath.csc, sp.exp: mpmath.exp, sp.log: mpmath.log,
+    sp.sinh: mpmath.sinh, sp.cosh: mpmath.cosh, sp.tanh: mpmath.tanh, sp.asin: mpmath.asin,
+    sp.acos: mpmath.acos, sp.atan: mpmath.atan, sp.Abs: abs,
+}
+
+
+def postorder(expr: sp.Expr, cache: dict, leaf: Callable, node: Callable):
+    """Value of ``expr`` by one post-order pass over its distinct subexpressions: ``leaf(e)``
+    gives the value of a leaf (None for an inner node), ``node(e, child_values)`` combines.
+    ``cache`` (subexpression → value) may be shared between calls.  Serves :func:`tree_eval`
+    and the forward-mode derivatives of :func:`geonh.kernel.generic_point.directional_derivative`."""
+    stack = [(expr, False)]
+    while stack:
+        e, ready = stack.pop()
+        if e in cache:
+            continue
+        v = leaf(e)
+        if v is not None:
+            cache[e] = v
+        elif not ready:
+            stack.append((e, True))
+            stack.extend((a, False) for a in e.args if a not in cache)
+        else:
+            cache[e] = node(e, [cache[a] for a in e.args])
+    return cache[expr]
+
+
+def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
+    """Fixed-precision mpmath value of ``expr`` at ``point`` (:func:`postorder`; ``cache``
+    may be shared between calls at the same point, so rows of iterated brackets reuse each
+    other's work).  Call it inside ``mpmath.workdps(PRECISION)``; a node that is singular or
+    lacks a value raises ``ValueError``.  No compilation: sympy's adaptive evalf and
+    lambdify's code generation are both far slower on big trees."""
+    def leaf(e):
+        if e.is_Symbol:
+            return to_mp(point[e])
+        if e.is_Rational:
+            return mpmath.mpf(e.p) / e.q
+        if e.is_Float:
+            return mpmath.mpf(e)
+        return None
+
+    def node(e, args):
+        if e.is_Add:
+            return mpmath.fsum(args)
+        if e.is_Mul:
+            return mpmath.fprod(args)
+        if e.is_Pow:
+            b, x = args
+            return b ** int(e.exp) if e.exp.is_Integer else b ** x
+        if e.func in _MP_FUNCS and len(args) == 1:
+            return _MP_FUNCS[e.func](args[0])
+        return to_mp(value_at(e, point))  # any other function: sympy's evalf on this node
+
+    return postorder(expr, cache, leaf, node)
+
+
+def _big(expr: sp.Expr, limit: int = 150) -> bool:
+    for k, _ in enumerate(sp.preorder_traversal(expr)):
+        if k > limit:
+            return True
+    return False
+
+
+def _tree_value(expr: sp.Expr, point: Mapping):
+    """:func:`tree_eval` at PRECISION digits; None where it is singular or not finite."""
+    with mpmath.workdps(PRECISION):
+        try:
+            v = tree_eval(expr, point, {})
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return None
+        v = mpmath.mpmathify(v)
+        if not mpmath.isfinite(v):
+            return None
+        return v
+
+
+# -- the one value at a point -------------------------------------------------------------------
+def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = True, tree: bool = False):
+    """The value of ``expr`` with ``values`` {symbol: number} substituted: an exact
+    ``Rational`` when possible, else an mpmath number (``mpf``, or ``mpc`` for a complex
+    value) at PRECISION digits.
+
+    ``strict=True`` (default): raises ``ValueError`` naming the symbols without a value and
+    :class:`SingularMapError` where the expression is singular (zoo, nan, ±oo) or cannot be
+    evaluated.  ``strict=False``: returns ``None`` in those cases.
+    ``tree=True``: an expression with functions and more than 150 nodes whose symbols all
+    have values is evaluated by :func:`tree_eval` at fixed precision (fast; the last digits
+    may differ from sympy's adaptive ``evalf``, which is used otherwise)."""
+    expr = sp.sympify(expr)
+    if expr.is_Rational:
+        return expr
+    values = {} if values is None else values if isinstance(values, dict) else dict(values)
+    if tree and expr.has(sp.Function) and _big(expr) and all(s in values for s in expr.free_symbols):
+        v = _tree_value(expr, values)
+        if v is None and strict:
+            raise SingularMapError(f"expression singular at the given state: {expr}")
+        return v
+    v = expr.xreplace(values)
+    if v.is_Rational:
+        return v
+    if v.free_symbols:
+        if strict:
+            raise ValueError(f"no value given for {sorted(map(str, v.free_symbols))}")
+        return None
+    try:
+        f = None if v.has(*_SINGULAR) else v.evalf(PRECISION)
+    except (ZeroDivisionError, ValueError) as exc:
+        if strict:
+            raise SingularMapError(f"expression cannot be evaluated at the given state: {expr}") from exc
+        return None
+    if f is None or f.has(*_SINGULAR) or not f.is_number:
+        if strict:
+            raise SingularMapError(f"expression singular at the given state: {expr}")
+        return None
+    with mpmath.workdps(PRECISION):
+        return f._to_mpmath(BITS)
+
+
+def real_value(expr: sp.Expr, values: Mapping | None = None) -> sp.Expr | None:
+    """:func:`value_at` for states: the real value as a sympy number (an exact ``Rational``
+    or a PRECISION-digit ``Float``, ready to go back into a state), ``None`` where the
+    expression is singular, lacks a value or is not real (an imaginary part above
+    10^-(PRECISION/2) relative to the real part)."""
+    v = value_at(expr, values, strict=False)
+    if v is None or isinstance(v, sp.Basic):
+        return v
+    if isinstance(v, mpmath.mpc):
+        with mpmath.workdps(PRECISION):
+            if abs(v.imag) > mpmath.mpf(10) ** (-(PRECISION // 2)) * max(1, abs(v.real)):
+                return None
+        v = v.real
+    return sp.Float(v, PRECISION)
 
 
 def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: Mapping, what: str = "matrix") -> list:

@@ -9,7 +9,9 @@ generic point?" by **evaluation at random points**:
   rational value, drawn from a fixed-seed generator so results are reproducible;
 * a purely rational expression is then evaluated **exactly** (``Rational`` arithmetic);
   anything with functions is evaluated with mpmath at ``PRECISION`` decimal digits and
-  compared with a tolerance far below any value a non-zero expression of moderate size takes;
+  compared with a tolerance far below any value a non-zero expression of moderate size takes
+  (values by :func:`~geonh.kernel.evaluation.value_at` with ``strict=False, tree=True``: a
+  point where the expression is singular is skipped, big trees are evaluated in one pass);
 * a rank is the **maximum** rank over ``TRIALS`` points.
 
 Soundness.  A non-zero value, or a non-zero minor, at one point *proves* the expression (the
@@ -32,23 +34,17 @@ import mpmath
 import sympy as sp
 
 from ..errors import SingularMapError
+from .evaluation import PRECISION, postorder, random_rational, to_mp, tree_eval, value_at
 
-PRECISION = 60
 TRIALS = 3
 _SEED = 20240601
-
-
-def _rational(rng: random.Random) -> sp.Rational:
-    # positive, away from 0 and from small integers that are often special (0, 1, pi/2 ...)
-    den = rng.randint(11, 97)
-    num = rng.randint(den // 5 + 1, 3 * den)
-    return sp.Rational(num, den)
 
 
 @lru_cache(maxsize=64)
 def _points(symbols: tuple, trials: int) -> tuple:
     rng = random.Random(_SEED + len(symbols))
-    return tuple({s: _rational(rng) for s in symbols} for _ in range(trials))
+    # denominators 11 … 97, values in (1/5, 3]: wider than the states' draws (random_rational's defaults)
+    return tuple({s: random_rational(rng, 11, 97, divisor=5, top=3) for s in symbols} for _ in range(trials))
 
 
 def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS) -> tuple[dict, ...]:
@@ -62,77 +58,6 @@ def _free(exprs: Iterable[sp.Expr]) -> set:
     for e in exprs:
         out |= sp.sympify(e).free_symbols
     return out
-
-
-def _is_exact(expr: sp.Expr) -> bool:
-    return expr.is_Rational is True
-
-
-def _big(expr: sp.Expr, limit: int = 150) -> bool:
-    for k, _ in enumerate(sp.preorder_traversal(expr)):
-        if k > limit:
-            return True
-    return False
-
-
-_MP_FUNCS = {
-    sp.sin: mpmath.sin, sp.cos: mpmath.cos, sp.tan: mpmath.tan, sp.cot: mpmath.cot,
-    sp.sec: mpmath.sec, sp.csc: mpmath.csc, sp.exp: mpmath.exp, sp.log: mpmath.log,
-    sp.sinh: mpmath.sinh, sp.cosh: mpmath.cosh, sp.tanh: mpmath.tanh, sp.asin: mpmath.asin,
-    sp.acos: mpmath.acos, sp.atan: mpmath.atan, sp.Abs: abs,
-}
-
-
-def _postorder(expr: sp.Expr, cache: dict, leaf, node):
-    """Value of ``expr`` by one post-order pass over its distinct subexpressions: ``leaf(e)``
-    gives the value of a leaf (None for an inner node), ``node(e, child_values)`` combines.
-    ``cache`` (subexpression → value) may be shared between calls."""
-    stack = [(expr, False)]
-    while stack:
-        e, ready = stack.pop()
-        if e in cache:
-            continue
-        v = leaf(e)
-        if v is not None:
-            cache[e] = v
-        elif not ready:
-            stack.append((e, True))
-            stack.extend((a, False) for a in e.args if a not in cache)
-        else:
-            cache[e] = node(e, [cache[a] for a in e.args])
-    return cache[expr]
-
-
-def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
-    """Fixed-precision mpmath value of ``expr`` at ``point`` (:func:`_postorder`; ``cache``
-    may be shared between calls at the same point, so rows of iterated brackets reuse each
-    other's work).  No compilation: sympy's adaptive evalf and lambdify's code generation are
-    both far slower on big trees."""
-    def leaf(e):
-        if e.is_Symbol:
-            return _as_mp(point[e])
-        if e.is_Rational:
-            return mpmath.mpf(e.p) / e.q
-        if e.is_Float:
-            return mpmath.mpf(e)
-        return None
-
-    def node(e, args):
-        if e.is_Add:
-            return mpmath.fsum(args)
-        if e.is_Mul:
-            return mpmath.fprod(args)
-        if e.is_Pow:
-            b, x = args
-            return b ** int(e.exp) if e.exp.is_Integer else b ** x
-        if e.func in _MP_FUNCS and len(args) == 1:
-            return _MP_FUNCS[e.func](args[0])
-        num = e.xreplace(point).evalf(PRECISION)
-        if not num.is_number:
-            raise ValueError(f"cannot evaluate {e}")
-        return num._to_mpmath(int(PRECISION * 3.33) + 8)
-
-    return _postorder(expr, cache, leaf, node)
 
 
 _MP_DERIVS = {
@@ -175,56 +100,10 @@ def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping,
         if e.func in _MP_DERIVS and len(vs) == 1:
             return _MP_DERIVS[e.func](vs[0]) * ds[0]
         # any other function: numerical derivative of the node along ε
-        moved = lambda eps: {k: _as_mp(v) + eps * direction.get(k, 0) for k, v in point.items()}  # noqa: E731
+        moved = lambda eps: {k: to_mp(v) + eps * direction.get(k, 0) for k, v in point.items()}  # noqa: E731
         return mpmath.diff(lambda eps: tree_eval(e, moved(eps), {}), 0)
 
-    return _postorder(expr, cache, leaf, node)
-
-
-def _as_mp(v):
-    if isinstance(v, sp.Basic):
-        return mpmath.mpf(v.p) / v.q if v.is_Rational else v.evalf(PRECISION)._to_mpmath(int(PRECISION * 3.33) + 8)
-    return v
-
-
-def _mp_eval(expr: sp.Expr, point: Mapping, cache: dict | None = None):
-    """mpmath value of a large expression at ``point`` (None where it is singular)."""
-    with mpmath.workdps(PRECISION):
-        try:
-            v = tree_eval(expr, point, {} if cache is None else cache)
-        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
-            return None
-        v = mpmath.mpmathify(v)
-        if not mpmath.isfinite(v):
-            return None
-        return v
-
-
-def evaluate(expr: sp.Expr, point: Mapping) -> sp.Expr | mpmath.mpf | None:
-    """Value of ``expr`` at ``point``: an exact Rational when possible, otherwise an mpmath
-    number with ``PRECISION`` digits; ``None`` if the expression is singular there."""
-    expr = sp.sympify(expr)
-    if expr.is_Rational:
-        return expr
-    if expr.has(sp.Function) and _big(expr) and all(s in point for s in expr.free_symbols):
-        return _mp_eval(expr, point)
-    try:
-        val = expr.xreplace(point)
-    except Exception:  # pragma: no cover - xreplace never fails on sympy input
-        return None
-    if val.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        return None
-    if val.is_Rational:
-        return val
-    try:
-        num = val.evalf(PRECISION)
-    except (ZeroDivisionError, ValueError):
-        return None
-    if num.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or not num.is_number:
-        return None
-    bits = int(PRECISION * 3.33) + 8
-    with mpmath.workdps(PRECISION):
-        return num._to_mpmath(bits)
+    return postorder(expr, cache, leaf, node)
 
 
 def _scale(expr: sp.Expr, point: Mapping) -> float:
@@ -234,7 +113,7 @@ def _scale(expr: sp.Expr, point: Mapping) -> float:
         return 1.0
     tot = 0.0
     for t in terms[:64]:
-        v = evaluate(t, point)
+        v = value_at(t, point, strict=False, tree=True)
         if v is None:
             continue
         tot += float(abs(v))
@@ -256,7 +135,7 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
     tol = mpmath.mpf(10) ** (-(PRECISION // 2))
     seen = 0
     for pt in sample_points(free, trials + 3):
-        v = evaluate(expr, pt)
+        v = value_at(expr, pt, strict=False, tree=True)
         if v is None:
             continue
         seen += 1
@@ -301,7 +180,7 @@ def _numeric_values(exprs: Sequence[sp.Expr], pt: Mapping) -> list | None:
     An entry at round-off level is zero if it is tiny against the size of its terms (a
     singular value test alone is only relative: it would count a matrix of round-off zeros
     as full rank)."""
-    vals = [evaluate(e, pt) for e in exprs]
+    vals = [value_at(e, pt, strict=False, tree=True) for e in exprs]
     if any(v is None for v in vals):
         return None
     tol = mpmath.mpf(10) ** (-(PRECISION // 2))
@@ -316,7 +195,7 @@ def _as_sample(rows: list) -> tuple[bool, list]:
     exact = all(isinstance(v, sp.Basic) for r in rows for v in r)
     if not exact:
         with mpmath.workdps(PRECISION):
-            rows = [[v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in r] for r in rows]
+            rows = [[to_mp(v) for v in r] for r in rows]
     return exact, rows
 
 
@@ -445,7 +324,7 @@ def _pivot_rows(M: sp.Matrix) -> list[int] | None:
         order = list(range(n))
         with mpmath.workdps(PRECISION):
             if not exact:
-                A = [[v if not isinstance(v, sp.Basic) else mpmath.mpf(v.p) / v.q for v in r] for r in A]
+                A = [[to_mp(v) for v in r] for r in A]
                 big = max((abs(v) for r in A for v in r), default=mpmath.mpf(0))
                 tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
             ok = True
@@ -521,7 +400,13 @@ def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:
 def inverse(M: sp.MatrixBase, what: str = "matrix") -> sp.Matrix:
     """geonh's one inverse policy for a matrix known to be invertible at the generic point: the
     identity is returned as is, adj(M)/det(M) for sizes ≤ 4 (flat expressions, no nested
-    quotients), :func:`lu_inverse` with generic pivots beyond."""
+    quotients), :func:`lu_inverse` with generic pivots beyond.
+
+    The policy: a symbolic inverse that is kept (a frame, a quasi-velocity matrix b = a⁻¹) is
+    ``inverse(M, what)``; where only M⁻¹ b is needed, solve ``lu_solve(M, b, what=...)``
+    instead (and ``lu_solve(M, eye(n))`` where an explicit LU inverse is wanted).  Never
+    sympy's ``inv()`` (slow, and its zero test may accept an unexpanded zero as a pivot).
+    A singular M raises :class:`SingularMapError` naming ``what``."""
     M = sp.Matrix(M)
     n = M.rows
     if n == 0:

@@ -12,6 +12,16 @@ from typing import Iterable, Sequence
 import sympy as sp
 
 from ..errors import UnknownCoordinateError
+from .parsing import as_expr
+
+
+def as_expression(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
+    """An equation or an expression as the expression that vanishes: ``Eq(lhs, rhs)`` gives
+    lhs − rhs, anything else is taken as is (``= 0``).  The input is converted safely by
+    :func:`geonh.kernel.parsing.as_expr` (a string is parsed over ``symbols``, never
+    evaluated; a non-expression raises :class:`~geonh.errors.ParseError` naming ``what``)."""
+    e = as_expr(value, symbols, what=what)
+    return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
 
 
 def _as_symbols(coords: str | Iterable) -> tuple[sp.Symbol, ...]:

@@ -31,15 +31,11 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import InconsistentStateError, NotLinearError, RankError
-from ..kernel.generic_point import PRECISION, generic_rank, is_zero, nullspace
-from ..kernel.space import ConfigurationSpace
+from ..kernel.evaluation import to_sympy, value_at
+from ..kernel.generic_point import generic_rank, is_zero, nullspace
+from ..kernel.space import ConfigurationSpace, as_expression
 
 __all__ = ["ConstraintReport", "analyze_constraints"]
-
-
-def _eq(e) -> sp.Expr:
-    e = sp.sympify(e)
-    return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
 
 
 def _clean(h: sp.Expr) -> sp.Expr:
@@ -113,10 +109,7 @@ class ConstraintReport:
         for label, group in (("configuration", self.configuration_constraints),
                              ("velocity", list(self.original) + list(self.velocity_constraints))):
             for g in group:
-                v = sp.sympify(g).xreplace(st)
-                if v.free_symbols:
-                    raise ValueError(f"the state gives no value for {sorted(map(str, v.free_symbols))}")
-                v = v.evalf(PRECISION)
+                v = to_sympy(value_at(g, st))
                 if abs(v) > tol:
                     bad.append(f"{label} constraint {g} = {sp.N(v, 6)}")
         return sorted(set(bad))
@@ -137,7 +130,7 @@ def analyze_constraints(space: ConfigurationSpace, constraints: Sequence, holono
     ``holonomic`` adds more velocity-free ones.  Returns a :class:`ConstraintReport`.
     """
     S = space
-    original = [_eq(c) for c in constraints] + [_eq(h) for h in holonomic]
+    original = [as_expression(c, S.state_symbols, what="constraint") for c in list(constraints) + list(holonomic)]
     for c in original:
         if c.has(*S.qdd):
             raise NotLinearError(f"constraint {c} = 0 contains accelerations")

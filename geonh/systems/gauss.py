@@ -35,9 +35,9 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, NotLinearError, RankError, SingularMapError
-from ..kernel.evaluation import to_mp, value_at
-from ..kernel.generic_point import PRECISION, generic_rank, lu_solve
-from ..kernel.space import ConfigurationSpace
+from ..kernel.evaluation import PRECISION, to_mp, value_at
+from ..kernel.generic_point import generic_rank, lu_solve
+from ..kernel.space import ConfigurationSpace, as_expression
 from .constraint_analysis import analyze_constraints
 from .mechanical import MechanicalSystem
 from .nonlinear import NonlinearSystem, sample_consistent_state, solve_dependent_velocities
@@ -129,8 +129,7 @@ class GaussSystem:
         raw = []
         self.configuration_constraints = []
         for c in list(constraints) + list(holonomic):
-            c = sp.sympify(c)
-            c = c.lhs - c.rhs if isinstance(c, sp.Equality) else c
+            c = as_expression(c, S.state_symbols, what="constraint")
             if c.has(*S.qd):
                 raw.append(c)
             else:

@@ -40,7 +40,7 @@ from typing import Sequence
 import sympy as sp
 
 from ..errors import DimensionError, NotAdaptedError, RankError
-from ..kernel.generic_point import generic_rank, lu_inverse, lu_solve
+from ..kernel.generic_point import generic_rank, lu_solve
 from .nonlinear import as_nonlinear
 
 __all__ = ["HertzSpace", "split_galgebra", "benchmark_split"]
@@ -97,8 +97,10 @@ class HertzSpace:
     # -- linear algebra in the metric -----------------------------------------------------------
     @property
     def mass_inverse(self) -> sp.Matrix:
+        """M_στ⁻¹ by an explicit LU solve with generic pivots (cached; every split and multiplier
+        of this space is built on it)."""
         if self._Mi is None:
-            self._Mi = lu_inverse(self.mass, what="mass matrix")
+            self._Mi = lu_solve(self.mass, sp.eye(self.space.n), what="mass matrix")
         return self._Mi
 
     def dot(self, a: Sequence, b: Sequence) -> sp.Expr:
@@ -112,7 +114,7 @@ class HertzSpace:
 
     def basis(self) -> sp.Matrix:
         """Columns: contravariant components of ε_τ, (∂v*/∂q̇)⁻¹ = ∂q̇/∂v* (26)."""
-        return lu_inverse(self.Jv, what="∂v*/∂q̇")
+        return lu_solve(self.Jv, sp.eye(self.space.n), what="∂v*/∂q̇")
 
     def split(self, w: Sequence) -> tuple[sp.Matrix, sp.Matrix]:
         """(w_L, w^K): covariant components of the orthogonal parts of a vector w (covariant

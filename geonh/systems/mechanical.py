@@ -22,13 +22,13 @@ import sympy as sp
 from ..errors import (DimensionError, NotLinearError, NotPositiveDefiniteError,
                       RankError, SpaceMismatchError)
 from ..kernel.distributions import Codistribution
-from ..kernel.evaluation import random_rational
+from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
 from ..kernel.forms import OneForm
-from ..kernel.generic_point import PRECISION, evaluate, sample_points
-from ..kernel.space import ConfigurationSpace
+from ..kernel.generic_point import sample_points
+from ..kernel.space import ConfigurationSpace, as_expression
 from ..transposition.adapted import solve_constraints
 
-__all__ = ["MechanicalSystem"]
+__all__ = ["MechanicalSystem", "random_state"]
 
 
 class MechanicalSystem:
@@ -62,18 +62,14 @@ class MechanicalSystem:
             raise NotLinearError("the potential V(t, q) must not depend on velocities")
         self._check_quadratic()
         self.Q: tuple[sp.Expr, ...] = self._forces(forces)
-        self.holonomic: tuple[sp.Expr, ...] = tuple(self._eq(f) for f in holonomic)
+        self.holonomic: tuple[sp.Expr, ...] = tuple(
+            as_expression(f, space.state_symbols, what="holonomic constraint") for f in holonomic)
         for f in self.holonomic:
             if f.has(*space.qd) or f.has(*space.qdd):
                 raise NotLinearError(f"holonomic constraint {f} = 0 contains velocities")
         self.constraints: Codistribution = self._constraints(constraints)
 
     # -- validation -------------------------------------------------------------------------
-    @staticmethod
-    def _eq(e) -> sp.Expr:
-        e = sp.sympify(e)
-        return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
-
     def _check_symbols(self, expr, what, allow_qd=True):
         for f in expr.atoms(sp.core.function.AppliedUndef):
             raise SpaceMismatchError(
@@ -90,17 +86,16 @@ class MechanicalSystem:
         free = set().union(*[e.free_symbols for e in M]) if M else set()
         n = M.rows
         for pt in sample_points(free, 3):
-            vals = [evaluate(e, pt) for e in M]
+            vals = [value_at(e, pt, strict=False, tree=True) for e in M]
             if any(v is None for v in vals):
                 continue
             with mpmath.workdps(PRECISION):
                 A = mpmath.matrix(n, n)
                 for k, v in enumerate(vals):
-                    A[k // n, k % n] = mpmath.mpf(v.p) / v.q if isinstance(v, sp.Basic) else v
+                    A[k // n, k % n] = to_mp(v)
                 try:
-                    mpmath.cholesky(A)
-                    ok = all(mpmath.cholesky(A)[i, i] > mpmath.mpf(10) ** (-PRECISION // 3)
-                             for i in range(n))
+                    L = mpmath.cholesky(A)
+                    ok = all(L[i, i] > mpmath.mpf(10) ** (-PRECISION // 3) for i in range(n))
                 except (ValueError, ZeroDivisionError):
                     ok = False
             if not ok:
@@ -139,7 +134,8 @@ class MechanicalSystem:
                 raise SpaceMismatchError("the constraint codistribution lives on another space")
             forms.extend(constraints.forms)
         else:
-            forms.extend(Codistribution.from_constraints(S, [self._eq(c) for c in constraints]).forms)
+            forms.extend(Codistribution.from_constraints(
+                S, [as_expression(c, S.state_symbols, what="constraint") for c in constraints]).forms)
         for f in self.holonomic:
             forms.append(OneForm(S, [sp.diff(f, s) for s in S.coords]))
         cod = Codistribution(forms, S)
@@ -341,7 +337,6 @@ class MechanicalSystem:
         ``extra_symbols``) and free velocities random rationals, the dependent velocities
         solved from the constraints (:func:`~geonh.transposition.solve_constraints`)."""
         S = self.space
-        vals: dict = {s: random_rational(rng) for s in S.coords}
         if self.n_constraints:
             free, dep, a, a0 = solve_constraints(self)
         else:
@@ -349,20 +344,29 @@ class MechanicalSystem:
         params: set = set(extra_symbols)
         for e in (self.T, self.V, *self.Q, *list(self.constraints.matrix())):
             params |= sp.sympify(e).free_symbols
-        params -= set(S.coords) | set(S.qd) | set(S.qdd)
-        for p in sorted(params, key=sp.default_sort_key):
-            vals[p] = random_rational(rng)
-        for s in free:
-            vals[S.qd[s]] = random_rational(rng) * rng.choice([-1, 1])
+        vals = random_state(S, rng, params, [S.qd[s] for s in free])
         for k, j in enumerate(dep):
             e = sum((a[k, c] * vals[S.qd[s]] for c, s in enumerate(free)), a0[k])
-            ev = sp.sympify(e).xreplace(vals)
-            vals[S.qd[j]] = ev if ev.is_Rational else ev.evalf(PRECISION)
+            vals[S.qd[j]] = to_sympy(value_at(e, vals))
         return vals
 
     def __repr__(self) -> str:
         nm = f"{self.name}: " if self.name else ""
         return f"MechanicalSystem({nm}{self.space!r}, {self.n_constraints} constraint(s))"
+
+
+def random_state(space: ConfigurationSpace, rng: random.Random, params: Iterable = (),
+                 velocities: Sequence[sp.Symbol] = ()) -> dict:
+    """The drawn part of a random state: :func:`~geonh.kernel.evaluation.random_rational` values
+    for the coordinates (time included), then for ``params`` (sorted by name; state symbols
+    are skipped), then values of either sign for ``velocities`` in the given order.  Every
+    ``sample_state`` draws in this order, so a fixed seed gives a fixed state."""
+    vals: dict = {s: random_rational(rng) for s in space.coords}
+    for p in sorted(set(params) - set(space.state_symbols), key=sp.default_sort_key):
+        vals[p] = random_rational(rng)
+    for v in velocities:
+        vals[v] = random_rational(rng) * rng.choice([-1, 1])
+    return vals
 
 
 def _quadratic_coefficients(T: sp.Expr, qd: Sequence[sp.Symbol]):

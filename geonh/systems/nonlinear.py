@@ -26,36 +26,13 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
                       RankError)
 from ..kernel.distributions import Codistribution
+from ..kernel.evaluation import PRECISION, real_value
 from ..kernel.forms import OneForm
-from ..kernel.generic_point import PRECISION, generic_rank
-from ..kernel.space import ConfigurationSpace
-from .mechanical import MechanicalSystem
+from ..kernel.generic_point import generic_rank
+from ..kernel.space import ConfigurationSpace, as_expression
+from .mechanical import MechanicalSystem, random_state
 
-__all__ = ["NonlinearSystem", "as_nonlinear", "solve_dependent_velocities", "sample_consistent_state", "real_value"]
-
-
-def _eq(e) -> sp.Expr:
-    e = sp.sympify(e)
-    return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
-
-
-def _rat(rng: random.Random) -> sp.Rational:
-    den = rng.randint(7, 41)
-    return sp.Rational(rng.randint(den // 4 + 1, 2 * den), den)
-
-
-def real_value(e: sp.Expr):
-    """A number as an exact Rational or a PRECISION-digit Float (None if not real/finite)."""
-    e = sp.sympify(e)
-    if e.is_Rational:
-        return e
-    v = e.evalf(PRECISION)
-    if not v.is_number or v.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-        return None
-    re, im = v.as_real_imag()
-    if abs(im) > sp.Float(10) ** (-(PRECISION // 2)) * max(1, abs(re)):
-        return None
-    return sp.Float(re, PRECISION)
+__all__ = ["NonlinearSystem", "as_nonlinear", "solve_dependent_velocities", "sample_consistent_state"]
 
 
 def sample_consistent_state(space: ConfigurationSpace, phi: Sequence[sp.Expr], solved: Mapping,
@@ -69,15 +46,10 @@ def sample_consistent_state(space: ConfigurationSpace, phi: Sequence[sp.Expr], s
     """
     dep = set(solved)
     for _ in range(attempts):
-        vals: dict = {s: _rat(rng) for s in space.coords}
-        for p in sorted(set(params) - set(space.state_symbols), key=sp.default_sort_key):
-            vals[p] = _rat(rng)
-        for v in space.qd:
-            if v not in dep:
-                vals[v] = _rat(rng) * rng.choice([-1, 1])
+        vals = random_state(space, rng, params, [v for v in space.qd if v not in dep])
         ok = True
         for v, e in solved.items():
-            x = real_value(sp.sympify(e).xreplace(vals))
+            x = real_value(e, vals)
             if x is None:
                 ok = False
                 break
@@ -86,7 +58,7 @@ def sample_consistent_state(space: ConfigurationSpace, phi: Sequence[sp.Expr], s
             continue
         # guard against a wrong branch
         for f in phi:
-            r = real_value(f.xreplace(vals))
+            r = real_value(f, vals)
             if r is None or abs(r) > sp.Float(10) ** (-(PRECISION // 3)):
                 ok = False
                 break
@@ -152,10 +124,11 @@ class NonlinearSystem:
         self.T = self.base.T
         self.V = self.base.V
         self.Q = self.base.Q
-        self.holonomic: tuple[sp.Expr, ...] = tuple(_eq(f) for f in holonomic)
+        self.holonomic: tuple[sp.Expr, ...] = tuple(
+            as_expression(f, space.state_symbols, what="holonomic constraint") for f in holonomic)
         phis = []
         for c in constraints:
-            c = _eq(c)
+            c = as_expression(c, space.state_symbols, what="constraint")
             if c.has(*space.qdd):
                 raise NotLinearError(f"constraint {c} = 0 contains accelerations")
             if not c.has(*space.qd):
@@ -295,12 +268,8 @@ class NonlinearSystem:
         (holonomic ones at position level too)."""
         bad = []
         state = {k: sp.sympify(v) for k, v in dict(state).items()}
-        for f in self.holonomic:
-            v = real_value(sp.sympify(f).xreplace(state))
-            if v is None or abs(v) > tol:
-                bad.append(f"{f} = {v}")
-        for f in self.phi:
-            v = real_value(sp.sympify(f).xreplace(state))
+        for f in self.holonomic + self.phi:
+            v = real_value(f, state)
             if v is None or abs(v) > tol:
                 bad.append(f"{f} = {v}")
         if bad:

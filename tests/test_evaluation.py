@@ -1,0 +1,109 @@
+"""Values at a point (geonh.kernel.evaluation): value_at, real_value, random_rational, and
+as_expression (kernel.space), the one "equation or expression → expression" conversion."""
+import random
+
+import mpmath
+import pytest
+import sympy as sp
+
+from geonh.errors import ParseError, SingularMapError
+from geonh.kernel.evaluation import (BITS, PRECISION, random_rational, real_value, to_mp, to_sympy,
+                                     tree_eval, value_at)
+from geonh.kernel.generic_point import sample_points
+from geonh.kernel.space import ConfigurationSpace, as_expression
+
+x, y = sp.symbols("x y", real=True)
+
+
+def test_value_at_is_exact_on_rational_data():
+    v = value_at(x ** 2 / y + sp.Rational(1, 3), {x: sp.Rational(2, 3), y: 5})
+    assert v == sp.Rational(4, 45) + sp.Rational(1, 3)
+    assert isinstance(v, sp.Rational)
+
+
+def test_value_at_gives_precision_digits_otherwise():
+    assert PRECISION == 60 and BITS == int(PRECISION * 3.33) + 8
+    v = value_at(sp.sin(x) + sp.sqrt(y), {x: sp.Rational(1, 7), y: 2})
+    assert isinstance(v, mpmath.mpf)
+    ref = (sp.sin(sp.Rational(1, 7)) + sp.sqrt(2)).evalf(80)
+    with mpmath.workdps(80):
+        assert abs(v - mpmath.mpf(str(ref))) < mpmath.mpf(10) ** -58
+    # 60 digits, not 15: the value tells sin(1/7) + sqrt(2) from its 15-digit rounding
+    assert abs(v - mpmath.mpf(float(ref))) > mpmath.mpf(10) ** -40
+    f = to_sympy(v)
+    assert isinstance(f, sp.Float) and f._prec == sp.Float(1, PRECISION)._prec
+    with mpmath.workdps(PRECISION):
+        assert to_mp(sp.Rational(1, 3)) == mpmath.mpf(1) / 3
+    assert to_mp(f) == v
+
+
+def test_value_at_names_missing_symbols():
+    with pytest.raises(ValueError, match=r"no value given for \['y'\]"):
+        value_at(x + y, {x: 1})
+    assert value_at(x + y, {x: 1}, strict=False) is None
+
+
+@pytest.mark.parametrize("expr", [1 / x, sp.log(x) / x, sp.tan(x - x + sp.pi / 2) + x])
+def test_value_at_refuses_singular_points(expr):
+    with pytest.raises(SingularMapError):
+        value_at(expr, {x: 0})
+    assert value_at(expr, {x: 0}, strict=False) is None
+
+
+def test_tree_evaluation_agrees_with_evalf():
+    big = sum(sp.sin(k * x + y) * sp.cos(y ** k) for k in range(1, 25))
+    pt = {x: sp.Rational(3, 7), y: sp.Rational(5, 11)}
+    a = value_at(big, pt)
+    b = value_at(big, pt, tree=True)
+    with mpmath.workdps(PRECISION):
+        assert abs(a - b) < mpmath.mpf(10) ** -(PRECISION - 5)
+        assert abs(tree_eval(big, pt, {}) - a) < mpmath.mpf(10) ** -(PRECISION - 5)
+    assert value_at(big / (x - pt[x]), pt, strict=False, tree=True) is None
+
+
+def test_real_value_is_a_sympy_number_or_none():
+    assert real_value(x / 3, {x: 2}) == sp.Rational(2, 3)
+    r = real_value(sp.sqrt(x), {x: 2})
+    assert isinstance(r, sp.Float) and abs(r - sp.sqrt(2)) < sp.Float(10) ** -55
+    assert real_value(sp.sqrt(x), {x: -2}) is None  # not real
+    assert real_value(1 / x, {x: 0}) is None  # singular
+    assert real_value(x + y, {x: 0}) is None  # no value for y
+
+
+def test_random_rational_is_reproducible_and_in_range():
+    a = [random_rational(random.Random(4)) for _ in range(2)]
+    assert a[0] == a[1]
+    rng1, rng2 = random.Random(9), random.Random(9)
+    seq1 = [random_rational(rng1) for _ in range(50)]
+    seq2 = [random_rational(rng2) for _ in range(50)]
+    assert seq1 == seq2
+    assert all(sp.Rational(1, 4) < r <= 2 and r.q <= 41 for r in seq1)
+    # the same two draws as written out by hand (the values certificates were computed with)
+    rng, ref = random.Random(5), random.Random(5)
+    for _ in range(20):
+        den = ref.randint(7, 41)
+        assert random_rational(rng) == sp.Rational(ref.randint(den // 4 + 1, 2 * den), den)
+    rng, ref = random.Random(6), random.Random(6)
+    for _ in range(20):
+        den = ref.randint(11, 97)
+        assert random_rational(rng, 11, 97, divisor=5, top=3) == sp.Rational(ref.randint(den // 5 + 1, 3 * den), den)
+
+
+def test_sample_points_keep_their_values():
+    """The generic-point sample points (fixed seed) are part of every verdict: pinned."""
+    (pt,) = sample_points({x, y}, 1)
+    assert pt == {x: sp.Rational(116, 57), y: sp.Rational(20, 7)}
+    assert sample_points({x, y}, 1) == (pt,)
+
+
+def test_as_expression_reads_equalities_as_lhs_minus_rhs():
+    S = ConfigurationSpace("x y")
+    xd, yd = S.qd
+    assert as_expression(sp.Eq(yd, sp.tan(S.q[0]) * xd)) == yd - sp.tan(S.q[0]) * xd
+    assert as_expression(xd - yd) == xd - yd
+    assert as_expression(0) == 0
+    assert as_expression("x_dot - y_dot", S.state_symbols) == xd - yd
+    with pytest.raises(ParseError, match="constraint"):
+        as_expression("__import__('os')", S.state_symbols, what="constraint")
+    with pytest.raises(ParseError):
+        as_expression(None)
