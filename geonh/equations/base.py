@@ -135,6 +135,17 @@ class Equations:
         sol = lu_solve(self.mass_matrix, self.forcing, what=f"{self.form} mass matrix")
         return sp.Matrix(list(self.kinematics)).col_join(sol[:len(self.ud), :])
 
+    def ode_function(self, params: dict | None = None, *, backend: str = "auto", jacobian: bool = False):
+        """ẏ = f(t, y), y = (q, u), compiled once (:class:`~geonh.equations.compiled.ODEFunction`):
+        ``f(t, y)`` — or ``f(t, y, p)`` with the parameters left open, in the order of
+        ``f.parameters`` — for ``scipy.integrate.solve_ivp``; ``f.batch(t, Y)``;
+        ``f.jacobian(t, y)`` (compiled now with ``jacobian=True``, else at its first call).
+        M x = F is solved numerically at every call, never inverted symbolically.
+        ``params``: {symbol or name: number or expression}; ``backend``: "auto" (LLVM where
+        symengine has it, else numpy), "llvm", "lambda" or "numpy" (:mod:`geonh.kernel.codegen`)."""
+        from .compiled import ODEFunction
+        return ODEFunction(self, params, backend=backend, jacobian=jacobian)
+
     # -- evaluation -------------------------------------------------------------------------
     def solve_point(self, values: dict) -> list:
         """Unknowns x (u̇, λ) at a state given by ``values`` {symbol: number} for t, q, u and
@@ -154,6 +165,18 @@ class Equations:
         S = self.space
         return [value_at(S.total_derivative(k, along=self.kinematics, speeds=self.u, rates=self.ud), vals)
                 for k in self.kinematics]
+
+    # -- linearization (geonh.equations.linearize) ---------------------------------------------
+    def linearize(self, operating_point, *, inputs=(), symbolic: bool = False, **kw):
+        """Linear equations δẏ = A δy + B δr about an equilibrium or a steady motion (constant
+        speeds; ignorable coordinates may drift), without inverting the mass matrix
+        symbolically: A = ∂f/∂y at the point, ∂u̇/∂y from M(y0) ∂x/∂y = ∂F/∂y − ∂M/∂y x0;
+        holonomic constraints and dependent speeds are eliminated on their tangent space.
+        Returns a :class:`~geonh.equations.linearize.Linearization` (A, B, the state, the
+        second-order form, eigenvalues); ``kw``: ``ignorable``, ``dependent``, ``parameters``,
+        ``tol`` (:func:`geonh.equations.linearize.linearize`, docs/linearization.md)."""
+        from .linearize import linearize
+        return linearize(self, operating_point, inputs=inputs, symbolic=symbolic, **kw)
 
     def latex(self) -> str:
         """LaTeX of M x = F and the kinematics."""

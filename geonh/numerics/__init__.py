@@ -1,10 +1,18 @@
 """Numerics: from symbolic equations to numbers.
 
-:func:`first_order_function` compiles the explicit first-order system ẏ = f(t, y), y = (q, u),
-for given parameter values (the mass matrix is solved numerically at every call);
-:func:`simulate` integrates it with scipy's ``solve_ivp``.  Exact and 60-digit values at
-single states come from :mod:`geonh.kernel.evaluation` and :meth:`geonh.Equations.accelerations`.
+:meth:`geonh.Equations.ode_function` compiles the explicit first-order system ẏ = f(t, y),
+y = (q, u) (:mod:`geonh.equations.compiled`, code from :mod:`geonh.kernel.codegen`; the mass
+matrix is solved numerically at every call); :func:`simulate` integrates it with scipy and
+returns a :class:`Trajectory` (named columns, multipliers, reactions, energy and constraint
+residuals along the motion), checking the initial state against the constraints and
+optionally projecting onto them (:mod:`geonh.numerics.constraints`).
+:func:`first_order_function` is the older name of ``ode_function`` with every parameter given.
+Exact and 60-digit values at single states come from :mod:`geonh.kernel.evaluation` and
+:meth:`geonh.Equations.accelerations`.
 """
+from .constraints import ConstraintSet, metric_of, velocity_constraints
 from .ode import first_order_function, simulate
+from .trajectory import Trajectory
 
-__all__ = ["first_order_function", "simulate"]
+__all__ = ["first_order_function", "simulate", "Trajectory", "ConstraintSet", "velocity_constraints",
+           "metric_of"]

@@ -1,0 +1,210 @@
+#!/usr/bin/env python
+"""Benchmark: compiled right-hand sides of the dynamic N-trailer (geonh vs sympy lambdify vs pydy).
+
+One set of equations per N: the model of ``n_trailer_dynamics.py`` (sympy.physics.mechanics
+bodies, loads and no-slip constraints) → ``MechanicalSystem.from_mechanics`` → the adapted
+frame in closed form (v, w, then the constraint quasi-velocities) → ``boltzmann_hamel``.
+Every route gets exactly these equations, M(q) u̇ = F(q, u) (2 × 2) and q̇ = K(q, u)
+(N + 3 rows), with the N·3 + 4 parameters (masses, inertias, hitch lengths, F, τ) as
+arguments, and evaluates ẏ = (K, M⁻¹F) at one state:
+
+* ``geonh llvm``   ``eq.ode_function(backend="llvm")`` — symengine Lambdify through LLVM
+                   (one compiled function for K, M, F), 2 × 2 solve in Python floats;
+* ``geonh lambda`` ``eq.ode_function(backend="lambda")`` — symengine's lambda backend;
+* ``geonh numpy``  ``eq.ode_function(backend="numpy")`` — sympy lambdify (cse) on numpy;
+* ``lambdify``     plain sympy: ``lambdify`` (cse) of M, F and K separately, ``numpy.linalg.solve``,
+                   ``concatenate`` — what geonh.numerics.first_order_function did before;
+* ``pydy cython``  ``pydy.codegen.ode_function_generators.generate_ode_function(F, q, u, constants,
+                   mass_matrix=M, coordinate_derivatives=K, generator="cython")`` (C code from sympy,
+                   compiled with the system's C compiler; skipped if pydy/Cython are missing).
+
+Per call: ``timeit`` of f(t, y, p) (pydy: f(y, t, p)) at one random state, ``--number`` calls
+per repeat (fewer for slow routes: a repeat takes at most about 0.3 s), ``--repeats`` repeats, the MEDIAN per-call time of the repeats, in µs; ratio =
+route / pydy.  Build: seconds from the equations to a callable (compilation), and "model →
+RHS" = from_mechanics + frame + boltzmann_hamel + the route's build (the mechanics model
+itself, built in well under 2 s, is not counted).  Agreement: max |f_route − f_llvm| at the
+state.  Each N runs in a fresh process (cold sympy cache).  Also printed: whether the route
+hands back the same array object at every call (pydy does: a caller that keeps results, e.g.
+a list of f(t, y) values, sees them all overwritten).
+
+Usage:  python benchmarks/numeric_rhs.py [--N 4 8 16] [--repeats 7] [--number 20000] [--no-pydy]
+Progress to stderr, the table to stdout.  See benchmarks/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROUTES = ("llvm", "lambda", "numpy", "lambdify", "pydy")
+LABEL = {"llvm": "geonh llvm", "lambda": "geonh lambda", "numpy": "geonh numpy", "lambdify": "sympy lambdify",
+         "pydy": "pydy cython"}
+
+
+def _import_geonh():
+    try:
+        import geonh  # noqa: F401
+    except ImportError:
+        sys.path.insert(0, os.path.dirname(HERE))
+        import geonh  # noqa: F401
+    return sys.modules["geonh"]
+
+
+def _per_call(fn, number: int, repeats: int) -> tuple[float, int]:
+    """Median over repeats of the per-call time (µs), and the calls per repeat: ``number``,
+    fewer for slow routes (each repeat at most about 0.3 s)."""
+    fn()
+    t = min(timeit.repeat(fn, number=10, repeat=3)) / 10
+    number = max(20, min(number, int(0.3 / max(t, 1e-9))))
+    times = timeit.repeat(fn, number=number, repeat=repeats)
+    return statistics.median(times) / number * 1e6, number
+
+
+def worker(N: int, number: int, repeats: int, pydy: bool) -> None:
+    import numpy as np
+    import sympy as sp
+    _import_geonh()
+    sys.path.insert(0, HERE)
+    import n_trailer_dynamics as base  # the shared mechanics model and frame
+    from geonh.equations import boltzmann_hamel
+
+    def emit(**kw):
+        print(json.dumps(kw), flush=True)
+
+    model = base.build_model(N)
+    t0 = time.perf_counter()
+    system, frame = base._geonh_system_and_frame(model, closed_form=True)
+    t1 = time.perf_counter()
+    eq = boltzmann_hamel(system, frame)
+    M, F, K = eq.mass_matrix, eq.forcing, sp.Matrix(list(eq.kinematics))
+    t2 = time.perf_counter()
+    emit(stage="equations", system=t1 - t0, equations=t2 - t1)
+    S = eq.space
+    q, u = list(S.q), list(eq.u)
+    rng = np.random.default_rng(1000 + N)
+    y = np.concatenate([rng.uniform(-1, 1, len(q)), rng.uniform(-1, 1, len(u))])
+    fns, builds = {}, {}
+    for be in ("llvm", "lambda", "numpy"):
+        b0 = time.perf_counter()
+        f = eq.ode_function(backend=be)
+        builds[be] = time.perf_counter() - b0
+        fns[be] = f
+    consts = list(fns["llvm"].parameters)
+    p = rng.uniform(0.5, 2.0, len(consts))
+    # plain sympy lambdify, as geonh.numerics.first_order_function did before ode_function
+    b0 = time.perf_counter()
+    args = [sp.Symbol("t_")] + q + u + consts
+    fM = sp.lambdify(args, M, modules="numpy", cse=True)
+    fF = sp.lambdify(args, F, modules="numpy", cse=True)
+    fK = sp.lambdify(args, K, modules="numpy", cse=True)
+    nu = len(u)
+
+    def lamb(t, yy, pp):
+        a = (t, *yy, *pp)
+        x = np.linalg.solve(np.asarray(fM(*a), dtype=float), np.asarray(fF(*a), dtype=float).reshape(-1))
+        return np.concatenate([np.asarray(fK(*a), dtype=float).reshape(-1), x[:nu]])
+
+    builds["lambdify"] = time.perf_counter() - b0
+    calls = {be: (lambda f=f: f(0.0, y, p)) for be, f in fns.items()}
+    calls["lambdify"] = lambda: lamb(0.0, y, p)
+    if pydy:
+        try:
+            from pydy.codegen.ode_function_generators import generate_ode_function
+        except ImportError as exc:
+            emit(stage="note", note=f"pydy not available: {exc}")
+        else:
+            b0 = time.perf_counter()
+            fp = generate_ode_function(F, q, u, consts, mass_matrix=M, coordinate_derivatives=K,
+                                       generator="cython")
+            builds["pydy"] = time.perf_counter() - b0
+            calls["pydy"] = lambda: fp(y, 0.0, p)
+    ref = calls["llvm"]()
+    res = {}
+    for route, call in calls.items():
+        a, b = call(), call()
+        per, used = _per_call(call, number, repeats)
+        res[route] = dict(build=builds[route], call=per, number=used,
+                          err=float(np.max(np.abs(np.asarray(a) - ref))), same_array=a is b)
+        print(f"  N={N} {LABEL[route]}: {res[route]['call']:.2f} µs", file=sys.stderr, flush=True)
+    emit(stage="routes", routes=res, n_state=len(y), n_params=len(consts), backend_llvm=fns["llvm"].backend)
+
+
+def run(N: int, args) -> dict:
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", str(N), "--number", str(args.number),
+           "--repeats", str(args.repeats)] + (["--no-pydy"] if args.no_pydy else [])
+    print(f"N = {N} ...", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    out = {"N": N, "wall": time.perf_counter() - t0}
+    for line in proc.stdout.splitlines():
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        out.update({k: v for k, v in d.items() if k != "stage"})
+    sys.stderr.write(proc.stderr[-4000:])
+    if proc.returncode != 0:
+        out["failed"] = proc.returncode
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--N", type=int, nargs="+", default=[4, 8, 16])
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--number", type=int, default=20000)
+    ap.add_argument("--timeout", type=float, default=1800)
+    ap.add_argument("--no-pydy", action="store_true")
+    ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker is not None:
+        worker(args.worker, args.number, args.repeats, not args.no_pydy)
+        return
+    g = _import_geonh()
+    import numpy
+    import sympy
+    try:
+        import symengine
+        se_v = symengine.__version__
+    except ImportError:
+        se_v = "—"
+    try:
+        import pydy
+        pd_v = pydy.__version__
+    except ImportError:
+        pd_v = "—"
+    print(f"Dynamic N-trailer, compiled right-hand sides.  geonh {g.__version__} ({os.path.dirname(g.__file__)}), "
+          f"sympy {sympy.__version__}, symengine {se_v}, numpy {numpy.__version__}, pydy {pd_v}, "
+          f"Python {platform.python_version()}, {os.cpu_count()} CPUs.  Per call: median of {args.repeats} "
+          f"repeats of up to {args.number} calls (fewer for slow routes, ≤ 0.3 s a repeat).\n")
+    rows = [run(N, args) for N in args.N]
+    hdr = (f"{'N':>3}  {'route':<15} {'µs/call':>8} {'/pydy':>6}  {'build [s]':>9} {'model→RHS [s]':>13}"
+           f"  {'max|Δ|':>8}  same array")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        if "routes" not in r:
+            print(f"{r['N']:>3}  failed ({r.get('failed')}), see stderr")
+            continue
+        pre = r["system"] + r["equations"]
+        pyd = r["routes"].get("pydy")
+        for route in ROUTES:
+            x = r["routes"].get(route)
+            if x is None:
+                continue
+            ratio = f"{x['call'] / pyd['call']:.2f}" if pyd else "—"
+            print(f"{r['N']:>3}  {LABEL[route]:<15} {x['call']:>8.2f} {ratio:>6}  {x['build']:>9.2f} "
+                  f"{pre + x['build']:>13.2f}  {x['err']:>8.1e}  {x['same_array']}")
+        print(f"{'':>3}  (from_mechanics + frame {r['system']:.2f} s, boltzmann_hamel {r['equations']:.2f} s; "
+              f"state {r['n_state']}, parameters {r['n_params']})\n")
+
+
+if __name__ == "__main__":
+    main()

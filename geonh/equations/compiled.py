@@ -1,0 +1,490 @@
+"""Compiled right-hand sides: :meth:`Equations.ode_function` and what it returns.
+
+An :class:`ODEFunction` is the explicit first-order system ẏ = f(t, y), y = (q, u), of an
+:class:`~geonh.equations.Equations`, compiled once (:mod:`geonh.kernel.codegen`):
+
+* one compiled function gives the kinematics K(t, q, u), the mass matrix M and the forcing F
+  at a state; the unknowns x (u̇, and λ for the multiplier forms) come from M x = F solved
+  numerically at every call (unrolled partial-pivot elimination for 1 × 1 and 2 × 2,
+  ``numpy.linalg.solve`` otherwise) — M is never inverted symbolically;
+* ``f(t, y)`` (``f(t, y, p)`` when parameters are left open) returns a fresh array
+  (K, u̇); ``f.batch(t, Y)`` does the same for the rows of Y, shape (k, n);
+* ``f.jacobian(t, y)`` is ∂f/∂y: ∂K/∂y from the symbolic Jacobian, and for u̇ the implicit
+  derivative of M x = F,  ∂x/∂y = M⁻¹(∂F/∂y − ∂M/∂y · x) = −M⁻¹ ∂(M x − F)/∂y|ₓ, with the
+  symbolic ∂(M x − F)/∂y compiled in (t, y, p, x) and solved numerically;
+* ``f.unknowns(t, y)`` gives all of x (u̇, λ); ``f.observable(exprs)`` compiles further
+  expressions in (t, q, u, parameters [, x]) with the same parameter binding (reactions,
+  energies, constraint residuals along a trajectory: :func:`geonh.simulate`).
+
+Parameters.  Every symbol of M, F, K other than time, q and u is a parameter.  A value given
+at build time (``params={symbol or name: value}``) is bound; the others are
+:attr:`ODEFunction.parameters` (sorted by name), passed at call time as an array ``p`` in that
+order: ``f(t, y, p)`` — what ``solve_ivp(f, ..., args=(p,))`` does.  Parameters are arguments
+of the compiled code either way, so binding later (:meth:`ODEFunction.bind`) costs no
+recompilation.  A value that is an expression (e.g. a forcing ``F: sin(t)``) is substituted
+before compiling.  On a space without time, a symbol named ``t`` is the time.
+"""
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+import sympy as sp
+
+from ..errors import DimensionError, InconsistentStateError, SingularMapError, UnknownCoordinateError
+from ..kernel.codegen import compile_function, expression_atoms
+
+__all__ = ["ODEFunction", "Observable"]
+
+
+def _is_number(v) -> bool:
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return True
+    if isinstance(v, sp.Basic):
+        return v.is_number and not v.free_symbols
+    return False
+
+
+def _float(v, name: str) -> float:
+    try:
+        x = complex(v)
+    except (TypeError, ValueError):
+        raise InconsistentStateError(f"parameter {name} = {v!r} is not a number") from None
+    if x.imag != 0:
+        raise InconsistentStateError(f"parameter {name} = {v!r} is not real")
+    if not math.isfinite(x.real):
+        raise InconsistentStateError(f"parameter {name} = {v!r} is not finite: parameters must be finite numbers")
+    return x.real
+
+
+def _solver(k: int, n: int, nu: int, iM: int, form: str):
+    """fill(out): solve M x = F read from the flat output [K, ·, M, F] and write u̇ = x[:nu]
+    into out[n:n + nu]; also returns x.  1 × 1 and 2 × 2 by partial-pivot elimination in
+    Python floats (a LAPACK call costs more than the arithmetic), larger by numpy."""
+    iF = iM + k * k
+    msg = f"the {form} mass matrix is singular at this state"
+    if k == 0:
+        def fill(out):
+            return []
+    elif k == 1:
+        def fill(out):
+            m, f = out[iM:iM + 2].tolist()
+            if m == 0.0:
+                raise SingularMapError(msg)
+            x = f / m
+            if nu:
+                out[n] = x
+            return [x]
+    elif k == 2:
+        def fill(out):
+            a, b, c, d, e, f = out[iM:iM + 6].tolist()
+            if abs(c) > abs(a):
+                a, b, e, c, d, f = c, d, f, a, b, e
+            if a == 0.0:
+                raise SingularMapError(msg)
+            r = c / a
+            d -= r * b
+            if d == 0.0:
+                raise SingularMapError(msg)
+            x2 = (f - r * e) / d
+            x1 = (e - b * x2) / a
+            if nu == 2:
+                out[n:n + 2] = (x1, x2)
+            elif nu == 1:
+                out[n] = x1
+            return [x1, x2]
+    else:
+        shape = (k, k)
+
+        def fill(out):
+            try:
+                x = np.linalg.solve(out[iM:iF].reshape(shape), out[iF:iF + k])
+            except np.linalg.LinAlgError:
+                raise SingularMapError(msg) from None
+            out[n:n + nu] = x[:nu]
+            return x
+    return fill
+
+
+class _Core:
+    """What is compiled once: symbols, layout, the main function and (lazily) the Jacobian."""
+
+    def __init__(self, eqs, exprs_params: Mapping, backend: str, opt_level):
+        S = eqs.space
+        self.eqs = eqs
+        self.backend_request = backend
+        self.opt_level = opt_level
+        self.t = S.t if S.t is not None else sp.Symbol("t", real=True)
+        self.q = tuple(S.q)
+        self.u = tuple(eqs.u)
+        self.x = tuple(eqs.unknowns)
+        self.n, self.nu, self.k = len(self.q), len(self.u), len(self.x)
+        if len(eqs.kinematics) != self.n:
+            raise DimensionError(f"{len(eqs.kinematics)} kinematic equations for {self.n} coordinates")
+        M, F = eqs.mass_matrix, eqs.forcing
+        if M.shape != (self.k, self.k) or F.shape != (self.k, 1):
+            raise DimensionError(f"mass matrix {M.shape} and forcing {F.shape} do not fit {self.k} unknowns")
+        K = list(eqs.kinematics)
+        self.exprs_params = dict(exprs_params)
+        prepared, free = self.prepare(K + list(M) + list(F))
+        n, k2 = self.n, self.k * self.k
+        self.K, self.M, self.F = prepared[:n], prepared[n:n + k2], prepared[n + k2:]
+        state = set(self.q) | set(self.u) | {self.t}
+        bad = free & set(self.x)
+        if bad:
+            raise DimensionError(f"mass matrix or forcing contain unknowns {sorted(map(str, bad))}")
+        self.params = tuple(sorted(free - state, key=lambda s: (s.name, sp.srepr(s))))
+        self.args = (self.t,) + self.q + self.u + self.params
+        zeros = [sp.S.Zero] * self.nu
+        self.main = compile_function(self.K + zeros + self.M + self.F, self.args, backend=backend,
+                                     what=f"the {eqs.form} equations", opt_level=opt_level)
+        self.backend = self.main.backend
+        self.iM = self.n + self.nu
+        self.iF = self.iM + self.k * self.k
+        self.size = self.iF + self.k
+        self._jac = None
+
+    def prepare(self, exprs) -> tuple[list, set]:
+        """The expressions with expression-valued parameters substituted and every symbol named
+        like the time made the time; and their symbols."""
+        exprs = [sp.sympify(e) for e in exprs]
+        if self.exprs_params:
+            exprs = [e.xreplace(self.exprs_params) for e in exprs]
+        syms, _ = expression_atoms(exprs)
+        odd = {s: self.t for s in syms if s.name == self.t.name and s != self.t}
+        if odd:
+            exprs = [e.xreplace(odd) for e in exprs]
+            syms = (syms - set(odd)) | {self.t}
+        return exprs, syms
+
+    @property
+    def jac(self):
+        """[∂K/∂y; ∂(M x − F)/∂y] compiled in (t, y, p, x); differentiated on the expression
+        graph by symengine (LLVM at optimization level 0 unless asked otherwise: the Jacobian is
+        large and evaluated rarely, and level 0 builds it several times faster)."""
+        if self._jac is None:
+            y = list(self.q) + list(self.u)
+            k = self.k
+            R = [sum((self.M[i * k + j] * self.x[j] for j in range(k) if self.M[i * k + j] != 0), sp.S.Zero)
+                 - self.F[i] for i in range(k)]
+            self._jac = compile_function(self.K + R, self.args + self.x, backend=self.backend,
+                                         what="the Jacobian", wrt=y,
+                                         opt_level=0 if self.opt_level is None else self.opt_level)
+        return self._jac
+
+
+class ODEFunction:
+    """ẏ = f(t, y) for y = (q, u) of an :class:`Equations`, compiled once (module doc).
+
+    Attributes
+    ----------
+    equations : the Equations.
+    parameters : the parameter symbols left open, in the order of ``p`` in ``f(t, y, p)``.
+    bound : {symbol: value} of the parameters given at build time.
+    state : the state symbols (q then u); ``state_names`` their names.
+    backend : the backend actually used ("llvm", "lambda" or "numpy").
+    """
+
+    def __init__(self, eqs, params: Mapping | None = None, *, backend: str = "auto", jacobian: bool = False,
+                 opt_level: int | None = None):
+        numbers, exprs = _split_params(eqs, params)
+        core = _Core(eqs, exprs, backend, opt_level)
+        self._init(core, numbers)
+        if jacobian:
+            core.jac  # noqa: B018 - compile now
+
+    # -- construction -----------------------------------------------------------------------------
+    def _init(self, core: _Core, numbers: Mapping) -> None:
+        self._core = core
+        by_name = {}
+        for s in core.params:
+            by_name.setdefault(s.name, []).append(s)
+        values = {}
+        self._given = dict(numbers)  # everything given, for observables (resolved by name there)
+        for key, v in numbers.items():
+            sym = _resolve(key, core.params, by_name)
+            if sym is None:
+                if isinstance(key, sp.Symbol) and key in (set(core.q) | set(core.u) | {core.t}):
+                    raise DimensionError(f"{key} is a state variable (or the time), not a parameter")
+                continue
+            values[sym] = _float(v, str(key))
+        self.bound = {s: values[s] for s in core.params if s in values}
+        self.parameters = tuple(s for s in core.params if s not in values)
+        template = np.zeros(len(core.args))
+        idx = {s: i for i, s in enumerate(core.args)}
+        for s, v in self.bound.items():
+            template[idx[s]] = v
+        self._template = template
+        pidx = np.array([idx[s] for s in self.parameters], dtype=int)
+        if len(pidx) and np.all(np.diff(pidx) == 1):
+            self._pidx = slice(int(pidx[0]), int(pidx[-1]) + 1)
+        else:
+            self._pidx = pidx
+        self._np = len(self.parameters)
+        self._ny = core.n + core.nu
+        self._ny1 = 1 + self._ny
+        self._into = core.main.into
+        self._size = core.size
+        self._fill = _solver(core.k, core.n, core.nu, core.iM, core.eqs.form)
+        self.equations = core.eqs
+        self.state = core.q + core.u
+        self.state_names = tuple(s.name for s in self.state)
+        self.backend = core.backend
+
+    def bind(self, params: Mapping) -> "ODEFunction":
+        """The same compiled function with more parameters bound (numbers only; no recompilation)."""
+        numbers, exprs = _split_params(self.equations, params)
+        if exprs:
+            raise DimensionError(f"bind takes numbers; expression values {sorted(map(str, exprs))} need a "
+                                 "new ode_function")
+        out = object.__new__(ODEFunction)
+        merged = dict(self._given)
+        merged.update(numbers)
+        out._init(self._core, merged)
+        return out
+
+    @property
+    def n_q(self) -> int:
+        return self._core.n
+
+    @property
+    def n_u(self) -> int:
+        return self._core.nu
+
+    @property
+    def time(self) -> sp.Symbol:
+        return self._core.t
+
+    @property
+    def unknown_symbols(self) -> tuple:
+        """x: u̇ then λ."""
+        return self._core.x
+
+    # -- evaluation ----------------------------------------------------------------------------------
+    def _args(self, t, y, p) -> np.ndarray:
+        a = self._template.copy()
+        a[0] = t
+        if len(y) != self._ny:
+            raise DimensionError(f"state of length {len(y)}; expected {self._ny} = (q, u) = {list(self.state_names)}")
+        a[1:self._ny1] = y
+        if self._np:
+            if p is None:
+                raise UnknownCoordinateError(
+                    f"no values for the parameters {', '.join(s.name for s in self.parameters)}: "
+                    "call f(t, y, p) with p in the order of f.parameters, or bind them")
+            if len(p) != self._np:
+                raise DimensionError(f"{len(p)} parameter values for {self._np} parameters "
+                                     f"({', '.join(s.name for s in self.parameters)})")
+            a[self._pidx] = p
+        return a
+
+    def _solve(self, out: np.ndarray):
+        """x = (u̇, λ) from the flat output (u̇ also written into out[n:n + nu])."""
+        return self._fill(out)
+
+    def __call__(self, t, y, p=None) -> np.ndarray:
+        """(K, u̇) at (t, y): a fresh float array of length n_q + n_u."""
+        a = self._template.copy()
+        a[0] = t
+        if len(y) != self._ny:
+            self._args(t, y, p)  # raises the error
+        a[1:self._ny1] = y
+        if self._np:
+            if p is None or len(p) != self._np:
+                self._args(t, y, p)  # raises the error
+            a[self._pidx] = p
+        out = np.empty(self._size)
+        self._into(a, out)
+        self._fill(out)
+        return out[:self._ny]
+
+    def unknowns(self, t, y, p=None) -> np.ndarray:
+        """All unknowns x = (u̇, λ) at (t, y)."""
+        a = self._args(t, y, p)
+        out = np.empty(self._size)
+        self._into(a, out)
+        return np.array(self._solve(out), dtype=float)
+
+    def mass_matrix(self, t, y, p=None) -> np.ndarray:
+        """M at (t, y), and F: (M, F) as fresh arrays."""
+        a = self._args(t, y, p)
+        out = np.empty(self._size)
+        self._into(a, out)
+        c = self._core
+        return out[c.iM:c.iF].reshape(c.k, c.k).copy(), out[c.iF:c.size].copy()
+
+    def _batch_args(self, t, Y, P) -> np.ndarray:
+        Y = np.asarray(Y, dtype=float)
+        if Y.ndim != 2 or Y.shape[1] != self._ny:
+            raise DimensionError(f"states of shape {Y.shape}; expected (k, {self._ny})")
+        A = np.empty((Y.shape[0], len(self._template)))
+        A[:] = self._template
+        A[:, 0] = t
+        A[:, 1:self._ny1] = Y
+        if self._np:
+            if P is None:
+                raise UnknownCoordinateError(
+                    f"no values for the parameters {', '.join(s.name for s in self.parameters)}")
+            P = np.asarray(P, dtype=float)
+            if P.shape[-1] != self._np:
+                raise DimensionError(f"{P.shape[-1]} parameter values for {self._np} parameters")
+            A[:, self._pidx] = P
+        return A
+
+    def _batch_solve(self, out: np.ndarray) -> np.ndarray:
+        c = self._core
+        kk = out.shape[0]
+        M = out[:, c.iM:c.iF].reshape(kk, c.k, c.k)
+        F = out[:, c.iF:c.size]
+        try:
+            return np.linalg.solve(M, F[..., None])[..., 0]
+        except np.linalg.LinAlgError:
+            for i in range(kk):
+                try:
+                    np.linalg.solve(M[i], F[i])
+                except np.linalg.LinAlgError:
+                    raise SingularMapError(f"the {c.eqs.form} mass matrix is singular at state row {i}") from None
+            raise  # pragma: no cover
+
+    def batch(self, t, Y, P=None) -> np.ndarray:
+        """(K, u̇) at the rows of Y (shape (k, n_q + n_u)); t a number or k numbers; P one
+        parameter vector or one per row.  Returns shape (k, n_q + n_u)."""
+        A = self._batch_args(t, Y, P)
+        out = self._core.main.batch(A)
+        X = self._batch_solve(out)
+        c = self._core
+        return np.concatenate([out[:, :c.n], X[:, :c.nu]], axis=1)
+
+    def batch_unknowns(self, t, Y, P=None) -> np.ndarray:
+        """x = (u̇, λ) at the rows of Y: shape (k, len(unknowns))."""
+        A = self._batch_args(t, Y, P)
+        return self._batch_solve(self._core.main.batch(A))
+
+    def jacobian(self, t, y, p=None) -> np.ndarray:
+        """∂f/∂y at (t, y), shape (n, n) for n = n_q + n_u (module doc: u̇ by implicit
+        differentiation of M u̇ = F, solved numerically)."""
+        c = self._core
+        a = self._args(t, y, p)
+        out = np.empty(self._size)
+        self._into(a, out)
+        x = np.asarray(self._solve(out), dtype=float)
+        J = c.jac(np.concatenate([a, x]))
+        JK, Ry = J[:c.n], J[c.n:]
+        M = out[c.iM:c.iF].reshape(c.k, c.k)
+        try:
+            Jx = -np.linalg.solve(M, Ry)
+        except np.linalg.LinAlgError:
+            raise SingularMapError(f"the {c.eqs.form} mass matrix is singular at this state") from None
+        return np.vstack([JK, Jx[:c.nu]])
+
+    # -- further expressions -------------------------------------------------------------------------
+    def observable(self, exprs, *, unknowns: bool = False, what: str = "the expressions",
+                   backend: str | None = None) -> "Observable":
+        """Compile ``exprs`` (a list or matrix) in (t, q, u, parameters) — and the unknowns
+        x = (u̇, λ) with ``unknowns=True`` — with this function's parameter binding.  Symbols
+        that are not parameters of the equations take their values from the ``params`` given
+        at build time (matched by name too)."""
+        return Observable(self, exprs, unknowns, what, backend)
+
+    def __repr__(self) -> str:
+        open_ = f", parameters {[s.name for s in self.parameters]}" if self.parameters else ""
+        return (f"ODEFunction({self.equations.form}: y = {list(self.state_names)}, backend {self.backend!r}"
+                f"{open_})")
+
+
+class Observable:
+    """Expressions in (t, q, u, parameters[, x]) evaluated with an :class:`ODEFunction`'s
+    parameters: ``g(t, y, p=None)`` and ``g.batch(t, Y, P=None)`` (see
+    :meth:`ODEFunction.observable`)."""
+
+    def __init__(self, f: ODEFunction, exprs, unknowns: bool, what: str, backend: str | None):
+        core = f._core
+        flat = list(exprs)
+        self.shape = exprs.shape if isinstance(exprs, sp.MatrixBase) else (len(flat),)
+        flat, syms = core.prepare(flat)
+        known = set(core.args) | (set(core.x) if unknowns else set())
+        extra = syms - known
+        if extra:
+            given_by_name = {}
+            for key, v in f._given.items():
+                given_by_name[key if isinstance(key, str) else key.name] = v
+            rep = {}
+            for s in extra:
+                if s in f._given:
+                    rep[s] = _float(f._given[s], s.name)
+                elif s.name in given_by_name:
+                    rep[s] = _float(given_by_name[s.name], s.name)
+            flat = [e.xreplace(rep) for e in flat]
+        args = core.args + (core.x if unknowns else ())
+        self._f = f
+        self._unknowns = unknowns
+        self._fn = compile_function(flat, args, backend=backend or core.backend, what=what,
+                                    opt_level=core.opt_level)
+
+    def __call__(self, t, y, p=None) -> np.ndarray:
+        f = self._f
+        a = f._args(t, y, p)
+        if self._unknowns:
+            out = np.empty(f._size)
+            f._into(a, out)
+            a = np.concatenate([a, np.asarray(f._solve(out), dtype=float)])
+        return self._fn(a).reshape(self.shape)
+
+    def batch(self, t, Y, P=None) -> np.ndarray:
+        f = self._f
+        A = f._batch_args(t, Y, P)
+        if self._unknowns:
+            X = f._batch_solve(f._core.main.batch(A))
+            A = np.concatenate([A, X], axis=1)
+        return self._fn.batch(A).reshape((A.shape[0],) + self.shape)
+
+
+def _resolve(key, params: Sequence[sp.Symbol], by_name: Mapping):
+    if isinstance(key, sp.Symbol) and key in params:
+        return key
+    name = key if isinstance(key, str) else getattr(key, "name", None)
+    if name is not None and len(by_name.get(name, ())) == 1:
+        return by_name[name][0]
+    return None
+
+
+def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
+    """(numbers, expressions) of a params mapping; keys are symbols or names."""
+    numbers, exprs = {}, {}
+    if params is None:
+        return numbers, exprs
+    if not isinstance(params, Mapping):
+        raise DimensionError("params must be a mapping {symbol or name: value}; an array of values goes "
+                             "to the call, f(t, y, p)")
+    names = None
+    for key, v in params.items():
+        if not isinstance(key, (str, sp.Symbol)):
+            raise DimensionError(f"parameter keys are symbols or names, got {key!r}")
+        if isinstance(v, str):
+            raise DimensionError(f"parameter {key} = {v!r}: give a number or a sympy expression")
+        if _is_number(v) or isinstance(v, (complex, np.complexfloating)):
+            numbers[key] = v
+            continue
+        e = sp.sympify(v)
+        if e.is_number:
+            numbers[key] = e
+            continue
+        if names is None:
+            names = _equation_symbols(eqs)
+        name = key if isinstance(key, str) else key.name
+        sym = key if isinstance(key, sp.Symbol) and names.get(name) == key else names.get(name, key)
+        if isinstance(sym, str):
+            sym = sp.Symbol(sym)
+        exprs[sym] = e
+    return numbers, exprs
+
+
+def _equation_symbols(eqs) -> dict:
+    out = {}
+    for e in list(eqs.mass_matrix) + list(eqs.forcing) + list(eqs.kinematics):
+        for s in sp.sympify(e).free_symbols:
+            out.setdefault(s.name, s)
+    return out

@@ -1,0 +1,182 @@
+"""The result of :func:`geonh.simulate`: a :class:`Trajectory`.
+
+Immutable (frozen; its arrays are read-only) and column-named: ``traj.t``; ``traj.q`` (one
+row per time, columns ``traj.q_names``) and ``traj.u`` (columns ``traj.u_names``);
+``traj["theta"]`` is one column by name; ``traj.y`` is scipy's layout (state × time) so code
+written for ``solve_ivp`` keeps working.  Computed on first access, with the compiled
+right-hand side and the parameters of the run: ``qdot`` (= K(t, q, u)), ``unknowns``
+(u̇ and λ), ``multipliers`` (λ), ``reactions`` (the :attr:`Equations.reactions`),
+``energy`` (T + V), ``constraint_residuals`` (φ(t, q, q̇) of each velocity constraint).
+``raw`` is scipy's own result (``solve_ivp``'s OdeResult, or the same fields when the run
+was projected step by step); ``sol`` is its dense output (``None`` unless asked for).
+
+Signs.  Lagrange's multipliers follow CONVENTIONS.md: the reaction force is
+R_i = +λ_κ A_κi = +λ_κ ∂φ^κ/∂q̇^i — the opposite sign of sympy's ``LagrangesMethod`` —
+and ``reactions`` of the Lagrange form are these R_i.  Maggi's ``reactions`` are his Λ_κ,
+the multipliers of the frame's constraint forms (R_i = Λ_κ θ^κ_i).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..equations.compiled import ODEFunction
+from ..errors import NotFoundError, UnknownCoordinateError
+from ..systems.mechanical import MechanicalSystem
+from ..systems.nonlinear import NonlinearSystem
+from .constraints import ConstraintSet
+
+__all__ = ["Trajectory"]
+
+
+def _frozen(a) -> np.ndarray:
+    a = np.array(a, dtype=float)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Trajectory:
+    """A simulated motion (module doc).  ``t`` (k,), ``y`` (n_q + n_u, k) as scipy's,
+    ``q`` (k, n_q), ``u`` (k, n_u); ``function`` the compiled right-hand side; ``projected``
+    whether the velocities were projected onto the constraints after every step."""
+
+    t: np.ndarray
+    y: np.ndarray
+    function: ODEFunction = field(repr=False)
+    raw: Any = field(repr=False)
+    projected: bool = False
+    constraints: ConstraintSet | None = field(default=None, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "t", _frozen(self.t))
+        object.__setattr__(self, "y", _frozen(self.y))
+
+    # -- the state ---------------------------------------------------------------------------------
+    @property
+    def equations(self):
+        return self.function.equations
+
+    @property
+    def q_names(self) -> tuple[str, ...]:
+        return self.function.state_names[:self.function.n_q]
+
+    @property
+    def u_names(self) -> tuple[str, ...]:
+        return self.function.state_names[self.function.n_q:]
+
+    @property
+    def q(self) -> np.ndarray:
+        """Coordinates, one row per time (columns :attr:`q_names`)."""
+        return self.y[:self.function.n_q].T
+
+    @property
+    def u(self) -> np.ndarray:
+        """Speeds, one row per time (columns :attr:`u_names`)."""
+        return self.y[self.function.n_q:].T
+
+    @property
+    def states(self) -> np.ndarray:
+        """(q, u) rows, shape (k, n_q + n_u)."""
+        return self.y.T
+
+    @property
+    def success(self) -> bool:
+        return bool(self.raw.success)
+
+    @property
+    def status(self) -> int:
+        return int(self.raw.status)
+
+    @property
+    def message(self) -> str:
+        return str(self.raw.message)
+
+    @property
+    def sol(self):
+        """scipy's dense output (an OdeSolution), or None."""
+        return self.raw.get("sol") if hasattr(self.raw, "get") else getattr(self.raw, "sol", None)
+
+    @property
+    def nfev(self) -> int:
+        return int(self.raw.nfev)
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        """One column by name: a coordinate, a speed, "t", a multiplier name, "energy"."""
+        if name == "t":
+            return self.t
+        names = self.function.state_names
+        if name in names:
+            return self.y[names.index(name)]
+        lam = [s.name for s in self.equations.lam_vec]
+        if name in lam:
+            return self.multipliers[:, lam.index(name)]
+        if name == "energy":
+            return self.energy
+        raise UnknownCoordinateError(f"no column {name!r}; columns: {', '.join(('t',) + names + tuple(lam))}")
+
+    def as_dict(self) -> dict[str, np.ndarray]:
+        """{"t": t, name: column} for the coordinates and speeds."""
+        out = {"t": self.t}
+        out.update({n: self.y[i] for i, n in enumerate(self.function.state_names)})
+        return out
+
+    # -- computed along the motion -----------------------------------------------------------------
+    @cached_property
+    def qdot(self) -> np.ndarray:
+        """q̇ = K(t, q, u), one row per time."""
+        f = self.function
+        return _frozen(f.batch(self.t, self.states)[:, :f.n_q])
+
+    @cached_property
+    def unknowns(self) -> np.ndarray:
+        """x = (u̇, λ) of M x = F, one row per time (columns ``equations.unknowns``)."""
+        return _frozen(self.function.batch_unknowns(self.t, self.states))
+
+    @cached_property
+    def multipliers(self) -> np.ndarray:
+        """Lagrange's multipliers λ (sign of CONVENTIONS.md: R_i = +λ_κ A_κi), one row per
+        time; no columns for a form without multipliers."""
+        return _frozen(self.unknowns[:, len(self.equations.ud):])
+
+    @cached_property
+    def reactions(self) -> np.ndarray:
+        """:attr:`Equations.reactions` along the motion, one row per time (Lagrange: the
+        reaction forces R_i = λ_κ A_κi; Maggi: his Λ_κ)."""
+        eqs = self.equations
+        if not eqs.reactions:
+            raise NotFoundError(f"the {eqs.form} equations carry no reactions (Lagrange's and Maggi's do)")
+        g = self.function.observable(list(eqs.reactions), unknowns=True, what="the reactions")
+        return _frozen(g.batch(self.t, self.states))
+
+    @cached_property
+    def energy(self) -> np.ndarray:
+        """T + V along the motion (T at q̇ = K(t, q, u))."""
+        system = self.equations.system
+        if isinstance(system, (MechanicalSystem, NonlinearSystem)):
+            T, V = system.T, getattr(system, "V", sp.S.Zero)
+        else:
+            raise NotFoundError(f"{type(system).__name__} has no kinetic and potential energy T + V "
+                                "(a Gauss system has forces f, not a potential)")
+        S = self.equations.space
+        E = (sp.sympify(T) + sp.sympify(V)).xreplace(dict(zip(S.qd, self.equations.kinematics)))
+        g = self.function.observable([E], what="the energy")
+        return _frozen(g.batch(self.t, self.states)[:, 0])
+
+    @cached_property
+    def constraint_residuals(self) -> np.ndarray:
+        """φ(t, q, q̇) of every velocity constraint, one row per time (columns
+        ``constraints.names``)."""
+        cons = self.constraints if self.constraints is not None else ConstraintSet(self.function)
+        return _frozen(cons.residuals_batch(self.t, self.states))
+
+    def __repr__(self) -> str:
+        return (f"Trajectory({self.equations.form}: {len(self.t)} times in [{self.t[0]:g}, {self.t[-1]:g}], "
+                f"y = {list(self.function.state_names)}{', projected' if self.projected else ''})")

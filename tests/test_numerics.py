@@ -1,0 +1,365 @@
+"""From equations to numbers: compiled right-hand sides (Equations.ode_function, kernel.codegen)
+and simulation (geonh.simulate, Trajectory).
+
+* ode_function equals the exact (60-digit) solve_point / accelerations at random consistent
+  states for every registered form that applies, on four models, with both the LLVM and the
+  numpy backend;
+* parameters bound at build time or passed at call time agree; time-dependent forcing
+  (rheonomic model; an expression in t given as a parameter value);
+* batch = row by row; every call returns a fresh array; the Jacobian against central
+  differences;
+* simulate: inconsistent initial data refused naming the constraint, projection, NaN
+  parameters and a singular mass matrix refused with geonh errors, the Lagrange form kept on
+  the constraints to 1e-12 over 100 s by projection, multipliers and reactions along the
+  motion (Lagrange's λ = Maggi's Λ for the same constraint form: the sign of CONVENTIONS.md).
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+import geonh as g
+from geonh import models
+from geonh.equations import FORMS
+from geonh.kernel.codegen import compile_function, llvm_available
+from geonh.kernel.evaluation import to_sympy, value_at
+from geonh.numerics import Trajectory, first_order_function
+
+BACKENDS = ["llvm", "numpy"] if llvm_available() else ["numpy"]
+MODELS = ["chaplygin-sleigh", "vertical-disk", "rotating-knife-edge", "dynamic-1-trailer"]
+SEEDS = {"chaplygin-sleigh": (1, 2), "vertical-disk": (1, 2), "rotating-knife-edge": (1, 2), "dynamic-1-trailer": (1,)}
+
+
+def _mp(x) -> mpmath.mpf:
+    if isinstance(x, sp.Basic):
+        return mpmath.mpf(sp.N(x, 60)) if not x.is_Rational else mpmath.mpf(x.p) / x.q
+    return mpmath.mpf(x)
+
+
+def _numeric_state(eq, model, seed):
+    """A random rational consistent state {t, q, q̇, u, parameters} and its float (t, y)."""
+    rng = random.Random(seed)
+    st = model.system.sample_state(rng, extra_symbols=model.parameters)
+    for u, s in zip(eq.u, eq.speeds):
+        if u not in st:
+            st[u] = to_sympy(value_at(s, st))
+    S = eq.space
+    t = float(st[S.t]) if S.t is not None else 0.0
+    y = np.array([float(st[q]) for q in S.q] + [float(st[u]) for u in eq.u])
+    return st, t, y
+
+
+def _close(a, b, tol=1e-12):
+    a, b = float(a), float(b)
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+# ----------------------------------------------------------------------------------------------
+# ode_function against exact values, every applicable form, both backends
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", [n if n != "dynamic-1-trailer" else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in MODELS])
+def test_ode_function_matches_exact_accelerations_every_form(name):
+    Mo = models.get(name)
+    S = Mo.space
+    forms = [f for f, entry in FORMS.items() if entry.applies(Mo.system, Mo.dependent)]
+    assert len(forms) >= 9
+    for form in forms:
+        eq = Mo.equations(form)
+        fs = {be: eq.ode_function(backend=be) for be in BACKENDS}
+        assert all(f.backend == be for be, f in fs.items())
+        for seed in SEEDS[name]:
+            st, t, y = _numeric_state(eq, Mo, seed)
+            outs = {}
+            for be, f in fs.items():
+                p = [float(st[s]) for s in f.parameters]
+                out = f(t, y, p)
+                assert out.dtype == np.float64 and out.shape == (S.n + len(eq.u),)
+                outs[be] = out
+            out = outs[BACKENDS[0]]
+            for be in BACKENDS[1:]:   # the backends agree
+                assert np.allclose(outs[be], out, rtol=1e-12, atol=1e-12), (form, be)
+            # q̇ = K(t, q, u) and u̇ against the exact solve of M x = F
+            for i, qd in enumerate(S.qd):
+                assert _close(out[i], _mp(st[qd])), (form, "K", i)
+            if seed == 1 and name != "dynamic-1-trailer":   # (the trailer's exact solves take seconds)
+                exact = eq.solve_point(st)
+                for k in range(len(eq.u)):
+                    assert _close(out[S.n + k], _mp(exact[k])), (form, "u̇", k)
+            # q̈ = d/dt K with u̇ from the compiled function equals the exact accelerations()
+            rates = [sp.Float(float(v), 30) for v in out[S.n:]]
+            acc = eq.accelerations(st)
+            for i, k in enumerate(eq.kinematics):
+                qdd = value_at(S.total_derivative(k, along=eq.kinematics, speeds=eq.u, rates=rates), st)
+                assert _close(_mp(qdd), _mp(acc[i])), (form, "q̈", i)
+
+
+def test_numeric_multipliers_match_exact_solve():
+    Mo = models.get("dynamic-1-trailer")
+    eq = Mo.equations("lagrange")
+    f = eq.ode_function()
+    st, t, y = _numeric_state(eq, Mo, 5)
+    p = [float(st[s]) for s in f.parameters]
+    x = f.unknowns(t, y, p)
+    exact = eq.solve_point(st)
+    assert len(x) == len(eq.unknowns) == len(exact)
+    for a, b in zip(x, exact):
+        assert _close(a, _mp(b))
+
+
+# ----------------------------------------------------------------------------------------------
+# parameters, time
+# ----------------------------------------------------------------------------------------------
+def test_parameters_at_build_time_and_call_time_agree():
+    Mo = models.get("chaplygin-sleigh")
+    m, a, I = Mo.parameters
+    eq = Mo.equations("boltzmann-hamel")
+    vals = {m: 1.3, a: 0.4, I: 0.7}
+    late = eq.ode_function()
+    assert late.parameters == (I, a, m)       # sorted by name: the order of p
+    early = eq.ode_function(vals)
+    assert early.parameters == () and early.bound == {I: 0.7, a: 0.4, m: 1.3}
+    by_name = eq.ode_function({"m": 1.3, "a": 0.4, "I": 0.7})
+    partial = eq.ode_function({m: 1.3})
+    assert partial.parameters == (I, a)
+    y = np.array([0.1, -0.2, 0.3, 0.8, -0.5])
+    ref = late(0.0, y, [0.7, 0.4, 1.3])
+    for f, args in ((early, ()), (by_name, ()), (partial, ([0.7, 0.4],)), (late.bind(vals), ())):
+        assert np.array_equal(f(0.0, y, *args), ref)
+    with pytest.raises(g.UnknownCoordinateError, match="I, a, m"):
+        late(0.0, y)
+    with pytest.raises(g.DimensionError):
+        late(0.0, y, [1.0])
+    with pytest.raises(g.DimensionError):
+        late(0.0, y[:3], [0.7, 0.4, 1.3])
+
+
+def test_time_dependent_forcing():
+    # an expression in t as a parameter value (scleronomic space: the symbol named t is time)
+    Mo = models.mechanical.vertical_rolling_disk(torques=True)
+    m, I, J, R, tt, tp = Mo.parameters
+    eq = Mo.equations("boltzmann-hamel")
+    t = sp.Symbol("t")
+    par = {m: 1.0, I: 0.5, J: 0.2, R: 0.3, tt: sp.sin(2 * t), tp: 0}
+    f = eq.ode_function(par)
+    assert f.parameters == ()
+    assert [s.name for s in eq.u] == ["w_theta", "w_phi"]
+    y = np.array([0.0, 0.0, 0.1, 0.0, 0.0, 0.0])
+    for tv in (0.0, 0.4, 1.3):
+        assert math.isclose(f(tv, y)[4], math.sin(2 * tv) / 0.5, rel_tol=1e-13, abs_tol=1e-15)
+    # integrated: I θ̈ = sin 2t from rest gives θ̇ = (1 − cos 2t) / (2 I)
+    tr = g.simulate(eq, y, (0.0, 2.0), par, t_eval=[0.5, 1.0, 2.0])
+    thd = tr.qdot[:, 2]
+    assert np.allclose(thd, (1 - np.cos(2 * tr.t)) / (2 * 0.5), rtol=1e-9, atol=1e-12)
+
+
+def test_rheonomic_model_simulated_against_closed_form():
+    # rotating knife edge: m v̇ = F cos ωt (the blade turns with θ = ωt)
+    Mo = models.get("rotating-knife-edge")
+    m, w, F = Mo.parameters
+    eq = Mo.equations("boltzmann-hamel")
+    par = {m: 2.0, w: 1.5, F: 0.7}
+    tr = g.simulate(eq, [0.0, 0.0, 0.3], (0.0, 4.0), par, t_eval=np.linspace(0, 4, 9))
+    assert tr.u_names == ("v",)
+    v = tr["v"]
+    assert np.allclose(v, 0.3 + 0.7 / (2.0 * 1.5) * np.sin(1.5 * tr.t), rtol=1e-9, atol=1e-11)
+    # the same motion in Lagrange's form (u = q̇): the velocities must start on the blade
+    lag = Mo.equations("lagrange")
+    with pytest.raises(g.InconsistentStateError, match="constraint 1"):
+        g.simulate(lag, [0.0, 0.0, 0.0, 0.3], (0.0, 1.0), par)
+    trl = g.simulate(lag, [0.0, 0.0, 0.3, 0.0], (0.0, 4.0), par, t_eval=tr.t, project=True)
+    assert np.allclose(trl.q, tr.q, rtol=1e-8, atol=1e-9)
+
+
+# ----------------------------------------------------------------------------------------------
+# batch, fresh arrays, Jacobian
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("form", ["boltzmann-hamel", "lagrange"])
+def test_batch_equals_row_by_row(form):
+    Mo = models.get("dynamic-1-trailer")
+    eq = Mo.equations(form)
+    rng = np.random.default_rng(3)
+    for be in BACKENDS:
+        f = eq.ode_function(backend=be)
+        Y = rng.uniform(-1, 1, size=(6, f.n_q + f.n_u))
+        p = rng.uniform(0.5, 2.0, size=len(f.parameters))
+        ts = rng.uniform(0, 1, size=6)
+        B = f.batch(ts, Y, p)
+        assert B.shape == Y.shape
+        rows = np.array([f(ts[i], Y[i], p) for i in range(6)])
+        assert np.allclose(B, rows, rtol=1e-13, atol=1e-14)
+        X = f.batch_unknowns(ts, Y, p)
+        assert np.allclose(X, [f.unknowns(ts[i], Y[i], p) for i in range(6)], rtol=1e-13, atol=1e-14)
+
+
+def test_every_call_returns_a_fresh_array():
+    Mo = models.get("chaplygin-sleigh")
+    eq = Mo.equations("boltzmann-hamel")
+    for be in BACKENDS + ["lambda"] * ("llvm" in BACKENDS):
+        f = eq.ode_function({"m": 1.0, "a": 0.3, "I": 0.2}, backend=be)
+        y = np.array([0.0, 0.0, 0.2, 1.0, 0.5])
+        a = f(0.0, y)
+        b = f(0.0, y)
+        assert a is not b and not np.shares_memory(a, b)
+        keep = a.copy()
+        f(0.0, y + 1.0)
+        assert np.array_equal(a, keep)       # a later call does not overwrite an earlier result
+        a[:] = 0.0
+        assert np.array_equal(f(0.0, y), b)  # nor does the caller's writing change later results
+        x = sp.Symbol("x")
+        c = compile_function([x, 2 * x], [x], backend=be)
+        r1, r2 = c([1.0]), c([1.0])
+        assert not np.shares_memory(r1, r2)
+
+
+@pytest.mark.parametrize("name, form", [("chaplygin-sleigh", "lagrange"), ("dynamic-1-trailer", "boltzmann-hamel"),
+                                        ("rotating-knife-edge", "maggi"), ("vertical-disk", "kane")])
+def test_jacobian_against_finite_differences(name, form):
+    Mo = models.get(name)
+    eq = Mo.equations(form)
+    f = eq.ode_function(jacobian=True)
+    st, t, y = _numeric_state(eq, Mo, 11)
+    p = [float(st[s]) for s in f.parameters]
+    J = f.jacobian(t, y, p)
+    n = len(y)
+    assert J.shape == (n, n)
+    h = 1e-6
+    fd = np.empty((n, n))
+    for j in range(n):
+        e = np.zeros(n)
+        e[j] = h
+        fd[:, j] = (f(t, y + e, p) - f(t, y - e, p)) / (2 * h)
+    assert np.allclose(J, fd, rtol=1e-6, atol=1e-7)
+
+
+# ----------------------------------------------------------------------------------------------
+# errors
+# ----------------------------------------------------------------------------------------------
+def test_codegen_errors_name_what_is_wrong():
+    x, y, k = sp.symbols("x y k")
+    with pytest.raises(g.NotFoundError, match="backend"):
+        compile_function([x], [x], backend="fortran")
+    with pytest.raises(g.UnknownCoordinateError, match="k"):
+        compile_function([x + k * y], [x, y])
+    with pytest.raises(g.DimensionError):
+        compile_function([x], [x, x])
+    c = compile_function(sp.Matrix([[x, y], [x * y, 1]]), [x, y])
+    assert c([2.0, 3.0]).tolist() == [[2.0, 3.0], [6.0, 1.0]]
+    assert c.batch(np.array([[2.0, 3.0], [1.0, 1.0]])).shape == (2, 2, 2)
+    eq = models.get("chaplygin-sleigh").equations("boltzmann-hamel")
+    with pytest.raises(g.NotFoundError):
+        eq.ode_function(backend="c")
+
+
+def test_simulate_refuses_inconsistent_initial_velocities_naming_the_constraint():
+    Mo = models.get("chaplygin-sleigh")
+    eq = Mo.equations("lagrange")
+    par = {"m": 1.0, "a": 0.3, "I": 0.2}
+    bad = [0.0, 0.0, 0.0, 1.0, 0.25, 0.5]   # θ = 0: the blade forbids ẏ ≠ 0
+    with pytest.raises(g.InconsistentStateError) as exc:
+        g.simulate(eq, bad, (0.0, 1.0), par)
+    msg = str(exc.value)
+    assert "constraint 1" in msg and "y_dot" in msg and "0.25" in msg
+    tr = g.simulate(eq, bad, (0.0, 1.0), par, project="initial")
+    assert abs(tr.constraint_residuals[0, 0]) < 1e-15
+    # the projection in the kinetic-energy metric: ẏ removed, ẋ (not coupled to ẏ at θ = 0)
+    # kept, and T does not grow (an orthogonal projection onto the constraint subspace)
+    assert abs(tr.u[0, 1]) < 1e-15 and tr.u[0, 0] == 1.0
+    S = Mo.space
+    T0 = float(Mo.system.T.subs(dict(zip(S.q + S.qd, bad))).subs({sp.Symbol(k, positive=True): v
+                                                                  for k, v in par.items()}))
+    assert tr.energy[0] < T0
+    with pytest.raises(g.UnknownCoordinateError, match="I"):
+        g.simulate(eq, [0.0] * 6, (0.0, 1.0), {"m": 1.0, "a": 0.3})
+    with pytest.raises(g.DimensionError):
+        g.simulate(eq, [0.0] * 5, (0.0, 1.0), par)
+
+
+def test_nan_and_singular_data_give_geonh_errors():
+    Mo = models.get("chaplygin-sleigh")
+    eq = Mo.equations("boltzmann-hamel")
+    y0 = [0.0, 0.0, 0.0, 1.0, 0.5]
+    with pytest.raises(g.InconsistentStateError, match="m"):
+        g.simulate(eq, y0, (0.0, 1.0), {"m": float("nan"), "a": 0.3, "I": 0.2})
+    with pytest.raises(g.InconsistentStateError):
+        g.simulate(eq, y0, (0.0, 1.0), {"m": 1.0, "a": math.inf, "I": 0.2})
+    with pytest.raises(g.InconsistentStateError, match="v"):
+        g.simulate(eq, [0.0, 0.0, 0.0, float("nan"), 0.5], (0.0, 1.0), {"m": 1.0, "a": 0.3, "I": 0.2})
+    # m = I = 0: the mass matrix vanishes
+    with pytest.raises(g.SingularMapError, match="singular"):
+        g.simulate(eq, y0, (0.0, 1.0), {"m": 0.0, "a": 0.3, "I": 0.0})
+    lag = Mo.equations("lagrange")
+    with pytest.raises(g.SingularMapError):
+        lag.ode_function({"m": 0.0, "a": 0.3, "I": 0.0})(0.0, [0.0, 0.0, 0.0, 1.0, 0.0, 0.5])
+
+
+# ----------------------------------------------------------------------------------------------
+# simulation: projection, trajectory, reactions
+# ----------------------------------------------------------------------------------------------
+def test_projection_keeps_lagrange_form_on_the_constraints_over_100_s():
+    Mo = models.get("vertical-disk")
+    m, I, J, R = Mo.parameters
+    par = {m: 1.0, I: 0.3, J: 0.5, R: 0.4}
+    eq = Mo.equations("lagrange")
+    th, thd, phd = 0.3, 0.7, 2.0
+    y0 = [0.0, 0.0, th, 0.0, 0.4 * math.cos(th) * phd, 0.4 * math.sin(th) * phd, thd, phd]
+    te = np.linspace(0.0, 100.0, 1001)
+    tr = g.simulate(eq, y0, (0.0, 100.0), par, project=True, t_eval=te)
+    assert tr.success and tr.projected and np.array_equal(tr.t, te)
+    assert np.max(np.abs(tr.constraint_residuals)) <= 1e-12
+    # the closed form: θ̇, φ̇ constant, x, y on a circle
+    assert np.allclose(tr["theta"], th + thd * te, rtol=1e-9)
+    assert np.allclose(tr["phi"], phd * te, rtol=1e-9)
+    assert np.ptp(tr.energy) < 1e-10
+
+
+def test_trajectory_columns_multipliers_and_reaction_sign():
+    Mo = models.get("chaplygin-sleigh")
+    m, a, I = Mo.parameters
+    par = {m: 1.0, a: 0.3, I: 0.2}
+    th, v, w = 0.3, 1.0, 2.5
+    te = np.linspace(0.0, 5.0, 11)
+    lag = g.simulate(Mo.equations("lagrange"), [0.0, 0.0, th, v * math.cos(th), v * math.sin(th), w],
+                     (0.0, 5.0), par, t_eval=te, project=True)
+    assert isinstance(lag, Trajectory) and lag.success
+    assert lag.q_names == ("x", "y", "theta") and lag.u_names == ("x_dot", "y_dot", "theta_dot")
+    assert lag.q.shape == (11, 3) and lag.y.shape == (6, 11)
+    assert np.array_equal(lag["theta"], lag.q[:, 2])
+    assert np.allclose(lag.qdot, lag.u)
+    with pytest.raises(AttributeError):
+        lag.t = None
+    with pytest.raises(ValueError):
+        lag.y[0, 0] = 1.0                      # read-only arrays
+    lam = lag.multipliers[:, 0]
+    assert lag.multipliers.dtype == np.float64 and np.array_equal(lag["lambda1"], lam)
+    # R_i = +λ A_i with A = (sin θ, −cos θ, 0) (CONVENTIONS.md; sympy stores −λ)
+    thv = lag["theta"]
+    assert np.allclose(lag.reactions, np.column_stack([lam * np.sin(thv), -lam * np.cos(thv), 0 * lam]),
+                       rtol=1e-12, atol=1e-14)
+    # Maggi's Λ of the same constraint form sin θ ẋ − cos θ ẏ equals λ along the same motion
+    mg = g.simulate(Mo.equations("maggi"), [0.0, 0.0, th, v, w], (0.0, 5.0), par, t_eval=te)
+    assert np.allclose(mg.q, lag.q, rtol=1e-8, atol=1e-9)
+    assert np.allclose(mg.reactions[:, 0], lam, rtol=1e-7, atol=1e-9)
+    assert np.ptp(lag.energy) < 1e-9 and np.ptp(mg.energy) < 1e-9
+    assert mg.multipliers.shape == (11, 0)
+    assert mg.raw.t is not None and mg.sol is None
+
+
+def test_simulate_reuses_a_compiled_function_and_implicit_methods_get_the_jacobian():
+    Mo = models.get("chaplygin-sleigh")
+    eq = Mo.equations("boltzmann-hamel")
+    f = eq.ode_function()
+    y0 = [0.0, 0.0, 0.0, 1.0, 0.5]
+    a = g.simulate(f, y0, (0.0, 3.0), {"m": 1.0, "a": 0.3, "I": 0.2}, t_eval=[3.0])
+    b = g.simulate(f, y0, (0.0, 3.0), {"m": 1.0, "a": 0.3, "I": 0.2}, t_eval=[3.0], method="Radau")
+    assert b.raw.njev > 0
+    assert np.allclose(a.y, b.y, rtol=1e-6, atol=1e-8)
+    c = first_order_function(eq, {"m": 1.0, "a": 0.3, "I": 0.2})
+    assert np.array_equal(c(0.0, y0), f(0.0, y0, [0.2, 0.3, 1.0]))
+    with pytest.raises(g.UnknownCoordinateError):
+        first_order_function(eq)
