@@ -37,7 +37,7 @@ KERNEL = [
     # kernel
     "geonh.kernel", "geonh.kernel.space", "geonh.kernel.fields", "geonh.kernel.forms", "geonh.kernel.frames",
     "geonh.kernel.distributions", "geonh.kernel.generic_point", "geonh.kernel.evaluation",
-    "geonh.kernel.parsing",
+    "geonh.kernel.parsing", "geonh.kernel.codegen",
     # transposition
     "geonh.transposition", "geonh.transposition.relations", "geonh.transposition.adapted",
     "geonh.transposition.printed",
@@ -48,9 +48,12 @@ KERNEL = [
     "geonh.equations", "geonh.equations.base", "geonh.equations.engine", "geonh.equations.frame_forms",
     "geonh.equations.independent", "geonh.equations.nonlinear", "geonh.equations.gauss",
     "geonh.equations.hertz", "geonh.equations.hamilton", "geonh.equations.registry",
+    "geonh.equations.compiled", "geonh.equations.linearize",
     # numerics, certificate, models
-    "geonh.numerics", "geonh.numerics.ode", "geonh.certificate",
+    "geonh.numerics", "geonh.numerics.ode", "geonh.numerics.trajectory", "geonh.numerics.constraints",
+    "geonh.certificate",
     "geonh.models", "geonh.models.kinematic", "geonh.models.mechanical", "geonh.models.seeds",
+    "geonh.models.bicycle",
     # on top, and beside
     "geonh.cli", "geonh.errors", "geonh.testing.strategies",
 ]

@@ -87,7 +87,9 @@ from .equations import (
     volterra,
     voronets,
 )
-from .numerics import simulate
+from .equations.compiled import ODEFunction
+from .equations.linearize import Linearization, eigenvalues, linearize
+from .numerics import Trajectory, simulate
 from .certificate import Certificate, same_motion
 from . import models
 
@@ -108,9 +110,9 @@ __all__ = [
     "Equations", "FormDeclaration", "FORMS", "derive", "central_equations", "lagrange", "boltzmann_hamel",
     "volterra", "voronets", "chaplygin", "is_chaplygin", "neimark_fufaev", "maggi", "hamel_raw",
     "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "gauss",
-    "udwadia_kalaba", "hertz", "hamilton_equations",
+    "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues",
     # numerics, certificate, models
-    "simulate", "Certificate", "same_motion", "models",
+    "ODEFunction", "simulate", "Trajectory", "Certificate", "same_motion", "models",
     # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",

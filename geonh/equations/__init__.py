@@ -20,6 +20,7 @@ from .gauss import gauss, udwadia_kalaba
 from .hertz import hertz
 from .hamilton import hamilton_equations
 from .registry import FORMS, EquationForm, derive
+from .linearize import Linearization, SecondOrder, eigenvalues, linearize
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
@@ -27,4 +28,5 @@ __all__ = [
     "voronets", "gibbs_appell", "hamel_raw", "kane", "lagrange", "maggi", "multiplier_equations", "tzenoff",
     "appell", "chetaev_lagrange", "invert_quasi_velocities", "maggi_nonlinear", "reactions_at",
     "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
+    "Linearization", "SecondOrder", "linearize", "eigenvalues",
 ]

@@ -21,7 +21,7 @@ from typing import Callable, Union
 
 from ..errors import NotFoundError
 from ..kernel.space import ConfigurationSpace
-from . import kinematic, mechanical, seeds
+from . import bicycle, kinematic, mechanical, seeds
 from .kinematic import KinematicModel
 from .mechanical import MechanicalModel, trig_reduce
 
@@ -93,6 +93,8 @@ _REGISTRY: dict[str, _Entry] = {
     "skate-on-belt": _Entry("mechanical", "knife edge on a belt moving with speed b t", mechanical.skate_on_belt),
     **{f"dynamic-{N}-trailer": _Entry("mechanical", f"tractor pulling {N} on-axle trailers, with masses and "
                                       "inertias", (lambda N=N: mechanical.dynamic_n_trailer(N))) for N in (1, 2)},
+    "whipple-bicycle": _Entry("mechanical", "Whipple bicycle, Meijaard et al. 2007 benchmark (8 coordinates, 1 "
+                              "holonomic and 4 rolling constraints)", bicycle.whipple_bicycle),
     # seeds
     "appell-hamel": _Entry("seed", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",
                            _seed("appell-hamel", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",

@@ -1,0 +1,274 @@
+#!/usr/bin/env python
+"""Benchmark: the Whipple bicycle from its model to the linear matrices, geonh vs sympy.
+
+Both routes start from the same bicycle — the benchmark geometry of Meijaard, Papadopoulos,
+Ruina & Schwab (2007) with all 26 parameters symbolic — and end with the numbers of the
+linearized lean-and-steer dynamics about the upright steady motion at every speed v:
+
+* ``geonh-<form>``  ``geonh.models.bicycle.whipple_bicycle()`` (the model: frames as rotation
+  matrices, T from partial velocities, rolling and contact constraints), the equations in
+  ``<form>`` (``lagrange``, ``maggi``, ``boltzmann-hamel`` …, in the model's frame), then
+  ``benchmark_matrices``: three ``Equations.linearize`` calls (v = 0, 1, 2 m/s, benchmark
+  parameter values, numeric: automatic differentiation at the operating point, no symbolic
+  inversion) and the second-order form in (φ, δ) → MPRS's M, C1, K0, K2, hence A(v) for every v.
+* ``sympy-kane``  ``sympy.physics.mechanics.KanesMethod`` on the same bicycle built with
+  frames, points and ``v2pt_theory`` (coordinates yaw, lean, steer, pitch — pitch dependent
+  through the contact condition as a ``configuration_constraint``; speeds: lean, rear-wheel
+  and steer rates independent, yaw, pitch and front-wheel rates dependent through the front
+  contact's three velocity components; the rear contact is the material point with zero
+  velocity), ``kanes_equations``, then ``KanesMethod.linearize(A_and_B=True,
+  linear_solver="CRAMER")`` at the upright steady motion with v symbolic — the route of sympy's
+  own bicycle test — and the benchmark values substituted: A(v) for every v.
+* ``sympy-test``  for reference, sympy's own test ``test_kane3.test_bicycle`` run as it is (its
+  parametrization of the same benchmark, the same KanesMethod route, numbers checked inside).
+
+Timed: CPU seconds (``time.process_time``) and wall seconds of the child process from the
+first model statement to the numbers; ``import sympy`` / ``import geonh`` are not timed
+(reported separately).  Each repeat runs in a fresh Python process (sympy's cache cold), killed
+after ``--timeout`` seconds.  Reported: median over repeats, the ratio sympy / geonh (CPU), and
+the agreement of the routes: the largest difference of A(5) (state φ, δ, φ̇, δ̇) between them,
+and their eigenvalues at v = 5 against the published Table 2.
+
+Usage:  python benchmarks/bicycle_linearize.py [--routes geonh-lagrange sympy-kane ...]
+                                               [--repeats 3] [--sympy-repeats 1] [--timeout 900]
+Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROUTES = ("geonh-lagrange", "geonh-maggi", "geonh-boltzmann-hamel", "geonh-kane", "sympy-kane", "sympy-test")
+TABLE2_V5 = [(-14.0783896927982, 0.0), (-0.77534188219585, -4.46486771378823),
+             (-0.77534188219585, 4.46486771378823), (-0.32286642900409, 0.0)]
+
+
+# ----------------------------------------------------------------------------------------------
+# the routes (run in a child process)
+# ----------------------------------------------------------------------------------------------
+def route_geonh(form: str) -> dict:
+    t_imp = time.process_time()
+    import mpmath
+    from geonh.models.bicycle import benchmark_matrices, state_matrix, whipple_bicycle
+    imported = time.process_time() - t_imp
+    c0, w0 = time.process_time(), time.perf_counter()
+    model = whipple_bicycle()
+    c1 = time.process_time()
+    eq = model.equations(form)
+    c2 = time.process_time()
+    mats = benchmark_matrices(eq, model=model)
+    c3, w3 = time.process_time(), time.perf_counter()
+    with mpmath.workdps(30):
+        A5 = state_matrix(mats, 5)
+        A5 = [[float(A5[i, j]) for j in range(4)] for i in range(4)]
+    return {"cpu": c3 - c0, "wall": w3 - w0, "import": imported,
+            "parts": {"model": c1 - c0, "equations": c2 - c1, "linearize": c3 - c2}, "A5": A5}
+
+
+def sympy_bicycle():
+    """The bicycle of geonh.models.bicycle, for KanesMethod: the same frames and points
+    (MPRS axes: x forward, z down; pitch 0 in the upright reference configuration)."""
+    import sympy as sp
+    from sympy.physics.mechanics import (KanesMethod, Point, ReferenceFrame, RigidBody, dynamicsymbols,
+                                         inertia)
+    yaw, lean, pitch, steer = dynamicsymbols("psi phi theta delta")
+    u_yaw, u_lean, u_rear, u_pitch, u_steer, u_front = dynamicsymbols("u_psi u_phi u_R u_theta u_delta u_F")
+    names = ("w c lambda g r_R m_R I_Rxx I_Ryy x_B z_B m_B I_Bxx I_Byy I_Bzz I_Bxz x_H z_H m_H I_Hxx I_Hyy "
+             "I_Hzz I_Hxz r_F m_F I_Fxx I_Fyy").split()
+    p = {k: sp.Symbol(k) for k in names}
+    N = ReferenceFrame("N")
+    A = N.orientnew("A", "Axis", [yaw, N.z])
+    B = A.orientnew("B", "Axis", [lean, A.x])
+    C = B.orientnew("C", "Axis", [pitch, B.y])
+    D = C.orientnew("D", "Axis", [p["lambda"], C.y])        # D.z: the steering axis
+    E = D.orientnew("E", "Axis", [steer, D.z])
+    F = E.orientnew("F", "Axis", [-p["lambda"], E.y])       # front-frame axes (C at zero steer)
+    RW, FW = ReferenceFrame("RW"), ReferenceFrame("FW")
+    A.set_ang_vel(N, u_yaw * N.z)
+    B.set_ang_vel(A, u_lean * A.x)
+    C.set_ang_vel(B, u_pitch * B.y)
+    E.set_ang_vel(D, u_steer * D.z)
+    RW.set_ang_vel(C, u_rear * C.y)
+    FW.set_ang_vel(F, u_front * F.y)
+    P = Point("P")                                          # rear contact, material point
+    P.set_vel(N, 0)
+    Rc = P.locatenew("Rc", -p["r_R"] * B.z)
+    Rc.v2pt_theory(P, N, RW)
+    Bc = Rc.locatenew("Bc", p["x_B"] * C.x + (p["z_B"] + p["r_R"]) * C.z)
+    Bc.v2pt_theory(Rc, N, C)
+    S0 = Rc.locatenew("S0", (p["w"] + p["c"]) * C.x + p["r_R"] * C.z)
+    S0.v2pt_theory(Rc, N, C)
+    Fc = S0.locatenew("Fc", -p["c"] * F.x - p["r_F"] * F.z)
+    Fc.v2pt_theory(S0, N, F)
+    Hc = S0.locatenew("Hc", (p["x_H"] - p["w"] - p["c"]) * F.x + p["z_H"] * F.z)
+    Hc.v2pt_theory(S0, N, F)
+    s = F.y.dot(A.z)
+    Q = Fc.locatenew("Q", p["r_F"] * (A.z - s * F.y) / sp.sqrt(1 - s**2))   # front contact
+    Q.v2pt_theory(Fc, N, FW)
+    bodies = [RigidBody("rear wheel", Rc, RW, p["m_R"], (inertia(C, p["I_Rxx"], p["I_Ryy"], p["I_Rxx"]), Rc)),
+              RigidBody("rear frame", Bc, C, p["m_B"],
+                        (inertia(C, p["I_Bxx"], p["I_Byy"], p["I_Bzz"], 0, 0, p["I_Bxz"]), Bc)),
+              RigidBody("front frame", Hc, F, p["m_H"],
+                        (inertia(F, p["I_Hxx"], p["I_Hyy"], p["I_Hzz"], 0, 0, p["I_Hxz"]), Hc)),
+              RigidBody("front wheel", Fc, FW, p["m_F"], (inertia(F, p["I_Fxx"], p["I_Fyy"], p["I_Fxx"]), Fc))]
+    loads = [(b.masscenter, b.mass * p["g"] * A.z) for b in bodies]          # z down
+    kd = [yaw.diff() - u_yaw, lean.diff() - u_lean, pitch.diff() - u_pitch, steer.diff() - u_steer]
+    vQ = Q.vel(N)
+    km = KanesMethod(N, q_ind=[yaw, lean, steer], u_ind=[u_lean, u_rear, u_steer], kd_eqs=kd,
+                     q_dependent=[pitch], configuration_constraints=[Q.pos_from(P).dot(A.z)],
+                     u_dependent=[u_yaw, u_pitch, u_front],
+                     velocity_constraints=[vQ.dot(A.x), vQ.dot(A.y), vQ.dot(A.z)], constraint_solver="CRAMER")
+    speeds = dict(yaw=u_yaw, lean=u_lean, rear=u_rear, pitch=u_pitch, steer=u_steer, front=u_front)
+    return km, bodies, loads, p, (yaw, lean, pitch, steer), speeds
+
+
+def route_sympy() -> dict:
+    t_imp = time.process_time()
+    import sympy as sp
+    import sympy.physics.mechanics  # noqa: F401
+    imported = time.process_time() - t_imp
+    c0, w0 = time.process_time(), time.perf_counter()
+    km, bodies, loads, p, qs, u = sympy_bicycle()
+    km.kanes_equations(bodies, loads)
+    c1 = time.process_time()
+    v = sp.Symbol("v")
+    op = {q: 0 for q in qs}
+    op.update({u["yaw"]: 0, u["lean"]: 0, u["pitch"]: 0, u["steer"]: 0,
+               u["rear"]: -v / p["r_R"], u["front"]: -v / p["r_F"]})
+    op.update({x.diff(): 0 for x in u.values()})
+    A, _, _ = km.linearize(A_and_B=True, op_point=op, linear_solver="CRAMER")
+    c2 = time.process_time()
+    vals = {p[k]: sp.Rational(x) if isinstance(x, str) else x for k, x in BENCHMARK.items()}
+    vals[p["lambda"]] = sp.pi / 10
+    A = A.xreplace(vals)
+    # state of the linearizer: q_ind (yaw, lean, steer), then u_ind (lean, rear, steer rates)
+    A4 = A.extract([1, 2, 3, 5], [1, 2, 3, 5]).xreplace({v: 5}).evalf(30)
+    c3, w3 = time.process_time(), time.perf_counter()
+    return {"cpu": c3 - c0, "wall": w3 - w0, "import": imported,
+            "parts": {"kanes_equations": c1 - c0, "linearize": c2 - c1, "substitute": c3 - c2},
+            "A5": [[float(A4[i, j]) for j in range(4)] for i in range(4)]}
+
+
+BENCHMARK = {"w": "1.02", "c": "0.08", "lambda": None, "g": "9.81", "r_R": "0.3", "m_R": "2", "I_Rxx": "0.0603",
+             "I_Ryy": "0.12", "x_B": "0.3", "z_B": "-0.9", "m_B": "85", "I_Bxx": "9.2", "I_Byy": "11",
+             "I_Bzz": "2.8", "I_Bxz": "2.4", "x_H": "0.9", "z_H": "-0.7", "m_H": "4", "I_Hxx": "0.05892",
+             "I_Hyy": "0.06", "I_Hzz": "0.00708", "I_Hxz": "-0.00756", "r_F": "0.35", "m_F": "3",
+             "I_Fxx": "0.1405", "I_Fyy": "0.28"}
+
+
+def route_sympy_test() -> dict:
+    """sympy's own bicycle test (``sympy.physics.mechanics.tests.test_kane3.test_bicycle``: the
+    same benchmark with its own parametrization, KanesMethod + linearize, values substituted,
+    A compared with stored numbers), run as it is, for reference."""
+    t_imp = time.process_time()
+    from sympy.physics.mechanics.tests.test_kane3 import test_bicycle
+    imported = time.process_time() - t_imp
+    c0, w0 = time.process_time(), time.perf_counter()
+    test_bicycle()
+    c1, w1 = time.process_time(), time.perf_counter()
+    return {"cpu": c1 - c0, "wall": w1 - w0, "import": imported, "parts": {"test_bicycle": c1 - c0}, "A5": None}
+
+
+def worker(route: str) -> None:
+    if route == "sympy-kane":
+        out = route_sympy()
+    elif route == "sympy-test":
+        out = route_sympy_test()
+    else:
+        out = route_geonh(route[len("geonh-"):])
+    print("RESULT " + json.dumps(out), flush=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# driver
+# ----------------------------------------------------------------------------------------------
+def run(route: str, timeout: float) -> dict | None:
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", route]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    for line in res.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    sys.stderr.write(res.stderr[-2000:])
+    return None
+
+
+def eig(A):
+    import numpy as np
+    return sorted(np.linalg.eigvals(np.array(A)), key=lambda z: (round(z.real, 9), z.imag))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--routes", nargs="+", default=["geonh-lagrange", "geonh-maggi", "geonh-boltzmann-hamel",
+                                                    "sympy-kane", "sympy-test"], choices=ROUTES)
+    ap.add_argument("--repeats", type=int, default=3, help="fresh processes per geonh route (median)")
+    ap.add_argument("--sympy-repeats", type=int, default=1, help="fresh processes per sympy route (median)")
+    ap.add_argument("--timeout", type=float, default=900.0)
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args.worker)
+        return
+    import platform
+
+    import numpy as np
+    import sympy
+    results: dict = {}
+    for route in args.routes:
+        reps = args.sympy_repeats if route.startswith("sympy") else args.repeats
+        runs = []
+        for k in range(reps):
+            sys.stderr.write(f"{route} run {k + 1}/{reps} ...\n")
+            r = run(route, args.timeout)
+            if r is None:
+                sys.stderr.write(f"  {route}: failed or > {args.timeout:.0f} s\n")
+                break
+            sys.stderr.write(f"  cpu {r['cpu']:.2f} s, wall {r['wall']:.2f} s {r['parts']}\n")
+            runs.append(r)
+        results[route] = runs
+    print(f"Whipple bicycle -> linear matrices.  sympy {sympy.__version__}, Python {platform.python_version()}, "
+          f"{os.cpu_count()} CPUs; median of fresh processes (imports not timed).\n")
+    print(f"{'route':24s} {'runs':>4s} {'CPU [s]':>9s} {'wall [s]':>9s} {'import':>7s}  parts (CPU, median)")
+    print("-" * 100)
+    med = {}
+    for route, runs in results.items():
+        if not runs:
+            print(f"{route:24s} {'0':>4s} {'> ' + str(int(args.timeout)):>9s}")
+            continue
+        cpu = statistics.median(r["cpu"] for r in runs)
+        wall = statistics.median(r["wall"] for r in runs)
+        imp = statistics.median(r["import"] for r in runs)
+        parts = {k: statistics.median(r["parts"][k] for r in runs) for k in runs[0]["parts"]}
+        med[route] = cpu
+        print(f"{route:24s} {len(runs):4d} {cpu:9.2f} {wall:9.2f} {imp:7.2f}  "
+              + ", ".join(f"{k} {x:.2f}" for k, x in parts.items()))
+    for ref in ("sympy-kane", "sympy-test"):
+        if ref in med:
+            print()
+            for route, cpu in med.items():
+                if route.startswith("geonh"):
+                    print(f"{ref} / {route}: {med[ref] / cpu:.1f}x (CPU)")
+    print("\nAgreement, A(v = 5 m/s) on (phi, delta, phi', delta'):")
+    ref = None
+    for route, runs in results.items():
+        if not runs or runs[0]["A5"] is None:
+            continue
+        A = np.array(runs[0]["A5"])
+        if ref is None:
+            ref, refname = A, route
+        ev = eig(A)
+        table = max(min(abs(z - complex(*t)) for z in ev) for t in TABLE2_V5)
+        print(f"  {route:24s} max|A - A[{refname}]| = {np.max(np.abs(A - ref)):.1e}; eigenvalues vs Table 2: "
+              f"max error {table:.1e}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,378 @@
+"""The Whipple bicycle: four rigid bodies, two knife-edge wheels rolling without slipping.
+
+Meijaard, Papadopoulos, Ruina & Schwab (2007), *Linearized dynamics equations for the balance
+and steer of a bicycle: a benchmark and review*, Proc. R. Soc. A 463, 1955–1982 ("MPRS").
+Axes and signs are theirs: x forward, y to the right, z down; lean φ about the forward axis
+(positive to the right), steer δ about the steering axis pointing down (positive to the
+right), the steering axis tilted back by λ from the vertical.
+
+Coordinates (8): the rear contact point (x, y), yaw ψ, lean φ, steer δ, rear-frame pitch θ
+(θ = 0 in the upright reference configuration of MPRS, so the upright state is exact), the
+rear-wheel angle θ_R relative to the rear frame and the front-wheel angle θ_F relative to the
+front frame.  Constraints (5): the front wheel touches the ground — a holonomic constraint
+f(φ, δ, θ) = 0 that fixes the pitch — and four rolling conditions (the material contact points
+of both wheels have no horizontal velocity).  3 degrees of freedom: φ̇, δ̇, θ̇_R.
+
+The model is written out through the public API: rotation matrices give the positions of the
+mass centres and the angular velocities in the lean frame, the mass matrix of T is assembled
+from partial velocities (T written as its velocity monomials), the rolling constraints are
+handed over as one-forms (a :class:`~geonh.Codistribution`), the holonomic contact condition
+as ``holonomic=[f]``.  The recommended frame is the Voronets frame of the free coordinates
+(φ, δ, θ_R) with the dependent velocities in closed form; derive equations with
+``model.equations(form)``, which uses it.  (A form's default frame, e.g.
+``FORMS["boltzmann-hamel"](model.system)``, LU-solves the raw rolling conditions symbolically:
+minutes instead of seconds.)  Parameters are the symbols of MPRS Table 1; :data:`BENCHMARK`
+holds their benchmark values (exact decimals, λ = π/10).
+
+:func:`benchmark_matrices` reproduces the published linear model
+M q̈ + v C1 q̇ + (g K0 + v² K2) q = f (q = (φ, δ), f = (T_φ, T_δ)) with
+:meth:`geonh.Equations.linearize`; :func:`eigenvalues_at`, :func:`weave_speed` and
+:func:`capsize_speed` give the benchmark's eigenvalues and stability boundaries.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+import mpmath
+import sympy as sp
+
+from ..kernel.distributions import Codistribution
+from ..kernel.evaluation import PRECISION
+from ..kernel.fields import VectorField
+from ..kernel.forms import OneForm
+from ..kernel.frames import Frame
+from ..kernel.space import ConfigurationSpace
+from ..systems.mechanical import MechanicalSystem
+from .mechanical import MechanicalModel
+
+__all__ = ["whipple_bicycle", "BENCHMARK", "benchmark_parameters", "benchmark_operating_point",
+           "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed"]
+
+#: Parameter names of MPRS Table 1, in their order, with the benchmark values (exact decimals).
+BENCHMARK: dict[str, object] = {
+    "w": "1.02", "c": "0.08", "lambda": sp.pi / 10, "g": "9.81",
+    "r_R": "0.3", "m_R": "2", "I_Rxx": "0.0603", "I_Ryy": "0.12",
+    "x_B": "0.3", "z_B": "-0.9", "m_B": "85", "I_Bxx": "9.2", "I_Byy": "11", "I_Bzz": "2.8", "I_Bxz": "2.4",
+    "x_H": "0.9", "z_H": "-0.7", "m_H": "4", "I_Hxx": "0.05892", "I_Hyy": "0.06", "I_Hzz": "0.00708",
+    "I_Hxz": "-0.00756",
+    "r_F": "0.35", "m_F": "3", "I_Fxx": "0.1405", "I_Fyy": "0.28",
+}
+
+_POSITIVE = {"w", "c", "lambda", "g", "r_R", "m_R", "I_Rxx", "I_Ryy", "m_B", "I_Bxx", "I_Byy", "I_Bzz",
+             "m_H", "I_Hxx", "I_Hyy", "I_Hzz", "r_F", "m_F", "I_Fxx", "I_Fyy"}
+
+
+def _symbols() -> dict[str, sp.Symbol]:
+    return {k: sp.Symbol(k, positive=True) if k in _POSITIVE else sp.Symbol(k, real=True) for k in BENCHMARK}
+
+
+def _roty(a):
+    c, s = sp.cos(a), sp.sin(a)
+    return sp.Matrix([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+
+
+def _rotz(a):
+    c, s = sp.cos(a), sp.sin(a)
+    return sp.Matrix([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+def _v(*a) -> sp.Matrix:
+    return sp.Matrix(a)
+
+
+def whipple_bicycle(torques: bool = True) -> MechanicalModel:
+    """The Whipple bicycle of MPRS (module docstring), all 26 parameters symbolic.
+
+    With ``torques=True`` a lean torque T_phi (between the ground and the rear frame, about the
+    forward axis) and a steer torque T_delta (between the rear and the front frame, about the
+    steering axis) act; their generalized forces are Q_φ = T_φ, Q_δ = T_δ.
+    """
+    S = ConfigurationSpace("x y psi phi delta theta theta_R theta_F")
+    x, y, psi, phi, delta, theta, thR, thF = S.q
+    xd, yd, psid, phid, deltad, thetad, thRd, thFd = S.qd
+    P = _symbols()
+    w, c, lam, g, rR, rF = (P[k] for k in ("w", "c", "lambda", "g", "r_R", "r_F"))
+    mR, mB, mH, mF = (P[k] for k in ("m_R", "m_B", "m_H", "m_F"))
+
+    # orientations, as matrices whose columns are a frame's axes in lean-frame (B) components:
+    # C = rear frame (pitch θ about B.y), D = steering-axis frame (D.z = steering axis, pitched
+    # by θ + λ), E = front frame (steer δ about D.z); the front body's own axes (MPRS's global
+    # axes at δ = 0) are E turned back by λ about E.y (``back``).
+    RC = _roty(theta)
+    RD = _roty(theta + lam)
+    RE = RD * _rotz(delta)
+    back = _roty(-lam)
+    # positions relative to the rear contact point, in B components (z down)
+    rRc = _v(0, 0, -rR)
+    rS0 = rRc + RC * _v(w + c, 0, rR)                      # steering axis meets the ground (upright)
+    rBc = rRc + RC * _v(P["x_B"], 0, P["z_B"] + rR)
+    rFc = rS0 + RE * (back * _v(-c, 0, -rF))
+    rHc = rS0 + RE * (back * _v(P["x_H"] - w - c, 0, P["z_H"]))
+    cphi, sphi = sp.cos(phi), sp.sin(phi)
+    Ax, Ay, Az = _v(1, 0, 0), _v(0, cphi, -sphi), _v(0, sphi, cphi)   # yaw-frame axes in B
+    Fy = RE[:, 1]                                          # front-wheel axle
+    s = Az.dot(Fy)
+    root = sp.sqrt(1 - s**2)
+    rQ = rF * (Az - s * Fy) / root                         # front-wheel centre -> contact point
+    hol = rFc.dot(Az) + rF * root                          # height of the front contact = 0
+
+    # angular velocities (B components); velocities of points
+    omB = _v(phid, sphi * psid, cphi * psid)
+    omC = omB + thetad * _v(0, 1, 0)
+    omF = omC + deltad * RD[:, 2]
+    vx, vy = sp.Dummy("v_x"), sp.Dummy("v_y")              # yaw-frame components of the contact velocity
+    vP = vx * Ax + vy * Ay
+
+    def d(M, s):
+        return M.applyfunc(lambda e: sp.diff(e, s))
+
+    def vel(r):
+        return vP + d(r, theta) * thetad + d(r, delta) * deltad + omB.cross(r)
+
+    def tensor(k):
+        return sp.Matrix([[P[f"I_{k}xx"], 0, P[f"I_{k}xz"]], [0, P[f"I_{k}yy"], 0], [P[f"I_{k}xz"], 0, P[f"I_{k}zz"]]])
+
+    IR = sp.diag(P["I_Rxx"], P["I_Ryy"], P["I_Rxx"])
+    IF = sp.diag(P["I_Fxx"], P["I_Fyy"], P["I_Fxx"])
+    bodies = [(mR, vel(rRc), RC.T * (omC + thRd * _v(0, 1, 0)), IR),
+              (mB, vel(rBc), RC.T * omC, tensor("B")),
+              (mH, vel(rHc), RE.T * omF, back * tensor("H") * back.T),
+              (mF, vel(rFc), RE.T * (omF + thFd * Fy), back * IF * back.T)]
+    n, qd = S.n, S.qd
+    Mq = sp.zeros(n, n)
+    Mq[0, 0] = Mq[1, 1] = mR + mB + mH + mF
+    cps, sps = sp.cos(psi), sp.sin(psi)
+    for m, v, om, I in bodies:
+        om = om.applyfunc(lambda e: sp.collect(sp.expand(e), qd[2:]))
+        vp = [None, None] + [d(v, u) for u in qd[2:]]
+        op = [None, None] + [d(om, u) for u in qd[2:]]
+        for j in range(2, n):
+            if any(e != 0 for e in vp[j]):
+                ax, ay = vp[j][0], Ay.dot(vp[j])
+                Mq[0, j] += m * (cps * ax - sps * ay)
+                Mq[1, j] += m * (sps * ax + cps * ay)
+            for k in range(j, n):
+                Mq[j, k] += m * vp[j].dot(vp[k]) + op[j].dot(I * op[k])
+    half = sp.Rational(1, 2)
+    T = sp.Add(*[Mq[j, k] * qd[j] * qd[k] * (half if j == k else 1)
+                 for j in range(n) for k in range(j, n) if Mq[j, k] != 0])
+    V = -g * (mR * rRc.dot(Az) + mB * rBc.dot(Az) + mH * rHc.dot(Az) + mF * rFc.dot(Az))
+
+    # rolling: the rear material contact point moves with v_P + r_R (θ̇ + θ̇_R) A.x, so
+    # v_P = −r_R (θ̇ + θ̇_R) A.x; the front one with v(F_c) + ω_FW × r_Q
+    vfor = -rR * (thetad + thRd)
+    vQ = (vel(rFc) + (omF + thFd * Fy).cross(rQ)).xreplace({vx: vfor, vy: 0})
+    ix = {u: i for i, u in enumerate(qd)}
+
+    def row(e):
+        return [sp.S.Zero, sp.S.Zero] + [e.diff(u) for u in qd[2:]]
+
+    rows = [[sp.S.One, sp.S.Zero] + [sp.S.Zero] * (n - 2), [sp.S.Zero, sp.S.One] + [sp.S.Zero] * (n - 2)]
+    for r, f in ((rows[0], cps), (rows[1], sps)):
+        r[ix[thetad]] = rR * f
+        r[ix[thRd]] = rR * f
+    # front: the lateral component (along the axle; free of θ̇_F) and the rolling one; their
+    # span with the contact condition's differential is that of the horizontal components
+    rows += [row(Fy.dot(vQ)), row(Fy.cross(Az).dot(vQ))]
+    forces = None
+    params = [P[k] for k in BENCHMARK]
+    if torques:
+        Tphi, Tdel = sp.symbols("T_phi T_delta", real=True)
+        forces = {phi: Tphi, delta: Tdel}
+        params += [Tphi, Tdel]
+    system = MechanicalSystem(S, T, V=V, forces=forces, constraints=Codistribution([OneForm(S, r) for r in rows], S),
+                              holonomic=[hol], name="Whipple bicycle")
+    frame = _voronets_closed_form(S, hol, rows, rR)
+    return MechanicalModel(
+        "whipple-bicycle", "Whipple bicycle, Meijaard et al. 2007 benchmark (8 coordinates, 1 holonomic and 4 "
+        "rolling constraints)", system, frame, ("x", "y", "psi", "theta", "theta_F"), tuple(params),
+        notes="Upright steady motion: phi = delta = theta = 0, phi_dot = delta_dot = 0, theta_R_dot = -v/r_R; "
+              "benchmark_matrices() gives MPRS's M, C1, K0, K2.",
+        extra={"holonomic": hol, "parameters": P})
+
+
+def _voronets_closed_form(S: ConfigurationSpace, hol, rows, rR) -> Frame:
+    """The Voronets frame of the free coordinates (φ, δ, θ_R): X_s = ∂_s + a_js ∂_j with the
+    dependent velocities solved by hand (θ̇ from the contact condition, ψ̇ from the front
+    wheel's lateral condition, θ̇_F from its rolling condition, ẋ, ẏ from the rear ones); the coframe is given
+    in closed form (:class:`~geonh.Frame` verifies duality)."""
+    x, y, psi, phi, delta, theta, thR, thF = S.q
+    n = S.n
+    free = [3, 4, 6]
+    # θ̇ = h_φ φ̇ + h_δ δ̇
+    fth = sp.diff(hol, theta)
+    h = {3: -sp.diff(hol, phi) / fth, 4: -sp.diff(hol, delta) / fth, 6: sp.S.Zero}
+
+    def eliminate_theta(r):
+        return {s: r[s] + r[5] * h[s] for s in free} | {2: r[2], 7: r[7]}
+
+    r0, r1 = eliminate_theta(rows[2]), eliminate_theta(rows[3])
+    a = {5: h}
+    a[2] = {s: -r0[s] / r0[2] for s in free}                              # ψ̇ (lateral row)
+    a[7] = {s: -(r1[s] + r1[2] * a[2][s]) / r1[7] for s in free}          # θ̇_F (rolling row)
+    fwd = {s: rR * (h[s] + (1 if s == 6 else 0)) for s in free}          # r_R (θ̇ + θ̇_R)
+    a[0] = {s: -sp.cos(psi) * fwd[s] for s in free}
+    a[1] = {s: -sp.sin(psi) * fwd[s] for s in free}
+    dep = [0, 1, 2, 5, 7]
+    C = sp.zeros(n, n)
+    B = sp.zeros(n, n)
+    for k, s in enumerate(free):
+        C[s, k] = 1
+        B[k, s] = 1
+        for j in dep:
+            C[j, k] = a[j][s]
+    for k, j in enumerate(dep):
+        C[j, 3 + k] = 1
+        B[3 + k, j] = 1
+        for s in free:
+            B[3 + k, s] = -a[j][s]
+    names = ["phi_dot", "delta_dot", "theta_R_dot"] + [f"c_{S.q[j].name}" for j in dep]
+    return Frame([VectorField(S, list(C[:, k])) for k in range(n)], names=names,
+                 coframe=[OneForm(S, list(B[k, :])) for k in range(n)])
+
+
+# ----------------------------------------------------------------------------------------------
+# the benchmark
+# ----------------------------------------------------------------------------------------------
+def benchmark_parameters(model: MechanicalModel | None = None) -> dict:
+    """{parameter symbol: exact value} of MPRS Table 1 (decimals as Rationals, λ = π/10)."""
+    P = model.extra["parameters"] if model is not None else _symbols()
+    return {P[k]: (v if isinstance(v, sp.Basic) else sp.Rational(v)) for k, v in BENCHMARK.items()}
+
+
+def benchmark_operating_point(model: MechanicalModel, v) -> dict:
+    """The upright steady motion at forward speed v — every coordinate 0, lean and steer rates
+    0, θ̇_R = −v/r_R — with the benchmark parameters (and zero lean and steer torques), as an
+    operating point for :meth:`~geonh.Equations.linearize` (the other speeds of a multiplier
+    form follow from the constraints there)."""
+    op = benchmark_parameters(model)
+    P = model.extra["parameters"]
+    op.update({q: sp.S.Zero for q in model.space.q})
+    op.update({"phi_dot": 0, "delta_dot": 0, "theta_R_dot": -sp.sympify(v) / op[P["r_R"]]})
+    op.update({x: sp.S.Zero for x in model.parameters if x.name in ("T_phi", "T_delta")})
+    return op
+
+
+def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
+                       form: str = "boltzmann-hamel") -> dict:
+    """MPRS's M, C1, K0, K2 (and g) from geonh's linearization of the Whipple bicycle.
+
+    Two linearizations of the upright steady motion (:meth:`~geonh.Equations.linearize`, the
+    second-order form in q = (φ, δ)), at v = 0 and v = 1 m/s: C(v) = v C1 and
+    K(v) = g K0 + v² K2, so C1 = C(1), K0 = K(0)/g, K2 = K(1) − K(0); a third at v = 2 checks
+    that structure.  Entries are sympy Floats with PRECISION digits (round-off below 10^-40 of
+    a matrix's largest entry set to 0); "B" is the input matrix of f = (T_φ, T_δ).
+    ``equations``: equations of :func:`whipple_bicycle` in any form (default: derived in
+    ``form`` in the model's frame); ``model``: the model they belong to (built if not given).
+    """
+    if model is None:
+        model = whipple_bicycle()
+    if equations is None:
+        equations = model.equations(form)
+    elif equations.space != model.space:
+        raise ValueError("the equations are not those of geonh.models.bicycle.whipple_bicycle()")
+    P = model.extra["parameters"]
+    q = ("phi", "delta")
+    out = {}
+    for v in (0, 1, 2):
+        names = {str(s) for s in model.parameters}
+        lin = equations.linearize(benchmark_operating_point(model, v), ignorable="auto",
+                                  inputs=[x for x in ("T_phi", "T_delta") if x in names],
+                                  dependent=("theta",) + _dependent_speeds(equations))
+        out[v] = lin.second_order(coordinates=q)
+    g = benchmark_parameters(model)[P["g"]]
+    M = out[0].M
+    C1 = out[1].C
+    K0 = out[0].K / g
+    K2 = out[1].K - out[0].K
+    for check, scale in ((out[2].K - out[0].K - 4 * K2, K2), (out[2].C - 2 * C1, C1), (out[2].M - M, M)):
+        if max(abs(e) for e in check) > sp.Float(10) ** -20 * (1 + max(abs(e) for e in scale)):
+            raise AssertionError("the linearization is not M q'' + v C1 q' + (g K0 + v^2 K2) q")  # pragma: no cover
+    return {"M": _tidy(M), "C1": _tidy(C1), "K0": _tidy(K0), "K2": _tidy(K2), "g": g, "B": _tidy(out[0].F)}
+
+
+def _tidy(X: sp.Matrix) -> sp.Matrix:
+    """Round-off of the differences K(1) − K(0) etc.: entries below 10^-40 of the largest are 0."""
+    big = max(abs(x) for x in X)
+    return X.applyfunc(lambda x: sp.S.Zero if abs(x) <= sp.Float(10) ** -40 * (1 + big) else x)
+
+
+def _dependent_speeds(equations) -> tuple:
+    names = [u.name for u in equations.u]
+    if len(names) == 3:
+        return ()
+    return tuple(n for n in ("x_dot", "y_dot", "psi_dot", "theta_dot", "theta_F_dot") if n in names)
+
+
+def _as_mp_matrix(A) -> mpmath.matrix:
+    return mpmath.matrix([[mpmath.mpmathify(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+
+
+def state_matrix(mats: Mapping, v) -> mpmath.matrix:
+    """A(v) of the benchmark's lean-steer system, state (φ, δ, φ̇, δ̇), from the matrices of
+    :func:`benchmark_matrices` (mpmath, at the current mpmath precision)."""
+    v = mpmath.mpmathify(v)
+    M = _as_mp_matrix(mats["M"])
+    C = _as_mp_matrix(mats["C1"]) * v
+    K = _as_mp_matrix(mats["K0"]) * mpmath.mpmathify(mats["g"]) + _as_mp_matrix(mats["K2"]) * v**2
+    Mi = mpmath.inverse(M)
+    A = mpmath.zeros(4, 4)
+    A[0, 2] = A[1, 3] = 1
+    lower_K, lower_C = -Mi * K, -Mi * C
+    for i in range(2):
+        for j in range(2):
+            A[2 + i, j] = lower_K[i, j]
+            A[2 + i, 2 + j] = lower_C[i, j]
+    return A
+
+
+def eigenvalues_at(mats: Mapping, v) -> list:
+    """Eigenvalues of the benchmark's lean-steer system at speed v (mpmath, sorted by real part)."""
+    from ..equations.linearize import eigenvalues
+    with mpmath.workdps(PRECISION):
+        return eigenvalues(state_matrix(mats, v), high_precision=True)
+
+
+def capsize_speed(mats: Mapping):
+    """The capsize speed: the real eigenvalue crosses 0 where det(g K0 + v² K2) = 0 (a
+    quadratic in v²; the root in the benchmark's stable range, the larger positive one)."""
+    with mpmath.workdps(PRECISION):
+        return _capsize(mats)
+
+
+def _det2(X):
+    return X[0, 0] * X[1, 1] - X[0, 1] * X[1, 0]
+
+
+def _capsize(mats):
+    g = mpmath.mpmathify(mats["g"])
+    K0, K2 = _as_mp_matrix(mats["K0"]) * g, _as_mp_matrix(mats["K2"])
+    # det(K0 + s K2) = a s² + b s + c0 with s = v²
+    c0 = _det2(K0)
+    a = _det2(K2)
+    b = K0[0, 0] * K2[1, 1] + K2[0, 0] * K0[1, 1] - K0[0, 1] * K2[1, 0] - K2[0, 1] * K0[1, 0]
+    small = abs(a) <= mpmath.mpf(10) ** -40 * (1 + abs(b) + abs(c0))
+    roots = [c0 / -b] if small else list(mpmath.polyroots([a, b, c0], maxsteps=200, extraprec=100))
+    vals = sorted(mpmath.sqrt(r) for r in roots if mpmath.im(r) == 0 and mpmath.re(r) > 0)
+    return vals[-1]
+
+
+def weave_speed(mats: Mapping, bracket=(3, 5)):
+    """The weave speed: the oscillatory pair crosses the imaginary axis, where the Hurwitz
+    determinant a1 a2 a3 − a0 a3² − a1² a4 of det(M s² + v C1 s + g K0 + v² K2) vanishes
+    (found by mpmath's root finder inside ``bracket``)."""
+    def hurwitz(v):
+        M = _as_mp_matrix(mats["M"])
+        C = _as_mp_matrix(mats["C1"]) * v
+        K = _as_mp_matrix(mats["K0"]) * mpmath.mpmathify(mats["g"]) + _as_mp_matrix(mats["K2"]) * v**2
+
+        def d2(X, Y):
+            return X[0, 0] * Y[1, 1] + Y[0, 0] * X[1, 1] - X[0, 1] * Y[1, 0] - Y[0, 1] * X[1, 0]
+        a0 = _det2(M)
+        a1 = d2(M, C)
+        a2 = d2(M, K) + _det2(C)
+        a3 = d2(C, K)
+        a4 = _det2(K)
+        return a1 * a2 * a3 - a0 * a3**2 - a1**2 * a4
+    with mpmath.workdps(PRECISION):
+        return mpmath.findroot(hurwitz, tuple(mpmath.mpf(b) for b in bracket), solver="anderson")
