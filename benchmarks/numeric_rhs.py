@@ -8,8 +8,10 @@ Every route gets exactly these equations, M(q) u̇ = F(q, u) (2 × 2) and q̇ = 
 (N + 3 rows), with the N·3 + 4 parameters (masses, inertias, hitch lengths, F, τ) as
 arguments, and evaluates ẏ = (K, M⁻¹F) at one state:
 
-* ``geonh llvm``   ``eq.ode_function(backend="llvm")`` — symengine Lambdify through LLVM
-                   (one compiled function for K, M, F), 2 × 2 solve in Python floats;
+* ``geonh llvm``   ``eq.ode_function(backend="llvm")`` — symengine Lambdify through LLVM: one
+                   compiled function for K, M, F and the 2 × 2 solve (fraction-free elimination
+                   generated into the code, with a check that falls back to a pivoting solve),
+                   common factors taken out of the sums before compiling;
 * ``geonh lambda`` ``eq.ode_function(backend="lambda")`` — symengine's lambda backend;
 * ``geonh numpy``  ``eq.ode_function(backend="numpy")`` — sympy lambdify (cse) on numpy;
 * ``lambdify``     plain sympy: ``lambdify`` (cse) of M, F and K separately, ``numpy.linalg.solve``,

@@ -363,3 +363,123 @@ def test_simulate_reuses_a_compiled_function_and_implicit_methods_get_the_jacobi
     assert np.array_equal(c(0.0, y0), f(0.0, y0, [0.2, 0.3, 1.0]))
     with pytest.raises(g.UnknownCoordinateError):
         first_order_function(eq)
+
+
+# ----------------------------------------------------------------------------------------------
+# the compiled elimination of small mass matrices, and the factoring of sums before compiling
+# ----------------------------------------------------------------------------------------------
+def _spd_symbolic(k: int, seed: int):
+    """A symmetric k × k matrix M = Aᵀ A + s·1 in symbols (A's entries a_ij·cos(q_j) and the
+    shift s are arguments), a right-hand side F, the argument symbols."""
+    rng = random.Random(seed)
+    q = sp.symbols(f"q0:{k}")
+    a = sp.symbols(f"a0:{k * k}")
+    s = sp.Symbol("s")
+    A = sp.Matrix(k, k, lambda i, j: a[i * k + j] * sp.cos(q[j]) + rng.randint(-2, 2))
+    M = A.T * A + s * sp.eye(k)
+    F = sp.Matrix(k, 1, lambda i, j: sp.sin(q[i]) * a[i] + q[(i + 1) % k])
+    return M, F, list(q) + list(a) + [s]
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 6])
+def test_compiled_elimination_solves_and_its_check_detects_non_positive_definite(k):
+    from geonh.equations.compiled import _inline_lu
+    M, F, args = _spd_symbolic(k, k)
+    defs, xs, check = _inline_lu(M)
+    vals = iter([M[i] for i in range(k * k) if M[i] != 0] + list(F))
+    defs = [(d, e if e is not None else next(vals)) for d, e in defs]
+    for be in ("llvm", "lambda"):
+        c = compile_function(list(xs) + [check], args, backend=be, definitions=defs)
+        rng = np.random.default_rng(k)
+        for shift, positive in [(0.5, True), (-50.0 - 20 * k, False)]:
+            for _ in range(3):
+                z = rng.uniform(-1, 1, len(args))
+                z[-1] = shift
+                Mn = np.array(sp.lambdify(args, M)(*z), dtype=float)
+                Fn = np.array(sp.lambdify(args, F)(*z), dtype=float).ravel()
+                out = c(z)
+                assert math.isfinite(out[-1]) == positive       # Sylvester: every leading minor > 0
+                assert np.all(np.linalg.eigvalsh(Mn) > 0) == positive
+                if positive:
+                    x = np.linalg.solve(Mn, Fn)
+                    assert np.allclose(out[:k], x, rtol=1e-10, atol=1e-12)
+    assert _inline_lu(sp.Matrix([[1, sp.Symbol("b")], [2, 1]])) is None     # not symmetric
+    assert _inline_lu(sp.Matrix([[0, 1], [1, 0]])) is None                  # zero diagonal
+    assert _inline_lu(sp.eye(7)) is None                                    # too large
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+def test_ode_function_falls_back_when_the_compiled_elimination_does_not_apply():
+    Mo = models.get("chaplygin-sleigh")
+    eq = Mo.equations("boltzmann-hamel")
+    f = eq.ode_function(backend="llvm")
+    assert f._inline and not eq.ode_function(backend="numpy")._inline
+    assert not Mo.equations("lagrange").ode_function(backend="llvm")._inline    # saddle-point M
+    y = np.array([0.1, -0.2, 0.3, 0.7, -0.4])
+    names = [s.name for s in f.parameters]
+    for m, I in [(1.3, 0.4), (-1.3, 0.9), (-1.0, -0.5)]:      # M positive definite, indefinite, negative
+        p = [dict(m=m, a=0.25, I=I)[n] for n in names]
+        Mn, Fn = f.mass_matrix(0.0, y, p)
+        x = np.linalg.solve(Mn, Fn)
+        r = f(0.0, y, p)
+        assert np.allclose(r[3:], x, rtol=1e-13, atol=1e-15)
+        assert np.allclose(f.unknowns(0.0, y, p), x, rtol=1e-13, atol=1e-15)
+        assert np.allclose(f.batch(0.0, np.array([y, y]), p)[:, 3:], [x, x], rtol=1e-13, atol=1e-15)
+    with pytest.raises(g.SingularMapError):
+        f(0.0, y, [dict(m=0.0, a=0.25, I=0.0)[n] for n in names])
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+def test_factor_sums_keeps_values_and_takes_out_shared_factors():
+    import symengine as se
+    from geonh.kernel.codegen import factor_sums
+    a, b, c, d, e = se.symbols("a b c d e")
+    out = factor_sums([a * b + a * c + d * e - a * d * e])
+    assert out[0].is_Add and any(t.is_Mul and a in t.args for t in out[0].args)
+    assert sum(1 for t in out[0].args if t.has(a)) == 1                      # a taken out once
+    x, y, z, w = sp.symbols("x y z w")
+    rng = random.Random(5)
+    exprs = []
+    for _ in range(6):
+        terms = [rng.choice([-2, -1, 1, 3]) * rng.choice([x, y, sp.sin(z), w ** 2]) * rng.choice([y, z, sp.cos(x), w])
+                 * rng.choice([1, x, y + z]) for _ in range(8)]
+        exprs.append(sp.Add(*terms) / (2 + sp.cos(w)))
+    args = [x, y, z, w]
+    plain = compile_function(exprs, args, backend="llvm", factor=False)
+    factored = compile_function(exprs, args, backend="llvm")
+    for _ in range(5):
+        v = np.array([rng.uniform(-2, 2) for _ in args])
+        exact = [float(e.subs(dict(zip(args, v)))) for e in exprs]
+        assert np.allclose(factored(v), exact, rtol=1e-13, atol=1e-13)
+        assert np.allclose(plain(v), exact, rtol=1e-13, atol=1e-13)
+
+
+def test_definitions_are_substituted_for_every_backend():
+    x, y = sp.symbols("x y")
+    d1, d2 = sp.Dummy("d1"), sp.Dummy("d2")
+    for be in BACKENDS:
+        c = compile_function([d2 + x, d1 * d2], [x, y], backend=be, definitions=[(d1, x + y), (d2, d1 ** 2)])
+        assert np.allclose(c([1.0, 2.0]), [10.0, 27.0])
+    with pytest.raises(g.UnknownCoordinateError):
+        compile_function([d1], [x], definitions=[(d1, y)])
+
+
+def test_one_ode_function_is_safe_to_share_between_threads():
+    """The argument buffer belongs to the building thread; calls from other threads use their
+    own arrays, so concurrent calls at different states give each caller its own answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    eqs = models.get("chaplygin-sleigh").equations("voronets")
+    f = eqs.ode_function({"I": 0.5, "a": 0.3, "m": 2.0})
+    rng = np.random.default_rng(3)
+    Y = rng.uniform(-1, 1, size=(400, 5))
+    expected = np.array([f(0.0, y) for y in Y])
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = np.array(list(pool.map(lambda y: f(0.0, y), Y)))
+    assert np.array_equal(got, expected)
+    # deterministic part: another thread's call leaves the owner's argument buffer untouched
+    before = f._buf.copy()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(f, 1.5, Y[0] + 7.0).result()
+    assert np.array_equal(f._buf, before)

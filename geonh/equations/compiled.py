@@ -4,9 +4,16 @@ An :class:`ODEFunction` is the explicit first-order system ẏ = f(t, y), y = (q
 :class:`~geonh.equations.Equations`, compiled once (:mod:`geonh.kernel.codegen`):
 
 * one compiled function gives the kinematics K(t, q, u), the mass matrix M and the forcing F
-  at a state; the unknowns x (u̇, and λ for the multiplier forms) come from M x = F solved
-  numerically at every call (unrolled partial-pivot elimination for 1 × 1 and 2 × 2,
-  ``numpy.linalg.solve`` otherwise) — M is never inverted symbolically;
+  at a state, and the unknowns x (u̇, and λ for the multiplier forms) of M x = F — M is never
+  inverted symbolically.  When M is symmetric, of size ≤ 6 and without a structurally zero
+  diagonal entry (the frame forms' kinetic-energy matrices), the compiled code also runs an
+  unrolled LU elimination without pivoting in placeholders for M's entries (Gaussian
+  elimination in the natural order, the pivots generic) and a check value
+  Σ x + Σ √pivot; a call accepts that x only if the check is finite, i.e. every pivot is
+  positive (M positive definite there, where elimination without pivoting is stable) and x is
+  finite.  Otherwise — and for every other M — x comes from M and F numerically at the call
+  (partial-pivot elimination for 1 × 1 and 2 × 2 in Python floats, ``numpy.linalg.solve``
+  beyond), which also raises :class:`~geonh.errors.SingularMapError` for a singular M;
 * ``f(t, y)`` (``f(t, y, p)`` when parameters are left open) returns a fresh array
   (K, u̇); ``f.batch(t, Y)`` does the same for the rows of Y, shape (k, n);
 * ``f.jacobian(t, y)`` is ∂f/∂y: ∂K/∂y from the symbolic Jacobian, and for u̇ the implicit
@@ -23,8 +30,16 @@ order: ``f(t, y, p)`` — what ``solve_ivp(f, ..., args=(p,))`` does.  Parameter
 of the compiled code either way, so binding later (:meth:`ODEFunction.bind`) costs no
 recompilation.  A value that is an expression (e.g. a forcing ``F: sin(t)``) is substituted
 before compiling.  On a space without time, a symbol named ``t`` is the time.
+
+The hot path ``f(t, y[, p])`` writes t, y and p into an argument buffer owned by the function
+(no allocation), runs the compiled code into a fresh output array and returns a view of its
+first n_q + n_u entries: the result is never reused.  The buffer belongs to the thread that
+built the function; a call from any other thread (a thread pool, a Dask worker) builds its
+arguments in a fresh array instead, so one ODEFunction is safe to share between threads.
 """
 from __future__ import annotations
+
+import threading
 
 import math
 from typing import Mapping, Sequence
@@ -34,6 +49,9 @@ import sympy as sp
 
 from ..errors import DimensionError, InconsistentStateError, SingularMapError, UnknownCoordinateError
 from ..kernel.codegen import compile_function, expression_atoms
+
+_isfinite = math.isfinite
+_get_ident = threading.get_ident
 
 __all__ = ["ODEFunction", "Observable"]
 
@@ -61,9 +79,10 @@ def _float(v, name: str) -> float:
 
 
 def _solver(k: int, n: int, nu: int, iM: int, form: str):
-    """fill(out): solve M x = F read from the flat output [K, ·, M, F] and write u̇ = x[:nu]
-    into out[n:n + nu]; also returns x.  1 × 1 and 2 × 2 by partial-pivot elimination in
-    Python floats (a LAPACK call costs more than the arithmetic), larger by numpy."""
+    """fill(out): solve M x = F read from the flat output [K, x, M, F, ...] (M at iM) and write
+    u̇ = x[:nu] into out[n:n + nu]; also returns x.  1 × 1 and 2 × 2 by partial-pivot
+    elimination in Python floats (a LAPACK call costs more than the arithmetic), larger by
+    numpy; a singular M raises SingularMapError."""
     iF = iM + k * k
     msg = f"the {form} mass matrix is singular at this state"
     if k == 0:
@@ -109,6 +128,72 @@ def _solver(k: int, n: int, nu: int, iM: int, form: str):
     return fill
 
 
+#: largest mass matrix whose LU elimination is generated into the compiled code
+INLINE_SOLVE_MAX = 6
+
+
+def _inline_lu(M: sp.Matrix) -> tuple[list, list, sp.Expr] | None:
+    """Unrolled elimination of M x = F without pivoting, in placeholders: fraction-free
+    Gaussian elimination (Bareiss) in the natural order, then back substitution.
+
+    Step j replaces, for i, c > j, a_ic by (a_jj a_ic − a_ij a_jc) / a_(j−1)(j−1) (and the
+    right-hand side alike); the diagonal ends as the leading principal minors D_1 … D_k of M.
+    Every sum in these formulas is a sum of products, so an entry of M or F never becomes a
+    term of a larger sum (symengine would flatten it in and evaluate it twice), and back
+    substitution is written x_i = b_i / D_i − Σ (a_ic / D_i) x_c for the same reason.
+
+    Returns (definitions, x, check): ``definitions`` are (placeholder, expression) pairs, in
+    order — first the placeholders of the nonzero M[i, j] (row-major) and of F[i], with the
+    value None (the caller fills in their expressions), then the eliminated entries —, ``x``
+    the solution, ``check`` = Σ x_i + Σ √D_i (finite exactly when x is finite and every
+    leading principal minor is ≥ 0, which with finite x means > 0: M positive definite, by
+    Sylvester's criterion, where elimination without pivoting is stable).  None when M is
+    not symmetric (structurally), larger than INLINE_SOLVE_MAX, or has a structurally zero
+    diagonal entry."""
+    k = M.rows
+    if k == 0 or k > INLINE_SOLVE_MAX:
+        return None
+    for i in range(k):
+        if M[i, i] == 0:
+            return None
+        for j in range(i):
+            if M[i, j] != M[j, i]:
+                return None
+    defs: list = []
+
+    def define(name, e):
+        if e.is_Number:
+            return e
+        d = sp.Dummy(name)
+        defs.append((d, e))
+        return d
+
+    A = [[None] * k for _ in range(k)]
+    for i in range(k):
+        for j in range(k):
+            A[i][j] = sp.Dummy(f"m{i}{j}") if M[i, j] != 0 else sp.S.Zero
+            if A[i][j] != 0:
+                defs.append((A[i][j], None))
+    b = [sp.Dummy(f"f{i}") for i in range(k)]
+    defs.extend((d, None) for d in b)
+    prev = sp.S.One
+    for j in range(k - 1):
+        p = A[j][j]
+        for i in range(j + 1, k):
+            r = A[i][j]
+            for c in range(j + 1, k):
+                A[i][c] = define(f"a{i}{c}_{j}", (p * A[i][c] - r * A[j][c]) / prev)
+            b[i] = define(f"b{i}_{j}", (p * b[i] - r * b[j]) / prev)
+            A[i][j] = sp.S.Zero
+        prev = p
+    x = [sp.S.Zero] * k
+    for i in reversed(range(k)):
+        d = A[i][i]
+        x[i] = define(f"x{i}", b[i] / d - sp.Add(*[(A[i][c] / d) * x[c] for c in range(i + 1, k)]))
+    check = sp.Add(*x) + sp.Add(*[sp.sqrt(A[j][j]) for j in range(k)])
+    return defs, x, check
+
+
 class _Core:
     """What is compiled once: symbols, layout, the main function and (lazily) the Jacobian."""
 
@@ -138,13 +223,31 @@ class _Core:
             raise DimensionError(f"mass matrix or forcing contain unknowns {sorted(map(str, bad))}")
         self.params = tuple(sorted(free - state, key=lambda s: (s.name, sp.srepr(s))))
         self.args = (self.t,) + self.q + self.u + self.params
-        zeros = [sp.S.Zero] * self.nu
-        self.main = compile_function(self.K + zeros + self.M + self.F, self.args, backend=backend,
-                                     what=f"the {eqs.form} equations", opt_level=opt_level)
+        inline = None
+        resolved = backend
+        if backend == "auto":
+            from ..kernel.codegen import llvm_available
+            resolved = "llvm" if llvm_available() else "numpy"
+        if resolved in ("llvm", "lambda"):
+            inline = _inline_lu(sp.Matrix(self.k, self.k, self.M))
+        if inline is not None:
+            defs, xs, check = inline
+            values = iter(self.M[i] for i in range(self.k * self.k) if self.M[i] != 0)
+            fvals = iter(self.F)
+            defs = [(d, e if e is not None else (next(values) if d.name.startswith("m") else next(fvals)))
+                    for d, e in defs]
+            outputs = self.K + list(xs) + self.M + self.F + [check]
+        else:
+            defs = ()
+            outputs = self.K + [sp.S.Zero] * self.k + self.M + self.F
+        self.inline = inline is not None
+        self.main = compile_function(outputs, self.args, backend=backend, what=f"the {eqs.form} equations",
+                                     opt_level=opt_level, definitions=defs)
         self.backend = self.main.backend
-        self.iM = self.n + self.nu
+        self.iM = self.n + self.k
         self.iF = self.iM + self.k * self.k
-        self.size = self.iF + self.k
+        self.size = self.iF + self.k + (1 if self.inline else 0)
+        self.ichk = self.size - 1
         self._jac = None
 
     def prepare(self, exprs) -> tuple[list, set]:
@@ -218,17 +321,24 @@ class ODEFunction:
         for s, v in self.bound.items():
             template[idx[s]] = v
         self._template = template
+        self._buf = template.copy()
+        self._owner = threading.get_ident()  # the thread whose calls may use _buf
         pidx = np.array([idx[s] for s in self.parameters], dtype=int)
         if len(pidx) and np.all(np.diff(pidx) == 1):
             self._pidx = slice(int(pidx[0]), int(pidx[-1]) + 1)
+            self._pview = self._buf[self._pidx]  # a view: p is copied into the buffer through it
         else:
             self._pidx = pidx
+            self._pview = None
         self._np = len(self.parameters)
         self._ny = core.n + core.nu
         self._ny1 = 1 + self._ny
+        self._yview = self._buf[1:self._ny1]
         self._into = core.main.into
         self._size = core.size
         self._fill = _solver(core.k, core.n, core.nu, core.iM, core.eqs.form)
+        self._inline = core.inline
+        self._ichk = core.ichk
         self.equations = core.eqs
         self.state = core.q + core.u
         self.state_names = tuple(s.name for s in self.state)
@@ -282,23 +392,38 @@ class ODEFunction:
         return a
 
     def _solve(self, out: np.ndarray):
-        """x = (u̇, λ) from the flat output (u̇ also written into out[n:n + nu])."""
+        """x = (u̇, λ) from the flat output (u̇ also written into out[n:n + nu]): the compiled
+        elimination's x when its check is finite, else the numerical solve."""
+        if self._inline and math.isfinite(out[self._ichk]):
+            c = self._core
+            return out[c.n:c.n + c.k].tolist()
         return self._fill(out)
 
     def __call__(self, t, y, p=None) -> np.ndarray:
         """(K, u̇) at (t, y): a fresh float array of length n_q + n_u."""
-        a = self._template.copy()
-        a[0] = t
+        if _get_ident() != self._owner:
+            a = self._args(t, y, p)  # another thread: its own argument array
+            out = np.empty(self._size)
+            self._into(a, out)
+            if not self._inline or not _isfinite(out[self._ichk]):
+                self._fill(out)
+            return out[:self._ny]
+        a = self._buf
         if len(y) != self._ny:
             self._args(t, y, p)  # raises the error
-        a[1:self._ny1] = y
+        if self._np and (p is None or len(p) != self._np):
+            self._args(t, y, p)  # raises the error
+        a[0] = t
+        self._yview[...] = y
         if self._np:
-            if p is None or len(p) != self._np:
-                self._args(t, y, p)  # raises the error
-            a[self._pidx] = p
+            if self._pview is not None:
+                self._pview[...] = p
+            else:
+                a[self._pidx] = p
         out = np.empty(self._size)
         self._into(a, out)
-        self._fill(out)
+        if not self._inline or not _isfinite(out[self._ichk]):
+            self._fill(out)
         return out[:self._ny]
 
     def unknowns(self, t, y, p=None) -> np.ndarray:
@@ -314,7 +439,7 @@ class ODEFunction:
         out = np.empty(self._size)
         self._into(a, out)
         c = self._core
-        return out[c.iM:c.iF].reshape(c.k, c.k).copy(), out[c.iF:c.size].copy()
+        return out[c.iM:c.iF].reshape(c.k, c.k).copy(), out[c.iF:c.iF + c.k].copy()
 
     def _batch_args(self, t, Y, P) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
@@ -335,10 +460,14 @@ class ODEFunction:
         return A
 
     def _batch_solve(self, out: np.ndarray) -> np.ndarray:
+        """x at every row of the batch output: the compiled elimination's where every row's
+        check is finite, else numpy.linalg.solve of the rows' M x = F."""
         c = self._core
+        if self._inline and np.isfinite(out[:, self._ichk]).all():
+            return out[:, c.n:c.n + c.k].copy()
         kk = out.shape[0]
         M = out[:, c.iM:c.iF].reshape(kk, c.k, c.k)
-        F = out[:, c.iF:c.size]
+        F = out[:, c.iF:c.iF + c.k]
         try:
             return np.linalg.solve(M, F[..., None])[..., 0]
         except np.linalg.LinAlgError:

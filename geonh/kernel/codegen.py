@@ -11,6 +11,15 @@ symbols into a :class:`CompiledFunction`.  Backends:
 * ``"auto"`` (default) — ``"llvm"`` where symengine with LLVM is installed and converts the
   expressions, else ``"numpy"``.
 
+Before symengine compiles them, the expressions go through ``cse`` and a greedy factoring of
+sums: in every sum of products the factor shared by the most terms is taken out,
+a·b + a·c → a·(b + c), repeatedly (:func:`factor_sums`; two rounds; plain distributivity, no
+expansion, no simplification).  On the equations of motion of the dynamic 16-trailer this cuts
+the floating-point operations after cse by a third (like terms that meet inside a factored sum
+cancel exactly).  ``definitions`` — (placeholder symbol, expression) pairs — are substituted
+on the expression graph before compiling, so formulas written in placeholders (e.g. an
+unrolled LU solve in the entries of a mass matrix) share the entries' code.
+
 Every call returns a **fresh** array (pydy's generated functions hand back the same output
 array at every call, which silently corrupts results kept by ``solve_ivp`` callers);
 :meth:`CompiledFunction.batch` evaluates at many argument vectors at once (shape (k, nargs)
@@ -28,8 +37,8 @@ import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, UnknownCoordinateError
 
-__all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "llvm_available",
-           "symengine_available"]
+__all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "factor_sums",
+           "llvm_available", "symengine_available"]
 
 #: the backends :func:`compile_function` knows ("auto" picks llvm where it works, else numpy)
 BACKENDS = ("auto", "llvm", "lambda", "numpy")
@@ -124,10 +133,11 @@ _SE_FUNCTIONS = ("sin", "cos", "tan", "cot", "sec", "csc", "asin", "acos", "atan
                  "tanh", "asinh", "acosh", "atanh", "exp", "log", "Abs", "sign", "floor", "ceiling", "Max", "Min")
 
 
-def _to_symengine(flat: list[sp.Expr], args: tuple[sp.Symbol, ...]):
+def _to_symengine(flat: list[sp.Expr], args: tuple[sp.Symbol, ...], definitions: Sequence = ()):
     """symengine images of ``flat`` and ``args``, converting each shared subexpression once
     (symengine's own ``sympify`` converts the tree).  Arguments get unique names (symengine
-    tells symbols apart by name only)."""
+    tells symbols apart by name only).  ``definitions`` (placeholder, expression) are converted
+    in order and each placeholder stands for its converted expression from then on."""
     import symengine as se
     names = [a.name for a in args]
     if len(set(names)) != len(names) or any(isinstance(a, sp.Dummy) for a in args):
@@ -153,8 +163,7 @@ def _to_symengine(flat: list[sp.Expr], args: tuple[sp.Symbol, ...]):
             return fn(*ch)
         return se.sympify(e.xreplace(rename) if rename else e)
 
-    out = []
-    for root in flat:
+    def convert(root):
         stack = [(root, False)]
         while stack:
             e, ready = stack.pop()
@@ -165,8 +174,86 @@ def _to_symengine(flat: list[sp.Expr], args: tuple[sp.Symbol, ...]):
                 continue
             stack.append((e, True))
             stack.extend((a, False) for a in e.args if a not in memo)
-        out.append(memo[root])
-    return se_args, out
+        return memo[root]
+
+    for sym, e in definitions:
+        memo[sym] = convert(sp.sympify(e))
+    return se_args, [convert(root) for root in flat]
+
+
+def _split_term(term, one):
+    """(numeric coefficient, [other factors]) of one term of a symengine sum."""
+    if term.is_Mul:
+        c, fs = one, []
+        for x in term.args:
+            if x.is_Number:
+                c = c * x
+            else:
+                fs.append(x)
+        return c, fs
+    if term.is_Number:
+        return term, []
+    return one, [term]
+
+
+def _factor_terms(terms, se):
+    """Σ c·Π factors with shared factors taken out greedily: the factor present in the most
+    terms (≥ 2) multiplies the sum of those terms' remainders (factored in turn); repeated on
+    the other terms until no factor is shared."""
+    parts = []
+    while True:
+        count: dict = {}
+        for _, fs in terms:
+            for x in set(fs):
+                count[x] = count.get(x, 0) + 1
+        best, k = None, 1
+        for x, c in count.items():
+            if c > k:
+                best, k = x, c
+        if best is None:
+            break
+        shared, rest = [], []
+        for c, fs in terms:
+            if best in fs:
+                fs = list(fs)
+                fs.remove(best)
+                shared.append((c, fs))
+            else:
+                rest.append((c, fs))
+        parts.append(se.Mul(best, _factor_terms(shared, se)))
+        terms = rest
+    parts.extend(se.Mul(c, *fs) for c, fs in terms)
+    return se.Add(*parts)
+
+
+def factor_sums(exprs, rounds: int = 2):
+    """symengine expressions with common factors taken out of their sums, on the cse form.
+
+    Each round: ``symengine.cse``; every sum among the replacements and reduced expressions
+    becomes :func:`_factor_terms` of its terms (a·b + a·c + d → a·(b + c) + d, the most shared
+    factor first); the replacements are substituted back, each once, so the result is an
+    expression graph of the same values (exact algebra: distributivity only, which lets like
+    terms inside a factored sum cancel).  Returns the new list of expressions."""
+    import symengine as se
+    one = se.Integer(1)
+
+    def fac(e):
+        if e.is_Add:
+            return _factor_terms([_split_term(t, one) for t in e.args], se)
+        return e
+
+    for _ in range(rounds):
+        reps, red = se.cse(list(exprs))
+        memo: dict = {}
+
+        def sub(e):
+            hit = {s: memo[s] for s in e.free_symbols if s in memo}
+            return e.xreplace(hit) if hit else e
+
+        for sym, e in reps:
+            memo[sym] = sub(fac(e))
+        exprs = [sub(fac(e)) for e in red]
+    return exprs
 
 
 class CompiledFunction:
@@ -207,13 +294,15 @@ class CompiledFunction:
         return f"CompiledFunction({self.size} expressions in {len(self.args)} arguments, backend={self.backend!r})"
 
 
-def _symengine(args, flat, backend, opt_level, wrt):
+def _symengine(args, flat, backend, opt_level, wrt, definitions, factor):
     import symengine as se
-    se_args, se_exprs = _to_symengine(flat, args)
+    se_args, se_exprs = _to_symengine(flat, args, definitions)
     if wrt is not None:
         pos = {a: i for i, a in enumerate(args)}
         se_wrt = [se_args[pos[w]] for w in wrt]
         se_exprs = [e.diff(w) for e in se_exprs for w in se_wrt]
+    elif factor:
+        se_exprs = factor_sums(se_exprs)
     kw = {"backend": backend, "cse": True, "real": True}
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
@@ -231,7 +320,9 @@ def _symengine(args, flat, backend, opt_level, wrt):
     return single, batch, lam.unsafe_real
 
 
-def _numpy(args, flat, wrt):
+def _numpy(args, flat, wrt, definitions):
+    for sym, e in reversed(list(definitions)):
+        flat = [x.xreplace({sym: e}) for x in flat]
     if wrt is not None:
         flat = list(sp.Matrix(flat).jacobian(list(wrt)))
     f = sp.lambdify(list(args), flat, modules="numpy", cse=True)
@@ -256,19 +347,28 @@ def _numpy(args, flat, wrt):
 
 
 def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str = "the expressions",
-                     opt_level: int | None = None, wrt: Sequence | None = None) -> CompiledFunction:
+                     opt_level: int | None = None, wrt: Sequence | None = None, definitions: Sequence = (),
+                     factor: bool = True) -> CompiledFunction:
     """Compile ``exprs`` (an expression, a list, or a sympy/numpy matrix) as a function of the
     symbols ``args``, once (see the module doc for the backends).  ``what`` names the
     expressions in error messages; ``opt_level`` is LLVM's optimization level (symengine's
     default 3 when None; 0 builds large functions several times faster and runs them about
     1.5 times slower).  With ``wrt`` (some of the ``args``) the Jacobian ∂exprs/∂wrt is
     compiled instead, shape (len(exprs), len(wrt)): differentiated by symengine on the
-    expression graph (by sympy for the numpy backend)."""
+    expression graph (by sympy for the numpy backend).  ``definitions``: (placeholder symbol,
+    expression) pairs, in order, each expression in ``args`` and earlier placeholders;
+    ``exprs`` may use the placeholders.  ``factor``: take common factors out of sums before
+    compiling (:func:`factor_sums`; symengine backends, not with ``wrt``)."""
     if backend not in BACKENDS:
         raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     args = _check_args(list(args))
     flat, shape = _flatten(exprs)
-    _check_free(flat, args, what)
+    definitions = [(sp.sympify(d), sp.sympify(e)) for d, e in definitions]
+    known = list(args)
+    for d, e in definitions:
+        _check_free([e], tuple(known), what)
+        known.append(d)
+    _check_free(flat, tuple(known), what)
     if wrt is not None:
         wrt = tuple(sp.sympify(w) for w in wrt)
         missing = [str(w) for w in wrt if w not in args]
@@ -291,15 +391,17 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
     if backend == "auto":
         if llvm_available():
             try:
-                return CompiledFunction(args, shape, size, "llvm", *_symengine(args, flat, "llvm", opt_level, wrt))
+                return CompiledFunction(args, shape, size, "llvm", *_symengine(args, flat, "llvm", opt_level, wrt,
+                                                                                     definitions, factor))
             except Exception:  # noqa: BLE001 - symengine cannot take these expressions: use numpy
                 pass
-        return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt))
+        return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions))
     if backend in ("llvm", "lambda"):
         if backend == "lambda" and not symengine_available():
             raise NotFoundError("backend 'lambda' needs symengine (pip install symengine); use backend='numpy'")
         if backend == "llvm" and not llvm_available():
             raise NotFoundError("backend 'llvm' needs symengine built with LLVM (pip install symengine); "
                                 "use backend='numpy'")
-        return CompiledFunction(args, shape, size, backend, *_symengine(args, flat, backend, opt_level, wrt))
-    return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt))
+        return CompiledFunction(args, shape, size, backend, *_symengine(args, flat, backend, opt_level, wrt,
+                                                                                 definitions, factor))
+    return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions))
