@@ -16,7 +16,7 @@ import make_api
 
 # every page with Python code blocks; each page's blocks run in order, in one namespace
 RUNNABLE_PAGES = ["tutorial.md", "conventions.md", "generic-point.md", "index.md", "transposition.md",
-                  "equations.md", "nonlinear.md"]
+                  "equations.md", "nonlinear.md", "linearization.md", "numerics.md"]
 
 
 def _code_blocks(md: str) -> list[str]:
@@ -54,7 +54,7 @@ def test_index_links_resolve():
     text = (DOCS / "index.md").read_text(encoding="utf-8")
     links = re.findall(r"\]\(([^)#]+\.md)\)", text)
     for name in ["conventions.md", "tutorial.md", "generic-point.md", "api.md",
-                 "transposition.md", "equations.md", "nonlinear.md"]:
+                 "transposition.md", "equations.md", "nonlinear.md", "linearization.md", "numerics.md"]:
         assert name in links
     for name in ["conventions.md", "tutorial.md", "generic-point.md", "api.md"]:
         assert (DOCS / name).exists()

@@ -51,35 +51,20 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, SingularMapError,
                       UnknownCoordinateError)
-from ..kernel.evaluation import PRECISION
+from ..kernel.evaluation import PRECISION, to_mp
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 from .base import Equations
 
 __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian_at"]
-
-_BITS = int(PRECISION * 3.33) + 8
 
 
 # ----------------------------------------------------------------------------------------------
 # forward-mode automatic differentiation over the distinct subexpressions
 # ----------------------------------------------------------------------------------------------
 def _mpf(x):
-    if isinstance(x, sp.Basic):
-        x = sp.sympify(x)
-        if x.is_Rational:
-            return mpmath.mpf(x.p) / x.q
-        if x.is_Float:
-            return x._to_mpmath(_BITS)
-        v = x.evalf(PRECISION + 10)
-        if not v.is_number:
-            raise ValueError(f"no value for {sorted(map(str, v.free_symbols))}")
-        if not v.is_real:
-            if v.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
-                raise SingularMapError(f"{x} is singular")
-            re, im = v.as_real_imag()
-            return mpmath.mpc(re._to_mpmath(_BITS), im._to_mpmath(_BITS))
-        return v._to_mpmath(_BITS)
-    return mpmath.mpmathify(x)
+    """A number at PRECISION digits (:func:`geonh.kernel.evaluation.to_mp`: ValueError naming
+    the symbols without a value, SingularMapError where it is singular)."""
+    return mpmath.mpmathify(to_mp(x))
 
 
 _D1 = {
