@@ -1,4 +1,4 @@
-"""Benchmark: all structure coefficients c^d_ab of frames of dimension 3..12.
+"""Benchmark: all structure coefficients c^d_ab of random polynomial frames and trailer frames.
 
 Two families of frames, for each dimension n:
 
@@ -8,31 +8,39 @@ Two families of frames, for each dimension n:
 * ``trailer``: the adapted frame of the kinematic (N = n − 3)-trailer,
   ``geonh.models.kinematic.n_trailer(N).frame`` (its field matrix C is the input; trigonometric).
 
-Both implementations start from the same field matrix C (columns = fields X_a) and return all
-c^d_ab with [X_a, X_b] = c^d_ab X_d:
+Every implementation starts from the same sympy field matrix C (columns = fields X_a) and
+returns all c^d_ab with [X_a, X_b] = c^d_ab X_d; side by side in one run:
 
-* ``geonh``: ``Frame(fields).structure_coefficients()`` — generic-point rank check, LU inverse
-  with generic-point pivoting, Jacobians computed once per field, antisymmetry, zero brackets
-  skipped.
-* ``naive``: what a plain-sympy user writes: ``B = C.inv()`` (sympy's default method, i.e.
-  Gauss-Jordan elimination with its default zero test and simplification of pivots), and for
-  every pair a < b the bracket [X_a, X_b] = J(X_b) X_a − J(X_a) X_b with both Jacobians
-  recomputed (``Matrix.jacobian``) for the pair, then c_{·ab} = B · bracket and c_{·ba} = −c_{·ab}.
-  No ``simplify`` of the results, no reuse across pairs.
+* ``geonh-sympy``: ``Frame(fields).structure_coefficients()`` with ``set_backend("sympy")`` —
+  generic-point rank check, LU inverse with generic-point pivoting, Jacobians computed once
+  per field, antisymmetry, zero brackets skipped; a sympy ``Array`` out.
+* ``geonh-symengine``: the same call with ``set_backend("symengine")`` (geonh's default): C is
+  converted once to symengine, the pivot order is found at the generic point, the LU inverse,
+  Jacobians, brackets and products run in symengine, and the coefficients are converted
+  once back to sympy (the same sympy ``Array`` out).
+* ``sympy`` (raw): what a plain-sympy user writes: ``B = C.inv()`` (sympy's default method),
+  and for every pair a < b the bracket [X_a, X_b] = J(X_b) X_a − J(X_a) X_b with both
+  Jacobians recomputed (``Matrix.jacobian``), c_{·ab} = B · bracket, c_{·ba} = −c_{·ab}.
+* ``symengine`` (raw): the same in symengine: ``symengine.sympify(C)``, ``C.inv()``
+  (symengine's default), Jacobians once per field, the products in symengine; symengine
+  objects out (no conversion back).
 
-Reported per case: median wall time over repeats (5, 3 from n = 7, 1 from n = 10; sympy's
-cache cleared before every repeat), the ratio naive/geonh, and the operation count of the
-result after common-subexpression elimination (``count_ops`` of the ``sympy.cse`` output:
-replacements plus reduced expressions) for both.  Each case runs in a child process with a
-time limit; a naive case over the limit is printed as "skipped (> X s)" and larger dimensions
-of that family are skipped for it too.
+Reported per case: median wall time over repeats (5, 3 from n = 7, 1 from n = 12; sympy's
+cache cleared before every repeat), each time over geonh-symengine's, and the largest
+difference of all n³ coefficients from raw symengine's at one random point (float).  Each
+case runs in a child process with a time limit; a case over the limit prints "> X" and larger
+dimensions of that family are skipped for that implementation.  Below the table: the scaling
+exponents d log t / d log n (least squares) per family and implementation, and the load
+average of the machine before and after the run.
 
-Run:  python benchmarks/structure_coefficients.py [--max-dim 12] [--timeout 40]
+Run:  python benchmarks/structure_coefficients.py [--poly 6 7 8 9 10] [--trailer 8 12 16] [--timeout 60]
 """
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing as mp
+import os
 import random
 import statistics
 import sys
@@ -83,13 +91,24 @@ def trailer_frame_matrix(n: int):
 
 
 # -- the two implementations ---------------------------------------------------------------------
-def geonh_coefficients(coords, C):
+def _geonh(coords, C, backend):
+    from geonh.kernel.backend import set_backend
     from geonh.kernel.fields import VectorField
     from geonh.kernel.frames import Frame
     from geonh.kernel.space import ConfigurationSpace
+    set_backend(backend)
     S = ConfigurationSpace(list(coords))
     F = Frame([VectorField(S, list(C[:, a])) for a in range(C.cols)])
-    return list(F.structure_coefficients())
+    return F.structure_coefficients()
+
+
+def geonh_coefficients(coords, C):
+    """geonh with the symengine backend (kept under its old name)."""
+    return _geonh(coords, C, "symengine")
+
+
+def geonh_sympy_coefficients(coords, C):
+    return _geonh(coords, C, "sympy")
 
 
 def naive_coefficients(coords, C):
@@ -108,7 +127,42 @@ def naive_coefficients(coords, C):
     return [c[d][a][b] for d in range(n) for a in range(n) for b in range(n)]
 
 
-IMPLS = {"geonh": geonh_coefficients, "naive": naive_coefficients}
+def symengine_coefficients(coords, C):
+    import symengine as se
+    n = C.rows
+    Cs = se.sympify(C)
+    B = Cs.inv()
+    X = se.DenseMatrix([se.sympify(s) for s in coords])
+    cols = [Cs.col(a) for a in range(n)]
+    J = [cols[a].jacobian(X) for a in range(n)]
+    c = [[[0] * n for _ in range(n)] for _ in range(n)]
+    for a in range(n):
+        for b in range(a + 1, n):
+            comp = B * (J[b] * cols[a] - J[a] * cols[b])
+            for d in range(n):
+                c[d][a][b] = comp[d, 0]
+                c[d][b][a] = -comp[d, 0]
+    return [c[d][a][b] for d in range(n) for a in range(n) for b in range(n)]
+
+
+IMPLS = {"geonh-sympy": geonh_sympy_coefficients, "geonh-symengine": geonh_coefficients,
+         "sympy": naive_coefficients, "symengine": symengine_coefficients}
+
+
+def _flat(out) -> list:
+    return sp.flatten(out.tolist()) if hasattr(out, "tolist") and not isinstance(out, list) else list(out)
+
+
+def values_at_point(coords, exprs, seed: int = 7) -> list[float]:
+    """Float values of ``exprs`` at one random point of the coordinates (and parameters)."""
+    import symengine as se
+    rng = random.Random(seed)
+    free = set()
+    exprs = [se.sympify(e) for e in exprs]
+    for e in exprs:
+        free |= e.free_symbols
+    pt = {s: se.Rational(rng.randint(20, 200), 97) for s in sorted(free, key=str)}
+    return [float(e.xreplace(pt).n(real=True)) if e.free_symbols else float(e) for e in exprs]
 
 
 def cse_ops(exprs) -> int:
@@ -125,11 +179,11 @@ def _worker(family, n, impl, repeats, queue):
         out = IMPLS[impl](coords, C)
         times.append(time.perf_counter() - t)
         queue.put(("time", statistics.median(times)))  # partial result if killed later
-    queue.put(("ops", cse_ops(out)))
+    queue.put(("values", values_at_point(coords, _flat(out))))
 
 
 def run_case(family, n, impl, repeats, timeout):
-    """(median seconds or None if over the limit, cse op count or None)."""
+    """(median seconds or None if over the limit, values at the random point or None)."""
     ctx = mp.get_context("fork")
     q = ctx.Queue()
     p = ctx.Process(target=_worker, args=(family, n, impl, repeats, q))
@@ -138,47 +192,83 @@ def run_case(family, n, impl, repeats, timeout):
     if p.is_alive():
         p.kill()
         p.join()
-    med = ops = None
+    med = vals = None
     while not q.empty():
         kind, val = q.get()
         if kind == "time":
             med = val
         else:
-            ops = val
-    return med, ops
+            vals = val
+    return (med if vals is not None else None), vals
 
 
 def repeats_for(n: int) -> int:
-    return 5 if n <= 6 else 3 if n <= 9 else 1
+    return 5 if n <= 6 else 3 if n <= 11 else 1 if n > 16 else 3
+
+
+def slope(ns, ts) -> float | None:
+    pts = [(math.log(n), math.log(t)) for n, t in zip(ns, ts) if t]
+    if len(pts) < 2:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--min-dim", type=int, default=3)
-    ap.add_argument("--max-dim", type=int, default=12)
-    ap.add_argument("--timeout", type=float, default=40.0, help="seconds per case (all repeats)")
-    ap.add_argument("--families", default="poly,trailer")
+    ap.add_argument("--poly", type=int, nargs="*", default=[6, 7, 8, 9, 10])
+    ap.add_argument("--trailer", type=int, nargs="*", default=[8, 12, 16])
+    ap.add_argument("--impls", nargs="*", default=list(IMPLS))
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case (all repeats)")
     args = ap.parse_args(argv)
+    import symengine as se
     t0 = time.perf_counter()
-    head = f"{'family':8} {'n':>3} {'geonh [s]':>11} {'naive [s]':>22} {'naive/geonh':>12} {'cse ops geonh':>14} {'cse ops naive':>14}"
+    load0 = os.getloadavg()
+    ref = "geonh-symengine"
+    head = f"{'family':8} {'n':>3} " + " ".join(f"{i + ' [s]':>20}" for i in args.impls) + \
+        "  " + " ".join(f"{i + '/' + ref:>26}" for i in args.impls if i != ref) + f"  {'max |Δ| vs symengine':>22}"
     print(head)
     print("-" * len(head))
-    for family in args.families.split(","):
-        naive_dead = geonh_dead = False
-        for n in range(args.min_dim, args.max_dim + 1):
+    times: dict = {}
+    for family, dims in (("poly", args.poly), ("trailer", args.trailer)):
+        dead = set()
+        for n in dims:
             r = repeats_for(n)
-            g = (None, None) if geonh_dead else run_case(family, n, "geonh", r, args.timeout)
-            nv = (None, None) if naive_dead else run_case(family, n, "naive", r, args.timeout)
-            geonh_dead = geonh_dead or g[0] is None or g[1] is None
-            naive_dead = naive_dead or nv[0] is None or nv[1] is None
-            gs = f"{g[0]:.3f}" if g[0] is not None and g[1] is not None else f"skipped (> {args.timeout:.0f} s)"
-            ns = f"{nv[0]:.3f}" if nv[0] is not None and nv[1] is not None else f"skipped (> {args.timeout:.0f} s)"
-            ratio = (f"{nv[0] / g[0]:.1f}x" if None not in (g[0], g[1], nv[0], nv[1]) else "-")
-            print(f"{family:8} {n:>3} {gs:>11} {ns:>22} {ratio:>12} "
-                  f"{g[1] if g[1] is not None else '-':>14} {nv[1] if nv[1] is not None else '-':>14}",
-                  flush=True)
-    print(f"total {time.perf_counter() - t0:.0f} s; repeats 5 (n ≤ 6), 3 (n ≤ 9), 1 (n ≥ 10); "
-          f"median wall time; sympy {sp.__version__}")
+            res = {}
+            for impl in args.impls:
+                res[impl] = (None, None) if impl in dead else run_case(family, n, impl, r, args.timeout)
+                if res[impl][0] is None:
+                    dead.add(impl)
+                times.setdefault((family, impl), []).append((n, res[impl][0]))
+            cells = " ".join(f"{res[i][0]:>20.4f}" if res[i][0] is not None else f"{'> %.0f' % args.timeout:>20}"
+                             for i in args.impls)
+            g = res.get(ref, (None, None))[0]
+            ratios = " ".join(
+                (f"{res[i][0] / g:>26.2f}" if res[i][0] is not None and g else f"{'-':>26}")
+                for i in args.impls if i != ref)
+            base = res.get("symengine", (None, None))[1]
+            diff = "-"
+            if base is not None:
+                ds = [max((abs(a - b) for a, b in zip(res[i][1], base)), default=0.0)
+                      for i in args.impls if res[i][1] is not None]
+                diff = f"{max(ds):.1e}"
+            print(f"{family:8} {n:>3} {cells}  {ratios}  {diff:>22}", flush=True)
+    print()
+    print("scaling exponents d log t / d log n (least squares over the dimensions that finished):")
+    for family, dims in (("poly", args.poly), ("trailer", args.trailer)):
+        if len(dims) < 2:
+            continue
+        parts = []
+        for impl in args.impls:
+            pts = [(n, t) for n, t in times.get((family, impl), []) if t is not None]
+            e = slope([n for n, _ in pts], [t for _, t in pts])
+            parts.append(f"{impl} {e:.1f}" if e is not None else f"{impl} -")
+        print(f"  {family:8} n = {dims[0]}…{dims[-1]}: " + ", ".join(parts))
+    load1 = os.getloadavg()
+    print(f"total {time.perf_counter() - t0:.0f} s; median wall time; repeats 5 (n ≤ 6), 3 (7 ≤ n ≤ 16); "
+          f"sympy {sp.__version__}, symengine {se.__version__}, Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs, load average {load0[0]:.1f} before, {load1[0]:.1f} after")
     return 0
 
 

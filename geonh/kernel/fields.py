@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, SpaceMismatchError
+from . import backend as _be
 from .parsing import as_expr
 from .space import ConfigurationSpace
 
@@ -111,8 +112,15 @@ class VectorField:
 
     # -- calculus ---------------------------------------------------------------------------
     def __call__(self, f) -> sp.Expr:
-        """X(f) = X^i ∂f/∂q^i for a function f of the coordinates (and other symbols)."""
+        """X(f) = X^i ∂f/∂q^i for a function f of the coordinates (and other symbols).
+
+        Computed by the active expression backend (:mod:`geonh.kernel.backend`): symengine
+        when it is active and supports the expressions, sympy otherwise."""
         f = as_scalar(f, self.space)
+        native = _native(self.space, self.components, [f])
+        if native is not None:
+            T, syms, X, (g,) = native
+            return T.to_sympy(_be.directional_derivative(X, g, syms))
         free = f.free_symbols
         out = sp.S.Zero
         for c, s in zip(self.components, self.space.coords):
@@ -125,6 +133,10 @@ class VectorField:
         if not isinstance(other, VectorField):
             raise TypeError(f"the Lie bracket takes two vector fields, got {type(other).__name__}")
         check_same_space(self, other, "bracket")
+        native = _native(self.space, self.components, other.components)
+        if native is not None:
+            T, syms, X, Y = native
+            return VectorField(self.space, T.to_sympy(_be.lie_bracket(X, Y, syms)))
         return VectorField(self.space, [self(b) - other(a)
                                         for a, b in zip(self.components, other.components)])
 
@@ -149,6 +161,21 @@ class VectorField:
         terms = [f"\\left({printer._print(c)}\\right) \\partial_{{{printer._print(s)}}}"
                  for c, s in zip(self.components, self.space.coords) if c != 0]
         return " + ".join(terms) if terms else "0"
+
+
+def _native(space: ConfigurationSpace, first: Sequence, second: Sequence):
+    """(Translation, coordinates, first, second) in symengine when that backend is active and
+    every expression is supported; None for the sympy route (:mod:`geonh.kernel.backend`)."""
+    if not _be.use_symengine():
+        return None
+    first, second = list(first), list(second)
+    if all(e == 0 for e in first) or all(e == 0 for e in second):
+        return None  # nothing to differentiate: the sympy route is immediate
+    if not _be.supports(first + second + list(space.coords)):
+        return None
+    T = _be.Translation()
+    syms = T.to_symengine(list(space.coords))
+    return T, syms, T.to_symengine(first), T.to_symengine(second)
 
 
 def bracket(X: VectorField, Y: VectorField) -> VectorField:

@@ -17,6 +17,7 @@ from typing import Sequence
 import sympy as sp
 
 from ..errors import DependentFieldsError, DimensionError, SingularMapError
+from . import backend as _be
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
 from .generic_point import generic_rank, is_zero, lu_inverse
@@ -52,29 +53,71 @@ class Frame:
             if len(coframe) != space.dim or any(not isinstance(f, OneForm) or f.space != space for f in coframe):
                 raise DimensionError(f"the coframe must be {space.dim} OneForms on {space!r}")
             Bk = sp.Matrix([list(f.covector) for f in coframe])
-            P = Bk * C - sp.eye(space.dim)
+            native = None
+            if _be.use_symengine() and _be.supports([C, Bk]):
+                T = _be.Translation()
+                Cs, Bs = T.to_symengine(C), T.to_symengine(Bk)
+                Ps = Bs * Cs - _be.se.eye(space.dim)
+                # only entries that are not structurally zero go to the generic-point test
+                P = [T.to_sympy(e) for e in Ps if e != 0]
+                native = (T, Cs, Bs)
+            else:
+                P = list(Bk * C - sp.eye(space.dim))
             if not all(is_zero(e) for e in P):
                 raise DependentFieldsError("the given coframe is not dual to the fields (θ^a(X_b) ≠ δ^a_b)")
             B = Bk
-        else:
+            self._set(fields, C, B, names)
+            self._native = native
+            return
+        native = _native_inverse(C, "frame matrix C")
+        if native is False:
             r = generic_rank(C)
-            if r < space.dim:
-                raise DependentFieldsError(
-                    f"the {space.dim} fields are dependent at the generic point (rank {r}); "
-                    "they do not form a frame")
-            B = lu_inverse(C, what="frame matrix C", check=False)
+            raise DependentFieldsError(
+                f"the {space.dim} fields are dependent at the generic point (rank {r}); "
+                "they do not form a frame")
+        if native is not None:
+            T, Cs, Bs, B_sympy = native
+            # B stays in symengine until it is asked for (Frame.B converts it once)
+            self._set(fields, C, None, names, B_sympy=B_sympy)
+            self._native = (T, Cs, Bs)
+            return
+        r = generic_rank(C)
+        if r < space.dim:
+            raise DependentFieldsError(
+                f"the {space.dim} fields are dependent at the generic point (rank {r}); "
+                "they do not form a frame")
+        B = lu_inverse(C, what="frame matrix C", check=False)
         self._set(fields, C, B, names)
 
-    def _set(self, fields, C: sp.Matrix, B: sp.Matrix, names) -> None:
+    def _set(self, fields, C: sp.Matrix, B: sp.Matrix | None, names, *, B_sympy=None) -> None:
         space = fields[0].space
         self.space: ConfigurationSpace = space
         self.fields: tuple[VectorField, ...] = tuple(fields)
         self.C: sp.Matrix = C
-        self.B: sp.Matrix = sp.Matrix(B)
+        # B = C⁻¹ as a sympy Matrix, or None with B_sympy() building it on first access
+        self._B = sp.Matrix(B) if B is not None else None
+        self._B_sympy = B_sympy
         self.names: tuple[str, ...] = tuple(names) if names is not None else tuple(
             f"w{a + 1}" for a in range(space.dim))
         if len(self.names) != space.dim:
             raise DimensionError(f"{len(self.names)} names for {space.dim} quasi-velocities")
+        self._c = None
+        self._native = None  # (Translation, C, B) in symengine when the inverse was computed there
+
+    @property
+    def B(self) -> sp.Matrix:
+        """The coframe matrix B = C⁻¹ (rows θ^a); when the inverse was computed in symengine
+        it is converted to sympy on first access (the same matrix the sympy route gives)."""
+        if self._B is None:
+            self._B = sp.Matrix(self._B_sympy())
+            self._B_sympy = None
+        return self._B
+
+    @B.setter
+    def B(self, value) -> None:
+        self._B = sp.Matrix(value)
+        self._B_sympy = None
+        self._native = None
         self._c = None
 
     @classmethod
@@ -106,14 +149,24 @@ class Frame:
         if len(forms) != space.dim:
             raise DimensionError(f"a coframe on {space!r} has {space.dim} forms, got {len(forms)}")
         B = sp.Matrix([list(f.covector) for f in forms])
-        r = generic_rank(B)
-        if r < space.dim:
+        native = _native_inverse(B, "coframe matrix B")
+        if native is None:
+            r = generic_rank(B)
+        if native is False or (native is None and r < space.dim):
+            r = generic_rank(B)
             raise SingularMapError(
                 f"the {space.dim} one-forms are dependent at the generic point (rank {r}); "
                 "the quasi-velocity map is not invertible")
-        C = lu_inverse(B, what="coframe matrix B", check=False)
+        if native is not None:
+            T, Bs, Cs, C_sympy = native
+            C = C_sympy()  # the fields need sympy components now
+        else:
+            C = lu_inverse(B, what="coframe matrix B", check=False)
         fields = [VectorField(space, list(C[:, a])) for a in range(space.dim)]
-        return cls._assemble(fields, B, names)
+        out = cls._assemble(fields, B, names)
+        if native is not None:
+            out._native = (T, Cs, Bs)
+        return out
 
     @classmethod
     def from_quasi_velocities(cls, space: ConfigurationSpace, omegas: Sequence,
@@ -179,6 +232,10 @@ class Frame:
         if method == "bracket":
             if self._c is not None:
                 return self._c
+            native = self._native_matrices()
+            if native is not None:
+                self._c = _structure_coefficients_native(*native, self.space.coords)
+                return self._c
             c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
             cols = [X.as_matrix() for X in self.fields]
             coords = self.space.coords
@@ -207,6 +264,18 @@ class Frame:
             return sp.Array(c)
         raise ValueError(f"method must be 'bracket' or 'exterior', not {method!r}")
 
+    def _native_matrices(self):
+        """(Translation, C, B) in symengine when that backend is active and C, B are supported
+        (else None: the sympy route, see :mod:`geonh.kernel.backend`)."""
+        if not _be.use_symengine():
+            return None
+        if self._native is None:
+            if not _be.supports([self.C, self.B]):
+                return None
+            T = _be.Translation()
+            self._native = (T, T.to_symengine(self.C), T.to_symengine(self.B))
+        return self._native
+
     def hamel_beta(self) -> sp.Array:
         """Hamel's β[a, b, d] = β_{a,b,d} = c^d_ab (Hamel 1924, eq. (17); CONVENTIONS.md)."""
         c = self.structure_coefficients()
@@ -228,8 +297,82 @@ class Frame:
         fields = [VectorField(self.space, list(C2[:, a])) for a in range(self.dim)]
         return Frame._assemble(fields, Ainv * self.B, None)
 
+    def _repr_latex_(self) -> str:
+        from ..display import repr_latex  # duck-typed renderer: imports none of these classes
+        return repr_latex(self)
+
     def __repr__(self) -> str:
-        return f"Frame({list(self.fields)!r})"
+        return f"Frame([{', '.join(self.names)}] on {self.space!r})"
+
+
+def _native_inverse(M: sp.Matrix, what: str):
+    """M⁻¹ computed for the symengine backend: ``(Translation, M, M⁻¹, to_sympy)`` with M and
+    M⁻¹ symengine matrices and ``to_sympy()`` returning M⁻¹ as a sympy Matrix (converted when
+    called); ``None`` when the sympy route applies (backend sympy, or M not supported by
+    symengine); ``False`` when M is singular at the generic point (the caller raises with
+    the rank).
+
+    With functions: LU with generic pivots in symengine.  Rational (function-free) data:
+    the sympy route's exact fraction-field LU (cancelled entries, the same M⁻¹ as
+    generic_point.lu_solve), its numerators and denominators taken straight to symengine
+    (:func:`geonh.kernel.backend.fraction_field_inverse`)."""
+    if not _be.use_symengine() or not _be.supports(M):
+        return None
+    T = _be.Translation()
+    if not any(e.has(sp.Function) for e in M):
+        exact = _be.fraction_field_inverse(M)
+        if exact is False:
+            return False
+        if exact is not None:
+            Minv, Minv_sympy = exact
+            return T, T.to_symengine(M), Minv, Minv_sympy
+        # another coefficient domain: the sympy route's inverse, converted once
+        if generic_rank(M) < M.rows:
+            return False
+        Minv = lu_inverse(M, what=what, check=False)
+        return T, T.to_symengine(M), T.to_symengine(Minv), lambda: Minv
+    Ms = T.to_symengine(M)
+    order = _be.generic_pivot_order(Ms, T.symbols)
+    if order is None:
+        return False
+    Minv = _be.lu_inverse(Ms, what=what, order=order)
+    return T, Ms, Minv, lambda: T.to_sympy(Minv)
+
+
+def _structure_coefficients_native(T, C, B, coords) -> sp.Array:
+    """c^d_ab = θ^d([X_a, X_b]) = B^d_k (J_b X_a − J_a X_b)^k in symengine, with the Jacobians
+    J_a[k, i] = ∂_i C^k_a computed once per field (the bracket formula of CONVENTIONS.md:
+    [X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k); matrix products in symengine's C++, one
+    conversion to sympy per entry on first access (a :class:`~geonh.kernel.backend.LazyArray`;
+    c^d_ba = −c^d_ab converted from symengine too, so both are sympy-canonical)."""
+    n = C.nrows()
+    syms = T.to_symengine(list(coords))
+    cols = [C.col(a) for a in range(n)]
+    J = [cols[a].jacobian(_be.se.DenseMatrix(syms)) for a in range(n)]
+    Jzero = [J[a].is_zero_matrix for a in range(n)]
+    values = [sp.S.Zero] * (n * n * n)  # flat c[d, a, b] at (d * n + a) * n + b
+    pending = {}
+    for a in range(n):
+        for b in range(a + 1, n):
+            if Jzero[a] and Jzero[b]:
+                continue
+            if Jzero[a]:
+                br = J[b] * cols[a]
+            elif Jzero[b]:
+                br = -(J[a] * cols[b])
+            else:
+                br = J[b] * cols[a] - J[a] * cols[b]
+            if br.is_zero_matrix:
+                continue
+            comp = B * br
+            for dd in range(n):
+                v = comp[dd, 0]
+                if v != 0:
+                    k, k2 = (dd * n + a) * n + b, (dd * n + b) * n + a
+                    values[k] = values[k2] = None
+                    pending[k] = v
+                    pending[k2] = -v
+    return _be.LazyArray.from_native((n, n, n), values, pending, T)
 
 
 def transform_structure_coefficients(frame: Frame, A: sp.MatrixBase) -> sp.Array:

@@ -1,0 +1,821 @@
+"""The expression backend of geonh's symbolic hot paths: symengine (fast) or sympy (reference).
+
+geonh's public objects hold **sympy** expressions: users give sympy and get sympy.  The hot
+paths (Jacobians, directional derivatives and Lie brackets of vector fields, structure
+coefficients, the frame inverse, the transpositional coefficients) may run on symengine, a
+C++ engine with the same expression language and no assumptions system.  Each hot path
+converts its inputs **once** on the way in (:func:`to_symengine`) and its results **once** on
+the way out (:func:`to_sympy`); nothing in between touches sympy.
+
+Choosing the backend
+--------------------
+* :func:`set_backend` ``("symengine" | "sympy")``, :func:`get_backend`, and the context
+  manager :func:`using_backend` (restores the previous backend on exit).
+* The environment variable ``GEONH_BACKEND`` is read once, at import.
+* Default: ``"symengine"`` when the ``symengine`` module imports, otherwise ``"sympy"``
+  (:data:`SYMENGINE_AVAILABLE` says which).  Asking for symengine when it is missing, or for
+  an unknown name, raises :class:`BackendError` (a :class:`~geonh.errors.GeonhError`).
+
+The sympy backend is the pure-sympy route, kept for comparison and for tests that run both.
+The two backends give the same results as functions: identical at random rational points,
+and usually identical expressions up to ``expand`` (symengine distributes numeric factors
+over sums: 2(x + y) → 2x + 2y).
+
+Conversion
+----------
+:func:`to_symengine` converts an expression, a matrix or a (nested) list; :func:`to_sympy`
+converts back.  Both go through a :class:`Translation` that remembers the sympy symbols it
+saw, because symengine symbols carry **no assumptions**: the way back puts the original
+symbols (``real=True``, ``positive=True``, ...) back in place, and sympy re-applies its
+automatic evaluations on them (``Abs(x) → x`` for positive x, ``sqrt(x**2) → x``, ...).
+Dummies map to symengine dummies and back to themselves.
+
+Fallbacks to sympy (each explicit: :func:`supports` says no and the hot path computes with
+sympy; ``to_symengine`` itself raises :class:`UnsupportedExpressionError`):
+
+1. **Functions outside the supported set** :data:`SUPPORTED_FUNCTIONS` (the elementary
+   functions whose derivatives both engines agree on: sin, cos, tan, cot, sec, csc, their
+   inverses, sinh, cosh, tanh, coth, exp, log, atan2).  ``Abs``, ``sign``, ``Piecewise``,
+   ``Heaviside``, ``Min``/``Max``, special functions, ``Derivative``, ``Subs``, ``Integral``:
+   symengine differentiates them differently or not at all (``d|x|/dx`` stays an unevaluated
+   ``Derivative`` in symengine, sympy gives ``sign(x)`` for real x).
+2. **Undefined functions** (``f(t)``, dynamicsymbols): their names could carry assumptions
+   and derivatives of them are ``Derivative`` objects; the kernel works in plain symbols
+   (``ConfigurationSpace.from_dynamic``), so anything with an applied undefined function
+   stays in sympy.
+3. **Two different symbols with the same name** (``Symbol("x")`` and ``Symbol("x",
+   real=True)``): symengine identifies symbols by name only and would merge them.
+4. **Constants other than** π, E, I and numbers (e.g. ``GoldenRatio``, ``EulerGamma``,
+   ``oo``, ``nan``, ``zoo``) and non-expression objects (Relational, Boolean, sets).
+5. **Assumptions, simplification and zero decisions** are never asked of symengine:
+   geonh decides zeros and ranks numerically at the generic point
+   (:mod:`geonh.kernel.generic_point`), and a structural zero (the expression ``0``) is the
+   only zero test used inside the hot paths.
+
+6. **The inverse of rational (function-free) matrices**: a frame or coframe matrix without
+   functions is inverted by sympy's exact fraction-field LU (as in
+   :func:`geonh.kernel.generic_point.lu_solve`: cancelled entries instead of a symbolic
+   LU's nested quotients, so both backends hold the *same* B = C⁻¹), see
+   :func:`fraction_field_inverse`: the cancelled numerators and denominators go straight to
+   symengine (no sympy expressions in between), and the sympy B is built only when asked
+   for; symengine takes over from B on (brackets, products).  With functions the LU runs
+   in symengine.
+7. **Entries not real at a sample point** (``log`` of a negative value, ...): the numeric
+   pivot search (:func:`generic_pivot_order`) evaluates that entry with sympy/mpmath.
+
+:func:`supports` returns whether (and :func:`unsupported_reason` why not) an expression can
+go to symengine.  Where the hot paths use the backend: :meth:`VectorField.__call__` and
+:meth:`VectorField.bracket` (hence distributions' involutivity and the transpositional
+relations' brackets and quasi relations), the frame and coframe inverses and the duality
+check of :class:`~geonh.kernel.frames.Frame`, and :meth:`Frame.structure_coefficients`
+(hence Hamel's β and Neimark–Fufaev's γ of :mod:`geonh.transposition.relations`).
+
+Results that stay in symengine
+------------------------------
+Rebuilding canonical sympy objects (argument sorting, sympy's automatic evaluation) costs
+more than the symengine computation itself.  Results that are often read only in part are
+therefore handed out lazily: :class:`LazyArray` is a sympy ``ImmutableDenseNDimArray`` (same
+type tests, shape, printing, equality, hashing, ``tolist``, ``applyfunc``, pickling, ...)
+whose entries are converted from symengine by the :class:`Translation` of their computation
+on first access, ``c[d, a, b]`` one entry at a time, anything else (iteration, slices,
+``args``, equality) all at once.  The converted entries are exactly those an eager
+conversion would give.  :class:`~geonh.kernel.frames.Frame` keeps its inverse the same way
+(``Frame.B`` is converted on first access).
+
+Primitives
+----------
+:func:`jacobian`, :func:`directional_derivative`, :func:`lie_bracket`, :func:`matmul`,
+:func:`lu_solve`, :func:`lu_inverse` and :func:`inverse` work on *native* objects of the
+active backend (symengine ``DenseMatrix``/expressions, or sympy ``Matrix``/expressions) and
+follow geonh's inverse policy (:func:`geonh.kernel.generic_point.inverse`): the identity as
+is, adj(M)/det(M) up to size 4, LU with generic-point pivots beyond (the row order is found
+at random points, so every symbolic pivot is provably non-zero at the generic point).
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterable, Sequence
+
+import sympy as sp
+
+from ..errors import GeonhError, SingularMapError
+
+try:  # pragma: no cover - depends on the installation
+    import symengine as se
+    SYMENGINE_AVAILABLE = True
+except ImportError:  # pragma: no cover
+    se = None
+    SYMENGINE_AVAILABLE = False
+
+BACKENDS = ("symengine", "sympy")
+
+
+class BackendError(GeonhError, ValueError):
+    """An unknown or unavailable expression backend."""
+
+
+class UnsupportedExpressionError(BackendError):
+    """An expression that has no faithful symengine image (see the module's fallback list)."""
+
+
+def _check_name(name) -> str:
+    if not isinstance(name, str) or name.strip().lower() not in BACKENDS:
+        raise BackendError(f"unknown expression backend {name!r}; choose one of {list(BACKENDS)}")
+    name = name.strip().lower()
+    if name == "symengine" and not SYMENGINE_AVAILABLE:
+        raise BackendError("the symengine backend was requested but the symengine module does "
+                           "not import; install symengine or use set_backend('sympy')")
+    return name
+
+
+def _initial() -> str:
+    env = os.environ.get("GEONH_BACKEND", "").strip()
+    if env:
+        return _check_name(env)
+    return "symengine" if SYMENGINE_AVAILABLE else "sympy"
+
+
+_BACKEND = _initial()
+
+
+def get_backend() -> str:
+    """The active backend: ``"symengine"`` or ``"sympy"``."""
+    return _BACKEND
+
+
+def set_backend(name: str) -> str:
+    """Make ``name`` (``"symengine"`` or ``"sympy"``) the active backend; returns the previous
+    one.  An unknown or unavailable name raises :class:`BackendError`."""
+    global _BACKEND
+    name = _check_name(name)
+    old, _BACKEND = _BACKEND, name
+    return old
+
+
+@contextmanager
+def using_backend(name: str):
+    """``with using_backend("sympy"): ...`` runs the block on ``name`` and restores the
+    previous backend afterwards (also on error)."""
+    old = set_backend(name)
+    try:
+        yield name
+    finally:
+        set_backend(old)
+
+
+def use_symengine() -> bool:
+    """True when the active backend is symengine."""
+    return _BACKEND == "symengine"
+
+
+# -- what symengine may see -------------------------------------------------------------------
+SUPPORTED_FUNCTIONS = frozenset({
+    sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc,
+    sp.asin, sp.acos, sp.atan, sp.acot, sp.asec, sp.acsc,
+    sp.sinh, sp.cosh, sp.tanh, sp.coth,
+    sp.exp, sp.log, sp.atan2,
+})
+_CONSTANTS = (sp.core.numbers.Pi, sp.core.numbers.Exp1, sp.core.numbers.ImaginaryUnit)
+_OK_CACHE: dict = {}
+
+
+def _reason_node(e) -> str | None:
+    """Why the single node ``e`` cannot go to symengine (None if it can)."""
+    if e.is_Symbol:
+        return None
+    if e.is_Number:
+        if e.is_Rational or e.is_Float:
+            return None
+        return f"the number {e} has no symengine image"
+    if e.is_Add or e.is_Mul or e.is_Pow:
+        return None
+    if isinstance(e, _CONSTANTS):
+        return None
+    if isinstance(e, sp.core.function.AppliedUndef):
+        return f"undefined function {e.func} (functions of time stay in sympy)"
+    if isinstance(e, sp.Function):
+        if e.func in SUPPORTED_FUNCTIONS:
+            return None
+        return f"function {e.func} is not in geonh's symengine set"
+    return f"{type(e).__name__} objects stay in sympy"
+
+
+def _scan(expr, funcs: list | None = None) -> tuple[str | None, dict]:
+    """(reason or None, {name: sympy symbol}) for an expression, matrix or sequence; the
+    function nodes met are appended to ``funcs`` when given."""
+    names: dict = {}
+    for e in _flatten(expr):
+        e = sp.sympify(e)
+        hit = _OK_CACHE.get(e)
+        if hit is None:
+            stack, seen, found, fn = [e], set(), [], []
+            while stack:
+                a = stack.pop()
+                if a in seen:
+                    continue
+                seen.add(a)
+                r = _reason_node(a)
+                if r is not None:
+                    return r, names
+                if a.is_Symbol:
+                    found.append(a)
+                else:
+                    if a.is_Function:
+                        fn.append(a)
+                    stack.extend(a.args)
+            if len(_OK_CACHE) > 4096:
+                _OK_CACHE.clear()
+            hit = _OK_CACHE[e] = (tuple(found), tuple(fn))
+        syms = hit[0]
+        if funcs is not None:
+            funcs.extend(hit[1])
+        for s in syms:
+            if isinstance(s, sp.Dummy):
+                continue
+            other = names.setdefault(s.name, s)
+            if other != s:
+                return f"two different symbols are both named {s.name!r} ({other!r} and {s!r})", names
+    return None, names
+
+
+def unsupported_reason(expr) -> str | None:
+    """Why ``expr`` (an expression, matrix or sequence of them) cannot go to symengine, or
+    ``None`` when it can (see the module docstring for the fallback list)."""
+    return _scan(expr)[0]
+
+
+def supports(expr) -> bool:
+    """Can ``expr`` (expression, matrix or sequence) be computed on with symengine?"""
+    return SYMENGINE_AVAILABLE and unsupported_reason(expr) is None
+
+
+def _flatten(obj) -> list:
+    if isinstance(obj, sp.MatrixBase) or (se is not None and isinstance(obj, se.DenseMatrix)):
+        return list(obj)
+    if isinstance(obj, sp.NDimArray):
+        return list(obj)
+    if isinstance(obj, (list, tuple)):
+        out = []
+        for o in obj:
+            out.extend(_flatten(o))
+        return out
+    return [obj]
+
+
+# -- conversion -------------------------------------------------------------------------------
+class Translation:
+    """A two-way dictionary of symbols between sympy and symengine.
+
+    ``to_symengine`` records every sympy symbol it converts; ``to_sympy`` replaces the
+    assumption-free symbols symengine returns by those originals.  Use one translation for
+    the inputs and outputs of one computation."""
+
+    def __init__(self):
+        self.symbols: dict[str, sp.Symbol] = {}
+        self._funcs: list = []
+        self._memo: dict = {}
+
+    def _record(self, exprs) -> None:
+        funcs: list = []
+        reason, names = _scan(exprs, funcs)
+        if reason is None:
+            for k, v in names.items():
+                other = self.symbols.setdefault(k, v)
+                if other != v:
+                    reason = f"two different symbols are both named {k!r} ({other!r} and {v!r})"
+                    break
+        if reason is not None:
+            raise UnsupportedExpressionError(f"cannot convert to symengine: {reason}")
+        self._funcs.extend(funcs)
+
+    def to_symengine(self, obj):
+        """sympy expression / Matrix / (nested) list → symengine (a Matrix becomes a
+        ``DenseMatrix``, a list stays a list)."""
+        if not SYMENGINE_AVAILABLE:
+            raise BackendError("symengine is not installed")
+        self._record(obj)
+        return _to_se(obj)
+
+    def _prepare(self) -> None:
+        if self._funcs:
+            for f in self._funcs:
+                self._memo.setdefault(se.sympify(f), f)
+            self._funcs = []
+
+    def to_sympy(self, obj):
+        """symengine (or sympy) expression / DenseMatrix / list → sympy with the recorded
+        original symbols (a DenseMatrix becomes a mutable sympy ``Matrix``).
+
+        Distinct subexpressions are converted once (memo shared by every call on this
+        translation), function nodes of the inputs come back as the very input objects, and
+        sums and products are assembled in sympy's canonical argument order without
+        re-running sympy's flattening (symengine has already collected terms)."""
+        if se is None:
+            return _to_sp(obj, {})
+        self._prepare()
+        if isinstance(obj, se.DenseMatrix):
+            return sp.Matrix(obj.nrows(), obj.ncols(), [self._conv(e) for e in obj])
+        if isinstance(obj, sp.MatrixBase):
+            return sp.Matrix(obj.rows, obj.cols, [self.to_sympy(e) for e in obj])
+        if isinstance(obj, (list, tuple)):
+            return [self.to_sympy(o) for o in obj]
+        if isinstance(obj, sp.Basic):
+            rep = {sp.Symbol(k): v for k, v in self.symbols.items() if v != sp.Symbol(k)}
+            return obj.xreplace(rep) if rep else obj
+        return self._conv(se.sympify(obj))
+
+    def _conv(self, e):
+        memo = self._memo
+        r = memo.get(e)
+        if r is not None:
+            return r
+        if e.is_Symbol:
+            r = e._sympy_() if e.is_Dummy else self.symbols.get(str(e)) or e._sympy_()
+        elif e.is_Number or not e.args:
+            r = e._sympy_()
+        elif e.is_Add:
+            r = _canonical(sp.Add, [self._conv(a) for a in e.args])
+        elif e.is_Mul:
+            r = _canonical(sp.Mul, [self._conv(a) for a in e.args])
+        elif e.is_Pow:
+            b, x = e.args
+            r = sp.Pow(self._conv(b), self._conv(x))
+        else:
+            f = _SE_FUNCS.get(type(e).__name__)
+            if f is None:
+                rep = {sp.Symbol(k): v for k, v in self.symbols.items() if v != sp.Symbol(k)}
+                r = e._sympy_()
+                r = r.xreplace(rep) if rep else r
+            else:
+                r = f(*[self._conv(a) for a in e.args])
+        memo[e] = r
+        return r
+
+
+_SE_FUNCS = {f.__name__: f for f in SUPPORTED_FUNCTIONS}
+_SORTKEY = sp.core.basic._args_sortkey if hasattr(sp.core.basic, "_args_sortkey") else None
+
+
+def _canonical(cls, args: list):
+    """cls(*args) for the Add/Mul of a canonical symengine node: numbers first, the rest in
+    sympy's canonical order (``Basic.compare``), built without sympy's flattening (falls back
+    on ``cls(*args)`` when the converted arguments are not flat any more, e.g. when sympy
+    re-evaluated a node on the original symbols)."""
+    num = [a for a in args if a.is_Number]
+    rest = [a for a in args if not a.is_Number]
+    if len(num) > 1 or _SORTKEY is None or any(isinstance(a, cls) for a in rest) or \
+            (num and (num[0] == (0 if cls is sp.Add else 1))) or \
+            (cls is sp.Mul and num and len(rest) == 1 and rest[0].is_Add):
+        return cls(*args)
+    rest.sort(key=_SORTKEY)
+    if cls is sp.Mul and any(a.is_Pow and a.base in rest for a in rest):
+        return cls(*args)
+    return cls._from_args(num + rest)
+
+
+def _to_se(obj):
+    if isinstance(obj, sp.MatrixBase):
+        return se.DenseMatrix(obj.rows, obj.cols, [se.sympify(e) for e in obj])
+    if isinstance(obj, (list, tuple)):
+        return [_to_se(o) for o in obj]
+    return se.sympify(obj)
+
+
+def _to_sp(obj, rep: dict):
+    if se is not None and isinstance(obj, se.DenseMatrix):
+        return sp.Matrix(obj.nrows(), obj.ncols(), [_to_sp(e, rep) for e in obj])
+    if isinstance(obj, sp.MatrixBase):
+        return sp.Matrix(obj.rows, obj.cols, [_to_sp(e, rep) for e in obj])
+    if isinstance(obj, (list, tuple)):
+        return [_to_sp(o, rep) for o in obj]
+    if isinstance(obj, sp.Basic):
+        return obj.xreplace(rep) if rep else obj
+    e = obj._sympy_() if hasattr(obj, "_sympy_") else sp.sympify(obj)
+    if rep and not e.is_Number:
+        e = e.xreplace(rep)
+    return e
+
+
+def to_symengine(obj, translation: Translation | None = None):
+    """Convert a sympy expression, Matrix or list to symengine (raises
+    :class:`UnsupportedExpressionError` for the fallback cases of the module docstring).
+    Pass a :class:`Translation` to convert results back with :func:`to_sympy`."""
+    return (translation or Translation()).to_symengine(obj)
+
+
+def to_sympy(obj, translation: Translation | None = None):
+    """Convert a symengine expression, DenseMatrix or list back to sympy; with the
+    ``translation`` used on the way in, the original (assumption-carrying) symbols return."""
+    return (translation or Translation()).to_sympy(obj)
+
+
+def to_native(obj, translation: Translation | None = None):
+    """``obj`` as the active backend's object: symengine when active and supported (else
+    :class:`UnsupportedExpressionError`), sympy (Matrix for matrices) otherwise."""
+    if use_symengine():
+        return to_symengine(obj, translation)
+    if isinstance(obj, sp.MatrixBase):
+        return sp.Matrix(obj)
+    if isinstance(obj, (list, tuple)):
+        return [sp.sympify(o) for o in obj]
+    return sp.sympify(obj)
+
+
+class LazyArray(sp.ImmutableDenseNDimArray):
+    """A sympy ``ImmutableDenseNDimArray`` whose entries are converted from symengine on first
+    access (see "Results that stay in symengine" in the module docstring).
+
+    Built by :meth:`from_native`; every sympy operation that rebuilds an array
+    (``applyfunc``, slices, ``subs``, ``func(*args)``, pickling) returns an ordinary
+    ``ImmutableDenseNDimArray``.  Indexing with a full tuple of non-negative Python ints
+    (``c[d, a, b]``) converts that entry only; every other access converts all entries once.
+    """
+
+    def __new__(cls, iterable, shape=None, **kwargs):
+        # sympy's own rebuilding (func(*args), type(self)(list, shape), unpickling)
+        return sp.ImmutableDenseNDimArray(iterable, shape, **kwargs)
+
+    @classmethod
+    def from_native(cls, shape: Sequence[int], values: list, pending: dict,
+                    translation: "Translation") -> "LazyArray":
+        """The array of ``shape`` (row-major flat ``values``: sympy expressions, or ``None``
+        where ``pending`` maps the flat index to the symengine expression that
+        ``translation.to_sympy`` converts on first access)."""
+        self = object.__new__(cls)
+        self._assumptions = cls.default_assumptions
+        self._mhash = None
+        dims = tuple(int(d) for d in shape)
+        size = 1
+        for d in dims:
+            size *= d
+        if len(values) != size:
+            raise ValueError(f"{len(values)} values for shape {dims}")
+        self._dims = dims
+        self._shape = sp.Tuple(*dims)
+        self._rank = len(dims)
+        self._loop_size = size
+        self._values = values
+        self._pending = dict(pending)
+        self._translation = translation
+        self._basic_args = None
+        return self
+
+    def _entry(self, k: int):
+        v = self._values[k]
+        if v is None:
+            v = self._translation.to_sympy(self._pending[k])
+            self._values[k] = v
+            self._pending.pop(k, None)
+        return v
+
+    @property
+    def _array(self) -> list:
+        if self._pending:
+            for k in list(self._pending):
+                self._entry(k)
+        return self._values
+
+    @property
+    def _args(self) -> tuple:
+        if self._basic_args is None:
+            self._basic_args = (sp.Tuple(*self._array), self._shape)
+        return self._basic_args
+
+    def __getitem__(self, index):
+        if type(index) is tuple and len(index) == self._rank:
+            k = 0
+            for i, d in zip(index, self._dims):
+                if type(i) is not int or not 0 <= i < d:
+                    break
+                k = k * d + i
+            else:
+                return self._entry(k)
+        elif type(index) is int and self._rank == 1 and 0 <= index < self._loop_size:
+            return self._entry(index)
+        return super().__getitem__(index)
+
+    def converted(self) -> int:
+        """How many entries are sympy objects already (the others wait in symengine)."""
+        return self._loop_size - len(self._pending)
+
+
+def fraction_field_inverse(M: sp.MatrixBase):
+    """The exact inverse of a function-free square sympy matrix M, the same as the sympy
+    route's (:func:`geonh.kernel.generic_point.lu_solve` against the identity: sympy's
+    fraction-field LU, cancelled entries), returned as ``(Minv, to_sympy)``: ``Minv`` the
+    symengine ``DenseMatrix`` built directly from the cancelled numerators and denominators
+    (each entry the symengine image of the sympy entry numer/denom), ``to_sympy()`` a
+    function returning the sympy ``Matrix`` (converted when called; the sympy route's
+    matrix).  Symbols come back without assumptions: convert with the :class:`Translation`
+    that recorded M.
+
+    ``False`` when M is singular over the fraction field (i.e. at the generic point);
+    ``None`` when the domain is not QQ or a field of rational functions over ZZ or QQ, or the
+    exact LU fails otherwise: the caller takes the sympy route then."""
+    from sympy.polys.matrices import DomainMatrix
+    from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
+    n = M.rows
+    if n != M.cols or n == 0:
+        return None
+    try:
+        dM, dr = DomainMatrix.from_Matrix(M).unify(DomainMatrix.from_Matrix(sp.eye(n)))
+        X = dM.to_field().lu_solve(dr.to_field())
+    except DMNonInvertibleMatrixError:
+        return False
+    except Exception:  # pragma: no cover - unusual domains: the sympy route decides
+        return None
+    K = X.domain
+    rows = X.to_list()
+    if K.is_QQ:
+        flat = [_se_ratio(v) for r in rows for v in r]
+    elif K.is_FractionField and (K.domain.is_ZZ or K.domain.is_QQ):
+        gens = [se.sympify(g) for g in K.symbols]
+        flat = [_se_fraction(v, gens) for r in rows for v in r]
+    else:
+        return None
+    return se.DenseMatrix(n, n, flat), X.to_Matrix
+
+
+def _se_ratio(c, d=1):
+    """symengine image of the exact quotient c/d of ZZ or QQ domain elements."""
+    from fractions import Fraction
+    r = Fraction(int(c.numerator), int(c.denominator))
+    if d != 1:
+        r /= Fraction(int(d.numerator), int(d.denominator))
+    return se.Integer(r.numerator) if r.denominator == 1 else se.Rational(r.numerator, r.denominator)
+
+
+def _se_poly(terms, gens, d=1):
+    return se.Add(*[se.Mul(_se_ratio(c, d), *[g if e == 1 else g ** e for g, e in zip(gens, m) if e])
+                    for m, c in terms])
+
+
+def _se_fraction(v, gens):
+    """symengine image of ``v.as_expr()`` = numer/denom for a cancelled fraction-field element
+    ``v``.  sympy distributes a constant 1/denom over the numerator's terms (Mul(Rational,
+    Add)) and symengine does not, so that case is distributed here."""
+    p, q = v.numer, v.denom
+    qterms = list(q.terms())
+    if len(qterms) == 1 and not any(qterms[0][0]):
+        return _se_poly(p.terms(), gens, qterms[0][1])  # a constant denominator
+    return _se_poly(p.terms(), gens) / _se_poly(qterms, gens)
+
+
+# -- primitives on native objects -------------------------------------------------------------
+def _is_se(obj) -> bool:
+    return se is not None and isinstance(obj, (se.Basic, se.DenseMatrix))
+
+
+def _zero(e) -> bool:
+    return e == 0
+
+
+def jacobian(exprs: Sequence, symbols: Sequence):
+    """J[k, i] = ∂ exprs[k] / ∂ symbols[i] (native matrix; symengine if the inputs are)."""
+    exprs = list(exprs)
+    if exprs and any(_is_se(e) for e in exprs):
+        syms = [se.sympify(s) for s in symbols]
+        return se.DenseMatrix(len(exprs), len(syms), [se.diff(e, s) for e in exprs for s in syms])
+    return sp.Matrix(len(exprs), len(symbols), lambda k, i: sp.diff(exprs[k], symbols[i]))
+
+
+def directional_derivative(components: Sequence, f, symbols: Sequence):
+    """X(f) = X^i ∂f/∂q^i for X = X^i ∂_i given by ``components`` over ``symbols``
+    (CONVENTIONS.md, "Fields, forms, brackets").  symengine if ``f`` or a component is a
+    symengine object, sympy otherwise."""
+    native_se = _is_se(f) or any(_is_se(c) for c in components)
+    conv = se.sympify if native_se else sp.sympify
+    f = conv(f)
+    free = f.free_symbols
+    out = conv(0)
+    for c, s in zip(components, symbols):
+        s = conv(s)
+        if c != 0 and s in free:
+            out = out + conv(c) * f.diff(s)
+    return out
+
+
+def lie_bracket(X: Sequence, Y: Sequence, symbols: Sequence) -> list:
+    """[X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k (CONVENTIONS.md; check [∂_x, x ∂_y] = +∂_y),
+    for fields given by component lists over ``symbols``."""
+    if any(_is_se(e) for e in list(X) + list(Y)):
+        syms = [se.sympify(s) for s in symbols]
+        X = [se.sympify(e) for e in X]
+        Y = [se.sympify(e) for e in Y]
+    else:
+        syms = list(symbols)
+    return [directional_derivative(X, b, syms) - directional_derivative(Y, a, syms)
+            for a, b in zip(X, Y)]
+
+
+def matmul(A, B):
+    """Matrix product A·B of native matrices (symengine ``DenseMatrix`` or sympy)."""
+    return A * B
+
+
+def _eye_like(n: int, native_se: bool):
+    return se.eye(n) if native_se else sp.eye(n)
+
+
+def _se_values(entries: list, point: dict) -> list | None:
+    """Values of symengine ``entries`` at ``point`` ({symengine symbol: sympy Rational}):
+    exact Rationals where no function needs evaluating, mpmath numbers at PRECISION digits
+    otherwise; round-off zeros become exact 0; None where an entry is singular."""
+    import mpmath
+    from .evaluation import BITS, PRECISION
+    sub = {k: se.Rational(v.p, v.q) for k, v in point.items()}
+    out = []
+    tol = mpmath.mpf(10) ** (-(PRECISION // 2))
+    for e in entries:
+        v = e.xreplace(sub) if e.free_symbols else e
+        if v.is_Rational:
+            out.append(sp.Integer(int(v)) if v.is_Integer else sp.Rational(int(v.p), int(v.q)))
+            continue
+        try:
+            mv = mpmath.mpf(str(v.n(BITS, real=True)))
+        except (RuntimeError, TypeError, ValueError):
+            # not real here (or not evaluable by symengine): sympy/mpmath decides this entry
+            from .evaluation import value_at
+            mv = value_at(_sympy_plain(e), {sp.Symbol(str(k)): r for k, r in point.items()},
+                          strict=False, tree=True)
+            if mv is None:
+                return None
+            if isinstance(mv, sp.Basic):
+                out.append(mv)
+                continue
+        if not mpmath.isfinite(mv):
+            return None
+        if abs(mv) < tol:
+            mv = sp.S.Zero
+        out.append(mv)
+    return out
+
+
+def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
+    """Row order of the square symengine matrix M for which Gaussian elimination without
+    row exchanges has pivots non-zero at the generic point; None if M is singular at every
+    sample point.  The rule is :func:`geonh.kernel.generic_point._pivot_rows`' (partial
+    pivoting at the same reproducible random rational points, exact or at PRECISION
+    digits), but M is evaluated in symengine.  ``symbols`` maps names to the original sympy
+    symbols (from a :class:`Translation`), so the points are the sympy route's points."""
+    import mpmath
+    from .evaluation import PRECISION, to_mp
+    from .generic_point import TRIALS, sample_points
+    n = M.nrows()
+    entries = list(M)
+    fs = set()
+    for e in entries:
+        fs |= e.free_symbols
+    symbols = symbols or {}
+    to_sym = {symbols.get(str(x), sp.Symbol(str(x))): x for x in fs}
+    got = 0
+    for pt in sample_points(to_sym.keys(), TRIALS + 3):
+        vals = _se_values(entries, {to_sym[k]: v for k, v in pt.items()})
+        if vals is None:
+            continue
+        got += 1
+        exact = all(isinstance(v, sp.Basic) for v in vals)
+        A = [vals[i * n:(i + 1) * n] for i in range(n)]
+        order = list(range(n))
+        ok = True
+        with mpmath.workdps(PRECISION):
+            if not exact:
+                A = [[to_mp(v) for v in r] for r in A]
+                big = max((abs(v) for r in A for v in r), default=mpmath.mpf(0))
+                tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
+            for j in range(n):
+                col = max(abs(A[i][j]) for i in range(j, n))
+                if (exact and col == 0) or (not exact and col <= tol):
+                    ok = False
+                    break
+                k = next(i for i in range(j, n)
+                         if (A[i][j] != 0 if exact else abs(A[i][j]) > col * mpmath.mpf(10) ** -8))
+                piv = A[k][j]
+                A[j], A[k] = A[k], A[j]
+                order[j], order[k] = order[k], order[j]
+                for i in range(j + 1, n):
+                    f = A[i][j] / piv
+                    if f != 0:
+                        A[i] = [x - f * y for x, y in zip(A[i], A[j])]
+        if ok:
+            return order
+        if got >= TRIALS:
+            break
+    return None
+
+
+def _sympy_plain(e):
+    return e._sympy_() if hasattr(e, "_sympy_") else sp.sympify(e)
+
+
+def lu_solve(M, rhs, *, what: str = "matrix", order: Sequence[int] | None = None,
+             symbols: dict | None = None):
+    """Solve M x = rhs by LU with generic-point pivoting (the policy of
+    :func:`geonh.kernel.generic_point.lu_solve`): rows are taken in an ``order`` for which
+    elimination without exchanges has pivots non-zero at the generic point.  Native objects
+    in and out; a singular M raises :class:`SingularMapError` naming ``what``."""
+    if not _is_se(M):
+        from .generic_point import lu_solve as sympy_lu_solve
+        return sympy_lu_solve(M, rhs, what=what)
+    n = M.nrows()
+    if n != M.ncols():
+        raise SingularMapError(f"{what} is {n}x{M.ncols()}, not square; it has no inverse")
+    if order is None:
+        order = generic_pivot_order(M, symbols)
+    if order is None:
+        from .generic_point import generic_rank
+        r = generic_rank(sp.Matrix(n, n, [_sympy_plain(e) for e in M]))
+        raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
+    rhs = rhs if _is_se(rhs) else se.DenseMatrix(rhs)
+    Mo = se.DenseMatrix(n, n, [M[i, j] for i in order for j in range(n)])
+    ro = se.DenseMatrix(n, rhs.ncols(), [rhs[i, j] for i in order for j in range(rhs.ncols())])
+    return _lu_solve_ordered(Mo, ro)
+
+
+def _lu_solve_ordered(M, rhs):
+    """Doolittle elimination without row exchanges (pivots known non-zero), then back
+    substitution; entries are symengine expressions, structural zeros skipped."""
+    n, m = M.nrows(), rhs.ncols()
+    A = [[M[i, j] for j in range(n)] for i in range(n)]
+    R = [[rhs[i, j] for j in range(m)] for i in range(n)]
+    for j in range(n):
+        piv = A[j][j]
+        for i in range(j + 1, n):
+            if A[i][j] == 0:
+                continue
+            f = A[i][j] / piv
+            A[i] = [A[i][k] - f * A[j][k] if k > j and A[j][k] != 0 else (0 if k == j else A[i][k])
+                    for k in range(n)]
+            R[i] = [R[i][k] - f * R[j][k] if R[j][k] != 0 else R[i][k] for k in range(m)]
+    X = [[0] * m for _ in range(n)]
+    for i in reversed(range(n)):
+        for k in range(m):
+            s = R[i][k]
+            for j in range(i + 1, n):
+                if A[i][j] != 0 and X[j][k] != 0:
+                    s = s - A[i][j] * X[j][k]
+            X[i][k] = s / A[i][i] if A[i][i] != 1 else s
+    return se.DenseMatrix(n, m, [X[i][k] for i in range(n) for k in range(m)])
+
+
+def lu_inverse(M, *, what: str = "matrix", order: Sequence[int] | None = None,
+               symbols: dict | None = None):
+    """M⁻¹ by :func:`lu_solve` against the identity (native objects)."""
+    if not _is_se(M):
+        from .generic_point import lu_inverse as sympy_lu_inverse
+        return sympy_lu_inverse(M, what=what)
+    return lu_solve(M, se.eye(M.nrows()), what=what, order=order, symbols=symbols)
+
+
+def _det_small(A: list) -> object:
+    n = len(A)
+    if n == 1:
+        return A[0][0]
+    if n == 2:
+        return A[0][0] * A[1][1] - A[0][1] * A[1][0]
+    out = 0
+    for j in range(n):
+        if A[0][j] == 0:
+            continue
+        minor = [row[:j] + row[j + 1:] for row in A[1:]]
+        term = A[0][j] * _det_small(minor)
+        out = out + term if j % 2 == 0 else out - term
+    return out
+
+
+def inverse(M, what: str = "matrix", symbols: dict | None = None):
+    """geonh's inverse policy (:func:`geonh.kernel.generic_point.inverse`) on native objects:
+    the identity as is, adj(M)/det(M) for sizes ≤ 4 (cofactor expansion), LU with generic
+    pivots beyond; a singular M raises :class:`SingularMapError`."""
+    if not _is_se(M):
+        from .generic_point import inverse as sympy_inverse
+        return sympy_inverse(M, what)
+    n = M.nrows()
+    if n == 0:
+        return se.zeros(0, 0)
+    if all(M[i, j] == (1 if i == j else 0) for i in range(n) for j in range(n)):
+        return se.eye(n)
+    if n <= 4:
+        A = [[M[i, j] for j in range(n)] for i in range(n)]
+        det = se.expand(_det_small(A))
+        if det == 0:
+            raise SingularMapError(f"{what} is singular (its determinant vanishes identically)")
+        out = se.zeros(n, n)
+        for i in range(n):
+            for j in range(n):
+                minor = [row[:j] + row[j + 1:] for k, row in enumerate(A) if k != i]
+                cof = _det_small(minor) if minor else 1
+                out[j, i] = (cof if (i + j) % 2 == 0 else -cof) / det
+        return out
+    return lu_inverse(M, what=what, symbols=symbols)
+
+
+__all__ = [
+    "BACKENDS", "SYMENGINE_AVAILABLE", "BackendError", "UnsupportedExpressionError",
+    "get_backend", "set_backend", "using_backend", "use_symengine",
+    "SUPPORTED_FUNCTIONS", "supports", "unsupported_reason",
+    "Translation", "to_symengine", "to_sympy", "to_native", "LazyArray", "fraction_field_inverse",
+    "jacobian", "directional_derivative", "lie_bracket", "matmul",
+    "lu_solve", "lu_inverse", "inverse", "generic_pivot_order",
+]
