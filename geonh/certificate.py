@@ -18,7 +18,7 @@ import sympy as sp
 
 from .equations.base import Equations
 from .equations.registry import FORMS, derive
-from .errors import DimensionError, SpaceMismatchError
+from .errors import DimensionError, NotFoundError, ParseError, SpaceMismatchError
 from .kernel.evaluation import to_mp
 from .kernel.generic_point import PRECISION
 
@@ -50,10 +50,15 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
     ``sampler(rng, extra_symbols) -> state`` draws the consistent random states; default:
     ``eq1.system.sample_state`` (every system kind has one, :class:`~geonh.systems.SystemLike`).
     """
+    for nm, eq in (("eq1", eq1), ("eq2", eq2)):
+        if not isinstance(eq, Equations):
+            raise ParseError(f"same_motion compares two Equations; {nm} is {type(eq).__name__}")
+    if sampler is not None and not callable(sampler):
+        raise ParseError(f"sampler must be a function (rng, extra_symbols) -> state, not {sampler!r}")
     if isinstance(states, bool) or not isinstance(states, int) or states < 1:
         raise DimensionError(f"same_motion needs states ≥ 1 (an integer), got {states!r}: a certificate "
                              "over no state certifies nothing")
-    if not (isinstance(tol, (int, float)) and 0 <= tol < 1):
+    if isinstance(tol, bool) or not (isinstance(tol, (int, float)) and 0 <= tol < 1):
         raise DimensionError(f"tol must be a number in [0, 1), got {tol!r}")
     if eq1.space != eq2.space:
         raise SpaceMismatchError("the two equation sets live on different configuration spaces")
@@ -95,6 +100,12 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
     """Every registered form (:data:`geonh.equations.FORMS`) that applies to ``system``,
     against the ``reference`` form, by :func:`same_motion`: {form name: Certificate}.
     ``frame``/``dependent`` go to the forms that take them; ``forms`` restricts the names."""
+    if forms is not None:
+        if isinstance(forms, str):
+            forms = [forms]
+        unknown = [f for f in forms if f not in FORMS]
+        if unknown:
+            raise NotFoundError(f"unknown form(s) {unknown}; registered: {', '.join(FORMS)}")
     ref = derive(reference, system, frame, dependent)
     out: dict[str, Certificate] = {}
     for name, entry in FORMS.items():

@@ -56,8 +56,16 @@ class NotFoundError(GeonhError, LookupError):
 
 
 class InconsistentStateError(GeonhError, ValueError):
-    """A state (initial data) that violates the constraints, or constraints that no state satisfies."""
+    """A state (initial data) that violates the constraints, constraints or parameter conditions
+    that no state satisfies, or numerical data (a state, a parameter value) that is not finite."""
 
 
-class ParseError(GeonhError, ValueError):
-    """A string (or other input) that is not a safe formula: see :mod:`geonh.kernel.parsing`."""
+class MissingValueError(GeonhError, ValueError):
+    """A numeric evaluation lacks values: the state or the parameters given do not cover every
+    symbol of the expression (the message names the symbols)."""
+
+
+class ParseError(GeonhError, ValueError, TypeError):
+    """A string that is not a safe formula, or an input of the wrong kind where an expression,
+    a name or a condition is expected (see :mod:`geonh.kernel.parsing`).  Also a ``TypeError``,
+    since many such inputs are of the wrong type (``None``, a bool, a dict)."""

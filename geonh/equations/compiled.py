@@ -49,6 +49,7 @@ import sympy as sp
 
 from ..errors import DimensionError, InconsistentStateError, SingularMapError, UnknownCoordinateError
 from ..kernel.codegen import compile_function, expression_atoms
+from ..kernel.parsing import as_expr
 
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
@@ -597,7 +598,7 @@ def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
         if _is_number(v) or isinstance(v, (complex, np.complexfloating)):
             numbers[key] = v
             continue
-        e = sp.sympify(v)
+        e = as_expr(v, what=f"parameter {key}")
         if e.is_number:
             numbers[key] = e
             continue

@@ -52,6 +52,7 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, SingularMapError,
                       UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, to_mp
+from ..kernel.parsing import as_expr
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 from .base import Equations
 
@@ -358,7 +359,7 @@ class Linearization:
         """Eigenvalues of A (``values`` for symbols left in a symbolic A); see :func:`eigenvalues`."""
         A = self.A
         if values:
-            A = A.xreplace({_sym(self, k): sp.sympify(v) for k, v in values.items()})
+            A = A.xreplace({_sym(self, k): as_expr(v, what=f"value of {k}") for k, v in values.items()})
         return eigenvalues(A, high_precision=high_precision)
 
     def second_order(self, coordinates: Sequence | None = None) -> SecondOrder:
@@ -525,7 +526,8 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
             raise UnknownCoordinateError(f"the operating point names {key!r}, which is not a symbol of the "
                                          f"equations (coordinates {[x.name for x in q]}, speeds "
                                          f"{[x.name for x in u]})")
-        values[s] = sp.Rational(repr(val)) if isinstance(val, float) else sp.sympify(val)
+        values[s] = (sp.Rational(repr(val)) if isinstance(val, float)
+                     else as_expr(val, universe, what=f"operating-point value of {key}"))
     inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
     if any(x is None for x in inputs):
         raise UnknownCoordinateError("an input is not a symbol of the equations")

@@ -23,6 +23,7 @@ import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
 from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
+from ..kernel.parsing import as_expr
 from ..systems.nonlinear import as_nonlinear
 from ..transposition.adapted import speed_symbols
 from .base import Equations
@@ -99,7 +100,7 @@ def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol],
     """
     system = as_nonlinear(system)
     S = system.space
-    quasi = [sp.sympify(q) for q in quasi]
+    quasi = [as_expr(q, S.state_symbols, what="quasi-velocity") for q in quasi]
     if len(quasi) != S.n or len(vstar) != S.n:
         raise DimensionError(f"{S.n} quasi-velocities needed, got {len(quasi)}")
     Jv = sp.Matrix([[sp.diff(w, v) for v in S.qd] for w in quasi])
@@ -125,7 +126,7 @@ def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol],
         return True
 
     if inverse is not None:
-        inv = [sp.sympify(e) for e in inverse]
+        inv = [as_expr(e, S.state_symbols + tuple(vstar), what="inverse q̇(t, q, v*)") for e in inverse]
         if len(inv) != S.n:
             raise DimensionError(f"the inverse needs {S.n} expressions q̇(t, q, v*), got {len(inv)}")
         if not check(inv):
@@ -174,7 +175,7 @@ def maggi_nonlinear(system, quasi: Sequence, *, names: Sequence[str] | None = No
     S = system.space
     n, k = S.n, system.n_constraints
     l = n - k
-    quasi = [sp.sympify(q) for q in quasi]
+    quasi = [as_expr(q, S.state_symbols, what="quasi-velocity") for q in quasi]
     if len(quasi) != n:
         raise DimensionError(f"{n} quasi-velocities needed (l = {l} free, then the {k} constraints), "
                              f"got {len(quasi)}")

@@ -4,7 +4,7 @@ A value is exact (a sympy ``Rational``) when every number involved is rational a
 function needs evaluating; otherwise it is an mpmath number with :data:`PRECISION` decimal
 digits (:data:`BITS` bits).  :func:`value_at` is the one entry point:
 
-* ``value_at(expr, values)`` raises where the expression has no value (``ValueError`` naming
+* ``value_at(expr, values)`` raises where the expression has no value (``MissingValueError`` naming
   the symbols without a number, :class:`SingularMapError` where it is singular or infinite);
 * ``strict=False`` returns ``None`` there instead (the generic-point decisions skip such points);
 * ``tree=True`` evaluates large expressions with functions by :func:`tree_eval` (one
@@ -27,7 +27,7 @@ from typing import Callable, Mapping
 import mpmath
 import sympy as sp
 
-from ..errors import SingularMapError
+from ..errors import MissingValueError, SingularMapError
 
 __all__ = ["PRECISION", "BITS", "value_at", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
            "solve_linear_at", "random_rational"]
@@ -156,7 +156,7 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
     ``Rational`` when possible, else an mpmath number (``mpf``, or ``mpc`` for a complex
     value) at PRECISION digits.
 
-    ``strict=True`` (default): raises ``ValueError`` naming the symbols without a value and
+    ``strict=True`` (default): raises :class:`~geonh.errors.MissingValueError` (a ``ValueError``) naming the symbols without a value and
     :class:`SingularMapError` where the expression is singular (zoo, nan, ±oo) or cannot be
     evaluated.  ``strict=False``: returns ``None`` in those cases.
     ``tree=True``: an expression with functions and more than 150 nodes whose symbols all
@@ -176,7 +176,7 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
         return v
     if v.free_symbols:
         if strict:
-            raise ValueError(f"no value given for {sorted(map(str, v.free_symbols))}")
+            raise MissingValueError(f"no value given for {sorted(map(str, v.free_symbols))}")
         return None
     try:
         f = None if v.has(*_SINGULAR) else v.evalf(PRECISION)

@@ -6,7 +6,10 @@ decides "is this expression identically zero?" and "what is the rank of this mat
 generic point?" by **evaluation at random points**:
 
 * every free symbol (coordinates, velocities and parameters alike) gets a random positive
-  rational value, drawn from a fixed-seed generator so results are reproducible;
+  rational value, drawn from a fixed-seed generator so results are reproducible; expressions
+  that are not analytic (``Abs``, ``sign``, ``Piecewise``, non-integer powers, see
+  :func:`is_nonanalytic`) are also evaluated at points of either sign (symbols declared
+  positive stay positive), since for them agreement on the positive orthant proves nothing;
 * a purely rational expression is then evaluated **exactly** (``Rational`` arithmetic);
   anything with functions is evaluated with mpmath at ``PRECISION`` decimal digits and
   compared with a tolerance far below any value a non-zero expression of moderate size takes
@@ -47,10 +50,84 @@ def _points(symbols: tuple, trials: int) -> tuple:
     return tuple({s: random_rational(rng, 11, 97, divisor=5, top=3) for s in symbols} for _ in range(trials))
 
 
-def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS) -> tuple[dict, ...]:
-    """Reproducible random rational points for ``symbols`` (sorted by name)."""
-    syms = tuple(sorted(set(symbols), key=sp.default_sort_key))
-    return _points(syms, trials)
+def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: bool = False,
+                  conditions: Sequence = ()) -> tuple[dict, ...]:
+    """Reproducible random rational points for ``symbols`` (sorted by name).
+
+    By default every value is positive (the draws the decisions have always used).  With
+    ``signs=True`` or ``conditions`` the points come from another stream: a symbol whose
+    sympy assumptions make it positive (negative) gets a positive (negative) value, every
+    other symbol a value of either sign (negative in the first draw, random signs after
+    it), and only points where every condition (a sympy
+    relational such as ``J > J0``) holds are kept.  :class:`InconsistentStateError` if the
+    conditions hold at none of many draws."""
+    conds = tuple(conditions)
+    syms = set(symbols)
+    for c in conds:
+        syms |= c.free_symbols
+    syms = tuple(sorted(syms, key=sp.default_sort_key))
+    if not signs and not conds:
+        return _points(syms, trials)
+    return _signed_points(syms, trials, conds)
+
+
+def _sign_of(s: sp.Symbol, rng: random.Random, first: bool = False) -> int:
+    if s.is_positive or s.is_nonnegative:
+        return 1
+    if s.is_negative or s.is_nonpositive:
+        return -1
+    return -1 if first else rng.choice([-1, 1])
+
+
+@lru_cache(maxsize=64)
+def _signed_points(symbols: tuple, trials: int, conditions: tuple) -> tuple:
+    from ..errors import InconsistentStateError
+    rng = random.Random(_SEED + 7919 + len(symbols))
+    out = []
+    attempts = 0
+    while len(out) < trials:
+        attempts += 1
+        if attempts > 200 * max(trials, 1):
+            raise InconsistentStateError(
+                f"the conditions {list(conditions)} hold at none of {attempts - 1} random values of "
+                f"{[s.name for s in symbols]}: they may be inconsistent")
+        # the first draw is negative in every unsigned symbol, the others have random signs
+        pt = {s: _sign_of(s, rng, attempts == 1) * random_rational(rng, 11, 97, divisor=5, top=3)
+              for s in symbols}
+        if all(condition_holds(c, pt) for c in conditions):
+            out.append(pt)
+    return tuple(out)
+
+
+def condition_holds(condition, point: Mapping) -> bool:
+    """Does the sympy relational ``condition`` hold at ``point`` ({symbol: number})?"""
+    from ..errors import ParseError
+    v = condition.xreplace(point)
+    if v is sp.true or v is sp.false:
+        return bool(v)
+    try:
+        v = v.evalf(PRECISION)  # functions of numbers: decide numerically
+        if isinstance(v, sp.logic.boolalg.BooleanAtom):
+            return bool(v)
+    except (TypeError, ValueError):  # pragma: no cover - defensive
+        pass
+    raise ParseError(f"the condition {condition} is not decided at {point}: it must compare "
+                     "real expressions in the parameters (and coordinates)")
+
+
+_NONANALYTIC = (sp.Abs, sp.sign, sp.Piecewise, sp.Heaviside, sp.Max, sp.Min, sp.floor, sp.ceiling,
+                sp.atan2, sp.re, sp.im, sp.arg)
+
+
+def is_nonanalytic(expr: sp.Basic) -> bool:
+    """Does ``expr`` contain a function that is not analytic on the reals (Abs, sign,
+    Piecewise, Min/Max, ...) or a non-integer power?  For analytic expressions agreement on
+    the positive orthant implies agreement everywhere (identity theorem), so the positive
+    sample points suffice; for the others :func:`is_zero` and :func:`generic_rank` add
+    points of either sign."""
+    if expr.has(*_NONANALYTIC):
+        return True
+    return any(not p.exp.is_Integer for p in expr.atoms(sp.Pow))
 
 
 def _free(exprs: Iterable[sp.Expr]) -> set:
@@ -149,6 +226,17 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
     if seen == 0:
         # singular everywhere we looked: fall back on symbolic simplification
         return sp.simplify(expr) == 0
+    if is_nonanalytic(expr):
+        # Abs, sign, sqrt of squares, ...: zero on the positive orthant says nothing elsewhere
+        for pt in sample_points(free, trials, signs=True):
+            v = value_at(expr, pt, strict=False, tree=True)
+            if v is None:
+                continue
+            if isinstance(v, sp.Basic):
+                if v != 0:
+                    return False
+            elif abs(v) > tol * _scale(expr, pt):
+                return False
     if certify:
         return sp.simplify(expr) == 0
     return True
@@ -211,6 +299,11 @@ def _samples(M: sp.Matrix, trials: int) -> list:
         out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
         if len(out) >= trials:
             break
+    if any(is_nonanalytic(e) for e in M):
+        for pt in sample_points(free, trials, signs=True):
+            vals = _numeric_values(list(M), pt)
+            if vals is not None:
+                out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
     return out
 
 

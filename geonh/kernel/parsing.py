@@ -17,18 +17,29 @@ Anything else — attribute access, subscripts, lambdas, comprehensions, keyword
 comparisons, calls of other names — is refused with :class:`~geonh.errors.ParseError`.
 Python booleans and ``None`` are refused too (``True`` is the integer 1 to sympy, a classic
 silent error).
+
+sympy input passes through :func:`as_expr` after three checks: it is an expression (or an
+``Eq``; inequalities, logic and matrices are refused), it is finite (no ``oo``, ``zoo``,
+``nan``), and none of its symbols *looks like* one of ``symbols`` without being it — a plain
+``Symbol("x")`` where the space's coordinate is the real ``x``, or a user's ``Symbol("x_dot")``
+next to the space's velocity, would otherwise be a silent extra parameter; such input raises
+:class:`~geonh.errors.SpaceMismatchError` naming the symbol.
+
+:func:`parse_condition` reads a parameter condition such as ``"J > J0"`` (one comparison
+``<``, ``<=``, ``>``, ``>=`` of two formulas) into a sympy relational.
 """
 from __future__ import annotations
 
 import ast
 import numbers
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 import sympy as sp
 
-from ..errors import ParseError
+from ..errors import ParseError, SpaceMismatchError
 
-__all__ = ["FUNCTIONS", "as_expr", "parse"]
+__all__ = ["FUNCTIONS", "as_expr", "as_sequence", "check_lookalikes", "parse", "parse_condition"]
 
 #: the functions a string may call
 FUNCTIONS: dict[str, object] = {
@@ -48,9 +59,28 @@ def _names(symbols: Iterable[sp.Symbol]) -> dict[str, sp.Symbol]:
     return {s.name: s for s in symbols}
 
 
+_COMPARE = {ast.Lt: sp.StrictLessThan, ast.LtE: sp.LessThan, ast.Gt: sp.StrictGreaterThan,
+            ast.GtE: sp.GreaterThan}
+_NON_FINITE = (sp.S.Infinity, sp.S.NegativeInfinity, sp.S.ComplexInfinity, sp.S.NaN)
+
+
 def parse(text: str, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
     """Parse ``text`` into a sympy expression over ``symbols`` (module docstring for what is
     allowed).  Raises :class:`ParseError` naming ``what`` and the offending construct."""
+    return _parse(text, symbols, what, compare=False)
+
+
+def parse_condition(text: str, symbols: Iterable[sp.Symbol] = (), *, what: str = "condition") -> sp.Basic:
+    """Parse a condition ``"lhs OP rhs"`` with OP one of ``< <= > >=`` (e.g. ``"J > J0"``)
+    into a sympy relational over ``symbols``; formulas on both sides as in :func:`parse`."""
+    if not isinstance(text, str):
+        raise ParseError(f"{what}: {text!r} is not a string")
+    return _parse(text, symbols, what, compare=True)
+
+
+def _parse(text: str, symbols: Iterable[sp.Symbol], what: str, compare: bool):
+    if not isinstance(text, str):
+        raise ParseError(f"{what}: {type(text).__name__} {text!r} is not a string")
     if len(text) > _MAX_LENGTH:
         raise ParseError(f"{what}: the string has {len(text)} characters (at most {_MAX_LENGTH})")
     try:
@@ -61,7 +91,14 @@ def parse(text: str, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressi
 
     def build(node: ast.AST) -> sp.Expr:
         if isinstance(node, ast.Expression):
-            return build(node.body)
+            body = node.body
+            if compare and isinstance(body, ast.Compare):
+                if len(body.ops) != 1 or type(body.ops[0]) not in _COMPARE:
+                    raise ParseError(f"{what}: use one comparison <, <=, > or >= (e.g. 'J > J0')")
+                return _COMPARE[type(body.ops[0])](build(body.left), build(body.comparators[0]))
+            if compare:
+                raise ParseError(f"{what}: {text!r} is not a comparison (e.g. 'J > J0')")
+            return build(body)
         if isinstance(node, ast.Constant):
             v = node.value
             if isinstance(v, bool) or v is None:
@@ -105,15 +142,50 @@ def parse(text: str, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressi
     return build(tree)
 
 
+@lru_cache(maxsize=256)
+def _name_map(symbols: tuple) -> dict:
+    return {s.name: s for s in symbols if isinstance(s, sp.Symbol)}
+
+
+def check_lookalikes(expr: sp.Basic, symbols: Iterable[sp.Symbol], *, what: str = "expression") -> None:
+    """Raise :class:`SpaceMismatchError` if a free symbol of ``expr`` has the name of one of
+    ``symbols`` but is another symbol (other assumptions, e.g. a plain ``Symbol("x")`` where
+    the space's ``x`` is real): it would silently be an independent parameter."""
+    known = _name_map(symbols if isinstance(symbols, tuple) else tuple(symbols))
+    if not known:
+        return
+    for s in expr.free_symbols:
+        k = known.get(getattr(s, "name", None))
+        if k is not None and k != s:
+            raise SpaceMismatchError(
+                f"{what}: the symbol {s.name!r} ({_describe(s)}) is not the space's {k.name!r} "
+                f"({_describe(k)}): use the space's own symbols (space.q, space.qd, space.t) or a "
+                "formula string")
+
+
+def _describe(s: sp.Symbol) -> str:
+    a = {k: v for k, v in s.assumptions0.items() if k in ("real", "positive", "negative", "integer",
+                                                            "nonnegative", "complex", "commutative")}
+    keys = [k for k in ("positive", "nonnegative", "negative", "integer", "real") if a.get(k)]
+    return "assumptions " + ", ".join(keys) if keys else "no assumptions"
+
+
 def as_expr(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
-    """``value`` as a sympy expression, safely: sympy objects pass through, Python numbers
-    become sympy numbers (a float becomes a ``Float``, as with sympify), strings are parsed by
-    :func:`parse`; bools, None and everything else are refused with :class:`ParseError`."""
+    """``value`` as a sympy expression, safely: sympy objects pass through (checked: an
+    expression or an ``Eq``, finite, no look-alikes of ``symbols``, module docstring), Python
+    numbers become sympy numbers (a float becomes a ``Float``, as with sympify), strings are
+    parsed by :func:`parse`; bools, None and everything else are refused with
+    :class:`ParseError`."""
     if isinstance(value, bool) or value is None:
         raise ParseError(f"{what}: {value!r} is not an expression")
+    symbols = tuple(symbols)
     if isinstance(value, sp.Basic):
-        if isinstance(value, sp.logic.boolalg.BooleanAtom):
-            raise ParseError(f"{what}: {value!r} is not an expression")
+        if not isinstance(value, (sp.Expr, sp.Equality)) or isinstance(value, sp.MatrixBase):
+            raise ParseError(f"{what}: {type(value).__name__} {value} is not an expression")
+        if value.has(*_NON_FINITE):
+            raise ParseError(f"{what}: {value} is not finite (contains oo, zoo or nan)")
+        if symbols:
+            check_lookalikes(value, symbols, what=what)
         return value
     if isinstance(value, str):
         return parse(value, symbols, what=what)
@@ -130,3 +202,12 @@ def as_expr(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression
         raise ParseError(f"{what}: a mapping is not an expression")
     raise ParseError(f"{what}: {type(value).__name__} {value!r} is not an expression (give a sympy "
                      "expression, a number or a formula string)")
+
+
+def as_sequence(value, what: str) -> list:
+    """A user's sequence input (a list, tuple or other iterable of entries) as a list; a string,
+    a number or a single sympy object where a sequence is expected is refused with
+    :class:`ParseError` (``constraints="x_dot"`` would otherwise be read letter by letter)."""
+    if isinstance(value, (str, bytes, sp.Basic, numbers.Number)) or not hasattr(value, "__iter__"):
+        raise ParseError(f"{what} must be a sequence (a list or tuple), not {type(value).__name__} {value!r}")
+    return list(value)

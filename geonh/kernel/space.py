@@ -7,12 +7,13 @@ q_n = t, with velocity 1 on the motion and δt = 0 for every virtual displacemen
 """
 from __future__ import annotations
 
+import keyword
 from typing import Iterable, Sequence
 
 import sympy as sp
 
-from ..errors import UnknownCoordinateError
-from .parsing import as_expr
+from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
+from .parsing import as_expr, check_lookalikes
 
 
 def as_expression(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
@@ -24,17 +25,55 @@ def as_expression(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expr
     return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
 
 
-def _as_symbols(coords: str | Iterable) -> tuple[sp.Symbol, ...]:
+def known_symbols(space: "ConfigurationSpace", *inputs) -> tuple:
+    """The space's state symbols followed by the parameters (free symbols by name, first seen
+    first) of those ``inputs`` that are sympy objects, or sequences, mappings or
+    codistributions of them: the names a string input of the same system refers to, so that
+    ``V="m*g*y"`` next to a sympy ``T`` with a positive ``m`` means that same ``m``."""
+    out = list(space.state_symbols)
+    seen = {s.name for s in out}
+
+    def visit(v):
+        if isinstance(v, sp.Basic):
+            for s in sorted(v.free_symbols, key=sp.default_sort_key):
+                if isinstance(s, sp.Symbol) and s.name not in seen:
+                    seen.add(s.name)
+                    out.append(s)
+        elif isinstance(v, dict):
+            for x in v.values():
+                visit(x)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                visit(x)
+        elif hasattr(v, "forms"):  # a Codistribution
+            for f in v.forms:
+                visit(list(getattr(f, "covector", ())))
+
+    for v in inputs:
+        visit(v)
+    return tuple(out)
+
+
+def _as_symbols(coords: str | Iterable, what: str = "coordinate") -> tuple[sp.Symbol, ...]:
     if isinstance(coords, str):
         coords = coords.replace(",", " ").split()
+    elif isinstance(coords, sp.Symbol):
+        coords = [coords]
+    elif not hasattr(coords, "__iter__"):
+        raise ParseError(f"coordinates must be names (a string or a list), not {coords!r}")
     out = []
     for c in coords:
         if isinstance(c, str):
+            if not c.isidentifier() or keyword.iskeyword(c) or c.startswith("_"):
+                raise ParseError(f"{what} name {c!r} is not usable: a name is letters, digits and "
+                                 "underscores, not starting with a digit or an underscore")
             out.append(sp.Symbol(c, real=True))
         elif isinstance(c, sp.Symbol):
+            if c.is_real is False:
+                raise ParseError(f"{what} {c} is not real (assumptions {c.assumptions0})")
             out.append(c)
         else:
-            raise TypeError(f"a coordinate must be a name or a sympy Symbol, not {c!r}")
+            raise ParseError(f"a {what} must be a name or a sympy Symbol, not {type(c).__name__} {c!r}")
     return tuple(out)
 
 
@@ -60,17 +99,25 @@ class ConfigurationSpace:
     def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
         q = _as_symbols(coordinates)
         if not q:
-            raise ValueError("a configuration space needs at least one coordinate")
-        if len(set(q)) != len(q):
-            raise ValueError(f"repeated coordinate in {q}")
+            raise DimensionError("a configuration space needs at least one coordinate")
+        names = [s.name for s in q]
+        if len(set(names)) != len(names):
+            raise DimensionError(f"repeated coordinate name in {names}")
         if time is True:
             t = sp.Symbol("t", real=True)
         elif time is False or time is None:
             t = None
+        elif isinstance(time, (str, sp.Symbol)):
+            (t,) = _as_symbols([time], "time")
         else:
-            (t,) = _as_symbols([time])
-        if t is not None and t in q:
-            raise ValueError(f"time symbol {t} is also a coordinate")
+            raise ParseError(f"time must be True, False, a name or a Symbol, not {time!r}")
+        if t is not None and t.name in names:
+            raise DimensionError(f"time symbol {t} is also a coordinate")
+        derived = {f"{n}_dot" for n in names} | {f"{n}_ddot" for n in names}
+        clash = [n for n in names + ([t.name] if t is not None else []) if n in derived]
+        if clash:
+            raise DimensionError(f"coordinate name {clash[0]!r} clashes with a velocity or acceleration "
+                                 f"name (<q>_dot, <q>_ddot) of the coordinates {names}")
         self.q: tuple[sp.Symbol, ...] = q
         self.t: sp.Symbol | None = t
         self.coords: tuple[sp.Symbol, ...] = q + ((t,) if t is not None else ())
@@ -142,6 +189,27 @@ class ConfigurationSpace:
         """Symbols an expression in (t, q, q̇, q̈) may contain."""
         return self.coords + self.qd + self.qdd
 
+    def check_expression(self, expr: sp.Basic, what: str = "expression") -> sp.Basic:
+        """Refuse what would silently be a wrong answer in an expression meant to live on this
+        space: a symbol that looks like one of the space's (same name, another symbol:
+        :class:`SpaceMismatchError`), a function of time such as a dynamicsymbol ``x(t)``
+        (:class:`SpaceMismatchError`: convert with :meth:`from_dynamic`), and, on a space
+        without time, a symbol named like time (``t``): it would be a constant parameter, not
+        time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``).
+        Returns ``expr``."""
+        check_lookalikes(expr, self.state_symbols, what=what)
+        for f in expr.atoms(sp.core.function.AppliedUndef):
+            raise SpaceMismatchError(
+                f"{what} contains the function {f}; use plain symbols (ConfigurationSpace.from_dynamic "
+                "converts dynamicsymbols)")
+        if self.t is None:
+            for s in expr.free_symbols:
+                if getattr(s, "name", None) == "t":
+                    raise SpaceMismatchError(
+                        f"{what} depends on t, but {self!r} has no time coordinate: t would be a constant "
+                        "parameter, not time; build the space with time=True (or rename the parameter)")
+        return expr
+
     # -- calculus ---------------------------------------------------------------------------
     def total_derivative(self, expr: sp.Expr, along: Sequence[sp.Expr] | None = None,
                          speeds: Sequence[sp.Symbol] = (), rates: Sequence[sp.Expr] = ()) -> sp.Expr:
@@ -160,7 +228,7 @@ class ConfigurationSpace:
             out += sp.diff(expr, self.t)
         if along is None:
             if expr.has(*self.qdd):
-                raise ValueError("total_derivative takes expressions in (t, q, q̇); "
+                raise NotLinearError("total_derivative takes expressions in (t, q, q̇); "
                                  f"{expr} contains accelerations")
             along, speeds, rates = self.qd, self.qd, self.qdd
         for qi, ki in zip(self.q, along):
@@ -209,7 +277,7 @@ class ConfigurationSpace:
                 raise UnknownCoordinateError(f"{f} is not a coordinate of {self!r}")
             order = sum(c for v, c in d.variable_count if v == t)
             if order not in (1, 2):
-                raise ValueError(f"{d}: only first and second time derivatives are supported")
+                raise NotLinearError(f"{d}: only first and second time derivatives are supported")
             rep[d] = by_name[f.func.__name__][order]
         expr = expr.xreplace(rep)
         rep = {}

@@ -2,7 +2,8 @@
 
 The right-hand side is :meth:`geonh.Equations.ode_function` (compiled once; M x = F solved
 numerically at every call).  :func:`simulate` checks the data first — parameters and the
-initial state finite, every parameter given, the initial velocities on the constraints
+initial state, tolerances and output times finite (NaN and ±inf are refused before anything is
+compiled), every parameter given, the initial velocities on the constraints
 (:class:`~geonh.InconsistentStateError` naming the violated constraint and its residual) —
 and stops with a geonh error where the right-hand side stops being finite or the mass
 matrix is singular (:class:`~geonh.SingularMapError`).
@@ -68,6 +69,48 @@ def _function(eqs, params, backend) -> ODEFunction:
     return eqs.ode_function(params, backend=backend)
 
 
+def _finite_number(v) -> bool | None:
+    """True/False for a finite/non-finite number, None for an expression (a forcing F(t, q, u))."""
+    import sympy as sp
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        return math.isfinite(float(v))
+    if isinstance(v, sp.Basic):
+        if v.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+            return False
+        if v.is_number:
+            try:
+                return bool(v.is_finite is not False and math.isfinite(complex(v).real))
+            except (TypeError, ValueError):
+                return False
+        return None
+    if isinstance(v, complex):
+        return False
+    return None
+
+
+def _check_numbers(params, rtol, atol, t_eval) -> None:
+    """Refuse NaN and infinite numbers before anything is compiled or integrated."""
+    if params is not None:
+        if not hasattr(params, "items"):
+            raise DimensionError(f"params must be a mapping {{symbol or name: value}}, not {type(params).__name__}")
+        for k, v in params.items():
+            if isinstance(v, bool) or v is None or isinstance(v, str) and not v.strip():
+                raise InconsistentStateError(f"parameter {k} = {v!r} is not a number or an expression")
+            ok = _finite_number(v)
+            if ok is False:
+                raise InconsistentStateError(f"parameter {k} = {v!r} is not a finite number")
+    for nm, v in (("rtol", rtol), ("atol", atol)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(v)) or float(v) <= 0:
+            raise InconsistentStateError(f"{nm} must be a finite positive number, not {v!r}")
+    if t_eval is not None:
+        te = np.asarray(t_eval, dtype=float)
+        if not np.all(np.isfinite(te)):
+            raise InconsistentStateError("t_eval contains values that are not finite")
+
+
 def _checked(f: ODEFunction):
     """f(t, y) that stops with SingularMapError where the right-hand side is not finite."""
     isfinite = math.isfinite
@@ -111,16 +154,23 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     dense_output, **solve_ivp_kw : passed to ``solve_ivp`` (``events`` only without projection
         during integration).
     """
+    _check_numbers(params, rtol, atol, t_eval)
     f = _function(eqs, params, backend)
     _require_bound(f, params)
-    y0 = np.array(y0, dtype=float).reshape(-1) if np.ndim(y0) else np.array([y0], dtype=float)
+    try:
+        y0 = np.array(y0, dtype=float).reshape(-1) if np.ndim(y0) else np.array([y0], dtype=float)
+    except (TypeError, ValueError):
+        raise DimensionError(f"y0 must be a sequence of {f.n_q + f.n_u} numbers (q, u), not {y0!r}") from None
     n = f.n_q + f.n_u
     if y0.shape != (n,):
         raise DimensionError(f"y0 has {y0.size} entries; the state (q, u) = {list(f.state_names)} has {n}")
     bad = [nm for nm, v in zip(f.state_names, y0) if not math.isfinite(v)]
     if bad:
         raise InconsistentStateError(f"initial state not finite in {', '.join(bad)}")
-    t0, t1 = (float(s) for s in t_span)
+    try:
+        t0, t1 = (float(s) for s in t_span)
+    except (TypeError, ValueError):
+        raise DimensionError(f"t_span must be two numbers (t0, t1), not {t_span!r}") from None
     if not (math.isfinite(t0) and math.isfinite(t1)):
         raise InconsistentStateError(f"t_span {t_span} is not finite")
     if project not in (False, True, "initial"):

@@ -34,10 +34,11 @@ from typing import Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import DimensionError, NotLinearError, RankError, SingularMapError
+from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError
 from ..kernel.evaluation import PRECISION, to_mp, value_at
 from ..kernel.generic_point import generic_rank, lu_solve
-from ..kernel.space import ConfigurationSpace, as_expression
+from ..kernel.parsing import as_expr, as_sequence
+from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .constraint_analysis import analyze_constraints
 from .mechanical import MechanicalSystem
 from .nonlinear import NonlinearSystem, sample_consistent_state, solve_dependent_velocities
@@ -53,15 +54,21 @@ class FreeSystem:
     (f = M⁻¹(Q − h), h = Lagrange's expressions at q̈ = 0).
     """
 
-    def __init__(self, space: ConfigurationSpace, f: Sequence, T):
+    def __init__(self, space: ConfigurationSpace, f: Sequence, T, *, conditions=()):
+        if not isinstance(space, ConfigurationSpace):
+            raise ParseError("first argument must be a ConfigurationSpace")
         self.space = space
-        self.f: tuple[sp.Expr, ...] = tuple(sp.sympify(e) for e in f)
+        known = known_symbols(space, f, T)
+        self.f: tuple[sp.Expr, ...] = tuple(
+            space.check_expression(as_expr(e, known, what="free acceleration f"), "free acceleration f")
+            for e in as_sequence(f, "f"))
         if len(self.f) != space.n:
             raise DimensionError(f"f needs {space.n} components, got {len(self.f)}")
         for e in self.f:
             if e.has(*space.qdd):
                 raise NotLinearError(f"the free accelerations f must not contain accelerations: {e}")
-        self._check = MechanicalSystem(space, T)  # validates T (quadratic, positive definite)
+        self._check = MechanicalSystem(space, T, conditions=conditions)  # validates T (quadratic, positive definite)
+        self.conditions = self._check.conditions
         self.T = self._check.T
         self.metric: sp.Matrix = self._check.mass_matrix
 
@@ -74,7 +81,7 @@ class FreeSystem:
         h = sp.Matrix([L.xreplace(zero) for L in system.lagrange_operator])
         rhs = sp.Matrix(list(system.Q)) - h
         f = lu_solve(M, rhs, what="mass matrix")
-        return cls(S, list(f), system.T)
+        return cls(S, list(f), system.T, conditions=getattr(system, "conditions", ()))
 
     def transform(self, new_space: ConfigurationSpace, X: Mapping) -> "FreeSystem":
         """The equivalent system in coordinates x̃ for a time-independent change x = X(x̃) (3).
@@ -87,7 +94,7 @@ class FreeSystem:
                                                yd for y, yd in zip(new_space.q, new_space.qd)))
         fX = sp.Matrix([e.xreplace(sub) for e in self.f])
         ft = lu_solve(J, fX - Jd, what="Jacobian of the coordinate change")
-        return FreeSystem(new_space, list(ft), self.T.xreplace(sub))
+        return FreeSystem(new_space, list(ft), self.T.xreplace(sub), conditions=self.conditions)
 
 
 def _change(old: ConfigurationSpace, new: ConfigurationSpace, X: Mapping):
@@ -123,8 +130,15 @@ class GaussSystem:
 
     def __init__(self, free: FreeSystem, constraints: Sequence, holonomic: Sequence = (), *,
                  solved: Mapping | None = None, allow_rank_deficient: bool = False):
+        if not isinstance(free, FreeSystem):
+            raise ParseError(f"GaussSystem takes a FreeSystem, not {type(free).__name__}")
         self.free = free
         self.space = S = free.space
+        known = known_symbols(S, free.T, list(free.f), constraints, holonomic)
+        constraints = [S.check_expression(as_expression(c, known, what="constraint"), "constraint")
+                       for c in as_sequence(constraints, "constraints")]
+        holonomic = [S.check_expression(as_expression(c, known, what="holonomic constraint"),
+                                        "holonomic constraint") for c in as_sequence(holonomic, "holonomic")]
         report = analyze_constraints(S, constraints, holonomic) if not allow_rank_deficient else None
         raw = []
         self.configuration_constraints = []
@@ -163,7 +177,7 @@ class GaussSystem:
         if isinstance(system, MechanicalSystem):
             system = NonlinearSystem.from_mechanical(system)
         if not isinstance(system, NonlinearSystem):
-            raise TypeError(f"expected a MechanicalSystem or NonlinearSystem, got {type(system).__name__}")
+            raise ParseError(f"expected a MechanicalSystem or NonlinearSystem, got {type(system).__name__}")
         if system.virtual != "chetaev":
             raise NotLinearError("Gauss's principle gives Chetaev's reactions; the system uses another rule")
         out = cls(FreeSystem.from_system(system), list(system.phi), solved=system._solved)
@@ -233,8 +247,10 @@ class GaussSystem:
         """Random state satisfying the velocity constraints b = 0 (hook for same_motion)."""
         if self._solved is None:
             self._solved = solve_dependent_velocities(self.space, self.b, self.parameters())
-        params = sorted(self.parameters() | set(extra_symbols), key=sp.default_sort_key)
-        return sample_consistent_state(self.space, self.b, self._solved, rng, params)
+        conds = self.free.conditions
+        extra = set().union(*[c.free_symbols for c in conds]) if conds else set()
+        params = sorted(self.parameters() | set(extra_symbols) | extra, key=sp.default_sort_key)
+        return sample_consistent_state(self.space, self.b, self._solved, rng, params, conditions=conds)
 
     def __repr__(self) -> str:
         return f"GaussSystem({self.space!r}, {len(self.b)} constraint(s))"
@@ -307,4 +323,4 @@ def constrained_acceleration(a, B, c, *, method: str = "moore-penrose",
                 rhs[n + k] = -cm[k]
             x = mpmath.lu_solve(K, rhs)
             return [x[i] for i in range(n)]
-        raise ValueError(f"method must be 'moore-penrose' or 'kkt', not {method!r}")
+        raise ParseError(f"method must be 'moore-penrose' or 'kkt', not {method!r}")

@@ -24,12 +24,13 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
-                      RankError)
+                      ParseError, RankError)
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION, real_value
 from ..kernel.forms import OneForm
-from ..kernel.generic_point import generic_rank
-from ..kernel.space import ConfigurationSpace, as_expression
+from ..kernel.generic_point import condition_holds, generic_rank
+from ..kernel.parsing import as_expr, as_sequence
+from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .mechanical import MechanicalSystem, random_state
 
 __all__ = ["NonlinearSystem", "as_nonlinear", "solve_dependent_velocities", "sample_consistent_state"]
@@ -37,16 +38,19 @@ __all__ = ["NonlinearSystem", "as_nonlinear", "solve_dependent_velocities", "sam
 
 def sample_consistent_state(space: ConfigurationSpace, phi: Sequence[sp.Expr], solved: Mapping,
                             rng: random.Random, params: Sequence[sp.Symbol] = (),
-                            attempts: int = 60) -> dict:
+                            attempts: int = 60, conditions: Sequence = ()) -> dict:
     """A random state {t, q, q̇, parameters} with φ(t, q, q̇) = 0.
 
     Coordinates, parameters and the free velocities get random rationals (velocities of either
     sign); the dependent velocities come from ``solved`` {q̇_j: expression in the others}.
-    Draws whose dependent velocities are complex or singular are rejected and redrawn.
+    Draws whose dependent velocities are complex or singular, or whose parameters violate
+    ``conditions`` (sympy relationals), are rejected and redrawn.
     """
     dep = set(solved)
     for _ in range(attempts):
         vals = random_state(space, rng, params, [v for v in space.qd if v not in dep])
+        if conditions and not all(condition_holds(c, vals) for c in conditions):
+            continue
         ok = True
         for v, e in solved.items():
             x = real_value(e, vals)
@@ -114,21 +118,29 @@ class NonlinearSystem:
     solved : optional {q̇_j: expression} giving the dependent velocities on one real branch
         of the constraint manifold (used to draw consistent states).  Default: sympy's solve
         for the last velocities whose Jacobian block is invertible, first real branch.
+    conditions : the parameter domain, as for :class:`MechanicalSystem` (e.g. ``[J > J0]``).
+
+    Inputs are checked as for :class:`MechanicalSystem` (safe parsing, look-alike symbols,
+    time without a time coordinate); constraints that admit no velocity (rank of ∂φ/∂q̇ lower
+    than the number of constraints) raise :class:`RankError`.
     """
 
     def __init__(self, space: ConfigurationSpace, T, V=0, forces=None, constraints=(), holonomic=(),
-                 *, virtual="chetaev", solved: Mapping | None = None, name: str = ""):
-        self.base = MechanicalSystem(space, T, V, forces, name=name)
+                 *, virtual="chetaev", solved: Mapping | None = None, name: str = "", conditions=()):
+        self.base = MechanicalSystem(space, T, V, forces, name=name, conditions=conditions)
+        self.conditions = self.base.conditions
+        known = known_symbols(space, T, V, forces, constraints, holonomic)
         self.space = space
         self.name = name
         self.T = self.base.T
         self.V = self.base.V
         self.Q = self.base.Q
         self.holonomic: tuple[sp.Expr, ...] = tuple(
-            as_expression(f, space.state_symbols, what="holonomic constraint") for f in holonomic)
+            space.check_expression(as_expression(f, known, what="holonomic constraint"), "holonomic constraint")
+            for f in as_sequence(holonomic, "holonomic"))
         phis = []
-        for c in constraints:
-            c = as_expression(c, space.state_symbols, what="constraint")
+        for c in as_sequence(constraints, "constraints"):
+            c = space.check_expression(as_expression(c, known, what="constraint"), "constraint")
             if c.has(*space.qdd):
                 raise NotLinearError(f"constraint {c} = 0 contains accelerations")
             if not c.has(*space.qd):
@@ -152,11 +164,13 @@ class NonlinearSystem:
                 "analyze_constraints to find them")
         if isinstance(virtual, str):
             if virtual != "chetaev":
-                raise ValueError(f"virtual must be 'chetaev' or a sequence of rows, not {virtual!r}")
+                raise ParseError(f"virtual must be 'chetaev' or a sequence of rows, not {virtual!r}")
             self.virtual = "chetaev"
             self.virtual_matrix: sp.Matrix = J
         else:
-            Th = sp.Matrix([list(row) for row in virtual]) if r else sp.zeros(0, space.n)
+            Th = sp.Matrix([[space.check_expression(as_expr(e, known, what="virtual rule entry"), "virtual rule")
+                             for e in as_sequence(row, "a row of the virtual rule")]
+                            for row in as_sequence(virtual, "virtual")]) if r else sp.zeros(0, space.n)
             if Th.shape != (r, space.n):
                 raise DimensionError(f"virtual rule needs {r} rows of {space.n} entries, got {Th.shape}")
             if r and generic_rank(Th) < r:
@@ -260,8 +274,10 @@ class NonlinearSystem:
     def sample_state(self, rng: random.Random, extra_symbols=()) -> dict:
         """A random state on the constraint manifold (hook for :func:`geonh.certificate.same_motion`)."""
         params = self.parameters() | set(extra_symbols)
+        for c in self.conditions:
+            params |= c.free_symbols
         return sample_consistent_state(self.space, self.phi, self.solved(), rng,
-                                       sorted(params, key=sp.default_sort_key))
+                                       sorted(params, key=sp.default_sort_key), conditions=self.conditions)
 
     def check_state(self, state: Mapping, tol: float = 1e-9) -> None:
         """Raise :class:`InconsistentStateError` if the state violates a constraint
@@ -287,6 +303,6 @@ def as_nonlinear(system) -> NonlinearSystem:
         return system
     if isinstance(system, MechanicalSystem):
         return NonlinearSystem.from_mechanical(system)
-    raise TypeError(f"expected a NonlinearSystem or MechanicalSystem, got {type(system).__name__}")
+    raise ParseError(f"expected a NonlinearSystem or MechanicalSystem, got {type(system).__name__}")
 
 
