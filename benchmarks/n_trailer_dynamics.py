@@ -25,6 +25,20 @@ The model is built once per case in sympy.physics.mechanics and handed to these 
 * ``bh-cf``    (extra column) Boltzmann–Hamel with the frame given by its fields in closed
                form, q̇ = C(q) ω (``Frame(fields)``), instead of ``from_quasi_velocities``
                (which inverts B by an unsimplified LU).  Shows what the frame inverse costs.
+* ``gm-bh``    geonh's own model builder ``geonh.models.mechanical.dynamic_n_trailer(N)`` (timed)
+               + boltzmann_hamel + rhs() (on-axle model only).
+* ``bh-ode``   model → runnable RHS: from_mechanics + closed-form frame + boltzmann_hamel +
+               ``Equations.ode_function()`` (compiled, symengine LLVM by default).
+* ``kane-pydy`` model → runnable RHS the pydy way: careful Kane (``kanes_equations``) + pydy's
+               ``generate_ode_function(forcing_full, q, u, constants, mass_matrix=mass_matrix_full,
+               generator="cython")``.
+
+``--construction`` runs kane, kane-tb, bh-cf, maggi-cf, gm-bh, bh-ode and kane-pydy at
+N = 4 8 16 in one run (issue 10 item 2, issue 9's model → runnable RHS) and prints the
+ratios; ``--offaxle`` moves every mass centre off its axle, G_i = P_i + e_i b_i^x (the inertia
+I_i about G_i; constraints and loads unchanged), the variant where Kane's expressions grow
+fastest; ``--no-ops`` skips the cse operation counts.  Every module a route imports is
+imported before the clock starts.
 
 Model.  Coordinates x, y (tractor axle midpoint P0), θ0 … θN (headings).  Trailer i's axle
 midpoint is P_i = P_{i-1} − d_i b_i^x (hitched at the axle midpoint of the body in front).
@@ -62,6 +76,7 @@ against Lagrange.
 Usage:  python benchmarks/n_trailer_dynamics.py [--N 1 2 4 8] [--timeout 240]
                                                 [--routes kane kane-tb ...] [--geonh-only-N 12]
         python benchmarks/n_trailer_dynamics.py --profile 4 8     (cProfile of geonh BH + rhs)
+        python benchmarks/n_trailer_dynamics.py --construction [--offaxle] [--no-ops]
 Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
 """
 from __future__ import annotations
@@ -76,10 +91,15 @@ import subprocess
 import sys
 import time
 
-ROUTES = ("kane", "kane-tb", "lagrange", "bh", "maggi", "bh-cf", "maggi-cf")
+ROUTES = ("kane", "kane-tb", "lagrange", "bh", "maggi", "bh-cf", "maggi-cf", "gm-bh", "bh-ode",
+          "kane-pydy")
 LABEL = {"kane": "Kane (careful)", "kane-tb": "Kane (textbook)", "lagrange": "sympy Lagrange",
          "bh": "geonh BH", "maggi": "geonh Maggi", "bh-cf": "geonh BH*",
-         "maggi-cf": "geonh Maggi*"}
+         "maggi-cf": "geonh Maggi*", "gm-bh": "geonh model BH", "bh-ode": "geonh BH* ode",
+         "kane-pydy": "Kane+pydy ode"}
+# --construction (issue 10 item 2, issue 9 model → RHS): one run, these routes
+CONSTRUCTION_ROUTES = ("kane", "kane-tb", "bh-cf", "maggi-cf", "gm-bh", "bh-ode", "kane-pydy")
+OFFAXLE = os.environ.get("NTRAILER_OFFAXLE") == "1"   # set by --offaxle for the workers too
 REFS = ("kane", "kane-tb")   # the ratio columns: each route against both Kane setups
 
 
@@ -119,11 +139,16 @@ def build_model(N: int) -> dict:
     P = [O.locatenew("P0", x * Nf.x + y * Nf.y)]
     for i in range(1, N + 1):
         P.append(P[-1].locatenew(f"P{i}", -d[i - 1] * B[i].x))
-    bodies = [RigidBody(f"body{i}", P[i], B[i], m[i], (inertia(B[i], 0, 0, I[i]), P[i]))
+    e = sp.symbols(f"e0:{N + 1}", positive=True)
+    if OFFAXLE:   # mass centre G_i = P_i + e_i b_i^x, ahead of the axle; I_i about G_i
+        G = [P[i].locatenew(f"G{i}", e[i] * B[i].x) for i in range(N + 1)]
+    else:
+        G = P
+    bodies = [RigidBody(f"body{i}", G[i], B[i], m[i], (inertia(B[i], 0, 0, I[i]), G[i]))
               for i in range(N + 1)]
     constraints = [P[i].vel(Nf).dot(B[i].y) for i in range(N + 1)]   # in q, q̇
     loads = [(P[0], F * B[0].x), (B[0], tau * Nf.z)]
-    return dict(N=N, t=t, q=q, qd=[s.diff(t) for s in q], m=m, I=I, d=d, F=F, tau=tau,
+    return dict(N=N, e=e, t=t, q=q, qd=[s.diff(t) for s in q], m=m, I=I, d=d, F=F, tau=tau,
                 frame=Nf, bodies=bodies, constraints=constraints, loads=loads)
 
 
@@ -136,6 +161,8 @@ def random_state(N: int, seed: int = 12345) -> dict:
         s[f"I{i}"] = rng.uniform(0.5, 2)
     for i in range(1, N + 1):
         s[f"d{i}"] = rng.uniform(0.5, 2)
+    for i in range(N + 1):
+        s[f"e{i}"] = rng.uniform(0.2, 1)
     s["F"], s["tau"] = rng.uniform(-2, 2), rng.uniform(-2, 2)
     s["x"], s["y"] = rng.uniform(-1, 1), rng.uniform(-1, 1)
     th = [rng.uniform(-0.6, 0.6)]
@@ -235,7 +262,7 @@ def _plain(model, exprs, extra=()):
 # the routes: generators; the first next() derives the explicit rhs (timed), the second
 # returns (exprs to count, (v̇, ẇ) exprs, names to alias in the numerical state)
 # ----------------------------------------------------------------------------------------------
-def route_kane(model):
+def route_kane(model, want_km: bool = False):
     import sympy as sp
     from sympy.physics.mechanics import KanesMethod, dynamicsymbols, msubs
     N, q, qd, th = model["N"], model["q"], model["qd"], model["q"][2:]
@@ -252,6 +279,9 @@ def route_kane(model):
     km = KanesMethod(model["frame"], q_ind=q, u_ind=u[:2], u_dependent=u[2:], kd_eqs=kd_eqs,
                      velocity_constraints=vc)
     km.kanes_equations(model["bodies"], model["loads"])
+    if want_km:
+        yield km
+        return None
     rhs = km.rhs()
     yield
     exprs = _plain(model, list(rhs), extra=u)
@@ -364,6 +394,49 @@ def route_geonh(model, form: str, closed_form: bool = False):
     return exprs, [exprs[n], exprs[n + 1]], {}
 
 
+def route_geonh_model(model):
+    """geonh's own model builder ``geonh.models.mechanical.dynamic_n_trailer(N)`` (on-axle
+    masses; its frame is the closed-form one of the kinematic N-trailer) + boltzmann_hamel +
+    rhs().  Its symbols are named like the mechanics model's (J_i for I_i)."""
+    import sympy as sp
+    from geonh.models import mechanical as mm
+    from geonh.equations import boltzmann_hamel
+    Mo = mm.dynamic_n_trailer(model["N"])
+    eq = boltzmann_hamel(Mo.system, Mo.frame)
+    rhs = eq.rhs()
+    yield
+    ren = {s: sp.Symbol("I" + s.name[1:]) for s in Mo.parameters if s.name.startswith("J")}
+    exprs = [e.xreplace(ren) for e in rhs]
+    n = Mo.space.n
+    return exprs, [exprs[n], exprs[n + 1]], {}
+
+
+def route_geonh_ode(model):
+    """from_mechanics + closed-form frame + boltzmann_hamel + ``Equations.ode_function()`` (a
+    compiled f(t, y, p), symengine LLVM by default): model → runnable RHS."""
+    from geonh.equations import boltzmann_hamel
+    system, frame = _geonh_system_and_frame(model, True)
+    eq = boltzmann_hamel(system, frame)
+    f = eq.ode_function()
+    yield
+    return None
+
+
+def route_kane_pydy(model):
+    """Careful Kane (route ``kane``) + pydy's ``generate_ode_function`` of
+    ``mass_matrix_full``/``forcing_full`` with the Cython generator: model → runnable RHS the
+    pydy way."""
+    from pydy.codegen.ode_function_generators import generate_ode_function
+    gen = route_kane(model, want_km=True)
+    km = next(gen)
+    consts = sorted(set(model["m"]) | set(model["I"]) | set(model["d"]) | {model["F"], model["tau"]}
+                    | (set(model["e"]) if OFFAXLE else set()), key=lambda x: x.name)
+    f = generate_ode_function(km.forcing_full, km.q, km.u, consts, mass_matrix=km.mass_matrix_full,
+                              generator="cython")
+    yield
+    return None
+
+
 def worker(route: str, N: int, count: bool, limit: float) -> None:
     """One case in this (fresh) process; JSON lines on stdout as results become available.
     The derivation runs under SIGALRM at ``limit`` seconds; on expiry it emits
@@ -372,6 +445,17 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
     _import_geonh()
     import sympy  # noqa: F401  (import outside the clock)
     import sympy.physics.mechanics  # noqa: F401
+    # every module a route uses is imported before the clock starts (import time is not
+    # derivation time): geonh's equations, models, backend (symengine) and code generation
+    import importlib
+    for mod in ("geonh.equations", "geonh.models.mechanical", "geonh.kernel.backend", "symengine",
+                "geonh.equations.compiled"):
+        try:
+            importlib.import_module(mod)
+        except ImportError:   # an older geonh (e.g. a baseline checkout) or no symengine
+            pass
+    if route == "kane-pydy":
+        import pydy.codegen.ode_function_generators  # noqa: F401
     model = build_model(N)
 
     def emit(**kw):
@@ -386,6 +470,12 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
         gen = route_kane_textbook(model)
     elif route == "lagrange":
         gen = route_lagrange(model)
+    elif route == "gm-bh":
+        gen = route_geonh_model(model)
+    elif route == "bh-ode":
+        gen = route_geonh_ode(model)
+    elif route == "kane-pydy":
+        gen = route_kane_pydy(model)
     else:
         gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi",
                           closed_form=route.endswith("-cf"))
@@ -411,6 +501,8 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
     try:
         next(gen)
     except StopIteration as stop:
+        if stop.value is None:   # a route that builds a function, not expressions
+            return
         exprs, acc, ren, *qdd = stop.value
     vals = random_state(N)
     vals["_zero"] = 0.0
@@ -421,6 +513,8 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
         emit(qdd=evaluate(qdd[0], vals))
     if km is not None:
         emit(m_ops=mass_matrix_ops(model, km))
+    if os.environ.get("NTRAILER_NO_OPS") == "1":
+        return
     t1 = time.perf_counter()
     emit(ops=count_ops_cse(exprs), cse_time=time.perf_counter() - t1)
 
@@ -677,6 +771,32 @@ def _header(timeout: float) -> str:
             f"time limit {timeout:.0f} s per case.\n")
 
 
+def construction(a) -> None:
+    """One run: model → explicit reduced equations (Kane careful / textbook ``rhs()``, geonh
+    BH* / Maggi* ``rhs()``, geonh's own model builder + BH ``rhs()``) and model → runnable RHS
+    (geonh ``ode_function()`` vs KanesMethod + pydy Cython) at each N; medians, ratios."""
+    Ns = a.N if a.N != [1, 2, 4, 8] else [4, 8, 16]
+    routes = [r for r in (a.routes if a.routes != list(ROUTES) else CONSTRUCTION_ROUTES)
+              if not (OFFAXLE and r == "gm-bh")]
+    res = main_table(Ns, routes, a.timeout, a.repeats, a.small)
+    print(_header(a.timeout) + ("Masses OFF the axles (G_i = P_i + e_i b_i^x).\n" if OFFAXLE
+                                else "Masses on the axles (the model of the tables above).\n"))
+    print_table(res, Ns, routes, a.timeout)
+    print("\nmodel → runnable RHS (pydy = careful Kane + pydy generate_ode_function, Cython):")
+    for N in Ns:
+        pyd, geo = res.get(("kane-pydy", N), {}), res.get(("bh-ode", N), {})
+        print(f"  N={N:<3} geonh BH* ode {_fmt_time(geo, a.timeout)} s, Kane+pydy "
+              f"{_fmt_time(pyd, a.timeout)} s, geonh/pydy "
+              + (f"{geo['time'] / pyd['time']:.3f}" if "time" in geo and "time" in pyd else "—"))
+    print_agreement(res, Ns, routes)
+    try:
+        load = os.getloadavg()
+        print(f"\nload average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+              f"({os.cpu_count()} CPUs)")
+    except OSError:
+        pass
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--N", type=int, nargs="+", default=[1, 2, 4, 8])
@@ -691,10 +811,25 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3, help="repeats for N <= --small (else 1)")
     ap.add_argument("--small", type=int, default=8)
     ap.add_argument("--profile", type=int, nargs="+", metavar="N")
+    ap.add_argument("--construction", action="store_true",
+                    help="model -> explicit equations and model -> runnable RHS (issue 10 item 2, "
+                         "issue 9): routes " + " ".join(CONSTRUCTION_ROUTES) + ", default --N 4 8 16")
+    ap.add_argument("--offaxle", action="store_true",
+                    help="mass centres off the axles (G_i = P_i + e_i b_i^x)")
+    ap.add_argument("--no-ops", action="store_true", help="skip the cse operation counts")
     ap.add_argument("--worker", nargs=2, metavar=("ROUTE", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--no-count", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--limit", type=float, default=240.0, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    global OFFAXLE
+    if a.offaxle:
+        os.environ["NTRAILER_OFFAXLE"] = "1"
+        OFFAXLE = True
+    if a.no_ops:
+        os.environ["NTRAILER_NO_OPS"] = "1"
+    if a.construction:
+        construction(a)
+        return
     if a.worker:
         worker(a.worker[0], int(a.worker[1]), count=not a.no_count, limit=a.limit)
         return

@@ -17,7 +17,7 @@ from ..kernel.frames import Frame
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
 from .base import Equations
-from .engine import contract, framed, lagrange_split
+from .engine import NativeSplit, contract, framed, lagrange_split
 
 __all__ = ["lagrange", "maggi", "hamel_raw", "gibbs_appell", "kane", "tzenoff", "multiplier_equations",
            "motion_substitution"]
@@ -34,6 +34,19 @@ def maggi(system: MechanicalSystem, frame: Frame | None = None, *, form: str = "
     frame, m, u, ud, omega, K, speeds = framed(system, frame)
     S = system.space
     n = S.n
+    ns = NativeSplit.create(system, K, u, extra=list(frame.C))
+    if ns is not None:   # the same contractions on symengine, converted back once
+        Cn = [[ns.cv(frame.C[i, a]) for a in range(n)] for i in range(n)]
+        rows, rests = [], []
+        for a in range(n):
+            nz = [i for i in range(n) if Cn[i][a] != 0]
+            rows.append([ns.add([Cn[i][a] * ns.MdK[i][s] for i in nz]) for s in range(m)])
+            rests.append(ns.add([Cn[i][a] * ns.LQ0[i] for i in nz]))
+        Mm = sp.Matrix([[ns.to_sympy(e) for e in rows[a]] for a in range(m)])
+        Fm = sp.Matrix([ns.to_sympy(-rests[a]) for a in range(m)])
+        reac = [ns.to_sympy(ns.add([r * ns.cv(v) for r, v in zip(rows[a], ud)] + [rests[a]]))
+                for a in range(m, n)]
+        return Equations(form, system, u, ud, K, speeds, frame=frame, reactions=reac, linear=(Mm, Fm))
     MdK, LQ0, *_ = lagrange_split(system, K, u)
 
     def contract(a):

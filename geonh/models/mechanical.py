@@ -24,9 +24,8 @@ from ..equations.registry import derive
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
-from ..kernel.generic_point import is_zero
 from ..kernel.space import ConfigurationSpace
-from ..systems.mechanical import MechanicalSystem
+from ..systems.mechanical import MechanicalSystem, quadratic_form, velocity_quadratic_parts
 from . import kinematic as catalog
 
 __all__ = [
@@ -41,21 +40,23 @@ def _pos(names: str):
 
 
 def _tidy(frame: Frame) -> Frame:
-    """The same frame with its C = B⁻¹ entries simplified (LU inverses of trigonometric
-    coframes come out nested; smaller C makes every equation form much smaller).  Each
-    simplified entry is checked equal to the original at the generic point."""
+    """The same frame with its C = B⁻¹ entries reduced exactly: each entry, a rational function
+    of sin and cos of single-symbol angles, is reduced modulo sin² + cos² = 1 by polynomial
+    division of numerator and denominator (:func:`trig_reduce`; {s² + c² − 1} is a Gröbner
+    basis, so the remainder is exact, no heuristic simplification).  LU inverses of
+    trigonometric coframes come out nested; smaller C makes every equation form smaller.
+    Entries with other arguments (sums of angles, time) only get ``cancel``.  Both steps are
+    exact algebra, so no generic-point check of the result is needed."""
     C = frame.C
+
     def simp(e):
-        if not e.free_symbols:
-            return e
-        e = sp.trigsimp(sp.cancel(e))
-        e = e.replace(sp.tan, lambda x: sp.sin(x) / sp.cos(x)).replace(sp.cot, lambda x: sp.cos(x) / sp.sin(x))
-        return sp.factor(e)
+        if not e.free_symbols or not e.has(sp.sin, sp.cos, sp.tan, sp.cot):
+            return sp.factor(sp.cancel(e)) if e.free_symbols else e
+        if all(f.args[0].is_Symbol for f in e.atoms(sp.sin, sp.cos, sp.tan, sp.cot)):
+            return trig_reduce(e)
+        return sp.factor(sp.cancel(e))
 
     C2 = C.applyfunc(simp)
-    for a, b in zip(C, C2):
-        if not is_zero(a - b):  # pragma: no cover - simplification never changes a value
-            raise AssertionError(f"simplification changed a frame entry: {a} -> {b}")
     fields = [VectorField(frame.space, list(C2[:, k])) for k in range(frame.dim)]
     return Frame(fields, names=frame.names, coframe=list(frame.coframe))
 
@@ -348,7 +349,18 @@ def juschkov_car() -> MechanicalModel:
     c1 = -xd * sp.sin(ph) + yd * sp.cos(ph) - l2 * phd                                  # (31)
     c2 = -xd * sp.sin(ph + th) + yd * sp.cos(ph + th) + l1 * phd * sp.cos(th)
     system = MechanicalSystem(S, sp.expand(T), forces=Q, constraints=[c1, c2], name="Juschkov car")
-    frame = _tidy(Frame.from_quasi_velocities(S, [phd, thd, c1, c2], names=["v1", "v2", "v3", "v4"]))
+    # the frame in closed form, Juschkov's inversion (32): with v = (φ̇, θ̇, c1, c2),
+    # ẋ_C = [(l1 cos φ cos θ + l2 cos(φ+θ)) v1 + cos(φ+θ) v3 − cos φ v4] / sin θ, ẏ_C likewise
+    # with sin; Frame checks θ^a(X_b) = δ^a_b at the generic point
+    cs, sn = sp.cos(ph + th), sp.sin(ph + th)
+    st = sp.sin(th)
+    X1 = VectorField(S, [1, 0, (l1 * sp.cos(ph) * sp.cos(th) + l2 * cs) / st,
+                         (l1 * sp.sin(ph) * sp.cos(th) + l2 * sn) / st])
+    X2 = VectorField(S, [0, 1, 0, 0])
+    X3 = VectorField(S, [0, 0, cs / st, sn / st])
+    X4 = VectorField(S, [0, 0, -sp.cos(ph) / st, -sp.sin(ph) / st])
+    coframe = [Codistribution.from_constraints(S, [e]).forms[0] for e in (phd, thd, c1, c2)]
+    frame = Frame([X1, X2, X3, X4], coframe=coframe, names=["v1", "v2", "v3", "v4"])
     return MechanicalModel(
         "car", "Juschkov's car: body and steered front axle (seed 003, § 5)", system, frame,
         ("x_C", "y_C"), (M1, M2, J1, J2, l1, l2, F1, F2, L1, L2),
@@ -462,12 +474,15 @@ def dynamic_n_trailer(N: int = 1) -> MechanicalModel:
         px, py = P[-1]
         P.append((px - d[i - 1] * sp.cos(th[i]), py - d[i - 1] * sp.sin(th[i])))
     Pd = [(S.total_derivative(px), S.total_derivative(py)) for px, py in P]
-    T = sum(ms[i] * (Pd[i][0]**2 + Pd[i][1]**2) / 2 + Js[i] * S.qd[2 + i]**2 / 2 for i in range(N + 1))
+    # T = Σ ½ m_i |Ṗ_i|² + ½ J_i θ̇_i², as ½ q̇ᵀ M q̇ with M = Σ m_i J_iᵀ J_i + J_i e_iᵀ e_i from the
+    # partial velocities (no expansion of the squares, no second derivatives)
+    blocks = [(ms[i], list(Pd[i])) for i in range(N + 1)] + [(Js[i], [S.qd[2 + i]]) for i in range(N + 1)]
+    T = quadratic_form(S.qd, *velocity_quadratic_parts(S.qd, blocks))
     cons = [-sp.sin(th[i]) * Pd[i][0] + sp.cos(th[i]) * Pd[i][1] for i in range(N + 1)]
     forces = {x: F * sp.cos(th[0]), y: F * sp.sin(th[0]), th[0]: tau}
-    system = MechanicalSystem(S, sp.expand(T), forces=forces, constraints=cons,
+    system = MechanicalSystem(S, T, forces=forces, constraints=cons,
                               name=f"dynamic {N}-trailer")
     return MechanicalModel(
         f"dynamic-{N}-trailer", f"tractor pulling {N} on-axle trailers, with masses and inertias",
-        system, _tidy(model.frame), None, tuple(ms + Js + d + [F, tau]),
+        system, model.frame, None, tuple(ms + Js + d + [F, tau]),
         notes="With F = tau = 0 the energy T is conserved.")

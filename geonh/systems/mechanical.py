@@ -19,16 +19,18 @@ from typing import Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import (DimensionError, NotLinearError, NotPositiveDefiniteError,
-                      RankError, SpaceMismatchError)
+from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
+                      ParseError, RankError, SpaceMismatchError)
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
 from ..kernel.forms import OneForm
-from ..kernel.generic_point import sample_points
-from ..kernel.space import ConfigurationSpace, as_expression
+from ..kernel.generic_point import condition_holds, generic_rank, sample_points
+from ..kernel.parsing import as_expr, as_sequence, check_lookalikes, parse_condition
+from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from ..transposition.adapted import solve_constraints
 
-__all__ = ["MechanicalSystem", "random_state"]
+__all__ = ["MechanicalSystem", "random_state", "body_quadratic_parts", "velocity_quadratic_parts",
+           "quadratic_form"]
 
 
 class MechanicalSystem:
@@ -44,16 +46,30 @@ class MechanicalSystem:
     constraints : constraints linear in the velocities, as expressions (= 0) or Equalities,
         or a :class:`Codistribution` on ``space``.
     holonomic : holonomic constraints f(t, q) = 0; they enter through ḟ = 0.
+    conditions : the parameter domain beyond the symbols' sympy assumptions: relationals such
+        as ``J > J0`` (or strings ``"J > J0"``).  The positive-definiteness check and the random
+        states (:meth:`sample_state`) draw only parameter values that satisfy them.
+
+    Inputs are checked at the boundary: strings are parsed safely over the space's symbols and
+    the parameters of the other inputs (:mod:`geonh.kernel.parsing`, never evaluated); a
+    symbol that looks like the space's (or like another input's parameter) but is another
+    symbol, a function of time, or ``t`` on a space without time raise
+    :class:`SpaceMismatchError`; constraints that no velocity satisfies raise
+    :class:`InconsistentStateError`; a mass matrix that is not positive definite at a point of
+    the parameter domain raises :class:`NotPositiveDefiniteError` stating the leading principal
+    minors that must be positive.
     """
 
     def __init__(self, space: ConfigurationSpace, T, V=0, forces=None, constraints=(),
-                 holonomic=(), name: str = ""):
+                 holonomic=(), name: str = "", conditions=()):
         if not isinstance(space, ConfigurationSpace):
-            raise TypeError("first argument must be a ConfigurationSpace")
+            raise ParseError("first argument must be a ConfigurationSpace")
         self.space = space
         self.name = name
-        self.T = sp.sympify(T)
-        self.V = sp.sympify(V)
+        self._known = known_symbols(space, T, V, forces, constraints, holonomic)
+        self.T = self._expr(T, "kinetic energy T")
+        self.V = self._expr(V, "potential V")
+        self.conditions: tuple = self._conditions(conditions)
         self._check_symbols(self.T, "kinetic energy T", allow_qd=True)
         self._check_symbols(self.V, "potential V", allow_qd=False)
         if self.T.has(*space.qdd):
@@ -63,18 +79,41 @@ class MechanicalSystem:
         self._check_quadratic()
         self.Q: tuple[sp.Expr, ...] = self._forces(forces)
         self.holonomic: tuple[sp.Expr, ...] = tuple(
-            as_expression(f, space.state_symbols, what="holonomic constraint") for f in holonomic)
+            space.check_expression(as_expression(f, self._known, what="holonomic constraint"),
+                                   "holonomic constraint") for f in as_sequence(holonomic, "holonomic"))
         for f in self.holonomic:
             if f.has(*space.qd) or f.has(*space.qdd):
                 raise NotLinearError(f"holonomic constraint {f} = 0 contains velocities")
         self.constraints: Codistribution = self._constraints(constraints)
 
     # -- validation -------------------------------------------------------------------------
+    def _expr(self, value, what):
+        e = as_expr(value, self._known, what=what)
+        if not isinstance(e, sp.Expr):
+            raise ParseError(f"{what} must be an expression, not the equation {e}")
+        return self.space.check_expression(e, what)
+
+    def _conditions(self, conditions) -> tuple:
+        S = self.space
+        out = []
+        for c in as_sequence(conditions, "conditions"):
+            if isinstance(c, str):
+                c = parse_condition(c, self._known)
+            if isinstance(c, (bool, sp.logic.boolalg.BooleanAtom)):
+                raise ParseError(f"condition {c!r} is a truth value, not a condition on parameters "
+                                 "(write it with sympy symbols, e.g. J > J0)")
+            if not isinstance(c, sp.core.relational.Relational) or isinstance(c, (sp.Eq, sp.Ne)):
+                raise ParseError(f"a condition must be an inequality such as J > J0, not {c!r}")
+            S.check_expression(c.lhs - c.rhs, f"condition {c}")
+            check_lookalikes(c.lhs - c.rhs, self._known, what=f"condition {c}")  # T's own parameters
+            if c.has(*S.qd) or c.has(*S.qdd):
+                raise ParseError(f"condition {c} involves velocities; conditions restrict parameters "
+                                 "(and coordinates)")
+            out.append(c)
+        return tuple(out)
+
     def _check_symbols(self, expr, what, allow_qd=True):
-        for f in expr.atoms(sp.core.function.AppliedUndef):
-            raise SpaceMismatchError(
-                f"{what} contains the function {f}; use plain symbols (ConfigurationSpace.from_dynamic "
-                "converts dynamicsymbols)")
+        self.space.check_expression(expr, what)
 
     def _check_quadratic(self) -> None:
         M = self.mass_matrix
@@ -82,10 +121,15 @@ class MechanicalSystem:
             if e.has(*self.space.qd):
                 raise NotLinearError("the kinetic energy is not quadratic in the velocities "
                                      "(its velocity Hessian depends on the velocities)")
-        # positive definiteness at the generic point: Cholesky at random points
+        # positive definiteness on the parameter domain: Cholesky at random points of it (the
+        # sympy assumptions and self.conditions; parameters without a sign get either sign)
         free = set().union(*[e.free_symbols for e in M]) if M else set()
         n = M.rows
-        for pt in sample_points(free, 3):
+        if self.conditions:
+            points = sample_points(free, _PD_POINTS + 3, conditions=self.conditions)
+        else:
+            points = sample_points(free, 3) + sample_points(free, _PD_POINTS, signs=True)
+        for pt in points:
             vals = [value_at(e, pt, strict=False, tree=True) for e in M]
             if any(v is None for v in vals):
                 continue
@@ -99,9 +143,7 @@ class MechanicalSystem:
                 except (ValueError, ZeroDivisionError):
                     ok = False
             if not ok:
-                raise NotPositiveDefiniteError(
-                    f"the mass matrix ∂²T/∂q̇² is not positive definite at {pt} "
-                    "(parameters were given random positive values)")
+                raise NotPositiveDefiniteError(_not_pd_message(M, pt, self.conditions))
 
     def _forces(self, forces) -> tuple[sp.Expr, ...]:
         S = self.space
@@ -113,9 +155,9 @@ class MechanicalSystem:
                 i = S.index(k)
                 if i >= S.n:
                     raise DimensionError("no generalized force acts along the time coordinate")
-                Q[i] += sp.sympify(v)
+                Q[i] += self._expr(v, f"generalized force along {k}")
         else:
-            Q = [sp.sympify(v) for v in forces]
+            Q = [self._expr(v, "generalized force") for v in as_sequence(forces, "forces")]
             if len(Q) != S.n:
                 raise DimensionError(f"{S.n} generalized forces needed (one per coordinate), got {len(Q)}")
         for v in Q:
@@ -135,7 +177,8 @@ class MechanicalSystem:
             forms.extend(constraints.forms)
         else:
             forms.extend(Codistribution.from_constraints(
-                S, [as_expression(c, S.state_symbols, what="constraint") for c in constraints]).forms)
+                S, [S.check_expression(as_expression(c, self._known, what="constraint"), "constraint")
+                    for c in as_sequence(constraints, "constraints")]).forms)
         for f in self.holonomic:
             forms.append(OneForm(S, [sp.diff(f, s) for s in S.coords]))
         cod = Codistribution(forms, S)
@@ -143,6 +186,12 @@ class MechanicalSystem:
             raise RankError(
                 f"the {len(forms)} velocity constraints have rank {cod.rank} at the generic point: "
                 "they are dependent or hide holonomic constraints (see geonh.constraint_analysis)")
+        if S.t is not None and cod.rank:
+            rA = generic_rank(cod.matrix()[:, :S.n])
+            if rA < cod.rank:
+                raise InconsistentStateError(
+                    f"the {cod.rank} velocity constraints admit no velocity: their velocity parts have rank "
+                    f"{rA} < {cod.rank}, so the affine parts contradict each other (e.g. ẋ = 1 and ẋ = 2)")
         return cod
 
     # -- derived data -----------------------------------------------------------------------
@@ -203,7 +252,13 @@ class MechanicalSystem:
         """Small building blocks of Lagrange's expressions, each a derivative of an entry of
         (M, b, T0) — never of the whole T:  p_i = M_ik q̇^k + b_i,
         ṗ⁰_i = ∂_j p_i ẋ^j (ṗ without the M q̈ part; ẋ includes ṫ = 1) and ∂T/∂q^j.
-        Then L_i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i."""
+        Then L_i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i.
+
+        On the symengine backend the derivatives and sums are taken there (the upper triangle
+        of M, b and T0 converted once, ṗ⁰ and ∂T/∂q converted back once); on sympy below."""
+        fast = self._primitives_symengine()
+        if fast is not None:
+            return fast
         S = self.space
         n = S.n
         M, b, T0 = self.quadratic_parts
@@ -239,6 +294,52 @@ class MechanicalSystem:
             e += sum((db[i][j] * qd[i] for i in range(n) if db[i][j] != 0), sp.S.Zero) + dT0[j]
             dTdq.append(e)
         return {"p": p, "pdot0": pdot0, "dTdq": dTdq}
+
+    def _primitives_symengine(self):
+        """:attr:`primitives` on symengine (the same formulas); None on the sympy backend or
+        when an expression does not convert (:mod:`geonh.kernel.backend`)."""
+        from ..kernel import backend as bk
+        if not bk.use_symengine():
+            return None
+        S = self.space
+        n = S.n
+        M, b, T0 = self.quadratic_parts
+        upper = {(i, k): M[i, k] for i in range(n) for k in range(i, n) if M[i, k] != 0}
+        if not bk.supports(list(upper.values()) + list(b) + [T0] + list(S.coords) + list(S.qd)):
+            return None
+        import symengine as se
+        tr = bk.Translation()
+        cv = tr.to_symengine
+        zero = se.Integer(0)
+        add = lambda ts: se.Add(*ts) if ts else zero  # noqa: E731
+        X = [cv(x) for x in S.coords]
+        qd = [cv(v) for v in S.qd]
+        xd = qd + ([se.Integer(1)] if S.t is not None else [])
+
+        def grad(e):
+            fs = e.free_symbols
+            return [e.diff(x) if x in fs else zero for x in X]
+
+        dM = {key: grad(cv(e)) for key, e in upper.items()}
+        db = [grad(cv(e)) if e != 0 else None for e in b]
+        dT0 = grad(cv(T0)) if T0 != 0 else None
+        along = lambda g: add([g[j] * xd[j] for j in range(len(X)) if g[j] != 0])  # noqa: E731
+        Mdot = {key: along(g) for key, g in dM.items()}
+        pdot0 = []
+        for i in range(n):
+            ts = [Mdot[(min(i, k), max(i, k))] * qd[k] for k in range(n) if (min(i, k), max(i, k)) in Mdot]
+            if db[i] is not None:
+                ts.append(along(db[i]))
+            pdot0.append(tr.to_sympy(add([t for t in ts if t != 0])))
+        dTdq = []
+        for j in range(n):
+            ts = [g[j] * qd[i] * qd[k] * (1 if i != k else se.Rational(1, 2))
+                  for (i, k), g in dM.items() if g[j] != 0]
+            ts += [db[i][j] * qd[i] for i in range(n) if db[i] is not None and db[i][j] != 0]
+            if dT0 is not None and dT0[j] != 0:
+                ts.append(dT0[j])
+            dTdq.append(tr.to_sympy(add(ts)))
+        return {"p": list(self.momenta), "pdot0": pdot0, "dTdq": dTdq}
 
     @cached_property
     def lagrange_operator(self) -> tuple[sp.Expr, ...]:
@@ -301,10 +402,19 @@ class MechanicalSystem:
     def from_mechanics(cls, coordinates: Sequence, bodies: Sequence, frame, loads: Sequence = (),
                        constraints: Sequence = (), holonomic: Sequence = (), potential=0,
                        time: bool = False, name: str = "") -> "MechanicalSystem":
-        """Build from sympy.physics.mechanics: dynamicsymbol coordinates q(t), bodies/particles
-        (T = Σ body.kinetic_energy(frame)), loads (Force(point, vector) or Torque(frame, vector),
-        turned into generalized forces Q_i = Σ F·∂v_P/∂q̇^i + M·∂ω/∂q̇^i), constraints in
-        dynamicsymbols.  Names of the coordinates are kept.
+        """Build from sympy.physics.mechanics: dynamicsymbol coordinates q(t), bodies/particles,
+        loads (Force(point, vector) or Torque(frame, vector), turned into generalized forces
+        Q_i = Σ F·∂v_P/∂q̇^i + M·∂ω/∂q̇^i), constraints in dynamicsymbols.  Names of the
+        coordinates are kept.
+
+        The kinetic energy T = Σ_body ½ m |v|² + ½ ωᵀ I ω is assembled from the bodies'
+        velocities (:func:`body_quadratic_parts`): with v = J_v q̇ + v₀ and ω = J_ω q̇ + ω₀,
+
+            M = Σ m J_vᵀ J_v + J_ωᵀ I J_ω,   b = Σ m J_vᵀ v₀ + J_ωᵀ I ω₀,   T0 = ½ Σ (m |v₀|² + ω₀ᵀ I ω₀),
+
+        and T is stored as ½ q̇ᵀ M q̇ + bᵀ q̇ + T0 (monomials in q̇), so M is read off, never
+        differentiated out of T.  Bodies that are not Particle/RigidBody-like (no ``mass`` and
+        ``masscenter``) fall back to T = Σ ``body.kinetic_energy(frame)``.
         """
         from sympy.physics.mechanics import dynamicsymbols
         t = dynamicsymbols._t
@@ -314,7 +424,12 @@ class MechanicalSystem:
                 raise SpaceMismatchError(f"{q} is not a dynamicsymbol q(t)")
             names.append(q.func.__name__)
         S = ConfigurationSpace(names, time=t if time else False)
-        T = sum((b.kinetic_energy(frame) for b in bodies), sp.S.Zero)
+        conv = S.from_dynamic
+        parts = body_quadratic_parts(S, bodies, frame)
+        if parts is None:
+            T = conv(sum((b.kinetic_energy(frame) for b in bodies), sp.S.Zero))
+        else:
+            T = quadratic_form(S.qd, *parts)
         qdots = [q.diff(t) for q in coordinates]
         Q = [sp.S.Zero] * len(coordinates)
         for load in loads:
@@ -325,8 +440,7 @@ class MechanicalSystem:
                 v = loc.ang_vel_in(frame)
             for i, qd in enumerate(qdots):
                 Q[i] += vec.dot(v.diff(qd, frame))
-        conv = S.from_dynamic
-        return cls(S, conv(T), V=conv(potential), forces=[conv(x) for x in Q],
+        return cls(S, T, V=conv(potential), forces=[conv(x) for x in Q],
                    constraints=[conv(c) for c in constraints], holonomic=[conv(h) for h in holonomic],
                    name=name)
 
@@ -344,15 +458,68 @@ class MechanicalSystem:
         params: set = set(extra_symbols)
         for e in (self.T, self.V, *self.Q, *list(self.constraints.matrix())):
             params |= sp.sympify(e).free_symbols
-        vals = random_state(S, rng, params, [S.qd[s] for s in free])
+        for _ in range(200):
+            vals = random_state(S, rng, params | _condition_symbols(self.conditions),
+                                [S.qd[s] for s in free])
+            if all(condition_holds(c, vals) for c in self.conditions):
+                break
+        else:
+            raise InconsistentStateError(f"no random state satisfies the conditions {list(self.conditions)}")
         for k, j in enumerate(dep):
             e = sum((a[k, c] * vals[S.qd[s]] for c, s in enumerate(free)), a0[k])
             vals[S.qd[j]] = to_sympy(value_at(e, vals))
         return vals
 
+    def _repr_latex_(self) -> str:
+        from ..display import repr_latex  # duck-typed renderer: imports none of these classes
+        return repr_latex(self)
+
     def __repr__(self) -> str:
         nm = f"{self.name}: " if self.name else ""
         return f"MechanicalSystem({nm}{self.space!r}, {self.n_constraints} constraint(s))"
+
+
+_PD_POINTS = 8  # points of either sign (or of the conditions' domain) in the positive-definiteness check
+
+
+def _condition_symbols(conditions) -> set:
+    out: set = set()
+    for c in conditions:
+        out |= c.free_symbols
+    return out
+
+
+def _not_pd_message(M: sp.Matrix, point: dict, conditions) -> str:
+    """Why M is not positive definite at ``point``: the leading principal minors (symbolic for
+    n ≤ 4, their values at the point otherwise) — T is positive definite exactly where all of
+    them are positive (Sylvester's criterion)."""
+    n = M.rows
+    at = ", ".join(f"{k} = {v}" for k, v in sorted(point.items(), key=lambda kv: sp.default_sort_key(kv[0])))
+    minors = []
+    bad = None
+    for k in range(1, n + 1):
+        dk = M[:k, :k].det(method="berkowitz")
+        if n <= 4:
+            if not dk.has(sp.Function):
+                dk = sp.factor(dk)
+            minors.append(f"Δ{k} = {dk}")
+        v = value_at(dk, point, strict=False, tree=True)
+        if bad is None and (v is None or not (to_mp(v) > mpmath.mpf(10) ** (-PRECISION // 3))):
+            bad = (k, v)
+    msg = "the mass matrix ∂²T/∂q̇² is not positive definite " + (f"at {at}" if at else "(it has no parameters)")
+    if bad is not None:
+        shown = "undefined" if bad[1] is None else sp.N(to_sympy(bad[1]), 6)
+        msg += f": its leading principal minor Δ{bad[0]} is {shown} there"
+    if minors:
+        msg += ". T is positive definite exactly where " + ", ".join(minors) + " are all > 0"
+    else:
+        msg += ". T is positive definite exactly where its leading principal minors are all > 0"
+    if conditions:
+        msg += f"; the conditions {list(conditions)} do not ensure that"
+    else:
+        msg += ("; if the parameters satisfy such a condition, pass conditions=[...] (e.g. conditions=[J > J0]) "
+                "or declare them positive (sp.Symbol(name, positive=True))")
+    return msg
 
 
 def random_state(space: ConfigurationSpace, rng: random.Random, params: Iterable = (),
@@ -400,3 +567,166 @@ def _quadratic_coefficients(T: sp.Expr, qd: Sequence[sp.Symbol]):
         else:
             return None
     return sp.Matrix(M), sp.Matrix(b), T0
+
+
+def quadratic_form(qd: Sequence[sp.Symbol], M, b=None, T0=sp.S.Zero) -> sp.Expr:
+    """T = ½ Σ_i M_ii q̇_i² + Σ_{i<j} M_ij q̇_i q̇_j + Σ b_i q̇_i + T0 as a sum of monomials in
+    the velocities (each coefficient kept as given, not expanded), so that
+    :attr:`MechanicalSystem.quadratic_parts` reads (M, b, T0) back off it without
+    differentiating.  Only the upper triangle of M is used."""
+    n = len(qd)
+    terms = []
+    for i in range(n):
+        if M[i, i] != 0:
+            terms.append(M[i, i] * qd[i] ** 2 / 2)
+        for j in range(i + 1, n):
+            if M[i, j] != 0:
+                terms.append(M[i, j] * qd[i] * qd[j])
+        if b is not None and b[i] != 0:
+            terms.append(b[i] * qd[i])
+    if T0 != 0:
+        terms.append(T0)
+    return sp.Add(*terms)
+
+
+def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
+    """(M, b, T0) of T = Σ_body ½ m |v|² + ½ ωᵀ I ω from the bodies' velocities, or None when
+    a body is not Particle/RigidBody-like.
+
+    Each body contributes weighted velocity blocks c = J q̇ + c₀ with weight W: the mass-centre
+    velocity in ``frame``'s components (W = m·1) and, for a rigid body, its angular velocity in
+    its own frame's components (W = the central inertia matrix in that frame).  With
+    J = ∂c/∂q̇ (a Jacobian of expressions linear in q̇) and c₀ = c at q̇ = 0,
+
+        M_ij = Σ J_·iᵀ W J_·j  (upper triangle only),  b_i = Σ J_·iᵀ W c₀,  T0 = ½ Σ c₀ᵀ W c₀
+
+    — the mass matrix as a sum of products of partial velocities (Kane's form of the
+    generalized inertia, Kane & Levinson 1985, ch. 6), with no second derivatives of T.
+    Parameters stay symbols; nothing is expanded or simplified.  The arithmetic runs on
+    symengine when geonh's backend is symengine and the expressions convert
+    (:mod:`geonh.kernel.backend`), else on sympy; the result is sympy."""
+    conv = space.from_dynamic
+    blocks = []   # (weight: scalar or 3x3 list, components: list of sympy exprs in plain symbols)
+    for body in bodies:
+        mass, point = getattr(body, "mass", None), getattr(body, "masscenter", None)
+        if mass is None or point is None:
+            return None
+        blocks.append((conv(sp.sympify(mass)), [conv(c) for c in point.vel(frame).to_matrix(frame)]))
+        bf, inertia = getattr(body, "frame", None), getattr(body, "central_inertia", None)
+        if bf is not None and inertia is not None:
+            Im = inertia.to_matrix(bf)
+            W = [[conv(Im[r, c]) for c in range(3)] for r in range(3)]
+            blocks.append((W, [conv(c) for c in bf.ang_vel_in(frame).to_matrix(bf)]))
+    return velocity_quadratic_parts(space.qd, blocks)
+
+
+def velocity_quadratic_parts(qd, blocks):
+    """(M, b, T0) of T = ½ Σ_blocks cᵀ W c for velocity blocks c = J q̇ + c₀ (sympy expressions
+    affine in the velocity symbols ``qd``) with weights W: ``blocks`` is a list of (W, c), W a
+    scalar (e.g. a mass) or a square list of lists (e.g. an inertia matrix in the frame of c's
+    components).  M_ij = Σ J_·iᵀ W J_·j (upper triangle computed), b_i = Σ J_·iᵀ W c₀,
+    T0 = ½ Σ c₀ᵀ W c₀; see :func:`body_quadratic_parts`.  Scalar-weighted products of equal
+    partial velocities are collected, Σ_b m_b P → (Σ_b m_b) P (exact; nothing expanded or
+    simplified)."""
+    from ..kernel import backend as bk
+    n = len(qd)
+    flat = [w for w, _ in blocks if not isinstance(w, list)]
+    flat += [x for w, _ in blocks if isinstance(w, list) for row in w for x in row]
+    flat += [c for _, comps in blocks for c in comps]
+    tr = None
+    if bk.use_symengine() and bk.supports(flat + list(qd)):
+        import symengine as se
+        tr = bk.Translation()
+        conv_in = lambda e: tr.to_symengine(e)  # noqa: E731
+        add, zero = se.Add, se.Integer(0)
+        syms = [tr.to_symengine(v) for v in qd]
+    else:
+        conv_in = lambda e: e  # noqa: E731
+        add, zero = sp.Add, sp.S.Zero
+        syms = list(qd)
+    index = {s: i for i, s in enumerate(syms)}
+    one = conv_in(sp.S.One)
+    # M_ij, b_i, T0 as {shape: [weights]}: a contribution w·P (w a mass, P a product of partial
+    # velocities) is filed under P, so bodies sharing a partial velocity (every body behind a
+    # joint shares its column) give one term (Σ w)·P instead of one per body.
+    Mt: dict = {}
+    bt: dict = {}
+    T0t: dict = {}
+    dots: dict = {}
+
+    def file(table, key, shape, w):
+        table.setdefault(key, {}).setdefault(shape, []).append(w)
+
+    def dot(x, y):          # x·y of two component tuples, memoised (columns repeat across bodies)
+        k = (x, y)
+        r = dots.get(k)
+        if r is None:
+            r = dots[k] = add(*[p * q for p, q in zip(x, y) if p != 0 and q != 0])
+        return r
+
+    for w, comps in blocks:
+        comps = [conv_in(c) for c in comps]
+        # columns J[i] = ∂c/∂q̇_i (tuples over the components), c0 = c at q̇ = 0
+        cols: dict = {}
+        c0 = []
+        for k, c in enumerate(comps):
+            hit = []
+            for s_ in c.free_symbols:
+                i = index.get(s_)
+                if i is not None:
+                    d = c.diff(s_)
+                    if d != 0:
+                        cols.setdefault(i, [zero] * len(comps))[k] = d
+                        hit.append(s_)
+            c0.append(c.subs({s_: 0 for s_ in hit}) if hit else c)
+        J = {i: tuple(v) for i, v in cols.items()}
+        c0 = tuple(c0)
+        has0 = any(x != 0 for x in c0)
+        if isinstance(w, list):        # matrix weight: Jᵀ W J, filed with weight 1
+            W = [[conv_in(x) for x in row] for row in w]
+            R = len(comps)
+            WJ = {i: tuple(add(*[W[r][k] * col[k] for k in range(R) if W[r][k] != 0 and col[k] != 0])
+                           for r in range(R)) for i, col in J.items()}
+            Wc0 = tuple(add(*[W[r][k] * c0[k] for k in range(R) if W[r][k] != 0 and c0[k] != 0])
+                        for r in range(R))
+            for i in J:
+                for j in J:
+                    if i <= j:
+                        P = dot(J[i], WJ[j])
+                        if P != 0:
+                            file(Mt, (i, j), P, one)
+                if has0:
+                    P = dot(J[i], Wc0)
+                    if P != 0:
+                        file(bt, i, P, one)
+            if has0:
+                P = dot(c0, Wc0)
+                if P != 0:
+                    file(T0t, 0, P, one)
+        else:                          # scalar weight (a mass): w·(Jᵀ J)
+            ws = conv_in(w)
+            for i in J:
+                for j in J:
+                    if i <= j:
+                        P = dot(J[i], J[j])
+                        if P != 0:
+                            file(Mt, (i, j), P, ws)
+                if has0:
+                    P = dot(J[i], c0)
+                    if P != 0:
+                        file(bt, i, P, ws)
+            if has0:
+                P = dot(c0, c0)
+                if P != 0:
+                    file(T0t, 0, P, ws)
+
+    def total(groups):
+        return add(*[P * add(*ws) for P, ws in groups.items()])
+
+    out = lambda e: tr.to_sympy(e) if tr is not None else e  # noqa: E731
+    M = sp.zeros(n, n)
+    for (i, j), groups in Mt.items():
+        M[i, j] = M[j, i] = out(total(groups))
+    b = sp.Matrix([out(total(bt[i])) if i in bt else sp.S.Zero for i in range(n)])
+    T0 = out(total(T0t[0])) / 2 if T0t else sp.S.Zero
+    return M, b, T0
