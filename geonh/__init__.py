@@ -13,6 +13,7 @@ from .errors import (
     DimensionError,
     GeonhError,
     InconsistentStateError,
+    MissingValueError,
     NotAdaptedError,
     NotFoundError,
     NotLinearError,
@@ -38,10 +39,13 @@ from .kernel import (
     differential,
     exterior_derivative,
     generic_rank,
+    get_backend,
     interior,
     is_zero,
     lie_derivative,
+    set_backend,
     transform_structure_coefficients,
+    using_backend,
     wedge,
 )
 from .transposition import (
@@ -100,7 +104,7 @@ __all__ = [
     "ConfigurationSpace", "VectorField", "bracket", "coordinate_fields",
     "Form", "OneForm", "d", "differential", "exterior_derivative", "interior", "lie_derivative", "wedge",
     "Frame", "transform_structure_coefficients", "Distribution", "Codistribution", "IntegrabilityReport",
-    "generic_rank", "is_zero",
+    "generic_rank", "is_zero", "get_backend", "set_backend", "using_backend",
     # transposition
     "ConstrainedSetting", "TranspositionalRelations", "check_adapted", "solve_constraints", "voronets_frame",
     # systems
@@ -116,5 +120,5 @@ __all__ = [
     # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
-    "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "ParseError",
+    "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
 ]

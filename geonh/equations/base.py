@@ -185,6 +185,10 @@ class Equations:
         lines += [sp.latex(sp.Eq(v, k)) for v, k in zip(self.space.qd, self.kinematics)]
         return " \\\\\n".join(lines)
 
+    def _repr_latex_(self) -> str:
+        from ..display import repr_latex  # duck-typed renderer: imports none of these classes
+        return repr_latex(self)
+
     def __repr__(self) -> str:
         return (f"Equations({self.form}: {len(self.residuals)} equations in "
                 f"{[s.name for s in self.unknowns]}, {self.system!r})")

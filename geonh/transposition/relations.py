@@ -595,6 +595,10 @@ class TranspositionalRelations:
         right = list(self.deltapi[:self.m + self.k])
         return bilinear_matrix(self.quasi()[lam], list(self.dpi), right)
 
+    def _repr_latex_(self) -> str:
+        from ..display import repr_latex  # duck-typed renderer: imports none of these classes
+        return repr_latex(self)
+
     def __repr__(self) -> str:
         return (f"TranspositionalRelations(k={self.k}, free={[s.name for s in self.free]}, "
                 f"rho={[s.name for s in self.rho]}, sigma={[s.name for s in self.sigma]})")

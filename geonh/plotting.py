@@ -1,0 +1,267 @@
+"""Plots with matplotlib (the optional extra ``geonh[plot]``; imported only when a function here
+is called).
+
+From a :class:`~geonh.Trajectory` (:func:`geonh.simulate`):
+
+* :func:`trajectory_figure` — coordinates and speeds against time;
+* :func:`phase_figure` — one state variable against another (a phase portrait);
+* :func:`reactions_figure` — the reaction forces (Lagrange's form) or Maggi's Λ;
+* :func:`invariants_figure` — the constraint residuals |φ| and the energy drift T + V − E₀;
+* :func:`overview` — trajectory, energy and residual in one figure (``geonh simulate --plot``).
+
+From a linearization (:mod:`geonh.equations.linearize`): :func:`eigenvalues_figure` (real and
+imaginary parts of the eigenvalues against a parameter) and :func:`bicycle_figure` (the
+Whipple bicycle's weave, capsize and castor curves against the forward speed, with the weave
+and capsize speeds marked).  From a distribution: :func:`growth_vector_figure` (the ranks of
+the derived flag D¹ ⊂ D² ⊂ … up to n).
+
+Every function returns a :class:`matplotlib.figure.Figure` built without pyplot (no global
+state, no display needed); save it with ``fig.savefig(path)``.  An ``ax`` argument draws into
+an existing Axes instead (and returns its figure).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .errors import GeonhError
+
+__all__ = ["bicycle_figure", "eigenvalues_figure", "growth_vector_figure", "invariants_figure", "overview",
+           "phase_figure", "reactions_figure", "trajectory_figure"]
+
+
+def _figure(nrows: int = 1, ncols: int = 1, *, figsize=(7.0, 4.0), sharex=False):
+    try:
+        from matplotlib.figure import Figure
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        raise ImportError("geonh's plots need matplotlib: pip install 'geonh[plot]'") from e
+    fig = Figure(figsize=figsize, layout="constrained")
+    axes = fig.subplots(nrows, ncols, sharex=sharex, squeeze=False)
+    return fig, axes
+
+
+def _axes(ax, **kw):
+    if ax is not None:
+        return ax.figure, ax
+    fig, axes = _figure(**kw)
+    return fig, axes[0, 0]
+
+
+def _columns(traj, which: str):
+    if which == "q":
+        return list(traj.q_names), traj.q.T
+    if which == "u":
+        return list(traj.u_names), traj.u.T
+    if which == "all":
+        return list(traj.q_names) + list(traj.u_names), traj.y
+    raise ValueError(f"which must be 'q', 'u' or 'all', not {which!r}")
+
+
+def trajectory_figure(traj, *, which: str = "all", names: Sequence[str] | None = None, ax=None, title: str = ""):
+    """State variables of ``traj`` against time (``which``: "q", "u" or "all"; or the
+    columns ``names``)."""
+    fig, ax = _axes(ax)
+    if names is not None:
+        cols = [(n, traj[n]) for n in names]
+    else:
+        labels, data = _columns(traj, which)
+        cols = list(zip(labels, data))
+    for label, y in cols:
+        ax.plot(traj.t, y, label=label)
+    ax.set_xlabel("t")
+    ax.set_ylabel("state")
+    ax.legend(loc="best", fontsize="small", ncol=1 + len(cols) // 6)
+    ax.set_title(title or f"{traj.equations.form} equations")
+    return fig
+
+
+def phase_figure(traj, x: str, y: str, *, ax=None, title: str = ""):
+    """``y`` against ``x`` along ``traj`` (column names: coordinates, speeds, "t", "energy"),
+    with the start marked."""
+    fig, ax = _axes(ax, figsize=(5.0, 5.0))
+    xs, ys = traj[x], traj[y]
+    ax.plot(xs, ys, label=f"{y}({x})")
+    ax.plot(xs[:1], ys[:1], "o", label="start")
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.set_title(title or f"phase portrait {y} against {x}")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def reactions_figure(traj, *, ax=None, title: str = ""):
+    """The reactions of ``traj``'s equations against time (Lagrange: R_i = λ_κ A_κi per
+    coordinate; Maggi: Λ_κ)."""
+    fig, ax = _axes(ax)
+    R = np.asarray(traj.reactions)
+    eqs = traj.equations
+    if eqs.form == "lagrange" or R.shape[1] == len(traj.q_names):
+        labels = [f"R_{q}" for q in traj.q_names][:R.shape[1]]
+    else:
+        labels = [f"Lambda_{k + 1}" for k in range(R.shape[1])]
+    for k in range(R.shape[1]):
+        ax.plot(traj.t, R[:, k], label=labels[k])
+    ax.set_xlabel("t")
+    ax.set_ylabel("reaction")
+    ax.set_title(title or f"reactions ({eqs.form})")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def _energy(traj):
+    try:
+        return np.asarray(traj.energy)
+    except (GeonhError, ArithmeticError, ValueError):  # no T + V, or not evaluable along the motion
+        return None
+
+
+def _residuals(traj):
+    try:
+        r = np.asarray(traj.constraint_residuals)
+    except (GeonhError, ArithmeticError, ValueError):
+        return None
+    return r if r.size else None
+
+
+def invariants_figure(traj, *, axes=None, title: str = ""):
+    """Two panels: the constraint residuals |φ_κ| (log scale) and the energy drift
+    T + V − E(0) against time.  A panel without data says so."""
+    if axes is None:
+        fig, grid = _figure(2, 1, figsize=(7.0, 5.0), sharex=True)
+        ax1, ax2 = grid[0, 0], grid[1, 0]
+    else:
+        ax1, ax2 = axes
+        fig = ax1.figure
+    _residual_panel(ax1, traj)
+    _energy_panel(ax2, traj)
+    ax2.set_xlabel("t")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def _residual_panel(ax, traj):
+    r = _residuals(traj)
+    ax.set_ylabel("|constraint residual|")
+    if r is None:
+        ax.text(0.5, 0.5, "no velocity constraints", ha="center", va="center", transform=ax.transAxes)
+        return
+    names = list(getattr(traj.constraints, "names", ())) or [f"phi_{k + 1}" for k in range(r.shape[1])]
+    floor = 1e-18  # below double-precision round-off: exact zeros are drawn here
+    for k in range(r.shape[1]):
+        label = str(names[k]) if len(str(names[k])) <= 40 else f"constraint {k + 1}"
+        ax.semilogy(traj.t, np.maximum(np.abs(r[:, k]), floor), label=label)
+    if not np.any(r):
+        ax.text(0.5, 0.5, "identically zero (the constraints hold by construction)", ha="center",
+                va="center", transform=ax.transAxes)
+    ax.legend(loc="best", fontsize="small")
+
+
+def _energy_panel(ax, traj):
+    E = _energy(traj)
+    ax.set_ylabel("energy drift T + V - E(0)")
+    if E is None:
+        ax.text(0.5, 0.5, "no energy T + V", ha="center", va="center", transform=ax.transAxes)
+        return
+    ax.plot(traj.t, E - E[0], label="T + V - E(0)")
+    ax.legend(loc="best", fontsize="small")
+
+
+def overview(traj, *, title: str = ""):
+    """Trajectory, constraint residual and energy drift in one figure (three panels)."""
+    fig, grid = _figure(3, 1, figsize=(7.5, 8.0), sharex=True)
+    trajectory_figure(traj, ax=grid[0, 0], title=title or f"{traj.equations.form} equations")
+    grid[0, 0].set_xlabel("")
+    invariants_figure(traj, axes=(grid[1, 0], grid[2, 0]))
+    return fig
+
+
+def eigenvalues_figure(values: Sequence[float], eigenvalues: Sequence[Sequence[complex]], *,
+                       parameter: str = "v", ax=None, title: str = "", imaginary: bool = True):
+    """Real parts (dots) and, with ``imaginary``, imaginary parts (crosses) of the eigenvalues
+    against a parameter; ``eigenvalues[i]`` are those at ``values[i]``."""
+    fig, ax = _axes(ax)
+    vals = np.asarray(values, dtype=float)
+    width = max((len(e) for e in eigenvalues), default=0)
+    Z = np.full((len(vals), width), np.nan, dtype=complex)
+    for i, row in enumerate(eigenvalues):
+        row = sorted((complex(z) for z in row), key=lambda z: (z.real, z.imag))
+        Z[i, :len(row)] = row
+    ax.plot(np.repeat(vals, width), Z.real.ravel(), ".", markersize=3, label="Re λ")
+    if imaginary:
+        ax.plot(np.repeat(vals, width), np.abs(Z.imag).ravel(), "x", markersize=3, label="|Im λ|")
+    ax.axhline(0.0, color="k", linewidth=0.6)
+    ax.set_xlabel(parameter)
+    ax.set_ylabel("eigenvalues")
+    ax.set_title(title or f"eigenvalues against {parameter}")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def _classify(row) -> dict:
+    """The Whipple bicycle's modes at one speed: weave (the oscillatory pair, or at low speed
+    the two real roots that merge into it), capsize (the real root that crosses zero slowly)
+    and castor (the large negative real root)."""
+    zs = sorted((complex(z) for z in row), key=lambda z: z.real)
+    out = {"castor": zs[0].real}
+    rest = zs[1:]
+    osc = [z for z in rest if abs(z.imag) > 1e-9]
+    if osc:
+        out["weave"] = max(osc, key=lambda z: z.imag)
+        out["weave2"] = out["weave"].real
+        reals = [z for z in rest if abs(z.imag) <= 1e-9]
+        out["capsize"] = reals[-1].real if reals else float("nan")
+    else:  # at low speed the weave pair is two real roots, which merge where it starts to oscillate
+        out["weave"] = complex(rest[-1].real, 0.0) if rest else complex("nan")
+        out["weave2"] = rest[-2].real if len(rest) > 2 else float("nan")
+        out["capsize"] = rest[0].real if len(rest) > 1 else float("nan")
+    return out
+
+
+def bicycle_figure(speeds: Sequence[float], eigenvalues: Sequence[Sequence[complex]], *,
+                   weave_speed: float | None = None, capsize_speed: float | None = None, ax=None,
+                   title: str = ""):
+    """The Whipple bicycle's eigenvalues against the forward speed v (Meijaard et al. 2007,
+    fig. 3): the weave, capsize and castor curves (real parts) and the weave frequency, with
+    the weave and capsize speeds (the stable range between them) marked when given."""
+    fig, ax = _axes(ax)
+    modes = [_classify(r) for r in eigenvalues]
+    v = np.asarray(speeds, dtype=float)
+    (weave,) = ax.plot(v, [complex(m["weave"]).real for m in modes], "-", label="weave (Re)")
+    ax.plot(v, [m["weave2"] for m in modes], "-", color=weave.get_color(), label="_weave, second real root")
+    ax.plot(v, [abs(complex(m["weave"]).imag) for m in modes], "--", label="weave frequency (Im)")
+    ax.plot(v, [m["capsize"] for m in modes], "-", label="capsize")
+    ax.plot(v, [m["castor"] for m in modes], "-", label="castor")
+    ax.axhline(0.0, color="k", linewidth=0.6)
+    if weave_speed is not None:
+        ax.axvline(float(weave_speed), color="grey", linestyle=":", label=f"v_w = {float(weave_speed):.3f}")
+    if capsize_speed is not None:
+        ax.axvline(float(capsize_speed), color="grey", linestyle="-.", label=f"v_c = {float(capsize_speed):.3f}")
+    lo = min(-10.0, float(np.nanmin([m["castor"] for m in modes])) if modes else -10.0)
+    ax.set_ylim(max(lo, -10.0), 10.0)
+    ax.set_xlabel("forward speed v [m/s]")
+    ax.set_ylabel("eigenvalue [1/s]")
+    ax.set_title(title or "Whipple bicycle: weave, capsize and castor")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def growth_vector_figure(growth: Sequence[int], n: int | None = None, *, ax=None, title: str = ""):
+    """The ranks of the derived flag D¹ ⊂ D² ⊂ … (the growth vector) as bars, with the
+    dimension n of the space as a line: bracket generating when the last bar reaches it."""
+    fig, ax = _axes(ax, figsize=(5.0, 3.5))
+    growth = [int(g) for g in growth]
+    steps = np.arange(1, len(growth) + 1)
+    ax.bar(steps, growth, color="tab:blue", label="rank of D^k")
+    for s, g in zip(steps, growth):
+        ax.text(s, g, str(g), ha="center", va="bottom")
+    if n is not None:
+        ax.axhline(n, color="tab:red", linestyle="--", label=f"n = {n}")
+    ax.set_xticks(steps, [f"D^{s}" for s in steps])
+    ax.set_xlabel("derived flag")
+    ax.set_ylabel("rank")
+    ax.set_ylim(0, max(growth + [n or 0]) + 1)
+    ax.set_title(title or f"growth vector {tuple(growth)}")
+    ax.legend(loc="lower right", fontsize="small")
+    return fig
