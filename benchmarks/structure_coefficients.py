@@ -15,9 +15,13 @@ returns all c^d_ab with [X_a, X_b] = c^d_ab X_d; side by side in one run:
   generic-point rank check, LU inverse with generic-point pivoting, Jacobians computed once
   per field, antisymmetry, zero brackets skipped; a sympy ``Array`` out.
 * ``geonh-symengine``: the same call with ``set_backend("symengine")`` (geonh's default): C is
-  converted once to symengine, the pivot order is found at the generic point, the LU inverse,
-  Jacobians, brackets and products run in symengine, and the coefficients are converted
-  once back to sympy (the same sympy ``Array`` out).
+  converted once to symengine, the inverse is computed (functions: LU with generic-point
+  pivots in symengine; polynomial frames: sympy's exact fraction-field LU, its cancelled
+  numerators and denominators taken straight to symengine), Jacobians, brackets and
+  products run in symengine, and a sympy ``Array`` (``geonh.kernel.backend.LazyArray``) is
+  returned whose entries are converted to sympy on first access.
+* ``geonh-se+read``: ``geonh-symengine`` followed by reading every entry as a sympy
+  expression (``c.tolist()``): what a caller pays who needs all n³ coefficients in sympy.
 * ``sympy`` (raw): what a plain-sympy user writes: ``B = C.inv()`` (sympy's default method),
   and for every pair a < b the bracket [X_a, X_b] = J(X_b) X_a − J(X_a) X_b with both
   Jacobians recomputed (``Matrix.jacobian``), c_{·ab} = B · bracket, c_{·ba} = −c_{·ab}.
@@ -25,7 +29,7 @@ returns all c^d_ab with [X_a, X_b] = c^d_ab X_d; side by side in one run:
   (symengine's default), Jacobians once per field, the products in symengine; symengine
   objects out (no conversion back).
 
-Reported per case: median wall time over repeats (5, 3 from n = 7, 1 from n = 12; sympy's
+Reported per case: median wall time over repeats (5 at n ≤ 6, 3 up to n = 16, 1 beyond; sympy's
 cache cleared before every repeat), each time over geonh-symengine's, and the largest
 difference of all n³ coefficients from raw symengine's at one random point (float).  Each
 case runs in a child process with a time limit; a case over the limit prints "> X" and larger
@@ -111,6 +115,13 @@ def geonh_sympy_coefficients(coords, C):
     return _geonh(coords, C, "sympy")
 
 
+def geonh_read_coefficients(coords, C):
+    """geonh with the symengine backend, every coefficient read (converted to sympy)."""
+    c = _geonh(coords, C, "symengine")
+    c.tolist()
+    return c
+
+
 def naive_coefficients(coords, C):
     n = C.rows
     B = C.inv()
@@ -146,6 +157,7 @@ def symengine_coefficients(coords, C):
 
 
 IMPLS = {"geonh-sympy": geonh_sympy_coefficients, "geonh-symengine": geonh_coefficients,
+         "geonh-se+read": geonh_read_coefficients,
          "sympy": naive_coefficients, "symengine": symengine_coefficients}
 
 

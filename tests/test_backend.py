@@ -243,3 +243,60 @@ def test_assumptions_survive_the_fast_route():
         c = F.structure_coefficients()
     assert sp.simplify(c[2, 0, 1]) == -R * sp.sin(th) and sp.simplify(c[3, 0, 1]) == R * sp.cos(th)
     assert R in c[2, 0, 1].free_symbols and th in c[2, 0, 1].free_symbols
+
+
+# -- results that stay in symengine until read --------------------------------------------------
+@needs_symengine
+def test_lazy_structure_coefficients_equal_the_eager_conversion():
+    from geonh.models import kinematic
+    F = kinematic.n_trailer(2).frame
+    fields = list(F.fields)
+    with be.using_backend("symengine"):
+        c = Frame(fields).structure_coefficients()
+    assert isinstance(c, be.LazyArray) and isinstance(c, sp.ImmutableDenseNDimArray)
+    n = F.dim
+    assert c.converted() < n ** 3            # nothing read yet: non-zero entries wait
+    v = c[3, 0, 1]
+    assert c[3, 0, 1] is v and c[sp.Integer(3), 0, 1] is v
+    # the eager conversion of the same symengine results, entry by entry
+    eager = sp.Array(c.tolist())
+    assert c.converted() == n ** 3
+    assert c == eager and eager == c and hash(c) == hash(eager) and c.args == eager.args
+    assert c.tolist() == eager.tolist() and list(c) == list(eager) and c.shape == eager.shape
+    assert str(c) == str(eager) and c.applyfunc(sp.expand) == eager.applyfunc(sp.expand)
+    assert type(c.applyfunc(sp.expand)) is sp.ImmutableDenseNDimArray
+    import pickle
+    assert pickle.loads(pickle.dumps(c)) == eager
+    assert all(c[d, a, b] == -c[d, b, a] for d in range(n) for a in range(n) for b in range(n))
+    assert c[:, 0, 1] == eager[:, 0, 1] and c[-1, 0, 1] == eager[n - 1, 0, 1]
+
+
+@needs_symengine
+def test_frame_inverse_is_converted_on_first_access():
+    S = ConfigurationSpace("x y z")
+    x, y, z = S.q
+    fields = [VectorField(S, [1, 0, 0]), VectorField(S, [sp.cos(x), 1, 0]), VectorField(S, [0, x * y, 1])]
+    with be.using_backend("symengine"):
+        F = Frame(fields)
+        assert F._B is None
+        B = F.B
+    with be.using_backend("sympy"):
+        G = Frame(fields)
+    assert F.B is B and _same(B, G.B)
+    assert all(is_zero(e) for e in B * F.C - sp.eye(3))
+
+
+@needs_symengine
+def test_fraction_field_inverse_is_the_sympy_routes_inverse_in_symengine():
+    from geonh.kernel.generic_point import lu_inverse
+    x, y = sp.symbols("x y", real=True)
+    k = sp.Symbol("k", positive=True)
+    cases = [sp.Matrix([[1, x], [y, 2]]), sp.Matrix([[2 * x, 4], [k, sp.Rational(1, 3)]]),
+             sp.Matrix([[1, 2], [3, 4]]), sp.Matrix([[x * y + 1, x, 0], [y, 1, k], [0, 2, 3 * x]])]
+    for M in cases:
+        Minv, to_sympy = be.fraction_field_inverse(M)
+        ref = lu_inverse(M)
+        assert to_sympy() == ref                                    # the same sympy matrix
+        assert all(a == be.se.sympify(b) for a, b in zip(Minv, ref))  # its symengine image
+    assert be.fraction_field_inverse(sp.Matrix([[x, x], [1, 1]])) is False
+    assert be.fraction_field_inverse(sp.Matrix([[sp.sqrt(2), x], [1, 1]])) is None  # another domain

@@ -486,7 +486,11 @@ class LazyArray(sp.ImmutableDenseNDimArray):
         if type(index) is tuple and len(index) == self._rank:
             k = 0
             for i, d in zip(index, self._dims):
-                if type(i) is not int or not 0 <= i < d:
+                if type(i) is not int:
+                    if not isinstance(i, sp.Integer):
+                        break
+                    i = int(i)
+                if not 0 <= i < d:
                     break
                 k = k * d + i
             else:
@@ -494,6 +498,29 @@ class LazyArray(sp.ImmutableDenseNDimArray):
         elif type(index) is int and self._rank == 1 and 0 <= index < self._loop_size:
             return self._entry(index)
         return super().__getitem__(index)
+
+    def __hash__(self) -> int:
+        # equal to the ordinary Array of the same entries (NDimArray.__eq__), so hashed alike
+        h = self._mhash
+        if h is None:
+            h = self._mhash = hash(sp.ImmutableDenseNDimArray(self._array, self._dims))
+        return h
+
+    def tolist(self) -> list:
+        """The nested list of all entries (all converted), as ``NDimArray.tolist``."""
+        flat = self._array
+
+        def nest(lo: int, dims: tuple) -> list:
+            if len(dims) == 1:
+                return flat[lo:lo + dims[0]]
+            step = 1
+            for d in dims[1:]:
+                step *= d
+            return [nest(lo + i * step, dims[1:]) for i in range(dims[0])]
+
+        if self._rank == 0:
+            return flat[0]
+        return nest(0, self._dims)
 
     def converted(self) -> int:
         """How many entries are sympy objects already (the others wait in symengine)."""
