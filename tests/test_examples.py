@@ -71,6 +71,7 @@ def test_example_asserts(path):
     assert found, f"{path.name} asserts nothing: add asserts that check what it shows"
 
 
+@pytest.mark.slow  # 20 scripts, about 90 s of CPU: in the full run (CI), not in the fast subset
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_runs(path):
     r, seconds = _future(path).result()
