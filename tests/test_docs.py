@@ -53,11 +53,37 @@ def test_tutorial_printed_outputs_match(capsys):
 def test_index_links_resolve():
     text = (DOCS / "index.md").read_text(encoding="utf-8")
     links = re.findall(r"\]\(([^)#]+\.md)\)", text)
-    for name in ["conventions.md", "tutorial.md", "generic-point.md", "api.md",
-                 "transposition.md", "equations.md", "nonlinear.md", "linearization.md", "numerics.md"]:
+    for name in ["conventions.md", "tutorial.md", "generic-point.md", "reference/index.md", "bibliography.md",
+                 "gallery/index.md", "transposition.md", "equations.md", "nonlinear.md", "linearization.md",
+                 "numerics.md"]:
         assert name in links
-    for name in ["conventions.md", "tutorial.md", "generic-point.md", "api.md"]:
+    for name in ["conventions.md", "tutorial.md", "generic-point.md", "reference/index.md", "bibliography.md",
+                 "api.md"]:
         assert (DOCS / name).exists()
+
+
+def test_reference_pages_document_every_public_module():
+    """docs/reference/*.md (the site's autodoc pages) name every public module of geonh."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in (DOCS / "reference").glob("*.md"))
+    documented = set(re.findall(r"\.\. automodule:: ([\w.]+)", text))
+    missing = sorted(set(make_api.public_modules()) - documented)
+    assert not missing, f"docs/reference does not document {missing}"
+
+
+def test_docs_pages_cite_the_bibliography_not_seed_numbers():
+    """The pages cite sources by name with a link to the bibliography; "seed NNN" is only in the
+    bibliography's mapping for readers of the docstrings."""
+    bib = (DOCS / "bibliography.md").read_text(encoding="utf-8")
+    labels = set(re.findall(r"^\(([\w-]+)\)=$", bib, re.MULTILINE))
+    for n, label in [("000", "hamel1924"), ("001", "aumann1971"), ("002", "appell1911"), ("003", "juschkov"),
+                     ("004", "neimark-fufaev1960")]:
+        assert f"seed {n} = [" in bib and label in labels
+    for page, text in _pages().items():
+        if page in ("bibliography.md", "errors.md", "README.md"):
+            continue
+        assert not re.search(r"\b[Ss]eed \d{3}\b", text), f"{page} still cites a seed by number"
+        for target in re.findall(r"\]\(#([a-z]+-?[a-z]*\d{4}|juschkov)\)", text):
+            assert target in labels, f"{page} cites #{target}, which the bibliography does not define"
 
 
 def test_conventions_page_cites_the_project_file():
