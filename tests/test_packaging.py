@@ -220,11 +220,15 @@ def test_wheel_contents(tmp_path):
 # ----------------------------------------------------------------------------------------------
 # declared dependencies
 # ----------------------------------------------------------------------------------------------
+# extras for tools, not for code under geonh/: the test suite, and the docs site (docs/conf.py)
+TOOL_EXTRAS = {"test", "docs"}
+
+
 def _declared() -> tuple[set[str], set[str]]:
-    """(dependencies, distributions of the extras other than test), normalized names."""
+    """(dependencies, distributions of the extras other than the tool extras), normalized names."""
     project = PYPROJECT["project"]
     extras = {_requirement_name(r) for name, reqs in project.get("optional-dependencies", {}).items()
-              if name != "test" for r in reqs}
+              if name not in TOOL_EXTRAS for r in reqs}
     return {_requirement_name(r) for r in project["dependencies"]}, extras
 
 
@@ -243,13 +247,18 @@ def test_every_declared_dependency_is_imported_and_bounded():
     used = {_distribution(m) for m in _third_party(_imported_top_level_modules())}
     project = PYPROJECT["project"]
     reqs = list(project["dependencies"]) + [r for name, rs in project["optional-dependencies"].items()
-                                            if name != "test" for r in rs]
+                                            if name not in TOOL_EXTRAS for r in rs]
     for req in reqs:
         name = _requirement_name(req)
         assert name in used, f"{name} is declared but geonh never imports it"
         assert ">=" in req, f"{req}: give a lower bound"
     test_extra = {_requirement_name(r) for r in project["optional-dependencies"]["test"]}
     assert {"pytest", "pytest-xdist"} <= test_extra
+    # the docs extra is what docs/conf.py imports, and the test extra brings it (the site build is a test)
+    docs_extra = {_requirement_name(r) for r in project["optional-dependencies"]["docs"]}
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    assert {"sphinx", "myst-parser"} == docs_extra and "myst_parser" in conf
+    assert docs_extra <= test_extra
 
 
 def test_slow_marker_is_registered_and_strict():
