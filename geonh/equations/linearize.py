@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import mpmath
 import sympy as sp
@@ -54,7 +54,9 @@ from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, S
 from ..kernel.evaluation import PRECISION, to_mp
 from ..kernel.parsing import as_expr
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
-from .base import Equations
+
+if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
+    from .base import Equations
 
 __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian_at"]
 
