@@ -55,7 +55,7 @@ KERNEL = [
     "geonh.models", "geonh.models.kinematic", "geonh.models.mechanical", "geonh.models.seeds",
     "geonh.models.bicycle",
     # on top, and beside
-    "geonh.cli", "geonh.errors", "geonh.testing.strategies",
+    "geonh.cli", "geonh.workbench", "geonh.report", "geonh.errors", "geonh.testing.strategies",
 ]
 OUT = ROOT / "docs" / "api.md"
 

@@ -18,12 +18,15 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 Every command takes ``--format text|latex|json`` (also before the command).  Errors in the
 input (unknown model, bad model file, bad option value) exit with status 2 and a message that
 names the problem; ``main(argv)`` returns the exit status.
+
+This module holds the click group and its commands only: it parses the arguments, calls
+:mod:`geonh.workbench` (the model-level tasks) and :mod:`geonh.report` (the HTML page), formats
+their results as text, LaTeX or JSON, and turns their errors into exit statuses.  It is the
+``geonh`` entry point (``geonh.cli:main``, also ``python -m geonh``); nothing in the library
+imports it.
 """
 from __future__ import annotations
 
-import base64
-import html
-import io
 import json
 import math
 import os
@@ -31,28 +34,17 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from importlib import metadata
 
 import click
 import sympy as sp
 
-from . import display, models
-from .certificate import certify_forms
-from .equations.registry import FORMS, derive
+from . import display, models, workbench
+from .equations.registry import FORMS
 from .errors import GeonhError
-from .kernel.frames import Frame
-from .models import files
-from .systems import analyze_constraints
-from .transposition import ConstrainedSetting, voronets_frame
+from .report import report_html
+from .workbench import TaskError, for_display
 
 FORMATS = ("text", "latex", "json")
-
-
-def _version() -> str:
-    try:
-        return metadata.version("geonh")
-    except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
-        return "unknown"
 
 
 class InputError(click.ClickException):
@@ -96,116 +88,28 @@ def progress(what: str):
 
 
 def load_model(arg: str):
-    """A built-in model by name, or a model file (``*.toml`` or an existing path)."""
+    """A built-in model by name, or a model file (``*.toml`` or an existing path); any error
+    in it is bad input (exit status 2)."""
     try:
-        if files.is_model_file(arg):
-            return files.load(arg)
-        return models.get(arg)
+        return workbench.load_model(arg)
     except GeonhError as e:
         raise InputError(str(e)) from None
 
 
-def _kind(model) -> str:
-    if isinstance(model, models.SeedModel):
-        return "seed"
-    if isinstance(model, models.MechanicalModel):
-        return "mechanical"
-    return "kinematic"
-
-
-def _system(model):
-    system = getattr(model, "system", None)
-    if system is None:
-        what = "a kinematic model" if _kind(model) == "kinematic" else "a set of constraints without a system"
-        raise InputError(f"{model.name} is {what}: it has no kinetic energy, so no equations of motion "
-                         "(try: geonh show)")
-    return system
-
-
-def _frame(model):
-    """The model's frame, or (mechanical model without one) the Voronets frame of its
-    constraints, or the coordinate frame of an unconstrained system."""
-    F = getattr(model, "frame", None)
-    if F is not None:
-        return F
-    system = getattr(model, "system", None)
-    if system is not None and getattr(system, "n_constraints", 0):
-        return voronets_frame(system.constraints, getattr(model, "dependent", None))
-    return Frame.coordinate(model.space)
-
-
-def _is_mechanical(model) -> bool:
-    return isinstance(model, models.MechanicalModel)
-
-
-def _default_form(model) -> str:
-    return "boltzmann-hamel" if getattr(model, "frame", None) is not None else "lagrange"
-
-
-def _equations(model, form: str | None):
-    system = _system(model)
-    if not _is_mechanical(model):
-        from .equations import chetaev_lagrange
-        if form not in (None, "chetaev-lagrange"):
-            raise InputError(f"{model.name} has constraints nonlinear in the velocities; its equations come in "
-                             "the form chetaev-lagrange")
-        return chetaev_lagrange(system)
-    form = form or _default_form(model)
-    if form not in FORMS:
-        raise InputError(f"unknown form {form!r}; known forms: {', '.join(FORMS)}")
-    with progress(f"deriving the {form} equations of {model.name}"):
-        return derive(form, system, model.frame, model.dependent)
-
-
-
-# -- simplification for display -------------------------------------------------------------------------
-#: trig_reduce (polynomial reduction modulo sin² + cos² = 1) is tried on expressions up to this
-#: many tree nodes with at most this many angles and no roots; measured: the heavy top's
-#: forcing, 1623 operations, comes out at 12 in 0.7 s
-REDUCE_NODES = 4000
-REDUCE_ANGLES = 3
-
-
-def simplified(e) -> tuple:
-    """(expression for display, whether it was simplified): :func:`geonh.display.tidy` for small
-    expressions, then :func:`geonh.models.trig_reduce` for mid-sized trigonometric ones; big
-    ones (the Whipple bicycle's) stay as computed."""
-    e = sp.sympify(e)
-    out, ok = display.tidy(e)
-    if ok or not isinstance(e, sp.Expr) or e.is_number or display.too_big(e, REDUCE_NODES):
-        return out, ok
-    trig = e.atoms(sp.sin, sp.cos, sp.tan, sp.cot)
-    args = {f.args[0] for f in trig}
-    if not trig or len(args) > REDUCE_ANGLES or not all(isinstance(a, sp.Symbol) for a in args) \
-            or any(not p.exp.is_Integer for p in e.atoms(sp.Pow)):
-        return out, False
+@contextmanager
+def _about(model):
+    """An error of the computation on ``model`` is bad input naming the model (exit status 2);
+    a :class:`~geonh.workbench.TaskError` (complete already) passes on to :func:`main`."""
     try:
-        r = models.trig_reduce(e)
-    except (sp.PolynomialError, sp.polys.polyerrors.PolificationFailed, ValueError, TypeError,
-            NotImplementedError):
-        return out, False
-    return (r, True) if sp.count_ops(r) <= sp.count_ops(e) else (out, False)
-
-
-def _simp(e):
-    return simplified(e)[0]
-
-
-def _simp_all(exprs) -> tuple[list, int]:
-    out, skipped = [], 0
-    for e in exprs:
-        t, ok = simplified(e)
-        out.append(t)
-        skipped += (not ok) and isinstance(t, sp.Expr) and not t.is_number
-    return out, skipped
+        yield
+    except TaskError:
+        raise
+    except GeonhError as e:
+        raise InputError(f"{model.name}: {e}") from None
 
 
 def _emit(obj) -> None:
     click.echo(json.dumps(obj, indent=2, default=str))
-
-
-def _s(e) -> str:
-    return str(e)
 
 
 def _pairs(items, what: str) -> dict:
@@ -249,7 +153,7 @@ def _fnum(x) -> str:
 # -- the command group -----------------------------------------------------------------------------
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              no_args_is_help=True)
-@click.version_option(_version(), "--version", prog_name="geonh", message="%(prog)s %(version)s")
+@click.version_option(workbench.version(), "--version", prog_name="geonh", message="%(prog)s %(version)s")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="output format of every command: text (default), latex or json")
 @click.pass_context
@@ -310,21 +214,6 @@ def forms_cmd(ctx, fmt):
 
 
 # -- show ----------------------------------------------------------------------------------------------
-#: frames whose fields have more tree nodes than this in all are "big": show skips the growth
-#: vector unless asked (the Whipple bicycle's takes 80 s)
-BIG_FRAME = 3000
-
-
-def _frame_size(F) -> int:
-    n = 0
-    for X in F.fields:
-        for c in X.components:
-            n += sum(1 for _ in sp.preorder_traversal(c))
-            if n > BIG_FRAME:
-                return n
-    return n
-
-
 def _t(e, full: bool = False) -> str:
     """str(e), or a placeholder for an expression too big to read."""
     if not full and display.too_big(e):
@@ -332,84 +221,13 @@ def _t(e, full: bool = False) -> str:
     return str(e)
 
 
-def show_data(model, *, growth: bool | None = None) -> dict:
-    """What `geonh show` prints, as data (expressions as sympy objects).  ``growth``: compute
-    the growth vector and verdict (None: unless the frame is big, BIG_FRAME)."""
-    S = model.space
-    out = {"name": model.name, "description": model.description, "kind": _kind(model),
-           "coordinates": [s.name for s in S.coords]}
-    if isinstance(model, models.SeedModel):
-        out["constraints"] = list(model.constraints)
-        if model.system is None:
-            out["analysis"] = analyze_constraints(S, list(model.constraints)).explain()
-        else:
-            out["system"] = repr(model.system)
-            out["dof"] = model.system.dof
-            out["virtual"] = str(model.system.virtual)
-        return out
-    if _is_mechanical(model):
-        sysm = model.system
-        out["system"] = repr(sysm)
-        out["T"] = _simp(sysm.T)
-        out["V"] = sysm.V
-        out["forces"] = {q.name: f for q, f in zip(S.q, sysm.Q) if f != 0}
-    F = _frame(model)
-    skipped = 0
-    qv, sk = _simp_all(F.quasi_velocities())
-    skipped += sk
-    out["quasi_velocities"] = dict(zip(F.names, qv))
-    fields = {}
-    for nm, X in zip(F.names, F.fields):
-        comps, sk = _simp_all(X.components)
-        skipped += sk
-        fields[nm] = display.field_text([sp.Symbol(f"<{display.DISPLAY_NODES}+ nodes>") if display.too_big(c) else c
-                                         for c in comps], S.coords)
-    out["fields"] = fields
-    with progress(f"structure coefficients of {model.name}"):
-        c = F.structure_coefficients()
-    coeffs = []
-    n = F.dim
-    for a in range(n):
-        for b in range(a + 1, n):
-            for d in range(n):
-                if c[d, a, b] != 0:
-                    v, ok = simplified(c[d, a, b])
-                    skipped += not ok and not v.is_number
-                    if v != 0:
-                        coeffs.append((F.names[d], F.names[a], F.names[b], v))
-    out["structure_coefficients"] = coeffs
-    out["unsimplified"] = skipped
-    m = model.m if hasattr(model, "m") else S.n
-    if growth is None:
-        growth = _frame_size(F) <= BIG_FRAME
-    if not growth:
-        out["growth_vector"] = None
-        out["verdict"] = ("not decided: the frame is big, so the growth vector was skipped "
-                          "(pass --growth to compute it; it can take minutes)")
-        out["frame"] = F
-        return out
-    with progress(f"growth vector of {model.name}"):
-        gv = tuple(model.distribution.growth_vector())
-        out["growth_vector"] = gv
-        if m >= S.n:
-            out["verdict"] = "none (holonomic system in quasi-velocities)"
-        elif S.t is None and len(set(gv)) > 1:
-            # the flag already decides: no second (annihilator) computation, which is slow on big frames
-            out["verdict"] = (f"not integrable (nonholonomic): {S.n - m} constraint(s) on {S.dim} coordinates, "
-                              f"growth vector {gv}"
-                              + (", bracket generating (completely nonholonomic)" if gv[-1] == S.dim else ""))
-        else:
-            out["verdict"] = str(model.constraints.verdict())
-    out["frame"] = F
-    return out
-
 
 def show(name: str, out=None, fmt: str = "text", *, full: bool = False, growth: bool | None = None) -> None:
     """Print what geonh knows of a model (a built-in name, a model file or a model object).
-    ``full``: print big expressions too; ``growth``: see :func:`show_data`."""
+    ``full``: print big expressions too; ``growth``: see :func:`geonh.workbench.show_data`."""
     model = name if not isinstance(name, str) else load_model(name)
     w = (out or sys.stdout).write
-    data = show_data(model, growth=growth)
+    data = workbench.show_data(model, growth=growth, progress=progress)
     t = (lambda e: _t(e, full))
     if fmt == "json":
         d = {k: v for k, v in data.items() if k != "frame"}
@@ -425,9 +243,9 @@ def show(name: str, out=None, fmt: str = "text", *, full: bool = False, growth: 
         return
     if fmt == "latex":
         if "frame" in data:
-            if _is_mechanical(model):
-                w(display.system_latex(model.system, simplify=_simp) + "\n")
-            w(display.frame_latex(data["frame"], simplify=_simp) + "\n")
+            if workbench.is_mechanical(model):
+                w(display.system_latex(model.system, simplify=for_display) + "\n")
+            w(display.frame_latex(data["frame"], simplify=for_display) + "\n")
         else:
             w(r"\begin{aligned}" + r" \\ ".join(f"0 &= {display.latex(c)}" for c in data["constraints"])
               + r"\end{aligned}" + "\n")
@@ -496,30 +314,14 @@ def relations_cmd(ctx, model, k, fmt):
     """Transpositional relations dδq − δdq and γ of MODEL (Neimark–Fufaev k-family)."""
     fmt = _fmt(ctx, fmt)
     mdl = load_model(model)
-    if isinstance(mdl, models.SeedModel):
-        raise InputError(f"{mdl.name} has nonlinear constraints; transpositional relations need linear ones")
-    F = _frame(mdl)
-    m = mdl.m
-    n = mdl.space.n
-    k = n - m if k is None else k
-    if not 0 <= k <= n - m:
-        raise InputError(f"--k must lie in 0 … {n - m} (n − m) for {mdl.name}, got {k}")
-    with progress(f"transpositional relations of {mdl.name}"):
-        try:
-            setting = ConstrainedSetting.from_frame(F, m, getattr(mdl, "dependent", None))
-            rel = setting.transposition(k)
-            coords = rel.coordinates(on_motion=True)
-            gamma = rel.gamma
-        except GeonhError as e:
-            raise InputError(f"{mdl.name}: {e}") from None
+    data = workbench.relations(mdl, k, progress=progress)
+    k, rel = data["k"], data["relations"]
+    n, m = mdl.space.n, mdl.m
     if fmt == "latex":
-        click.echo(display.relations_latex(rel, simplify=_simp))
+        click.echo(display.relations_latex(rel, simplify=for_display))
         return 0
-    rows = [(q.name, _simp(e)) for q, e in zip(mdl.space.coords, coords)]
-    names = rel.frame.names
-    p = rel.p
-    gam = [(names[nu], names[lam], names[mu], _simp(gamma[nu, lam, mu]))
-           for nu in range(p) for lam in range(p) for mu in range(p) if gamma[nu, lam, mu] != 0]
+    rows = [(q, for_display(e)) for q, e in data["coordinates"]]
+    gam = [(a, b, c, for_display(v)) for a, b, c, v in data["gamma"]]
     if fmt == "json":
         _emit({"model": mdl.name, "k": k, "free": [s.name for s in rel.free], "rho": [s.name for s in rel.rho],
                "sigma": [s.name for s in rel.sigma], "coordinates": {q: str(e) for q, e in rows},
@@ -552,20 +354,13 @@ def equations_cmd(ctx, model, form, as_latex, fmt):
     """Equations of motion of MODEL: M x = F and the kinematics q' = K."""
     fmt = "latex" if as_latex else _fmt(ctx, fmt)
     mdl = load_model(model)
-    try:
-        eqs = _equations(mdl, form)
-    except GeonhError as e:
-        raise InputError(f"{mdl.name}: {e}") from None
+    with _about(mdl):
+        eqs = workbench.equations(mdl, form, progress=progress)
     if fmt == "latex":
-        click.echo(display.equations_latex(eqs, simplify=_simp))
+        click.echo(display.equations_latex(eqs, simplify=for_display))
         return 0
-    M, F = eqs.mass_matrix, eqs.forcing
     x = list(eqs.unknowns)
-    rows = []
-    for i in range(M.rows):
-        lhs = sum((_simp(M[i, j]) * x[j] for j in range(M.cols) if M[i, j] != 0), sp.S.Zero)
-        rows.append((lhs, _simp(F[i])))
-    kin = [(v, _simp(kk)) for v, kk in zip(eqs.space.qd, eqs.kinematics)]
+    rows, kin = workbench.equation_rows(eqs)
     if fmt == "json":
         _emit({"model": mdl.name, "form": eqs.form, "unknowns": [s.name for s in x],
                "speeds": [s.name for s in eqs.u], "equations": [[str(a), str(b)] for a, b in rows],
@@ -583,17 +378,6 @@ def equations_cmd(ctx, model, form, as_latex, fmt):
 
 
 # -- certify -------------------------------------------------------------------------------------------------
-def certify_data(model) -> dict:
-    system = _system(model)
-    if not _is_mechanical(model):
-        raise InputError(f"{model.name}: the certificate compares the registered forms of a mechanical system")
-    with progress(f"deriving and comparing every form of {model.name}"):
-        try:
-            return certify_forms(system, frame=model.frame, dependent=model.dependent)
-        except GeonhError as e:
-            raise InputError(f"{model.name}: {e}") from None
-
-
 @cli.command("certify")
 @click.argument("model")
 @_fmt_option
@@ -602,7 +386,7 @@ def certify_cmd(ctx, model, fmt):
     """Every applicable form of MODEL against Lagrange's equations (exit 1 if one differs)."""
     fmt = _fmt(ctx, fmt)
     mdl = load_model(model)
-    certs = certify_data(mdl)
+    certs = workbench.certify_data(mdl, progress=progress)
     ok = all(certs.values())
     if fmt == "json":
         _emit({"model": mdl.name, "reference": "lagrange", "all_same": ok,
@@ -622,72 +406,6 @@ def certify_cmd(ctx, model, fmt):
 
 
 # -- simulate ---------------------------------------------------------------------------------------------------
-def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, params: dict | None = None,
-                   initial: dict | None = None, points: int = 201):
-    """Simulate ``model``: (trajectory, parameter values used, notes).  Parameters default to
-    the model file's [values], else 1; coordinates to its [initial], else 0.3; speeds to 0.5."""
-    from .numerics import simulate
-    eqs = _equations(model, form)
-    f = eqs.ode_function()
-    extra = getattr(model, "extra", None) or {}
-    given = {str(k): v for k, v in (extra.get("values") or {}).items()}
-    given.update({str(k): v for k, v in (params or {}).items()})
-    notes = []
-    values = {}
-    names = [p.name for p in list(f.parameters) + _constraint_parameters(eqs, f)]
-    unknown = sorted(set(params or {}) - set(names))
-    if unknown:
-        raise InputError(f"--param {unknown[0]}: not a parameter of the {eqs.form} equations of {model.name} "
-                         f"(parameters: {', '.join(names) or 'none'})")
-    defaulted = []
-    extra_syms = _constraint_parameters(eqs, f)
-    for p in list(f.parameters) + extra_syms:
-        if p.name in given:
-            values[p] = given[p.name]
-        else:
-            values[p] = sp.Integer(1)
-            defaulted.append(p.name)
-    if defaulted:
-        notes.append(f"parameters set to 1 (give --param NAME=VALUE): {', '.join(defaulted)}")
-    init = {str(k): v for k, v in (extra.get("initial") or {}).items()}
-    init.update(initial or {})
-    state = list(f.state_names)
-    bad = sorted(set(initial or {}) - set(state))
-    if bad:
-        raise InputError(f"--init {bad[0]}: not a state variable of the {eqs.form} equations "
-                         f"(state: {', '.join(state)})")
-    y0 = []
-    for i, nm in enumerate(state):
-        y0.append(float(init.get(nm, 0.3 if i < f.n_q else 0.5)))
-    defaulted = [nm for nm in state if nm not in init]
-    if defaulted:
-        notes.append(f"initial values set to 0.3 (coordinates) and 0.5 (speeds): {', '.join(defaulted)}")
-    project = bool(eqs.lam_vec) and getattr(eqs.system, "n_constraints", 0) > 0
-    import numpy as np
-    with progress(f"simulating {model.name}"):
-        traj = simulate(f, y0, (0.0, float(t_end)), {k: v for k, v in values.items()},
-                        t_eval=np.linspace(0.0, float(t_end), max(2, points)), project=project)
-    if not traj.success:
-        notes.append(f"the integrator stopped: {traj.message}")
-    return traj, values, notes
-
-
-def _constraint_parameters(eqs, f) -> list:
-    """Parameters that only the constraints contain (the simulation checks the constraints)."""
-    system = eqs.system
-    exprs = list(getattr(system, "phi", ()) or ())
-    cons = getattr(system, "constraints", None)
-    if hasattr(cons, "matrix"):
-        exprs += list(cons.matrix())
-    exprs += list(getattr(system, "holonomic", ()) or ())
-    S = eqs.space
-    known = set(S.state_symbols) | set(eqs.u) | set(eqs.unknowns) | set(f.parameters)
-    syms = set()
-    for e in exprs:
-        syms |= {s for s in sp.sympify(e).free_symbols if s not in known}
-    return sorted(syms, key=lambda s: s.name)
-
-
 def _energy(traj):
     try:
         return traj.energy
@@ -720,11 +438,11 @@ def simulate_cmd(ctx, model, t_end, form, params, inits, points, plot_file, fmt)
     if not (math.isfinite(t_end) and t_end > 0):
         raise InputError(f"--t must be a positive number, got {t_end}")
     mdl = load_model(model)
-    try:
-        traj, values, notes = run_simulation(mdl, t_end=t_end, form=form, params=_pairs(params, "--param"),
-                                             initial=_pairs(inits, "--init"), points=points)
-    except GeonhError as e:
-        raise InputError(f"{mdl.name}: {e}") from None
+    with _about(mdl):
+        traj, values, notes = workbench.run_simulation(mdl, t_end=t_end, form=form,
+                                                       params=_pairs(params, "--param"),
+                                                       initial=_pairs(inits, "--init"), points=points,
+                                                       progress=progress)
     E = _energy(traj)
     res = _residual(traj)
     if plot_file:
@@ -774,16 +492,6 @@ def _parse_sweep(text: str):
     return name.strip(), [a + (b - a) * i / (n - 1) for i in range(n)]
 
 
-def bicycle_sweep(speeds, model=None):
-    """Eigenvalues of the Whipple bicycle's lean–steer system at each speed (benchmark
-    parameters): (benchmark matrices, list of eigenvalue lists)."""
-    from .models import bicycle
-    model = model or models.get("whipple-bicycle")
-    with progress("linearizing the Whipple bicycle (benchmark matrices)"):
-        mats = bicycle.benchmark_matrices(model=model)
-    return mats, [[complex(z) for z in bicycle.eigenvalues_at(mats, v)] for v in speeds]
-
-
 @cli.command("linearize")
 @click.argument("model")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE",
@@ -806,14 +514,10 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
     if sweep is not None:
         name, grid = _parse_sweep(sweep)
         if bike and name == "v":
-            mats, eigs = bicycle_sweep(grid, mdl)
+            mats, eigs = workbench.bicycle_sweep(grid, mdl, progress=progress)
         else:
-            eigs = []
-            for val in grid:
-                pv = dict(_pairs(params, "--param"))
-                pv[name] = sp.Float(val)
-                lin = _linearize(mdl, at, pv, form, None)
-                eigs.append([complex(z) for z in lin.eigenvalues()])
+            pv = _pairs(params, "--param")
+            eigs = workbench.eigenvalue_sweep(mdl, name, grid, _pairs(at, "--at"), pv, form, progress=progress)
         if plot_file:
             from . import plotting
             if bike and name == "v":
@@ -836,7 +540,8 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
         return 0
     if speed is not None and not bike:
         raise InputError("--speed is for the whipple-bicycle model; give the operating point with --at")
-    lin = _linearize(mdl, at, _pairs(params, "--param"), form, speed)
+    pv = _pairs(params, "--param")
+    lin = workbench.linearize(mdl, _pairs(at, "--at"), pv, form, speed, progress=progress)
     eig = lin.eigenvalues()
     if fmt == "latex":
         click.echo(rf"A = {display.latex(lin.A.evalf(8))}")
@@ -858,162 +563,7 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
     return 0
 
 
-def _linearize(mdl, at, params, form, speed):
-    at = _pairs(at, "--at") if not isinstance(at, dict) else at
-    try:
-        if speed is not None:
-            from .models import bicycle
-            eqs = _equations(mdl, form)
-            op = bicycle.benchmark_operating_point(mdl, sp.nsimplify(speed))
-            names = {str(s) for s in mdl.parameters}
-            with progress("linearizing the Whipple bicycle"):
-                return eqs.linearize(op, ignorable="auto", dependent=("theta",),
-                                     inputs=[x for x in ("T_phi", "T_delta") if x in names])
-        eqs = _equations(mdl, form)
-        extra = getattr(mdl, "extra", None) or {}
-        op = {str(k): v for k, v in (extra.get("values") or {}).items()}
-        op.update({str(k): v for k, v in params.items()})
-        free = set()
-        for e in list(eqs.mass_matrix) + list(eqs.forcing) + list(eqs.kinematics):
-            free |= e.free_symbols
-        state = {s.name for s in eqs.space.coords + tuple(eqs.u) + tuple(eqs.space.qd) + tuple(eqs.unknowns)}
-        for s in sorted(free, key=lambda s: s.name):
-            if s.name not in state and s.name not in op:
-                op[s.name] = sp.Integer(1)
-        for q in eqs.space.q:
-            op.setdefault(q.name, sp.Integer(0))
-        for u in eqs.u:
-            op.setdefault(u.name, sp.Integer(0))
-        op.update(at)
-        with progress(f"linearizing {mdl.name}"):
-            return eqs.linearize(op, ignorable="auto")
-    except GeonhError as e:
-        raise InputError(f"{mdl.name}: {e}") from None
-
-
-# -- report ---------------------------------------------------------------------------------------------------------
-_CSS = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.4}
-h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:1.6em}
-table{border-collapse:collapse}td,th{padding:.2em .8em;border-bottom:1px solid #eee;text-align:left}
-math{font-size:1.1em}.eq{margin:.4em 0;overflow-x:auto}.note{color:#555;font-size:.9em}
-img{max-width:100%}code{background:#f4f4f4;padding:0 .2em}"""
-
-
-def _eq_rows(pairs) -> str:
-    out = []
-    for a, b in pairs:
-        if display.too_big(a) or display.too_big(b):
-            lhs = display.mathml(a, display=False) if not display.too_big(a) else "(big expression)"
-            out.append(f'<div class="eq">{lhs} = [expression of more than {display.DISPLAY_NODES} nodes, '
-                       'not shown]</div>')
-        else:
-            out.append(f'<div class="eq">{display.mathml(sp.Eq(a, b, evaluate=False))}</div>')
-    return "".join(out)
-
-
-def report_html(model, *, certify: bool | None = None, simulate_t: float | None = 10.0,
-                form: str | None = None) -> str:
-    """The HTML page of `geonh report`: self-contained (MathML, no scripts; plots as base64 PNG).
-    ``certify``: include the cross-form certificate (None: unless the frame is big)."""
-    esc = html.escape
-    parts = [(f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>geonh report: "
-              f"{esc(model.name)}</title><style>{_CSS}</style></head><body>"),
-             f"<h1>geonh report: {esc(model.name)}</h1><p>{esc(model.description)}</p>",
-             (f"<p>Coordinates: {', '.join(display.mathml(s, display=False) for s in model.space.coords)}"
-              f" &mdash; geonh {esc(_version())}</p>")]
-    S = model.space
-    if isinstance(model, models.SeedModel):
-        parts.append("<h2>Constraints</h2>" + _eq_rows((c, 0) for c in model.constraints))
-        if model.system is None:
-            parts.append(f"<pre>{esc(analyze_constraints(S, list(model.constraints)).explain())}</pre>")
-        else:
-            eqs = _equations(model, None)
-            parts.append(f"<h2>Equations of motion ({esc(eqs.form)})</h2>" + _eq_rows(_rows(eqs)))
-        parts.append("</body></html>")
-        return "".join(parts)
-    if _is_mechanical(model):
-        sysm = model.system
-        rows = [(sp.Symbol("T"), _simp(sysm.T)), (sp.Symbol("V"), sysm.V)]
-        rows += [(sp.Symbol(f"Q_{q.name}"), f) for q, f in zip(S.q, sysm.Q) if f != 0]
-        parts.append("<h2>System</h2>" + _eq_rows(rows))
-        cons = []
-        for form_ in sysm.constraints.forms if sysm.n_constraints else ():
-            cons.append((sum((c * v for c, v in zip(form_.covector, S.velocities)), sp.S.Zero), 0))
-        cons += [(h, 0) for h in sysm.holonomic]
-        if cons:
-            parts.append("<p>Constraints:</p>" + _eq_rows((_simp(a), b) for a, b in cons))
-    data = show_data(model)
-    parts.append("<h2>Frame and structure coefficients</h2><p>Quasi-velocities (free first, then the "
-                 "constraints):</p>")
-    parts.append(_eq_rows((sp.Symbol(n), v) for n, v in data["quasi_velocities"].items()))
-    parts.append("<p>Structure coefficients, [X<sub>a</sub>, X<sub>b</sub>] = c<sup>d</sup><sub>ab</sub> "
-                 "X<sub>d</sub> (non-zero, a &lt; b):</p>")
-    parts.append(_eq_rows((sp.Symbol(f"c^{d}_{a}{b}"), v) for d, a, b, v in data["structure_coefficients"])
-                 or "<p>all zero</p>")
-    if data["unsimplified"]:
-        parts.append(f'<p class="note">{data["unsimplified"]} large expression(s) shown unsimplified.</p>')
-    parts.append(f"<p>Growth vector of the admissible distribution: {esc(str(data['growth_vector']))}. "
-                 f"Constraints: {esc(data['verdict'])}.</p>")
-    try:
-        if data["growth_vector"] is None:
-            raise ImportError
-        from . import plotting
-        fig = plotting.growth_vector_figure(data["growth_vector"], S.n, title=f"{model.name}: derived flag")
-        parts.append(_png(fig, "growth vector"))
-    except ImportError:
-        pass
-    if not _is_mechanical(model):
-        parts.append("</body></html>")
-        return "".join(parts)
-    eqs = _equations(model, form)
-    parts.append(f"<h2>Equations of motion ({esc(eqs.form)})</h2>" + _eq_rows(_rows(eqs)))
-    parts.append(f'<details><summary>LaTeX</summary><pre>{esc(display.equations_latex(eqs, simplify=_simp))}</pre></details>')
-    if certify is None:
-        certify = _frame_size(_frame(model)) <= BIG_FRAME
-        if not certify:
-            parts.append('<p class="note">Certificate skipped: the frame is big, deriving every form takes '
-                         'minutes (geonh report --certify includes it).</p>')
-    if certify:
-        certs = certify_data(model)
-        parts.append("<h2>Certificate: every form against Lagrange's</h2><table><tr><th>form</th>"
-                     "<th>verdict</th><th>max |&Delta;q&#776;|</th><th>method</th></tr>")
-        for n, c in certs.items():
-            parts.append(f"<tr><td><code>{esc(n)}</code></td><td>{'same motion' if c.same else 'DIFFERENT'}</td>"
-                         f"<td>{c.max_residual:.3g}</td><td>{esc(c.method)}</td></tr>")
-        parts.append("</table>")
-    if simulate_t:
-        parts.append(f"<h2>Simulation, 0 &le; t &le; {simulate_t:g}</h2>")
-        try:
-            traj, _, notes = run_simulation(model, t_end=simulate_t, form=form)
-            from . import plotting
-            parts.append(f"<p>{esc(repr(traj))}</p>")
-            parts += [f'<p class="note">{esc(n)}</p>' for n in notes]
-            parts.append(_png(plotting.overview(traj, title=model.name), "simulation"))
-        except (GeonhError, click.ClickException, ImportError) as e:
-            msg = e.format_message() if isinstance(e, click.ClickException) else str(e)
-            parts.append(f'<p class="note">no simulation: {esc(msg)}</p>')
-    parts.append("</body></html>")
-    return "".join(parts)
-
-
-def _rows(eqs) -> list:
-    """(lhs, rhs) of M x = F row by row, then of the kinematics, simplified for display."""
-    M, F = eqs.mass_matrix, eqs.forcing
-    x = list(eqs.unknowns)
-    rows = []
-    for i in range(M.rows):
-        lhs = sum((_simp(M[i, j]) * x[j] for j in range(M.cols) if M[i, j] != 0), sp.S.Zero)
-        rows.append((lhs, _simp(F[i])))
-    return rows + [(v, _simp(k)) for v, k in zip(eqs.space.qd, eqs.kinematics)]
-
-
-def _png(fig, alt: str) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<p><img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"></p>'
-
-
+# -- report -----------------------------------------------------------------------------------------------------------
 @cli.command("report")
 @click.argument("model")
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False), default="report.html",
@@ -1026,10 +576,8 @@ def _png(fig, alt: str) -> str:
 def report_cmd(ctx, model, output, t_end, form, certify):
     """Write one self-contained HTML page on MODEL: system, frame, equations, certificate, plots."""
     mdl = load_model(model)
-    try:
-        page = report_html(mdl, certify=certify, simulate_t=t_end, form=form)
-    except GeonhError as e:
-        raise InputError(f"{mdl.name}: {e}") from None
+    with _about(mdl):
+        page = report_html(mdl, certify=certify, simulate_t=t_end, form=form, progress=progress)
     with open(output, "w", encoding="utf-8") as fh:
         fh.write(page)
     click.echo(f"report on {mdl.name} written to {output} ({len(page) // 1024} KiB)")
@@ -1040,7 +588,7 @@ def report_cmd(ctx, model, output, t_end, form, certify):
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``geonh`` command; returns the exit status: 0 success, 1 a failed
     check (certify, simulate) or an error in the computation, 2 bad input (unknown model, bad
-    model file, bad option).  A closed output pipe (``geonh list | head``) ends it quietly."""
+    model file, bad option, a task the model cannot do).  A closed output pipe (``geonh list | head``) ends it quietly."""
     try:
         rv = cli.main(args=list(argv) if argv is not None else None, prog_name="geonh", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
@@ -1050,6 +598,11 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("geonh: aborted", err=True)
         return 1
+    except TaskError as e:
+        # what the model cannot do, or an option value it does not take: bad input
+        error = InputError(str(e))
+        error.show()
+        return error.exit_code
     except GeonhError as e:
         click.echo(f"geonh: error: {e}", err=True)
         return 1

@@ -1,5 +1,6 @@
 """The command line, driven through its entry point ``geonh.cli.main`` (what the ``geonh``
 script calls): every command with a built-in model and with a model file, and bad input."""
+import contextlib
 import json
 import subprocess
 import sys
@@ -380,6 +381,28 @@ def test_progress_only_on_a_terminal(monkeypatch):
     with progress("quick"):
         pass
     assert fake.text == ""  # nothing for work under a second
+
+
+# -- the workbench under the command: data and geonh errors, no click ------------------------------------------------
+def test_workbench_returns_data_and_raises_geonh_errors():
+    from geonh import workbench
+    from geonh.errors import GeonhError
+    assert issubclass(workbench.TaskError, GeonhError)
+    with pytest.raises(workbench.TaskError, match="kinematic model"):
+        workbench.equations(models.get("unicycle"))
+    with pytest.raises(workbench.TaskError, match="unknown form 'nope'"):
+        workbench.equations(models.get("chaplygin-sleigh"), "nope")
+    with pytest.raises(GeonhError):
+        workbench.load_model("no-such-model")
+    seen = []
+
+    def note(what):
+        seen.append(what)
+        return contextlib.nullcontext()
+
+    rows, kinematics = workbench.equation_rows(workbench.equations(models.get("chaplygin-sleigh"), progress=note))
+    assert len(rows) == 2 and len(kinematics) == 3
+    assert seen == ["deriving the boltzmann-hamel equations of chaplygin-sleigh"]
 
 
 # -- big models stay fast; subprocess ------------------------------------------------------------------------------
