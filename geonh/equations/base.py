@@ -9,11 +9,12 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Sequence
 
+import mpmath
 import sympy as sp
 
-from ..kernel.evaluation import solve_linear_at, to_sympy, value_at
+from ..kernel.evaluation import PRECISION, is_big, solve_linear_at, to_mp, to_sympy, value_at
 from ..kernel.frames import Frame
-from ..kernel.generic_point import lu_solve
+from ..kernel.generic_point import directional_derivative, lu_solve
 from ..systems.protocol import SystemLike
 
 __all__ = ["Equations"]
@@ -149,8 +150,10 @@ class Equations:
     # -- evaluation -------------------------------------------------------------------------
     def solve_point(self, values: dict) -> list:
         """Unknowns x (u̇, λ) at a state given by ``values`` {symbol: number} for t, q, u and
-        parameters (exact when all values are rational)."""
-        return solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")
+        parameters: sympy numbers, exact Rationals when all values are rational, else
+        PRECISION-digit Floats."""
+        return [to_sympy(v) for v in
+                solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")]
 
     def accelerations(self, values: dict) -> list:
         """q̈ at a state given in coordinates {t, q, q̇, parameters}: u from q̇ by
@@ -161,10 +164,27 @@ class Equations:
             if u not in vals:
                 vals[u] = to_sympy(value_at(sexpr, vals))
         x = self.solve_point(vals)
-        vals.update({ud: to_sympy(v) for ud, v in zip(self.ud, x[:len(self.ud)])})
+        vals.update(dict(zip(self.ud, x[:len(self.ud)])))
         S = self.space
-        return [value_at(S.total_derivative(k, along=self.kinematics, speeds=self.u, rates=self.ud), vals)
-                for k in self.kinematics]
+        out, point, direction, tv = [], None, None, {}
+        for k in self.kinematics:
+            if not is_big(k, 2000):
+                out.append(value_at(S.total_derivative(k, along=self.kinematics, speeds=self.u, rates=self.ud),
+                                    vals))
+                continue
+            if point is None:
+                # large kinematics (e.g. dependent speeds solved from rolling constraints): the
+                # time derivative by forward-mode differentiation at PRECISION digits along
+                # (q̇, u̇, ṫ) = (K, u̇, 1), never a symbolic derivative of the large expression
+                point = {s: v for s, v in vals.items() if isinstance(s, sp.Symbol)}
+                with mpmath.workdps(PRECISION):
+                    direction = {q: to_mp(value_at(kq, point, tree=True)) for q, kq in zip(S.q, self.kinematics)}
+                    direction.update({u: to_mp(vals[ud]) for u, ud in zip(self.u, self.ud)})
+                    if S.t is not None:
+                        direction[S.t] = mpmath.mpf(1)
+            with mpmath.workdps(PRECISION):
+                out.append(directional_derivative(k, point, direction, tv, {}))
+        return [to_sympy(v) for v in out]
 
     # -- linearization (geonh.equations.linearize) ---------------------------------------------
     def linearize(self, operating_point, *, inputs=(), symbolic: bool = False, **kw):

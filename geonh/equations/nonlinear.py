@@ -224,7 +224,7 @@ def reactions_at(eq: Equations, state: Mapping) -> list:
     for u, s in zip(eq.u, eq.speeds):
         vals.setdefault(u, to_sympy(value_at(s, vals)))
     x = eq.solve_point(vals)
-    vals.update({a: to_sympy(b) for a, b in zip(eq.unknowns, x)})
-    return [value_at(r, vals) for r in eq.reactions]
+    vals.update(dict(zip(eq.unknowns, x)))
+    return [to_sympy(value_at(r, vals)) for r in eq.reactions]
 
 

@@ -795,22 +795,6 @@ def lu_inverse(M, *, what: str = "matrix", order: Sequence[int] | None = None,
     return lu_solve(M, se.eye(M.nrows()), what=what, order=order, symbols=symbols)
 
 
-def _det_small(A: list) -> object:
-    n = len(A)
-    if n == 1:
-        return A[0][0]
-    if n == 2:
-        return A[0][0] * A[1][1] - A[0][1] * A[1][0]
-    out = 0
-    for j in range(n):
-        if A[0][j] == 0:
-            continue
-        minor = [row[:j] + row[j + 1:] for row in A[1:]]
-        term = A[0][j] * _det_small(minor)
-        out = out + term if j % 2 == 0 else out - term
-    return out
-
-
 def inverse(M, what: str = "matrix", symbols: dict | None = None):
     """geonh's inverse policy (:func:`geonh.kernel.generic_point.inverse`) on native objects:
     the identity as is, adj(M)/det(M) for sizes ≤ 4 (cofactor expansion), LU with generic
@@ -824,15 +808,16 @@ def inverse(M, what: str = "matrix", symbols: dict | None = None):
     if all(M[i, j] == (1 if i == j else 0) for i in range(n) for j in range(n)):
         return se.eye(n)
     if n <= 4:
+        from .generic_point import det_small
         A = [[M[i, j] for j in range(n)] for i in range(n)]
-        det = se.expand(_det_small(A))
+        det = se.expand(det_small(A))
         if det == 0:
             raise SingularMapError(f"{what} is singular (its determinant vanishes identically)")
         out = se.zeros(n, n)
         for i in range(n):
             for j in range(n):
                 minor = [row[:j] + row[j + 1:] for k, row in enumerate(A) if k != i]
-                cof = _det_small(minor) if minor else 1
+                cof = det_small(minor) if minor else 1
                 out[j, i] = (cof if (i + j) % 2 == 0 else -cof) / det
         return out
     return lu_inverse(M, what=what, symbols=symbols)

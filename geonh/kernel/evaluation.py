@@ -7,9 +7,11 @@ digits (:data:`BITS` bits).  :func:`value_at` is the one entry point:
 * ``value_at(expr, values)`` raises where the expression has no value (``MissingValueError`` naming
   the symbols without a number, :class:`SingularMapError` where it is singular or infinite);
 * ``strict=False`` returns ``None`` there instead (the generic-point decisions skip such points);
-* ``tree=True`` evaluates large expressions with functions by :func:`tree_eval` (one
-  fixed-precision pass over the distinct subexpressions, far faster than sympy's adaptive
-  ``evalf``; the generic-point decisions use it, the values geonh reports do not).
+* ``tree=True`` evaluates large expressions with functions at fixed precision: by symengine's
+  MPFR evaluation (:func:`native_values`) where symengine takes the expression, else by
+  :func:`tree_eval` (one pass over the distinct subexpressions); both are far faster than
+  sympy's adaptive ``evalf``.  The generic-point decisions use it, the values geonh reports
+  do not.
 
 :func:`real_value` is the variant for states: a real sympy number or ``None``.
 :func:`to_mp` and :func:`to_sympy` convert between the two number worlds (a sympy ``Float``
@@ -29,7 +31,7 @@ import sympy as sp
 
 from ..errors import MissingValueError, SingularMapError
 
-__all__ = ["PRECISION", "BITS", "value_at", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
+__all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
            "solve_linear_at", "random_rational"]
 
 #: decimal digits of every non-exact value (and of the generic-point decisions)
@@ -130,7 +132,48 @@ def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
     return postorder(expr, cache, leaf, node)
 
 
-def _big(expr: sp.Expr, limit: int = 150) -> bool:
+def native_values(natives: list, values: Mapping) -> list:
+    """Values of symengine expressions ``natives`` at ``values`` ({symbol: number}, every
+    symbol they use): a sympy ``Rational`` where no function needs evaluating, else an
+    mpmath number from symengine's MPFR evaluation at :data:`BITS` bits (the precision of
+    :func:`tree_eval`, several times faster on large trees); ``None`` for an entry symengine
+    cannot evaluate to a finite real number (singular or complex there, a symbol without a
+    value, a function it lacks), which the caller then evaluates by sympy/mpmath.
+    Raises ``TypeError`` if a value is not a rational number (the caller's cue to use the
+    sympy route for the whole point)."""
+    import symengine as se
+    sub = {}
+    for k, v in values.items():
+        v = sp.sympify(v)
+        if not v.is_Rational:
+            raise TypeError("symengine route: rational point values only")
+        sub[se.sympify(k)] = se.Rational(int(v.p), int(v.q))
+    out: list = []
+    with mpmath.workdps(PRECISION):
+        for n in natives:
+            try:
+                v = n.xreplace(sub) if n.free_symbols else n
+                if v.is_Rational:
+                    out.append(sp.Integer(int(v)) if v.is_Integer else sp.Rational(int(v.p), int(v.q)))
+                    continue
+                mv = mpmath.mpf(str(v.n(BITS, real=True)))
+                out.append(mv if mpmath.isfinite(mv) else None)
+            except Exception:  # noqa: BLE001 - not real, singular or not evaluable by symengine
+                out.append(None)
+    return out
+
+
+def _native_value(expr: sp.Expr, values: Mapping):
+    """:func:`native_values` of one sympy expression (None: take the sympy route)."""
+    try:
+        import symengine as se
+        return native_values([se.sympify(expr)], values)[0]
+    except Exception:  # noqa: BLE001 - no symengine, or an expression/point it does not take
+        return None
+
+
+def is_big(expr: sp.Expr, limit: int = 150) -> bool:
+    """Has ``expr`` more than ``limit`` nodes?  (Stops counting there.)"""
     for k, _ in enumerate(sp.preorder_traversal(expr)):
         if k > limit:
             return True
@@ -166,7 +209,10 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
     if expr.is_Rational:
         return expr
     values = {} if values is None else values if isinstance(values, dict) else dict(values)
-    if tree and expr.has(sp.Function) and _big(expr) and all(s in values for s in expr.free_symbols):
+    if tree and expr.has(sp.Function) and is_big(expr) and all(s in values for s in expr.free_symbols):
+        v = _native_value(expr, values)
+        if v is not None:
+            return v
         v = _tree_value(expr, values)
         if v is None and strict:
             raise SingularMapError(f"expression singular at the given state: {expr}")
@@ -209,9 +255,10 @@ def real_value(expr: sp.Expr, values: Mapping | None = None) -> sp.Expr | None:
 
 
 def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: Mapping, what: str = "matrix") -> list:
-    """Solve M x = F at a state: exactly if every entry is rational there, else with mpmath."""
-    Mv = [value_at(e, values) for e in M]
-    Fv = [value_at(e, values) for e in F]
+    """Solve M x = F at a state: exactly if every entry is rational there, else with mpmath
+    (large entries with functions evaluated at fixed PRECISION digits, ``tree=True``)."""
+    Mv = [value_at(e, values, tree=True) for e in M]
+    Fv = [value_at(e, values, tree=True) for e in F]
     n = M.rows
     if all(isinstance(x, sp.Basic) for x in Mv + Fv):
         Ms = sp.Matrix(n, M.cols, Mv)

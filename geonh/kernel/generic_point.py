@@ -15,7 +15,15 @@ generic point?" by **evaluation at random points**:
   compared with a tolerance far below any value a non-zero expression of moderate size takes
   (values by :func:`~geonh.kernel.evaluation.value_at` with ``strict=False, tree=True``: a
   point where the expression is singular is skipped, big trees are evaluated in one pass);
-* a rank is the **maximum** rank over ``TRIALS`` points.
+* a rank is the **maximum** rank over ``TRIALS`` points;
+* a **float screen** comes first for ranks, independent rows and (in
+  :class:`~geonh.systems.MechanicalSystem`) positive definiteness: the matrix is compiled once
+  and evaluated in double precision at the same points (:func:`float_values`), and a verdict
+  that double precision proves beyond doubt — a singular value or Cholesky pivot above
+  :data:`FLOAT_CLEAR` of the largest, so full rank, an independent row, a positive definite
+  matrix — is accepted; everything else (every "zero", "dependent", "rank deficient" verdict)
+  is decided at PRECISION digits as before.  The PRECISION-digit values of large trees come
+  from symengine's MPFR arithmetic where symengine takes the expression.
 
 Soundness.  A non-zero value, or a non-zero minor, at one point *proves* the expression (the
 determinant) is not identically zero, so full-rank and non-zero verdicts are certain (in the
@@ -37,7 +45,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import SingularMapError
-from .evaluation import PRECISION, postorder, random_rational, to_mp, tree_eval, value_at
+from .evaluation import PRECISION, native_values, postorder, random_rational, to_mp, tree_eval, value_at
 
 TRIALS = 3
 _SEED = 20240601
@@ -242,6 +250,80 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
     return True
 
 
+# -- a float screen in front of the PRECISION-digit decisions ------------------------------------
+#: a float singular value (Cholesky pivot) above this fraction of the largest one is non-zero
+#: beyond doubt: entries evaluated in double precision carry relative errors near 1e-14, so a
+#: perturbation cannot lift a zero singular value that high.  Below it the decision is taken
+#: at PRECISION digits as before.
+FLOAT_CLEAR = 1e-9
+
+
+def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
+    """Double-precision values of ``exprs`` at each of ``points`` ({symbol: rational}): one
+    numpy array per point, ``None`` where a value is not finite (singular there, or not real).
+
+    One compiled function for all points (symengine's ``Lambdify``, cse, lambda backend: no
+    LLVM build cost; sympy's ``lambdify`` on numpy without symengine).  This is a *screen*:
+    the callers accept only verdicts that double precision proves beyond doubt (a singular
+    value, a Cholesky pivot clearly away from zero, :data:`FLOAT_CLEAR`) and take every other
+    decision at PRECISION digits, exactly as without the screen."""
+    import numpy as np
+    exprs = [sp.sympify(e) for e in exprs]
+    if not points:
+        return []
+    syms = sorted(_free(exprs), key=lambda s: (s.name, str(s.assumptions0)))
+    try:
+        fn = _compiled(tuple(exprs), tuple(syms))
+        out = []
+        for pt in points:
+            x = np.array([float(pt[s]) for s in syms], dtype=float)
+            with np.errstate(all="ignore"):
+                v = np.asarray(fn(x), dtype=float).reshape(-1)
+            out.append(v if v.size == len(exprs) and np.all(np.isfinite(v)) else None)
+        return out
+    except Exception:  # noqa: BLE001 - any failure of the screen: decide at PRECISION digits
+        return [None] * len(points)
+
+
+def _compiled(exprs: tuple, syms: tuple):
+    try:
+        import symengine as se
+    except ImportError:
+        se = None
+    if se is not None:
+        f = se.Lambdify(list(syms), list(exprs), backend="lambda", cse=True, real=True)
+        return lambda x: f(x)
+    g = sp.lambdify([list(syms)], list(exprs), modules="numpy", cse=True)
+    return lambda x: g(x)
+
+
+def _float_rank(A) -> int:
+    """Rank of the float matrix A that double precision proves: singular values above
+    FLOAT_CLEAR · σ_max (a lower bound of the rank at that point)."""
+    import numpy as np
+    if A.size == 0:
+        return 0
+    s = np.linalg.svd(A, compute_uv=False)
+    if not s.size or s[0] == 0:
+        return 0
+    return int(np.sum(s > FLOAT_CLEAR * s[0]))
+
+
+def float_positive_definite(A) -> bool:
+    """Does double precision prove the symmetric float matrix A positive definite?  Cholesky
+    with every pivot L_ii² above FLOAT_CLEAR · max |A_ii|; False means "not proven" (the
+    caller decides at PRECISION digits), not "indefinite"."""
+    import numpy as np
+    if A.size == 0:
+        return True
+    try:
+        L = np.linalg.cholesky(A)
+    except np.linalg.LinAlgError:
+        return False
+    scale = float(np.max(np.abs(np.diag(A))))
+    return scale > 0 and bool(np.min(np.diag(L)) ** 2 > FLOAT_CLEAR * scale)
+
+
 def _numeric_rank(rows: list[list]) -> int:
     with mpmath.workdps(PRECISION):
         m = mpmath.matrix(rows)
@@ -261,14 +343,39 @@ def _numeric_rank(rows: list[list]) -> int:
     return sum(1 for s in svals if s > tol)
 
 
-def _numeric_values(exprs: Sequence[sp.Expr], pt: Mapping) -> list | None:
+def _native(exprs: Sequence[sp.Expr]):
+    """``exprs`` converted once to symengine for :func:`_mpfr_values` (None without symengine
+    or where a conversion fails)."""
+    try:
+        import symengine as se
+        return [se.sympify(e) for e in exprs]
+    except Exception:  # noqa: BLE001 - no symengine, or an expression it does not take
+        return None
+
+
+def _mpfr_values(exprs: Sequence[sp.Expr], pt: Mapping, native) -> list | None:
+    """Values of ``exprs`` at ``pt`` by :func:`~geonh.kernel.evaluation.native_values`
+    (symengine, MPFR), an entry it cannot evaluate by :func:`value_at`; None: no symengine
+    route for this point (the caller evaluates every entry by :func:`value_at`)."""
+    if native is None:
+        return None
+    try:
+        vals = native_values(native, pt)
+    except Exception:  # noqa: BLE001 - a point value symengine cannot take
+        return None
+    return [v if v is not None else value_at(e, pt, strict=False, tree=True) for e, v in zip(exprs, vals)]
+
+
+def _numeric_values(exprs: Sequence[sp.Expr], pt: Mapping, native=None) -> list | None:
     """Values of ``exprs`` at ``pt`` (Rationals where exact, mpmath numbers otherwise), with
     round-off zeros set to exact 0; None if an expression is singular at ``pt``.
 
     An entry at round-off level is zero if it is tiny against the size of its terms (a
     singular value test alone is only relative: it would count a matrix of round-off zeros
     as full rank)."""
-    vals = [value_at(e, pt, strict=False, tree=True) for e in exprs]
+    vals = _mpfr_values(exprs, pt, native)
+    if vals is None:
+        vals = [value_at(e, pt, strict=False, tree=True) for e in exprs]
     if any(v is None for v in vals):
         return None
     tol = mpmath.mpf(10) ** (-(PRECISION // 2))
@@ -292,8 +399,10 @@ def _samples(M: sp.Matrix, trials: int) -> list:
     is (exact: bool, rows) with Rationals (exact) or mpmath numbers."""
     free = _free(M)
     out = []
+    entries = list(M)
+    native = _native(entries)
     for pt in sample_points(free, trials + 3):
-        vals = _numeric_values(list(M), pt)
+        vals = _numeric_values(entries, pt, native)
         if vals is None:
             continue
         out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
@@ -301,7 +410,7 @@ def _samples(M: sp.Matrix, trials: int) -> list:
             break
     if any(is_nonanalytic(e) for e in M):
         for pt in sample_points(free, trials, signs=True):
-            vals = _numeric_values(list(M), pt)
+            vals = _numeric_values(entries, pt, native)
             if vals is not None:
                 out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
     return out
@@ -370,6 +479,11 @@ def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TR
     M = sp.Matrix(matrix)
     if M.rows == 0 or M.cols == 0:
         return 0
+    full = min(M.shape)
+    # float screen: full rank at one point, proven in double precision, is the generic rank
+    for v in float_values(list(M), sample_points(_free(M), trials)):
+        if v is not None and _float_rank(v.reshape(M.shape)) == full:
+            return full
     samples = _samples(M, trials)
     if not samples:
         return M.rank(iszerofunc=is_zero, simplify=True)
@@ -387,18 +501,24 @@ def independent_rows(matrix: sp.MatrixBase) -> list[int]:
     M = sp.Matrix(matrix)
     if M.rows == 0:
         return []
-    samples = _samples(M, TRIALS)
-    if not samples:
-        keep: list[int] = []
-        for i in range(M.rows):
-            trial = keep + [i]
-            if M.extract(trial, list(range(M.cols))).rank(iszerofunc=is_zero, simplify=True) == len(trial):
-                keep = trial
-        return keep
-    keep = []
+    # float screen: a row is independent of the kept ones if double precision proves it at one
+    # point; only the other rows are decided at PRECISION digits (as without the screen)
+    screens = [v.reshape(M.shape) for v in float_values(list(M), sample_points(_free(M), TRIALS))
+               if v is not None]
+    keep: list[int] = []
+    samples = None
     for i in range(M.rows):
         trial = keep + [i]
-        if any(_sample_rank(ex, [rows[k] for k in trial]) == len(trial) for ex, rows in samples):
+        if any(_float_rank(A[trial, :]) == len(trial) for A in screens):
+            keep = trial
+            continue
+        if samples is None:
+            samples = _samples(M, TRIALS)
+        if samples:
+            ok = any(_sample_rank(ex, [rows[k] for k in trial]) == len(trial) for ex, rows in samples)
+        else:
+            ok = M.extract(trial, list(range(M.cols))).rank(iszerofunc=is_zero, simplify=True) == len(trial)
+        if ok:
             keep = trial
     return keep
 
@@ -446,6 +566,36 @@ def _structural_zero(e) -> bool:
     return e == 0
 
 
+def _times(a, b):
+    """a·b with structural 0 and 1 folded (also under ``sympy.evaluate(False)``)."""
+    if a == 0 or b == 0:
+        return 0
+    return b if a == 1 else a if b == 1 else a * b
+
+
+def _minus(a, b):
+    """a − b with structural zeros folded."""
+    return a if b == 0 else -b if a == 0 else a - b
+
+
+def det_small(A: list):
+    """Determinant of a small square matrix given as a list of rows, by cofactor expansion
+    along the first row; entries of any ring (sympy or symengine expressions), structural
+    zeros and ones folded, nothing expanded."""
+    n = len(A)
+    if n == 0:
+        return 1
+    if n == 1:
+        return A[0][0]
+    if n == 2:
+        return _minus(_times(A[0][0], A[1][1]), _times(A[0][1], A[1][0]))
+    out = 0
+    for j in range(n):
+        term = _times(A[0][j], det_small([row[:j] + row[j + 1:] for row in A[1:]]) if A[0][j] != 0 else 0)
+        out = (term if out == 0 else out + term if term != 0 else out) if j % 2 == 0 else _minus(out, term)
+    return out
+
+
 def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> sp.Matrix:
     """Solve ``M x = rhs`` by LU decomposition with generic-point pivoting.
 
@@ -453,7 +603,9 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
     trigonometric frames, and its zero test can accept an unexpanded zero as a pivot.  Here
     the row order comes from partial pivoting at a random point (:func:`_pivot_rows`), so
     every symbolic pivot is provably non-zero at the generic point; a matrix singular at the
-    generic point raises :class:`SingularMapError` naming ``what``.
+    generic point raises :class:`SingularMapError` naming ``what``.  Sizes ≤ 3 with functions
+    are solved by Cramer's rule (cofactors, :func:`det_small`) once the pivot search has shown
+    M regular at the generic point.
     """
     M = sp.Matrix(M)
     n = M.rows
@@ -464,6 +616,17 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
         r = generic_rank(M)
         raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
     rhs = sp.Matrix(rhs)
+    if n <= 3 and any(e.has(sp.Function) for e in M):
+        # Cramer's rule with cofactor determinants: flat expressions built without any
+        # arithmetic on the (large) entries, where sympy's LUsolve spends seconds on them
+        # (unevaluated: sympy's Mul of large sums would query assumptions of every term)
+        A = [[M[i, j] for j in range(n)] for i in range(n)]
+        with sp.evaluate(False):
+            inv_det = 1 / det_small(A)
+            nums = [[det_small([[rhs[i, k] if j == c else A[i][j] for j in range(n)] for i in range(n)])
+                     for k in range(rhs.cols)] for c in range(n)]
+            x = [[sp.S.Zero if v == 0 else _times(v, inv_det) for v in row] for row in nums]
+        return sp.Matrix(x)
     if not any(e.has(sp.Function) for e in list(M) + list(rhs)):
         # rational data: exact sparse-polynomial arithmetic (DomainMatrix over the fraction
         # field) gives cancelled entries, far smaller than a symbolic LU's nested fractions

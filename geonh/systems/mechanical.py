@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
@@ -24,7 +25,8 @@ from ..errors import (DimensionError, InconsistentStateError, NotLinearError, No
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
 from ..kernel.forms import OneForm
-from ..kernel.generic_point import condition_holds, generic_rank, sample_points
+from ..kernel.generic_point import (condition_holds, float_positive_definite, float_values, generic_rank,
+                                    sample_points)
 from ..kernel.parsing import as_expr, as_sequence, check_lookalikes, parse_condition
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from ..transposition.adapted import solve_constraints
@@ -129,7 +131,17 @@ class MechanicalSystem:
             points = sample_points(free, _PD_POINTS + 3, conditions=self.conditions)
         else:
             points = sample_points(free, 3) + sample_points(free, _PD_POINTS, signs=True)
-        for pt in points:
+        # float screen (generic_point.float_positive_definite): points where double precision
+        # proves the Cholesky pivots positive need no 60-digit evaluation
+        upper = [(i, j) for i in range(n) for j in range(i, n)]
+        screens = float_values([M[i, j] for i, j in upper], points)
+        for pt, fv in zip(points, screens):
+            if fv is not None:
+                A = np.empty((n, n))
+                for (i, j), v in zip(upper, fv):
+                    A[i, j] = A[j, i] = v
+                if float_positive_definite(A):
+                    continue
             vals = [value_at(e, pt, strict=False, tree=True) for e in M]
             if any(v is None for v in vals):
                 continue
