@@ -194,3 +194,48 @@ def test_other_forms_give_the_same_matrices(bike, form):
     other = benchmark_matrices(model.equations(form), model=model)
     for name in ("M", "C1", "K0", "K2"):
         assert max(abs(x) for x in (other[name] - mats[name])) < 1e-40, (form, name)
+
+
+# ----------------------------------------------------------------------------------------------
+# the nonlinear benchmark: Basu-Mandal, Chatterjee & Papadopoulos (2007), Table 1
+# ----------------------------------------------------------------------------------------------
+_QQ = lambda model: set(model.space.q) | set(model.space.qd)  # noqa: E731
+
+
+def _max_residual(model, basu):
+    from geonh.models.bicycle import basu_mandal_state, constraint_residuals
+    state = basu_mandal_state(model, basu, on_constraints=False)
+    return max(abs(r) for r in constraint_residuals(model, {k: v for k, v in state.items() if k in _QQ(model)}))
+
+
+def test_basu_mandal_state_lies_on_the_constraints(bike):
+    """The coordinate map is confirmed by the published state: mapped into geonh's
+    coordinates it satisfies the front-contact condition and the rolling constraints to the
+    rounding of its 13 printed decimals; a wrong sign in the map leaves large residuals."""
+    from geonh.models.bicycle import BASU_MANDAL_STATE
+    model = bike[0]
+    assert _max_residual(model, BASU_MANDAL_STATE) < 1e-13
+    for key in ("psif", "thetad", "psid", "betard"):
+        wrong = dict(BASU_MANDAL_STATE)
+        wrong[key] = "-" + wrong[key]
+        assert _max_residual(model, wrong) > 0.1, key
+
+
+def test_basu_mandal_state_on_constraints_to_60_digits(bike):
+    from geonh.models.bicycle import basu_mandal_state, constraint_residuals
+    model = bike[0]
+    state = basu_mandal_state(model)
+    res = constraint_residuals(model, {k: v for k, v in state.items() if k in _QQ(model)})
+    assert max(abs(r) for r in res) < mpmath.mpf(10) ** -50
+
+
+@pytest.mark.slow
+def test_basu_mandal_nonlinear_accelerations(bike):
+    """geonh's nonlinear accelerations at the general state of Basu-Mandal et al. (2007),
+    Table 1, agree with the published 13-decimal values (relative 1e-12, or their rounding)."""
+    from geonh.models.bicycle import BASU_MANDAL_ACCELERATIONS, basu_mandal_accelerations
+    model, eq, _ = bike
+    got = basu_mandal_accelerations(model, eq)
+    for name, want in BASU_MANDAL_ACCELERATIONS.items():
+        assert isinstance(got[name], sp.Float)
+        assert _close(got[name], want), (name, got[name], want)

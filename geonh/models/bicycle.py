@@ -46,7 +46,9 @@ from ..systems.mechanical import MechanicalSystem
 from .mechanical import MechanicalModel
 
 __all__ = ["whipple_bicycle", "BENCHMARK", "benchmark_parameters", "benchmark_operating_point",
-           "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed"]
+           "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed",
+           "BASU_MANDAL_STATE", "BASU_MANDAL_ACCELERATIONS", "basu_coordinates", "basu_to_geonh", "basu_mandal_state",
+           "basu_mandal_accelerations", "constraint_residuals"]
 
 #: Parameter names of MPRS Table 1, in their order, with the benchmark values (exact decimals).
 BENCHMARK: dict[str, object] = {
@@ -376,3 +378,178 @@ def weave_speed(mats: Mapping, bracket=(3, 5)):
         return a1 * a2 * a3 - a0 * a3**2 - a1**2 * a4
     with mpmath.workdps(PRECISION):
         return mpmath.findroot(hurwitz, tuple(mpmath.mpf(b) for b in bracket), solver="anderson")
+
+
+# ----------------------------------------------------------------------------------------------
+# the nonlinear benchmark of Basu-Mandal, Chatterjee & Papadopoulos (2007)
+# ----------------------------------------------------------------------------------------------
+#: The general state of Basu-Mandal, Chatterjee & Papadopoulos (2007), *Hands-free circular
+#: motions of a benchmark bicycle*, Proc. R. Soc. A 463, 1983–2003, Table 1 (benchmark
+#: parameters), in their coordinates (see :func:`basu_coordinates`): coordinates, then their
+#: rates (suffix ``d``), as the printed decimals.
+BASU_MANDAL_STATE: dict[str, str] = {
+    "x": "0", "y": "0", "z": "0.2440472102925", "theta": "0", "psi": "0.9501292851472",
+    "phi": "3.1257073014894", "psif": "0.2311385135743", "betar": "0", "betaf": "0",
+    "xd": "-2.8069345714545", "yd": "-0.1480982396001", "zd": "0.1058778746261", "thetad": "0.7830033527065",
+    "psid": "0.6068425835418", "phid": "-0.0119185528069", "psifd": "0.4859824687093",
+    "betard": "8.9129896614890", "betafd": "8.0133620584155",
+}
+
+_BASU = ("x", "y", "z", "theta", "psi", "phi", "psif", "betar", "betaf")
+
+
+def basu_coordinates(model: MechanicalModel) -> dict[str, sp.Expr]:
+    """The nine coordinates of Basu-Mandal et al. (2007) as functions of geonh's q.
+
+    Derivation.  Basu-Mandal et al. use a ground frame with z up, the rear-wheel centre
+    (x, y, z), the rear frame's orientation by a 3-1-3 sequence — θ about the vertical, ψ about
+    the line of nodes (the wheel plane makes the angle ψ with the ground: z = r_R sin ψ, upright
+    ψ = π/2), φ about the rear axle (upright φ = π) — the steer ψ_f of the front frame
+    relative to the rear frame and the wheel rotations β_r, β_f relative to their frames.
+    geonh's ground frame (x forward, y right, z down) is theirs turned by π about their y axis:
+    P = diag(−1, 1, −1).  Conjugating their rear-frame rotation by P,
+    P R_z(θ) R_x(ψ) R_z(φ) P = R_z(−θ) R_x(−ψ) R_z(−φ)
+                            = R_z(−θ) R_x(π/2 − ψ) R_y(π − φ) · R_y(−π) R_x(−π/2),
+    (R_x(−π/2) R_z(a) = R_y(a) R_x(−π/2)) which is geonh's R_z(ψ_g) R_x(φ_g) R_y(θ_g) times a
+    constant relabelling of the body axes: yaw ψ_g = −θ, lean φ_g = π/2 − ψ, pitch
+    θ_g = π − φ; their rear axle (body z) is −C.y, so θ_R = −β_r, and likewise θ_F = −β_f;
+    their steering axis points up the head tube, MPRS's down, so δ = −ψ_f.  The rear-wheel
+    centre is the contact point (x_g, y_g) plus r_R (−sin ψ_g sin φ_g, cos ψ_g sin φ_g, −cos φ_g)
+    in geonh's frame; P gives their (x, y, z) = (−c_x, c_y, −c_z) (up to a horizontal
+    translation, which no rate sees).
+
+    Check.  The map is confirmed by the published state itself (tests/test_bicycle.py): mapped
+    into geonh's coordinates, Table 1 satisfies the front-contact condition, z = r_R cos φ_g,
+    its rate, and the four rolling conditions to the rounding of the printed digits
+    (|residual| ≤ 5·10⁻¹⁴), while a wrong sign of the steer, the yaw rate, the lean rate or
+    the rear wheel rate leaves residuals of 0.3 or more; and the accelerations it gives agree
+    with the published ones (:func:`basu_mandal_accelerations`, to 10⁻¹²).
+    """
+    S = model.space
+    x, y, psi, phi, delta, theta, thR, thF = S.q
+    rR = model.extra["parameters"]["r_R"]
+    return {"x": -(x - rR * sp.sin(psi) * sp.sin(phi)), "y": y + rR * sp.cos(psi) * sp.sin(phi),
+            "z": rR * sp.cos(phi), "theta": -psi, "psi": sp.pi / 2 - phi, "phi": sp.pi - theta,
+            "psif": -delta, "betar": -thR, "betaf": -thF}
+
+
+def basu_to_geonh(model: MechanicalModel, basu: Mapping) -> dict:
+    """geonh's coordinates and rates {q: value, q̇: value} (exact sympy numbers: π, rationals)
+    of a state in the coordinates of Basu-Mandal et al. (keys as :data:`BASU_MANDAL_STATE`;
+    values numbers or decimal strings), by the inverse of :func:`basu_coordinates`.  Their z
+    and ż are not used (z = r_R cos φ_g is a consequence; :func:`constraint_residuals`)."""
+    S = model.space
+    x, y, psi, phi, delta, theta, thR, thF = S.q
+    b = {k: sp.Rational(v) if isinstance(v, str) else sp.sympify(v) for k, v in basu.items()}
+    rR = model.extra["parameters"]["r_R"]
+    q = {psi: -b["theta"], phi: sp.pi / 2 - b["psi"], theta: sp.pi - b["phi"], delta: -b["psif"],
+         thR: -b["betar"], thF: -b["betaf"]}
+    qd = {psi: -b["thetad"], phi: -b["psid"], theta: -b["phid"], delta: -b["psifd"], thR: -b["betard"],
+          thF: -b["betafd"]}
+    # contact = centre − r_R (−sψ sφ, cψ sφ); centre = (−x_B, y_B)
+    off = (-rR * sp.sin(psi) * sp.sin(phi), rR * sp.cos(psi) * sp.sin(phi))
+    for k, (c, cd) in enumerate(((-b["x"], -b["xd"]), (b["y"], b["yd"]))):
+        q[(x, y)[k]] = c - off[k].xreplace(q)
+        qd[(x, y)[k]] = cd - sum(sp.diff(off[k], s) * qd[s] for s in (psi, phi)).xreplace(q)
+    out = {s: q[s] for s in S.q}
+    out.update({S.qd[i]: qd[s] for i, s in enumerate(S.q)})
+    return {k: v.xreplace(benchmark_parameters(model)) for k, v in out.items()}
+
+
+def constraint_residuals(model: MechanicalModel, values: Mapping) -> list:
+    """Residuals of the constraints at a state {q, q̇} with the benchmark parameters (mpmath,
+    PRECISION digits): the front-contact condition f, the rows A q̇ of the velocity constraints
+    (four rolling conditions and df/dt)."""
+    par = benchmark_parameters(model)
+    A, _ = model.system.constraint_matrix
+    vals = dict(par) | dict(values)
+    with mpmath.workdps(PRECISION):
+        out = [mpmath.mpmathify(sp.N(model.extra["holonomic"].xreplace(vals), PRECISION))]
+        qd = sp.Matrix([vals[s] for s in model.space.qd])
+        out += [mpmath.mpmathify(sp.N(e.xreplace(vals), PRECISION)) for e in (A * qd)]
+    return out
+
+
+def basu_mandal_state(model: MechanicalModel, basu: Mapping | None = None, *, on_constraints: bool = True) -> dict:
+    """The state of Basu-Mandal et al.'s Table 1 (or ``basu``) in geonh's coordinates with the
+    benchmark parameters and zero torques, ready for :meth:`~geonh.Equations.accelerations`:
+    {parameter, q, q̇: value}.
+
+    ``on_constraints=True``: the pitch θ is solved from the front-contact condition at
+    PRECISION digits (Newton from the published value) and the dependent rates (ẋ, ẏ, ψ̇, θ̇,
+    θ̇_F) follow from the model's constraints, given the free rates φ̇, δ̇, θ̇_R; so the state
+    lies on the constraints to 60 digits.  ``False``: every value is the published one, mapped
+    (:func:`basu_to_geonh`) — the state on which :func:`constraint_residuals` measures the
+    published digits."""
+    vals = basu_to_geonh(model, BASU_MANDAL_STATE if basu is None else basu)
+    out = benchmark_parameters(model)
+    out.update({s: 0 for s in model.parameters if s.name in ("T_phi", "T_delta")})
+    if not on_constraints:
+        return out | vals
+    S = model.space
+    theta = S.q[5]
+    f = model.extra["holonomic"].xreplace(out).xreplace({s: v for s, v in vals.items() if s != theta})
+    fd = sp.diff(f, theta)
+    with mpmath.workdps(PRECISION + 10):
+        th = mpmath.findroot(lambda t: mpmath.mpmathify(sp.N(f.xreplace({theta: sp.Float(t, PRECISION + 10)}),
+                                                              PRECISION + 10)),
+                             mpmath.mpmathify(sp.N(vals[theta], PRECISION + 10)),
+                             df=lambda t: mpmath.mpmathify(sp.N(fd.xreplace({theta: sp.Float(t, PRECISION + 10)}),
+                                                                PRECISION + 10)),
+                             solver="newton", tol=mpmath.mpf(10) ** (-2 * PRECISION))
+    vals[theta] = sp.Float(th, PRECISION)
+    frame = model.frame
+    # q̇ = K(q, u) for the frame's speeds (φ̇, δ̇, θ̇_R): the frame's first three fields
+    u = [vals[S.qd[i]] for i in (3, 4, 6)]
+    with mpmath.workdps(PRECISION):
+        for i, s in enumerate(S.qd):
+            e = sum((frame.fields[k].components[i] * u[k] for k in range(3)), sp.S.Zero)
+            vals[s] = sp.Float(sp.N(sp.sympify(e).xreplace(out).xreplace({q: vals[q] for q in S.q}), PRECISION),
+                               PRECISION)
+    return out | vals
+
+
+def basu_mandal_accelerations(model: MechanicalModel, values: Mapping, qdd) -> dict[str, object]:
+    """The second derivatives of Basu-Mandal et al.'s nine coordinates (:func:`basu_coordinates`)
+    from geonh's q, q̇ (``values``, with the parameters) and q̈ (``qdd``: a sequence in the
+    order of ``model.space.q`` or {q: q̈}); mpmath numbers at PRECISION digits."""
+    S = model.space
+    if not isinstance(qdd, Mapping):
+        qdd = dict(zip(S.q, qdd))
+    vals = dict(values)
+    vals.update({S.qdd[i]: sp.sympify(qdd[q]) if not isinstance(qdd[q], mpmath.mpf) else sp.Float(qdd[q], PRECISION)
+                 for i, q in enumerate(S.q)})
+    out = {}
+    with mpmath.workdps(PRECISION):
+        for name, e in basu_coordinates(model).items():
+            e2 = S.total_derivative(S.total_derivative(e))
+            out[name + "dd"] = mpmath.mpmathify(sp.N(e2.xreplace(vals), PRECISION))
+    return out
+
+#: Table 1 of Basu-Mandal et al. (2007): the second derivatives of their coordinates at
+#: :data:`BASU_MANDAL_STATE` (benchmark parameters, no torques), as printed.
+BASU_MANDAL_ACCELERATIONS: dict[str, str] = {
+    "x": "-0.5041626315047", "y": "-0.3449706619454", "z": "-1.4604528332980", "theta": "0.8353281706379",
+    "psi": "-7.8555281128244", "phi": "0.1205543897884", "psif": "-4.6198904039403",
+    "betar": "1.8472554144217", "betaf": "2.4548072904550",
+}
+
+
+def basu_mandal_accelerations(model: MechanicalModel, eqs=None, basu: Mapping | None = None) -> dict:
+    """The second derivatives of Basu-Mandal et al.'s nine coordinates at their Table 1 state
+    (or ``basu``), computed by geonh: q̈ from ``eqs`` (default: the model's Boltzmann–Hamel
+    equations; :meth:`~geonh.Equations.accelerations`, PRECISION digits) at
+    :func:`basu_mandal_state`, mapped by the chain rule through :func:`basu_coordinates`,
+    c̈ = ∂c/∂q · q̈ + q̇ᵀ ∂²c/∂q² q̇.  Returns {name: sympy Float}."""
+    eqs = model.equations("boltzmann-hamel") if eqs is None else eqs
+    state = basu_mandal_state(model, basu)
+    qdd = eqs.accelerations(state)
+    S = model.space
+    out = {}
+    for name, c in basu_coordinates(model).items():
+        grad = [sp.diff(c, q) for q in S.q]
+        first = sum((g * qd for g, qd in zip(grad, S.qd)), sp.S.Zero)
+        second = sum((sp.diff(first, q) * qd for q, qd in zip(S.q, S.qd)), sp.S.Zero)
+        value = second.xreplace(state) + sum((g.xreplace(state) * a for g, a in zip(grad, qdd)), sp.S.Zero)
+        out[name] = sp.Float(sp.N(value, PRECISION), PRECISION)
+    return out
