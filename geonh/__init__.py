@@ -93,7 +93,7 @@ from .equations import (
 )
 from .equations.compiled import ODEFunction
 from .equations.linearize import Linearization, eigenvalues, linearize
-from .numerics import Trajectory, simulate
+from .numerics import DLATrajectory, Trajectory, dla_integrate, simulate
 from .certificate import Certificate, same_motion
 from . import models
 
@@ -116,7 +116,7 @@ __all__ = [
     "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "gauss",
     "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues",
     # numerics, certificate, models
-    "ODEFunction", "simulate", "Trajectory", "Certificate", "same_motion", "models",
+    "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "Certificate", "same_motion", "models",
     # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",

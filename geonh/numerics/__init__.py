@@ -7,12 +7,15 @@ returns a :class:`Trajectory` (named columns, multipliers, reactions, energy and
 residuals along the motion), checking the initial state against the constraints and
 optionally projecting onto them (:mod:`geonh.numerics.constraints`).
 :func:`first_order_function` is the older name of ``ode_function`` with every parameter given.
+:func:`dla_integrate` is the structure-preserving alternative for linear nonholonomic
+constraints: a discrete Lagrange–d'Alembert integrator (:mod:`geonh.numerics.dla`).
 Exact and 60-digit values at single states come from :mod:`geonh.kernel.evaluation` and
 :meth:`geonh.Equations.accelerations`.
 """
 from .constraints import ConstraintSet, metric_of, velocity_constraints
+from .dla import RULES, DLAScheme, DLATrajectory, dla_integrate, dla_scheme
 from .ode import first_order_function, simulate
 from .trajectory import Trajectory
 
 __all__ = ["first_order_function", "simulate", "Trajectory", "ConstraintSet", "velocity_constraints",
-           "metric_of"]
+           "metric_of", "dla_integrate", "dla_scheme", "DLATrajectory", "DLAScheme", "RULES"]
