@@ -69,6 +69,7 @@ from .equations import (
     FORMS,
     Equations,
     FormDeclaration,
+    advise_frame,
     appell,
     boltzmann_hamel,
     central_equations,
@@ -114,7 +115,7 @@ __all__ = [
     "Equations", "FormDeclaration", "FORMS", "derive", "central_equations", "lagrange", "boltzmann_hamel",
     "volterra", "voronets", "chaplygin", "is_chaplygin", "neimark_fufaev", "maggi", "hamel_raw",
     "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "gauss",
-    "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues",
+    "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues", "advise_frame",
     # numerics, certificate, models
     "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "Certificate", "same_motion", "models",
     # errors

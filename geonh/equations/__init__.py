@@ -9,7 +9,8 @@ raw form, Gibbs–Appell, Kane, Tzénoff I/II); forms for constraints nonlinear 
 (:mod:`~geonh.equations.nonlinear`), Gauss's principle (:mod:`~geonh.equations.gauss`), Hertz's
 representation (:mod:`~geonh.equations.hertz`) and Hamilton's principle
 (:mod:`~geonh.equations.hamilton`) complete the set.  :data:`FORMS` is the one registry of
-forms for mechanical systems.
+forms for mechanical systems; :func:`~geonh.equations.advisor.advise_frame` ranks candidate
+frames by the size of the equations they give.
 """
 from .base import Equations
 from .engine import FormDeclaration, central_equations, in_frame, solve
@@ -21,6 +22,7 @@ from .hertz import hertz
 from .hamilton import hamilton_equations
 from .registry import FORMS, EquationForm, derive
 from .linearize import Linearization, SecondOrder, eigenvalues, linearize
+from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
@@ -29,4 +31,5 @@ __all__ = [
     "appell", "chetaev_lagrange", "invert_quasi_velocities", "maggi_nonlinear", "reactions_at",
     "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
     "Linearization", "SecondOrder", "linearize", "eigenvalues",
+    "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",
 ]
