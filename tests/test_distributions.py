@@ -251,3 +251,37 @@ def test_growth_vector_is_monotone_and_flag_nested(data):
     if top.rank < S.dim:
         # the flag stopped: its last member is involutive
         assert all(top.contains(bracket(X, Y)) for X in top.basis for Y in top.basis)
+
+
+# -- integrating factors beyond powers of one coefficient -----------------------------------------
+def test_integrating_factor_from_the_frobenius_condition():
+    """e^x (yz dx + xz dy + xy dz): no power of a coefficient integrates it; the factor
+    e^(−x) read off dθ = α ∧ θ does, and the first integral is xyz."""
+    S = ConfigurationSpace("x y z")
+    x, y, z = S.q
+    th = OneForm(S, [sp.exp(x) * y * z, sp.exp(x) * x * z, sp.exp(x) * x * y])
+    (f,) = Codistribution([th]).first_integrals()
+    assert Codistribution([th]).contains(differential(S, f))
+    # a function of xyz: df and d(xyz) are parallel
+    assert generic_rank(sp.Matrix([[sp.diff(g, s) for s in S.q] for g in (f, x * y * z)])) == 1
+
+
+_poly = st.lists(st.integers(-3, 3), min_size=3, max_size=3)
+
+
+@settings(deadline=None, max_examples=8)
+@given(_poly, _poly)
+def test_exponential_factors_are_found(pc, fc):
+    """θ = exp(p(x, y)) · df with f involving z: the first integral is found, and its
+    differential lies in the codistribution."""
+    S = ConfigurationSpace("x y z")
+    x, y, z = S.q
+    p = pc[0] * x + pc[1] * y + pc[2] * x * y
+    f = z * (1 + x**2) + fc[0] * x * y + fc[1] * y**2 + fc[2] * x
+    if p == 0:
+        reject()
+    mu = sp.exp(p)
+    th = OneForm(S, [mu * sp.diff(f, s) for s in S.q])
+    cod = Codistribution([th])
+    (g,) = cod.first_integrals()
+    assert cod.contains(differential(S, g))

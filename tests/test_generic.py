@@ -51,3 +51,29 @@ def test_generic_rank_and_lu_inverse():
 def test_sample_points_reproducible():
     assert sample_points([x, y]) == sample_points([y, x])
     assert all(v > 0 for pt in sample_points([x]) for v in pt.values())
+
+
+# -- the float screen: only verdicts double precision proves ----------------------------------------
+def test_float_screen_never_takes_round_off_for_a_value():
+    """Identically zero entries written unexpanded evaluate to round-off in floats; their
+    error bound (the size of their terms) keeps the screen from calling them non-zero."""
+    from geonh.kernel.generic_point import float_values, generic_rank, independent_rows
+    x, y = sp.symbols("x y")
+    z = sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1
+    assert generic_rank(sp.Matrix([[z]])) == 0
+    assert generic_rank(sp.Matrix([[z * y, (x + y) ** 2 - x**2 - 2 * x * y - y**2]])) == 0
+    assert independent_rows(sp.Matrix([[1, y], [sp.exp(x) * z, z], [x, 1]])) == [0, 2]
+    (vals, err), = float_values([z * y, x + y], [{x: sp.Rational(1, 3), y: sp.Rational(7, 5)}])
+    assert abs(vals[0]) <= err[0] and err[0] < 1e-9 and abs(vals[1]) > err[1]
+
+
+def test_semidefinite_kinetic_energy_written_unexpanded_is_refused():
+    from geonh import ConfigurationSpace, MechanicalSystem
+    from geonh.errors import NotPositiveDefiniteError
+    S = ConfigurationSpace("x y")
+    x, y = S.q
+    xd, yd = S.qd
+    # (xd + sin(x) yd)² + (cos²x + sin²x − 1)·yd²: rank one everywhere
+    T = sp.Rational(1, 2) * ((xd + sp.sin(x) * yd) ** 2 + (sp.cos(x) ** 2 + sp.sin(x) ** 2 - 1) * yd**2)
+    with pytest.raises(NotPositiveDefiniteError):
+        MechanicalSystem(S, T)

@@ -246,7 +246,8 @@ class Codistribution:
 
         Tries, in order: closed forms in the row-reduced basis θ'^κ = dq^{p_κ} + a_κs dq^s
         (potentials by successive integration), integrating factors 1/c and 1/c² for the
-        components c of each form, and for one form in two variables sympy's ``dsolve``.  Each
+        components c of each form, factors exp(g) read off the Frobenius condition
+        (:func:`_frobenius_factors`), and for one form in two variables sympy's ``dsolve``.  Each
         candidate is verified (df ∈ Θ and the df independent).  Raises :class:`RankError`
         if Θ is not integrable and :class:`NotFoundError` if sympy finds no closed form.
         """
@@ -296,6 +297,9 @@ class Codistribution:
             for c in comps:
                 yield th * (1 / c)
                 yield th * (1 / c**2)
+        for th in list(self.basis) + reduced:
+            for mu in _frobenius_factors(th):
+                yield th * mu
 
     def verdict(self) -> "IntegrabilityReport":
         """Integrable or not, with rank, growth vector and (if integrable) first integrals."""
@@ -355,6 +359,37 @@ def _potential(theta: OneForm) -> sp.Expr | None:
             return None
         f += g
     return sp.simplify(f) if f != 0 else None
+
+
+def _frobenius_factors(theta: OneForm):
+    """Integrating factors μ = exp(g) of an integrable one-form θ (θ ∧ dθ = 0) read off the
+    Frobenius condition itself.
+
+    d(μθ) = 0  ⇔  dg ∧ θ = −dθ.  Frobenius gives dθ = α ∧ θ; with θ_k ≠ 0 one such α has
+    α_k = 0 and α_i = ω_ik / θ_k, ω_ij = ∂_iθ_j − ∂_jθ_i the components of dθ (the other
+    components of α ∧ θ then match ω by θ ∧ dθ = 0).  Every solution is dg = −α + λθ; this
+    tries λ = 0 for each k, i.e. g a potential of −α when −α is closed (exact integration,
+    :func:`_potential`).  It finds e.g. μ = e^(−x) for e^x (yz dx + xz dy + xy dz), which
+    no power of a coefficient gives.  Candidates only: the caller verifies d(μθ) = 0."""
+    S = theta.space
+    coords = S.coords
+    c = list(theta.covector)
+    n = len(coords)
+    omega = [[sp.diff(c[j], coords[i]) - sp.diff(c[i], coords[j]) for j in range(n)] for i in range(n)]
+    if all(is_zero(omega[i][j]) for i in range(n) for j in range(i + 1, n)):
+        return  # closed already
+    seen = set()
+    for k in range(n):
+        if c[k] == 0 or is_zero(c[k]):
+            continue
+        alpha = [sp.S.Zero if i == k else -sp.cancel(omega[i][k] / c[k]) for i in range(n)]
+        key = tuple(alpha)
+        if key in seen:
+            continue
+        seen.add(key)
+        g = _potential(OneForm(S, alpha))
+        if g is not None:
+            yield sp.exp(g)
 
 
 def _dsolve_integral(theta: OneForm) -> sp.Expr | None:

@@ -251,35 +251,84 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
 
 
 # -- a float screen in front of the PRECISION-digit decisions ------------------------------------
-#: a float singular value (Cholesky pivot) above this fraction of the largest one is non-zero
-#: beyond doubt: entries evaluated in double precision carry relative errors near 1e-14, so a
-#: perturbation cannot lift a zero singular value that high.  Below it the decision is taken
-#: at PRECISION digits as before.
+#: a float singular value (eigenvalue) must exceed this fraction of the largest, besides the
+#: error bound of the evaluation (:func:`float_values`), for double precision to prove it
+#: non-zero (positive).
 FLOAT_CLEAR = 1e-9
+#: safety factor on the first-order rounding-error bound u·A(e) of a float evaluation (it
+#: absorbs the number of operations along a path, γ_N ≈ N·u; u the unit round-off)
+FLOAT_SAFETY = 1e4
+
+
+class _NoBound(Exception):
+    """A node whose rounding error :func:`_magnitude` does not model."""
+
+
+def _magnitude(e: sp.Expr, memo: dict) -> sp.Expr:
+    """A(e): an expression whose value bounds the rounding error of evaluating e in floating
+    point, |fl(e) − e| ≲ N·u·A(e) (running error analysis to first order; Higham, *Accuracy
+    and Stability of Numerical Algorithms*, §3): A = |x| for a number or symbol, Σ A(aᵢ) for a
+    sum, Π A(aᵢ) for a product, A(b)^n for a positive integer power, n·|b|^(n−1)·A(b)·|b|^(−2n)…
+    in general |∂f/∂a|·A(a) + |f(a)| for a function or power of one argument.  An identically
+    zero sum evaluates to round-off, but its A is the size of its terms, so no screen ever
+    mistakes it for a non-zero value."""
+    r = memo.get(e)
+    if r is not None:
+        return r
+    if e.is_Symbol or e.is_Number:
+        r = sp.Abs(e)
+    elif e.is_Add:
+        r = sp.Add(*[_magnitude(a, memo) for a in e.args])
+    elif e.is_Mul:
+        r = sp.Mul(*[_magnitude(a, memo) for a in e.args])
+    elif e.is_Pow and e.exp.is_Integer and e.exp > 0:
+        r = _magnitude(e.base, memo) ** e.exp
+    elif e.is_Pow and e.exp.is_Number:
+        b, x = e.base, e.exp
+        r = sp.Abs(x) * sp.Abs(b) ** (x - 1) * _magnitude(b, memo) + sp.Abs(e)
+    elif isinstance(e, sp.Function) and len(e.args) == 1 and not e.has(*_NONANALYTIC):
+        z = sp.Dummy("z")
+        d = sp.diff(e.func(z), z)
+        if d.has(sp.Derivative, sp.Subs):
+            raise _NoBound(e)
+        r = sp.Abs(d.xreplace({z: e.args[0]})) * _magnitude(e.args[0], memo) + sp.Abs(e)
+    else:
+        raise _NoBound(e)
+    memo[e] = r
+    return r
 
 
 def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
-    """Double-precision values of ``exprs`` at each of ``points`` ({symbol: rational}): one
-    numpy array per point, ``None`` where a value is not finite (singular there, or not real).
+    """Double-precision values of ``exprs`` at each of ``points`` ({symbol: rational}), with
+    a bound of their rounding errors: one pair of numpy arrays (values, error bounds) per
+    point, ``None`` where a value is not finite (singular there, or not real).
 
-    One compiled function for all points (symengine's ``Lambdify``, cse, lambda backend: no
-    LLVM build cost; sympy's ``lambdify`` on numpy without symengine).  This is a *screen*:
-    the callers accept only verdicts that double precision proves beyond doubt (a singular
-    value, a Cholesky pivot clearly away from zero, :data:`FLOAT_CLEAR`) and take every other
-    decision at PRECISION digits, exactly as without the screen."""
+    The bound is FLOAT_SAFETY · u · A(e), A from :func:`_magnitude`, evaluated with the
+    values.  One compiled function for all points (symengine's ``Lambdify``, cse, lambda
+    backend: no LLVM build cost; sympy's ``lambdify`` on numpy without symengine).  This is
+    a *screen*: the callers accept only verdicts that double precision proves — a singular
+    value or eigenvalue above both the error bound and :data:`FLOAT_CLEAR` of the largest —
+    and take every other decision at PRECISION digits, exactly as without the screen.  An
+    expression the error model does not cover turns the screen off (every entry None)."""
     import numpy as np
     exprs = [sp.sympify(e) for e in exprs]
     if not points:
         return []
     syms = sorted(_free(exprs), key=lambda s: (s.name, str(s.assumptions0)))
     try:
-        fn = _compiled(tuple(exprs), tuple(syms))
+        memo: dict = {}
+        mags = [_magnitude(e, memo) for e in exprs]
+        fn = _compiled(tuple(exprs + mags), tuple(syms))
+        k = len(exprs)
         out = []
         for pt in points:
             x = np.array([float(pt[s]) for s in syms], dtype=float)
             with np.errstate(all="ignore"):
                 v = np.asarray(fn(x), dtype=float).reshape(-1)
-            out.append(v if v.size == len(exprs) and np.all(np.isfinite(v)) else None)
+            if v.size != 2 * k or not np.all(np.isfinite(v)):
+                out.append(None)
+                continue
+            out.append((v[:k], FLOAT_SAFETY * np.finfo(float).eps * np.abs(v[k:])))
         return out
     except Exception:  # noqa: BLE001 - any failure of the screen: decide at PRECISION digits
         return [None] * len(points)
@@ -297,31 +346,31 @@ def _compiled(exprs: tuple, syms: tuple):
     return lambda x: g(x)
 
 
-def _float_rank(A) -> int:
-    """Rank of the float matrix A that double precision proves: singular values above
-    FLOAT_CLEAR · σ_max (a lower bound of the rank at that point)."""
+def _float_rank(A, E) -> int:
+    """Rank of the float matrix A that double precision proves, given the entrywise error
+    bound E: the number of singular values above both ‖E‖_F (Weyl: a perturbation of norm
+    ≤ ‖E‖ moves no singular value further) and FLOAT_CLEAR · σ_max — a lower bound of the
+    rank of the exact matrix at that point."""
     import numpy as np
     if A.size == 0:
         return 0
     s = np.linalg.svd(A, compute_uv=False)
     if not s.size or s[0] == 0:
         return 0
-    return int(np.sum(s > FLOAT_CLEAR * s[0]))
+    tol = max(FLOAT_CLEAR * s[0], float(np.linalg.norm(E)))
+    return int(np.sum(s > tol))
 
 
-def float_positive_definite(A) -> bool:
-    """Does double precision prove the symmetric float matrix A positive definite?  Cholesky
-    with every pivot L_ii² above FLOAT_CLEAR · max |A_ii|; False means "not proven" (the
-    caller decides at PRECISION digits), not "indefinite"."""
+def float_positive_definite(A, E) -> bool:
+    """Does double precision prove the symmetric float matrix A (entrywise error bound E)
+    positive definite?  Its least eigenvalue above ‖E‖_F (Weyl) and FLOAT_CLEAR · the
+    largest; False means "not proven" (the caller decides at PRECISION digits), not
+    "indefinite"."""
     import numpy as np
     if A.size == 0:
         return True
-    try:
-        L = np.linalg.cholesky(A)
-    except np.linalg.LinAlgError:
-        return False
-    scale = float(np.max(np.abs(np.diag(A))))
-    return scale > 0 and bool(np.min(np.diag(L)) ** 2 > FLOAT_CLEAR * scale)
+    w = np.linalg.eigvalsh(A)
+    return bool(w[-1] > 0 and w[0] > max(FLOAT_CLEAR * w[-1], float(np.linalg.norm(E))))
 
 
 def _numeric_rank(rows: list[list]) -> int:
@@ -482,7 +531,7 @@ def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TR
     full = min(M.shape)
     # float screen: full rank at one point, proven in double precision, is the generic rank
     for v in float_values(list(M), sample_points(_free(M), trials)):
-        if v is not None and _float_rank(v.reshape(M.shape)) == full:
+        if v is not None and _float_rank(v[0].reshape(M.shape), v[1].reshape(M.shape)) == full:
             return full
     samples = _samples(M, trials)
     if not samples:
@@ -503,13 +552,13 @@ def independent_rows(matrix: sp.MatrixBase) -> list[int]:
         return []
     # float screen: a row is independent of the kept ones if double precision proves it at one
     # point; only the other rows are decided at PRECISION digits (as without the screen)
-    screens = [v.reshape(M.shape) for v in float_values(list(M), sample_points(_free(M), TRIALS))
-               if v is not None]
+    screens = [(v.reshape(M.shape), e.reshape(M.shape))
+               for v, e in filter(None, float_values(list(M), sample_points(_free(M), TRIALS)))]
     keep: list[int] = []
     samples = None
     for i in range(M.rows):
         trial = keep + [i]
-        if any(_float_rank(A[trial, :]) == len(trial) for A in screens):
+        if any(_float_rank(A[trial, :], E[trial, :]) == len(trial) for A, E in screens):
             keep = trial
             continue
         if samples is None:

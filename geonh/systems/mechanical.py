@@ -132,15 +132,17 @@ class MechanicalSystem:
         else:
             points = sample_points(free, 3) + sample_points(free, _PD_POINTS, signs=True)
         # float screen (generic_point.float_positive_definite): points where double precision
-        # proves the Cholesky pivots positive need no 60-digit evaluation
+        # proves the least eigenvalue positive (beyond the rounding-error bound) need no
+        # 60-digit evaluation
         upper = [(i, j) for i in range(n) for j in range(i, n)]
         screens = float_values([M[i, j] for i, j in upper], points)
         for pt, fv in zip(points, screens):
             if fv is not None:
-                A = np.empty((n, n))
-                for (i, j), v in zip(upper, fv):
+                A, E = np.empty((n, n)), np.empty((n, n))
+                for (i, j), v, e in zip(upper, *fv):
                     A[i, j] = A[j, i] = v
-                if float_positive_definite(A):
+                    E[i, j] = E[j, i] = e
+                if float_positive_definite(A, E):
                     continue
             vals = [value_at(e, pt, strict=False, tree=True) for e in M]
             if any(v is None for v in vals):
