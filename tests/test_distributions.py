@@ -285,3 +285,33 @@ def test_exponential_factors_are_found(pc, fc):
     cod = Codistribution([th])
     (g,) = cod.first_integrals()
     assert cod.contains(differential(S, g))
+
+
+def test_holonomic_reduction_solves_the_integrals():
+    S = ConfigurationSpace("x y z")
+    x, y, z = S.q
+    th = OneForm(S, [sp.exp(x) * y * z, sp.exp(x) * x * z, sp.exp(x) * x * y])
+    c = sp.Symbol("c")
+    (branch,) = Codistribution([th]).holonomic_reduction([c])
+    assert set(branch) == {z}
+    f = Codistribution([th]).first_integrals()[0]
+    assert sp.simplify(f.xreplace(branch) - c) == 0
+
+
+def test_holonomic_reduction_of_two_integrals_and_errors():
+    S = ConfigurationSpace("x y z w")
+    x, y, z, w = S.q
+    f1, f2 = x**2 + y * z, z + w * x
+    cod = Codistribution([differential(S, f1), differential(S, f2)])
+    branches = cod.holonomic_reduction()
+    c1, c2 = sp.symbols("c1 c2")
+    for br in branches:
+        assert len(br) == 2
+        for f, cc in ((f1, c1), (f2, c2)):
+            assert sp.simplify(f.xreplace(br) - cc) == 0
+    with pytest.raises(RankError):
+        cod.holonomic_reduction([c1])
+    S3 = ConfigurationSpace("x y z")
+    a, b, cz = S3.q
+    with pytest.raises(RankError):  # not integrable: dz − y dx
+        Codistribution([OneForm(S3, [-b, 0, 1])]).holonomic_reduction()

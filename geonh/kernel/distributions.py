@@ -282,6 +282,37 @@ class Codistribution:
                 f"found {len(found)} of {self.rank} first integrals; sympy could not integrate the rest")
         return found
 
+    def holonomic_reduction(self, constants: Sequence[sp.Symbol] | None = None) -> list[dict]:
+        """The holonomic form of an integrable codistribution: its first integrals set to
+        constants, f_κ(q) = c_κ, solved for r coordinates (the last ones whose block of
+        ∂f/∂q is regular at the generic point).  Returns the branches of the solution, each
+        {coordinate: expression in the other coordinates and the c_κ}, every branch verified
+        (f_κ back-substituted equals c_κ at the generic point).  ``constants`` default to
+        c1 … c_r.  Raises :class:`RankError` if Θ is not integrable and
+        :class:`NotFoundError` if the integrals or the solution have no closed form."""
+        fs = self.first_integrals()
+        r = len(fs)
+        cs = list(constants) if constants is not None else list(sp.symbols(f"c1:{r + 1}"))
+        if len(cs) != r:
+            raise RankError(f"{r} constants needed (one per first integral), got {len(cs)}")
+        coords = list(self.space.coords)
+        J = sp.Matrix([[sp.diff(f, q) for q in coords] for f in fs])
+        # the last coordinates first: solve for the trailing ones where possible
+        order = list(reversed(range(len(coords))))
+        keep = independent_rows(J.T.extract(order, list(range(r))))
+        dep = [coords[order[k]] for k in keep][:r]
+        try:
+            sols = sp.solve([f - c for f, c in zip(fs, cs)], dep, dict=True)
+        except (NotImplementedError, ValueError):
+            sols = []
+        good = []
+        for sol in sols:
+            if len(sol) == r and all(is_zero(f.xreplace(sol) - c) for f, c in zip(fs, cs)):
+                good.append({q: sol[q] for q in dep})
+        if not good:
+            raise NotFoundError(f"sympy could not solve the first integrals {fs} for {dep}")
+        return good
+
     def _candidates(self):
         M = self.matrix()
         r, n = M.shape
