@@ -79,7 +79,9 @@ from .equations import (
     gauss,
     gibbs_appell,
     hamel_raw,
+    hamiltonize,
     hamilton_equations,
+    invariant_measure,
     hertz,
     is_chaplygin,
     kane,
@@ -116,6 +118,7 @@ __all__ = [
     "volterra", "voronets", "chaplygin", "is_chaplygin", "neimark_fufaev", "maggi", "hamel_raw",
     "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "gauss",
     "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues", "advise_frame",
+    "invariant_measure", "hamiltonize",
     # numerics, certificate, models
     "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "Certificate", "same_motion", "models",
     # errors

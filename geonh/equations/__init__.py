@@ -10,7 +10,8 @@ raw form, Gibbs–Appell, Kane, Tzénoff I/II); forms for constraints nonlinear 
 representation (:mod:`~geonh.equations.hertz`) and Hamilton's principle
 (:mod:`~geonh.equations.hamilton`) complete the set.  :data:`FORMS` is the one registry of
 forms for mechanical systems; :func:`~geonh.equations.advisor.advise_frame` ranks candidate
-frames by the size of the equations they give.
+frames by the size of the equations they give; :mod:`~geonh.equations.hamiltonization` finds
+invariant measures and Chaplygin's reducing multiplier of reduced Chaplygin equations.
 """
 from .base import Equations
 from .engine import FormDeclaration, central_equations, in_frame, solve
@@ -23,6 +24,7 @@ from .hamilton import hamilton_equations
 from .registry import FORMS, EquationForm, derive
 from .linearize import Linearization, SecondOrder, eigenvalues, linearize
 from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
+from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
@@ -32,4 +34,5 @@ __all__ = [
     "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
     "Linearization", "SecondOrder", "linearize", "eigenvalues",
     "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",
+    "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
 ]

@@ -372,14 +372,13 @@ class IntegrabilityReport:
                 + (", bracket generating (completely nonholonomic)" if full else ""))
 
 
-def _potential(theta: OneForm) -> sp.Expr | None:
-    """f with df = θ if θ is closed (successive integration), else None."""
-    if not exterior_derivative(theta).is_zero():
-        return None
-    coords = theta.space.coords
+def potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -> sp.Expr | None:
+    """f with ∂f/∂x_i = components_i (x = ``coords``) by successive integration, or None when
+    sympy finds no closed form; the components must be closed (∂_i c_j = ∂_j c_i), which the
+    caller checks.  The result is verified (every ∂f/∂x_i − c_i zero at the generic point)."""
     f = sp.S.Zero
     for i, s in enumerate(coords):
-        rest = theta.covector[i] - sp.diff(f, s)
+        rest = components[i] - sp.diff(f, s)
         if is_zero(rest):
             continue
         try:
@@ -389,7 +388,19 @@ def _potential(theta: OneForm) -> sp.Expr | None:
         if g.has(sp.Integral):
             return None
         f += g
-    return sp.simplify(f) if f != 0 else None
+    if f == 0:
+        return None
+    f = sp.simplify(f)
+    if not all(is_zero(sp.diff(f, s) - c) for s, c in zip(coords, components)):
+        return None
+    return f
+
+
+def _potential(theta: OneForm) -> sp.Expr | None:
+    """f with df = θ if θ is closed, else None."""
+    if not exterior_derivative(theta).is_zero():
+        return None
+    return potential(list(theta.covector), theta.space.coords)
 
 
 def _frobenius_factors(theta: OneForm):

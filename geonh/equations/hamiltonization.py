@@ -1,0 +1,203 @@
+"""Invariant measures and Chaplygin's reducing multiplier of Chaplygin systems.
+
+A Chaplygin system (:func:`~geonh.equations.chaplygin`) closes in its shape coordinates r and
+their rates u = ṙ:  M(r) u̇ = F(r, u), ṙ = u.  Two questions follow (Chaplygin 1911; Fedorov
+& Jovanović 2004, J. Nonlinear Sci. 14, 341; Bloch, *Nonholonomic Mechanics and Control*,
+§ 5.8):
+
+**Invariant measure.**  Is there a density ρ(r) with div(ρ X) = 0 for the reduced field
+X = (u, M⁻¹F) on (r, u)?  Since ρ does not depend on u,
+
+    div(ρ X) = ρ (u · ∇log ρ + Σ_a ∂x_a/∂u_a),   x = M⁻¹F,
+
+so the divergence D = Σ_a ∂x_a/∂u_a must be linear in u, D = Σ_a D_a(r) u_a, and then
+ρ = exp(g) with dg = −Σ D_a dr_a, which exists iff that one-form is closed.  (Measured in
+(r, p), p = M u, the density is ρ / det M.)
+
+**Reducing multiplier (two degrees of freedom).**  With p = M u, the Hamiltonian
+H(r, p) = ½ pᵀM⁻¹p + V(r) and the non-Hamiltonian (gyroscopic) part of the reduced equations
+F_nh = ṗ − ½ uᵀ(∂_r M)u − Q* (Q* = −∂V* the reduced potential forces; u·F_nh = 0 by energy
+conservation), the time change dτ = N(r) dt and the momenta p̃ = N p make the equations
+Hamiltonian, dr/dτ = ∂H̃/∂p̃, dp̃/dτ = −∂H̃/∂r with H̃(r, p̃) = H(r, p̃/N), exactly when
+
+    F_nh = (∇ log N)(p·u) − ((∇ log N)·u) p,
+
+which this module solves for ∇ log N (linear in it: the coefficients of the velocity
+monomials) and integrates.  Nothing is assumed: every step is checked at the generic point
+(the form of D, closedness, the identity above with the N found), and a system without
+such a density or multiplier gets :class:`~geonh.errors.NotFoundError` saying which step
+fails.  By Chaplygin's theorem N exists for m = 2 whenever an invariant measure does; the
+tests check the relation on examples rather than assume it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from ..errors import DimensionError, NotAdaptedError, NotFoundError
+from ..kernel.distributions import potential
+from ..kernel.evaluation import real_value
+from ..kernel.generic_point import is_zero, lu_solve, sample_points
+from .base import Equations
+
+__all__ = ["InvariantMeasure", "Hamiltonization", "invariant_measure", "hamiltonize"]
+
+
+@dataclass(frozen=True)
+class InvariantMeasure:
+    """ρ(r) dr du, invariant under the reduced flow on (r, u); ``momentum_density`` is the
+    same measure in (r, p), ρ / det M.  A density is fixed up to a constant factor; where it
+    changes sign the measure is |ρ| dr du."""
+
+    coordinates: tuple[sp.Symbol, ...]
+    speeds: tuple[sp.Symbol, ...]
+    density: sp.Expr
+    momentum_density: sp.Expr
+
+
+@dataclass(frozen=True)
+class Hamiltonization:
+    """Chaplygin's reducing multiplier N(r): with dτ = N dt and p̃ = N p the reduced equations
+    are Hamilton's with ``hamiltonian`` H̃(r, p̃) (in the symbols ``momenta``)."""
+
+    coordinates: tuple[sp.Symbol, ...]
+    momenta: tuple[sp.Symbol, ...]
+    multiplier: sp.Expr
+    hamiltonian: sp.Expr
+    nonhamiltonian_force: tuple[sp.Expr, ...]
+
+
+def _reduced(eqs: Equations):
+    """(r, u, M, x = M⁻¹F) of reduced Chaplygin equations, checked."""
+    r = tuple(eqs.reduced_coordinates)
+    if not r or eqs.lam_vec:
+        raise NotAdaptedError("invariant measures and reducing multipliers need equations closed in shape "
+                              "coordinates (geonh.equations.chaplygin)")
+    u = tuple(eqs.u)
+    if len(u) != len(r):
+        raise DimensionError(f"{len(u)} speeds for {len(r)} shape coordinates")
+    S = eqs.space
+    for a, (ra, ua) in enumerate(zip(r, u)):
+        k = eqs.kinematics[S.index(ra)]
+        if not is_zero(k - ua):
+            raise NotAdaptedError(f"the speed {ua} is not the rate of {ra} (q̇ = {k})")
+    M, F = eqs.mass_matrix, eqs.forcing
+    other = (set(S.q) - set(r)) | ({S.t} if S.t is not None else set())
+    for e in list(M) + list(F):
+        if e.free_symbols & other:
+            raise NotAdaptedError(f"the equations are not closed in {[q.name for q in r]}: {e} involves "
+                                  f"{sorted(map(str, e.free_symbols & other))}")
+    x = lu_solve(M, F, what="reduced mass matrix")
+    return r, u, M, [sp.sympify(v) for v in x]
+
+
+def _linear_coefficients(expr: sp.Expr, u: tuple, what: str) -> list[sp.Expr]:
+    """expr = Σ c_a u_a with c_a free of u, checked; the c_a."""
+    zero = {v: 0 for v in u}
+    cs = [sp.diff(expr, v).xreplace(zero) for v in u]
+    if not is_zero(expr - sum((c * v for c, v in zip(cs, u)), sp.S.Zero)):
+        raise NotFoundError(f"{what} is not linear and homogeneous in the velocities {list(u)} "
+                            "(dissipative or velocity-dependent forces?)")
+    return cs
+
+
+def _exp_potential(grad: list, r: tuple, what: str) -> sp.Expr:
+    for a in range(len(r)):
+        for b in range(a + 1, len(r)):
+            if not is_zero(sp.diff(grad[b], r[a]) - sp.diff(grad[a], r[b])):
+                raise NotFoundError(f"no {what} depending on {[q.name for q in r]} only: the one-form "
+                                    f"Σ G_a dr_a, G = {grad}, is not closed")
+    if all(is_zero(g) for g in grad):
+        return sp.S.One
+    g = potential(grad, r)
+    if g is None:
+        raise NotFoundError(f"the {what} exists (its logarithmic gradient {grad} is closed) but sympy "
+                            "found no closed-form potential")
+    # g is fixed up to a constant: log(h) with h < 0 at every sample point (sympy's
+    # antiderivative may take that branch) becomes log(−h), same gradient, exp(g) real
+    pts = sample_points(r, 3)
+    flips = {}
+    for L in g.atoms(sp.log):
+        hs = [real_value(L.args[0], pt) for pt in pts]
+        if all(h is not None and h < 0 for h in hs):
+            flips[L] = sp.log(-L.args[0])
+    out = sp.exp(g.xreplace(flips))
+    if any(real_value(out, pt) is None for pt in pts):
+        raise NotFoundError(f"the {what} exp({g}) is not real on the sample points {pts}")
+    return out
+
+
+def invariant_measure(eqs: Equations) -> InvariantMeasure:
+    """The invariant measure ρ(r) dr du of reduced Chaplygin equations (module doc), or
+    :class:`~geonh.errors.NotFoundError` naming why none with a density in r exists."""
+    r, u, M, x = _reduced(eqs)
+    D = sum((sp.diff(x[a], u[a]) for a in range(len(u))), sp.S.Zero)
+    Da = _linear_coefficients(D, u, "the divergence Σ ∂u̇_a/∂u_a of the reduced field")
+    rho = sp.simplify(_exp_potential([-c for c in Da], r, "invariant measure"))
+    return InvariantMeasure(r, u, rho, sp.simplify(rho / M.det(method="berkowitz")))
+
+
+def hamiltonize(eqs: Equations) -> Hamiltonization:
+    """Chaplygin's reducing multiplier N(r) of reduced Chaplygin equations with two degrees
+    of freedom and potential forces, and the Hamiltonian H̃(r, p̃) of the rescaled system
+    (module doc); every identity is verified at the generic point."""
+    r, u, M, x = _reduced(eqs)
+    if len(r) != 2:
+        raise DimensionError(f"Chaplygin's reducing multiplier is a theorem for two degrees of freedom; "
+                             f"these equations have {len(r)}")
+    system = eqs.system
+    S = eqs.space
+    # the reduced generalized forces Q*_a = Q · X_a, X_a the frame field of the free coordinate
+    fields = eqs.frame.fields[:len(r)]
+    Q = list(system.Q)
+    Qs = [sum((Q[i] * X.components[i] for i in range(S.n) if X.components[i] != 0), sp.S.Zero) for X in fields]
+    if any(sp.sympify(q).has(*u) for q in Qs) or any(sp.sympify(q).free_symbols & set(S.qd) for q in Qs):
+        raise NotFoundError("the reduced forces depend on the velocities: no Hamiltonian form")
+    V = potential([-q for q in Qs], r) if not all(is_zero(q) for q in Qs) else sp.S.Zero
+    if V is None:
+        raise NotFoundError(f"the reduced forces {Qs} have no potential V(r)")
+    p = list(M * sp.Matrix(u))
+    xd = dict(zip(r, u))
+    pdot = [sum((M[a, b] * x[b] for b in range(2)), sp.S.Zero)
+            + sum((sp.diff(M[a, b], c) * xd[c] * u[b] for b in range(2) for c in r), sp.S.Zero) for a in range(2)]
+    Fnh = [pdot[a] - sp.Rational(1, 2) * sum((sp.diff(M[b, c], r[a]) * u[b] * u[c]
+                                              for b in range(2) for c in range(2)), sp.S.Zero) - Qs[a]
+           for a in range(2)]
+    if not is_zero(sum((f * v for f, v in zip(Fnh, u)), sp.S.Zero)):
+        raise NotFoundError("the non-Hamiltonian force does work (u · F_nh ≠ 0): not a conservative "
+                            "Chaplygin system")
+    # F_nh = ν (p·u) − (ν·u) p for ν = ∇ log N: linear in ν, one equation per velocity monomial
+    nu = sp.symbols("nu1 nu2")
+    pu = sum((pa * ua for pa, ua in zip(p, u)), sp.S.Zero)
+    nuu = sum((n_ * ua for n_, ua in zip(nu, u)), sp.S.Zero)
+    residual = [sp.expand(Fnh[a] - (nu[a] * pu - nuu * p[a])) for a in range(2)]
+    monomials = [u[0] ** 2, u[0] * u[1], u[1] ** 2]
+    rows = []
+    for res in residual:
+        for mono in monomials:
+            rows.append(sp.Poly(res, *u).coeff_monomial(mono))
+    A = sp.Matrix([[sp.diff(e, n_) for n_ in nu] for e in rows])
+    b = sp.Matrix([-e.xreplace({n_: 0 for n_ in nu}) for e in rows])
+    sol = None
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            sub = A.extract([i, j], [0, 1])
+            det = sub.det(method="berkowitz")
+            if not is_zero(det):
+                sol = list(lu_solve(sub, b.extract([i, j], [0]), what="multiplier equations"))
+                break
+        if sol is not None:
+            break
+    if sol is None:
+        raise NotFoundError("the multiplier equations do not determine ∇ log N")
+    sol = [sp.cancel(s_) for s_ in sol]
+    if not all(is_zero((A * sp.Matrix(sol) - b)[k]) for k in range(len(rows))):
+        raise NotFoundError("no reducing multiplier: F_nh is not of the form ν (p·u) − (ν·u) p "
+                            f"(the equations for ν = ∇ log N are inconsistent); F_nh = {Fnh}")
+    N = sp.simplify(_exp_potential(sol, r, "reducing multiplier"))
+    pt = tuple(sp.Symbol(f"p_{q.name}", real=True) for q in r)
+    Minv = M.inv(method="ADJ") if M.rows <= 2 else None
+    ptv = sp.Matrix(pt) / N
+    H = sp.Rational(1, 2) * (ptv.T * Minv * ptv)[0, 0] + V
+    return Hamiltonization(r, pt, N, H, tuple(Fnh))

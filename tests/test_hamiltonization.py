@@ -1,0 +1,105 @@
+"""Invariant measures and Chaplygin's reducing multiplier (geonh.equations.hamiltonization).
+
+Known results: the nonholonomic particle ż = y ẋ has the invariant density √(1 + y²) in
+(x, y, ẋ, ẏ) and the reducing multiplier N = 1/√(1 + y²) (Bloch, Nonholonomic Mechanics and
+Control, § 5.8; Fedorov & Jovanović 2004).  Independent checks: the divergence of ρX vanishes;
+the Hamiltonian vector field of H̃, rescaled by N, equals the reduced equations at random
+states; and for two degrees of freedom N equals the measure's density in (r, p) (Chaplygin's
+theorem)."""
+import random
+
+import pytest
+import sympy as sp
+
+from geonh import ConfigurationSpace, MechanicalSystem, models
+from geonh.equations import chaplygin
+from geonh.equations.hamiltonization import hamiltonize, invariant_measure
+from geonh.errors import DimensionError, NotFoundError
+from geonh.kernel.generic_point import is_zero, lu_solve
+
+
+def _particle(constraint, V=0):
+    S = ConfigurationSpace("x y z")
+    x, y, z = S.q
+    V = V(x, y) if callable(V) else V
+    xd, yd, zd = S.qd
+    T = (xd**2 + yd**2 + zd**2) / 2
+    system = MechanicalSystem(S, T, V=V, constraints=[constraint(x, y, xd, yd, zd)])
+    return chaplygin(system, dependent=[z]), (x, y)
+
+
+EXAMPLES = {
+    "particle": lambda x, y, xd, yd, zd: zd - y * xd,
+    "oscillator": lambda x, y, xd, yd, zd: zd - (y * xd - x * yd),
+    "sine": lambda x, y, xd, yd, zd: zd - sp.sin(y) * xd,
+}
+
+
+POTENTIAL = {"particle": 0, "oscillator": lambda x, y: (x**2 + y**2) / 2, "sine": lambda x, y: y**2}
+
+
+def test_nonholonomic_particle_known_values():
+    eq, (x, y) = _particle(EXAMPLES["particle"])
+    assert sp.simplify(invariant_measure(eq).density - sp.sqrt(1 + y**2)) == 0
+    h = hamiltonize(eq)
+    assert sp.simplify(h.multiplier - 1 / sp.sqrt(1 + y**2)) == 0
+    px, py = h.momenta
+    assert sp.simplify(h.hamiltonian - (px**2 + (1 + y**2) * py**2) / 2) == 0
+
+
+def _reduced_field(eq):
+    x = lu_solve(eq.mass_matrix, eq.forcing)
+    return list(eq.u), [sp.sympify(v) for v in x]
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_measure_is_invariant_and_hamiltonization_reproduces_the_reduced_equations(name):
+    eq, (x, y) = _particle(EXAMPLES[name], V=POTENTIAL[name])
+    r, (u, acc) = (x, y), _reduced_field(eq)
+    rho = invariant_measure(eq).density
+    div = sum(sp.diff(rho * u[a], r[a]) + sp.diff(rho * acc[a], u[a]) for a in range(2))
+    assert is_zero(div)
+    h = hamiltonize(eq)
+    N, H, pt = h.multiplier, h.hamiltonian, h.momenta
+    M = eq.mass_matrix
+    p = M * sp.Matrix(u)
+    # along the reduced motion: d p̃/dt = Ṅ p + N ṗ must equal N · (−∂H̃/∂r) at p̃ = N p, and
+    # ṙ = N ∂H̃/∂p̃
+    at = {pt[a]: N * p[a] for a in range(2)}
+    rdot = {r[a]: u[a] for a in range(2)}
+    pdot = M * sp.Matrix(acc) + sp.Matrix([sum(sp.diff(M[a, b], c) * rdot[c] * u[b] for b in range(2) for c in r)
+                                          for a in range(2)])
+    Ndot = sum(sp.diff(N, c) * rdot[c] for c in r)
+    rng = random.Random(5)
+    for _ in range(3):
+        pt_ = {s: sp.Rational(rng.randint(1, 9), rng.randint(2, 7)) for s in (x, y, *u)}
+        for a in range(2):
+            lhs = (Ndot * p[a] + N * pdot[a]).xreplace(pt_)
+            rhs = (-N * sp.diff(H, r[a])).xreplace(at).xreplace(pt_)
+            assert abs(sp.N(lhs - rhs, 40)) < 1e-30
+            assert abs(sp.N((N * sp.diff(H, pt[a])).xreplace(at).xreplace(pt_) - u[a].xreplace(pt_), 40)) < 1e-30
+    # Chaplygin's theorem for two degrees of freedom: N is the invariant density in (r, p)
+    ratio = sp.simplify(N / invariant_measure(eq).momentum_density)
+    assert not (ratio.free_symbols & {x, y}) and ratio != 0
+
+
+def test_knife_edge_on_an_inclined_plane():
+    m = models.get("inclined-knife-edge")
+    eq = chaplygin(m.system, m.dependent)
+    h = hamiltonize(eq)
+    rho_p = invariant_measure(eq).momentum_density
+    assert not (sp.simplify(h.multiplier / rho_p).free_symbols & set(h.coordinates))
+
+
+def test_no_measure_and_no_multiplier_are_reported():
+    eq, _ = _particle(lambda x, y, xd, yd, zd: zd - (x**2 * yd + y * xd))
+    with pytest.raises(NotFoundError, match="not closed"):
+        invariant_measure(eq)
+    with pytest.raises(NotFoundError):
+        hamiltonize(eq)
+
+
+def test_three_degrees_of_freedom_refused():
+    m = models.get("tilted-disk")
+    with pytest.raises(DimensionError, match="two degrees of freedom"):
+        hamiltonize(chaplygin(m.system, m.dependent))
