@@ -96,7 +96,7 @@ from .equations import (
 )
 from .equations.compiled import ODEFunction
 from .equations.linearize import Linearization, eigenvalues, linearize
-from .numerics import DLATrajectory, Trajectory, dla_integrate, simulate
+from .numerics import DLATrajectory, SweepResult, Trajectory, dla_integrate, simulate, sweep
 from .certificate import Certificate, same_motion
 from . import models
 
@@ -120,7 +120,7 @@ __all__ = [
     "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues", "advise_frame",
     "invariant_measure", "hamiltonize",
     # numerics, certificate, models
-    "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "Certificate", "same_motion", "models",
+    "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "sweep", "SweepResult", "Certificate", "same_motion", "models",
     # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",

@@ -113,6 +113,14 @@ class Frame:
             self._B_sympy = None
         return self._B
 
+    def __getstate__(self) -> dict:
+        """Pickling keeps the sympy data only: B converted, the symengine matrices and the
+        lazily converted structure coefficients dropped (both are rebuilt on demand)."""
+        state = dict(self.__dict__)
+        state["_B"], state["_B_sympy"] = self.B, None
+        state["_native"], state["_c"] = None, None
+        return state
+
     @B.setter
     def B(self, value) -> None:
         self._B = sp.Matrix(value)

@@ -9,13 +9,17 @@ optionally projecting onto them (:mod:`geonh.numerics.constraints`).
 :func:`first_order_function` is the older name of ``ode_function`` with every parameter given.
 :func:`dla_integrate` is the structure-preserving alternative for linear nonholonomic
 constraints: a discrete Lagrange–d'Alembert integrator (:mod:`geonh.numerics.dla`).
+:func:`sweep` runs many simulations (or any per-point task) over a parameter grid, in this
+process or on a Dask cluster (:mod:`geonh.numerics.sweep`).
 Exact and 60-digit values at single states come from :mod:`geonh.kernel.evaluation` and
 :meth:`geonh.Equations.accelerations`.
 """
 from .constraints import ConstraintSet, metric_of, velocity_constraints
 from .dla import RULES, DLAScheme, DLATrajectory, dla_integrate, dla_scheme
+from .sweep import SweepResult, sweep
 from .ode import first_order_function, simulate
 from .trajectory import Trajectory
 
 __all__ = ["first_order_function", "simulate", "Trajectory", "ConstraintSet", "velocity_constraints",
-           "metric_of", "dla_integrate", "dla_scheme", "DLATrajectory", "DLAScheme", "RULES"]
+           "metric_of", "dla_integrate", "dla_scheme", "DLATrajectory", "DLAScheme", "RULES",
+           "sweep", "SweepResult"]
