@@ -103,3 +103,18 @@ def test_three_degrees_of_freedom_refused():
     m = models.get("tilted-disk")
     with pytest.raises(DimensionError, match="two degrees of freedom"):
         hamiltonize(chaplygin(m.system, m.dependent))
+
+
+def test_chaplygin_sleigh_has_no_invariant_measure_and_the_rolling_disk_a_trivial_one():
+    """The sleigh's motion tends to a straight line (an attractor), so no invariant measure
+    exists, and geonh says so; the vertical rolling disk's reduced flow preserves dr du and
+    needs no time change (N = 1)."""
+    sleigh = models.get("chaplygin-sleigh")
+    eq = chaplygin(sleigh.system, sleigh.dependent)
+    with pytest.raises(NotFoundError, match="no invariant measure"):
+        invariant_measure(eq)
+    with pytest.raises(NotFoundError):
+        hamiltonize(eq)
+    disk = models.get("vertical-disk")
+    eq = chaplygin(disk.system, disk.dependent)
+    assert invariant_measure(eq).density == 1 and hamiltonize(eq).multiplier == 1
