@@ -11,7 +11,8 @@ representation (:mod:`~geonh.equations.hertz`) and Hamilton's principle
 (:mod:`~geonh.equations.hamilton`) complete the set.  :data:`FORMS` is the one registry of
 forms for mechanical systems; :func:`~geonh.equations.advisor.advise_frame` ranks candidate
 frames by the size of the equations they give; :mod:`~geonh.equations.hamiltonization` finds
-invariant measures and Chaplygin's reducing multiplier of reduced Chaplygin equations.
+invariant measures and Chaplygin's reducing multiplier of reduced Chaplygin equations, and
+:mod:`~geonh.equations.integrals` first integrals (energy, Jacobi's integral, a polynomial search).
 """
 from .base import Equations
 from .engine import FormDeclaration, central_equations, in_frame, solve
@@ -25,6 +26,7 @@ from .registry import FORMS, EquationForm, derive
 from .linearize import Linearization, SecondOrder, eigenvalues, linearize
 from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
 from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
+from .integrals import deviation_along, energy, is_integral, jacobi_integral, polynomial_integrals, time_derivative
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
@@ -35,4 +37,5 @@ __all__ = [
     "Linearization", "SecondOrder", "linearize", "eigenvalues",
     "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",
     "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
+    "energy", "jacobi_integral", "is_integral", "polynomial_integrals", "time_derivative", "deviation_along",
 ]
