@@ -26,7 +26,8 @@ from .registry import FORMS, EquationForm, derive
 from .linearize import Linearization, SecondOrder, eigenvalues, linearize
 from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
 from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
-from .integrals import deviation_along, energy, is_integral, jacobi_integral, polynomial_integrals, time_derivative
+from .integrals import (MomentumEquation, deviation_along, energy, is_integral, jacobi_integral, momentum_equations,
+                        polynomial_integrals, time_derivative)
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
@@ -38,4 +39,5 @@ __all__ = [
     "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",
     "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
     "energy", "jacobi_integral", "is_integral", "polynomial_integrals", "time_derivative", "deviation_along",
+    "MomentumEquation", "momentum_equations",
 ]

@@ -21,6 +21,8 @@ vanishes identically (decided at the generic point, :func:`~geonh.kernel.generic
   symbolic; a candidate that fails the verification is dropped, never returned.  Integrals
   whose coefficients depend on the parameters (as the energy's do) are outside this ansatz —
   use :func:`energy`.
+* :func:`momentum_equations` — the nonholonomic momentum map and momentum equation of Bloch,
+  Krishnaprasad, Marsden & Murray (1996) for a symmetry given by infinitesimal generators.
 * :func:`deviation_along` — max |I − I(0)| along a :class:`~geonh.numerics.Trajectory`
   (the numerical check of an integral along :func:`~geonh.simulate`).
 """
@@ -28,18 +30,21 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import dataclass
 from typing import Sequence
 
 import mpmath
 import sympy as sp
 
-from ..errors import NotFoundError, NotLinearError
+from ..errors import GeonhError, NotAdaptedError, NotFoundError, NotLinearError
 from ..kernel.evaluation import PRECISION, native_values, random_rational, to_mp, value_at
-from ..kernel.generic_point import is_zero, lu_solve
+from ..kernel.fields import VectorField
+from ..kernel.forms import lie_derivative
+from ..kernel.generic_point import is_zero, lu_solve, nullspace
 from .base import Equations
 
 __all__ = ["energy", "jacobi_integral", "time_derivative", "is_integral", "polynomial_integrals",
-           "deviation_along"]
+           "deviation_along", "MomentumEquation", "momentum_equations"]
 
 
 def _rates(eqs: Equations) -> list[sp.Expr]:
@@ -185,3 +190,74 @@ def deviation_along(trajectory, I: sp.Expr, params: dict | None = None) -> float
     fn = sp.lambdify(args, expr, modules="numpy")
     vals = np.array([float(fn(t, *y)) for t, y in zip(trajectory.t, trajectory.states)])
     return float(np.max(np.abs(vals - vals[0])))
+
+
+@dataclass(frozen=True)
+class MomentumEquation:
+    """One nonholonomic momentum: the section ξ = Σ f_α ξ_α of the bundle S = D ∩ span(ξ_α)
+    (``coefficients`` f_α(q)), its generator ``field`` ξ_Q, the momentum J = ∂L/∂q̇ · ξ_Q and
+    the right-hand side of dJ/dt = ∂L/∂q̇ · (Σ ḟ_α ξ_α) on the motion (in t, q, u), and
+    whether J is conserved (right-hand side identically zero: a horizontal symmetry)."""
+
+    coefficients: tuple[sp.Expr, ...]
+    field: VectorField
+    momentum: sp.Expr
+    rhs: sp.Expr
+    conserved: bool
+
+
+def momentum_equations(eqs: Equations, generators: Sequence[VectorField]) -> list[MomentumEquation]:
+    """The nonholonomic momentum equation (Bloch, Krishnaprasad, Marsden & Murray 1996, ARMA
+    136, Thm. 4.5) for the symmetry with infinitesimal generators ``generators`` (vector
+    fields (e_α)_Q on Q of a basis e_α of the Lie algebra).
+
+    Checked, not assumed: L = T − V is invariant (the tangent lift of every ξ_α annihilates
+    L) and the constraint codistribution is invariant (L_ξ θ lies in it for every
+    constraint form θ).  The bundle S_q = D_q ∩ span ξ_α(q) has the sections
+    ξ = Σ f_α ξ_α with A(q) Σ f_α ξ_α = 0 (a null space, functions of q); for each, the
+    momentum J = p·ξ_Q with p = ∂L/∂q̇ on the motion satisfies
+
+        dJ/dt = p · (Σ_α ḟ_α ξ_α),   ḟ_α = ∂f_α/∂q · K,
+
+    and this identity is verified along ``eqs`` at the generic point (a failure raises)."""
+    system = eqs.system
+    S = eqs.space
+    gens = list(generators)
+    if not gens or any(not isinstance(X, VectorField) or X.space != S for X in gens):
+        raise NotAdaptedError(f"the generators must be VectorFields on {S!r}")
+    n = S.n
+    L = system.T - getattr(system, "V", sp.S.Zero)
+    for k, X in enumerate(gens):
+        lift = sum((X.components[i] * sp.diff(L, S.q[i]) for i in range(n)), sp.S.Zero)
+        lift += sum((sp.diff(X.components[i], S.q[j]) * S.qd[j] * sp.diff(L, S.qd[i])
+                     for i in range(n) for j in range(n)), sp.S.Zero)
+        if not is_zero(lift):
+            raise NotAdaptedError(f"the Lagrangian is not invariant under generator {k + 1}: its tangent lift "
+                                  f"gives {sp.simplify(lift)}")
+    cod = system.constraints
+    for k, X in enumerate(gens):
+        for th in cod.basis:
+            if not cod.contains(lie_derivative(X, th)):
+                raise NotAdaptedError(f"the constraints are not invariant under generator {k + 1}")
+    A, b = system.constraint_matrix
+    if any(not is_zero(e) for e in b):
+        raise NotLinearError("momentum equations need homogeneous (scleronomic) constraints")
+    G = sp.Matrix([[X.components[i] for X in gens] for i in range(n)])
+    sections = nullspace(A * G) if A.rows else [sp.eye(len(gens))[:, a] for a in range(len(gens))]
+    on = dict(zip(S.qd, eqs.kinematics))
+    p = [sp.diff(L, qd).xreplace(on) for qd in S.qd]
+    x = _rates(eqs)
+    out = []
+    for f in sections:
+        f = [sp.cancel(c) for c in f]
+        comps = [sum((f[a] * gens[a].components[i] for a in range(len(gens))), sp.S.Zero) for i in range(n)]
+        J = sum((pi * c for pi, c in zip(p, comps)), sp.S.Zero)
+        fdot = [sum((sp.diff(fa, q) * k for q, k in zip(S.q, eqs.kinematics)), sp.S.Zero) for fa in f]
+        rhs = sum((p[i] * sum((fdot[a] * gens[a].components[i] for a in range(len(gens))), sp.S.Zero)
+                   for i in range(n)), sp.S.Zero)
+        if not is_zero(time_derivative(eqs, J, x) - rhs):
+            raise GeonhError("the momentum equation fails for a section of D ∩ span ξ: "
+                             f"J = {J}; report this (the symmetry checks passed)")
+        out.append(MomentumEquation(tuple(f), VectorField(S, comps + [sp.S.Zero] * (S.dim - n)),
+                                    J, rhs, is_zero(rhs)))
+    return out
