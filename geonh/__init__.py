@@ -98,6 +98,9 @@ from .equations.compiled import ODEFunction
 from .equations.linearize import Linearization, eigenvalues, linearize
 from .numerics import DLATrajectory, SweepResult, Trajectory, dla_integrate, simulate, sweep
 from .certificate import Certificate, same_motion
+from .analysis import (Integral, IntegralSearch, MomentumMap, NonholonomicMomentum, SymmetryError, check_symmetry,
+                       conserved_momenta, energy_integral, jacobi_integral, momentum_map, polynomial_first_integrals,
+                       verify_along)
 from . import models
 
 __version__ = "0.2.0"
@@ -121,6 +124,10 @@ __all__ = [
     "invariant_measure", "hamiltonize",
     # numerics, certificate, models
     "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "sweep", "SweepResult", "Certificate", "same_motion", "models",
+    # analysis
+    "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError", "check_symmetry",
+    "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map", "polynomial_first_integrals",
+    "verify_along",
     # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",

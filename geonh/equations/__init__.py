@@ -12,7 +12,8 @@ representation (:mod:`~geonh.equations.hertz`) and Hamilton's principle
 forms for mechanical systems; :func:`~geonh.equations.advisor.advise_frame` ranks candidate
 frames by the size of the equations they give; :mod:`~geonh.equations.hamiltonization` finds
 invariant measures and Chaplygin's reducing multiplier of reduced Chaplygin equations, and
-:mod:`~geonh.equations.integrals` first integrals (energy, Jacobi's integral, a polynomial search).
+:mod:`~geonh.equations.integrals` derivatives along the motion (conserved quantities are in
+:mod:`geonh.analysis`).
 """
 from .base import Equations
 from .engine import FormDeclaration, central_equations, in_frame, solve
@@ -26,8 +27,7 @@ from .registry import FORMS, EquationForm, derive
 from .linearize import Linearization, SecondOrder, eigenvalues, linearize
 from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
 from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
-from .integrals import (MomentumEquation, deviation_along, energy, is_integral, jacobi_integral, momentum_equations,
-                        polynomial_integrals, time_derivative)
+from .integrals import is_integral, rates, time_derivative
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
@@ -38,6 +38,5 @@ __all__ = [
     "Linearization", "SecondOrder", "linearize", "eigenvalues",
     "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",
     "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
-    "energy", "jacobi_integral", "is_integral", "polynomial_integrals", "time_derivative", "deviation_along",
-    "MomentumEquation", "momentum_equations",
+    "is_integral", "rates", "time_derivative",
 ]
