@@ -44,3 +44,11 @@ def test_rates_refuse_multiplier_forms_and_non_equations():
         rates(models.get("chaplygin-sleigh").equations("lagrange"))
     with pytest.raises(DimensionError):
         rates("not equations")
+
+
+def test_string_inputs_are_parsed_never_evaluated(sleigh):
+    from geonh.errors import ParseError
+    v = sleigh.u[0]
+    assert sp.simplify(time_derivative(sleigh, "v*cos(theta)") - time_derivative(sleigh, v * sp.cos(sleigh.space.q[2]))) == 0
+    with pytest.raises(ParseError):
+        time_derivative(sleigh, "__import__('os').system('true')")

@@ -76,7 +76,7 @@ from sympy.polys.matrices import DomainMatrix
 
 from ..equations.base import Equations
 from ..equations.integrals import rates as _rates
-from ..equations.integrals import time_derivative
+from ..equations.integrals import expression_in, time_derivative
 from ..errors import DimensionError, GeonhError, NotLinearError, SpaceMismatchError
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
@@ -227,7 +227,8 @@ class IntegralSearch:
         """Is ``expr`` (in the equations' variables) a linear combination, with coefficients
         constant along the motion (parameters allowed), of the integrals found?"""
         fs = [sp.sympify(e) for e in self.integrals]
-        return _rank_of_functions(self.equations, fs + [sp.sympify(expr)]) == _rank_of_functions(self.equations, fs)
+        e = expression_in(self.equations, expr)
+        return _rank_of_functions(self.equations, fs + [e]) == _rank_of_functions(self.equations, fs)
 
     def independent(self) -> list[sp.Expr]:
         """A functionally independent subset of the integrals (greedy, by the generic rank of
@@ -765,7 +766,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
     if functions is None:
         funcs = _coefficient_functions(S, coordinates, kind, order)
     else:
-        funcs = [sp.sympify(f) for f in functions]
+        funcs = [expression_in(eqs, f, "a coefficient function") for f in functions]
         if any(f.free_symbols & set(S.qd) or f.free_symbols & set(eqs.u) for f in funcs):
             raise NotLinearError("the coefficient functions φ_k may depend on t and q only")
     basis: list[sp.Expr] = []
@@ -774,7 +775,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             b = f * mu
             if b.free_symbols & (set(S.coords) | set(eqs.u)) and b not in basis:
                 basis.append(b)
-    extras = [sp.sympify(e) for e in extra]
+    extras = [expression_in(eqs, e, "an extra candidate") for e in extra]
     system = eqs.system
     if include_potential and degree >= 2 and getattr(system, "V", 0) != 0:
         extras.append(_on_motion(eqs, system.V))
@@ -940,7 +941,7 @@ def verify_along(source, integral, params: dict | None = None, **simulate_kw) ->
     elif isinstance(integral, NonholonomicMomentum):
         expr = integral.momentum
     else:
-        expr = sp.sympify(integral)
+        expr = expression_in(eqs, integral, "the integral")
     expr = _on_motion(eqs, expr)
     g = traj.function.observable([expr], what="the integral")
     vals = np.asarray(g.batch(traj.t, traj.states))[:, 0]
