@@ -38,7 +38,7 @@ import sympy as sp
 from ..errors import DimensionError, NotAdaptedError, NotFoundError
 from ..kernel.distributions import potential
 from ..kernel.evaluation import real_value
-from ..kernel.generic_point import is_zero, lu_solve, sample_points
+from ..kernel.generic_point import inverse, is_zero, lu_solve, sample_points
 from .base import Equations
 
 __all__ = ["InvariantMeasure", "Hamiltonization", "invariant_measure", "hamiltonize"]
@@ -197,7 +197,7 @@ def hamiltonize(eqs: Equations) -> Hamiltonization:
                             f"(the equations for ν = ∇ log N are inconsistent); F_nh = {Fnh}")
     N = sp.simplify(_exp_potential(sol, r, "reducing multiplier"))
     pt = tuple(sp.Symbol(f"p_{q.name}", real=True) for q in r)
-    Minv = M.inv(method="ADJ") if M.rows <= 2 else None
+    Minv = inverse(M, what="reduced mass matrix")
     ptv = sp.Matrix(pt) / N
     H = sp.Rational(1, 2) * (ptv.T * Minv * ptv)[0, 0] + V
     return Hamiltonization(r, pt, N, H, tuple(Fnh))
