@@ -105,6 +105,8 @@ from . import models
 
 __version__ = "0.2.0"
 
+from .sources import audit
+
 __all__ = [
     # kernel
     "ConfigurationSpace", "VectorField", "bracket", "coordinate_fields",
@@ -126,7 +128,7 @@ __all__ = [
     "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "sweep", "SweepResult", "Certificate", "same_motion", "models",
     # analysis
     "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError", "check_symmetry",
-    "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map", "polynomial_first_integrals",
+    "audit", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map", "polynomial_first_integrals",
     "verify_along",
     # errors
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",

@@ -13,6 +13,7 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 ``geonh simulate MODEL``   integrate the equations (--t, --param, --init, --plot FILE)
 ``geonh linearize MODEL``  A and eigenvalues about an operating point (--at, --speed, --sweep)
 ``geonh report MODEL``     one self-contained HTML page (-o FILE): math as MathML, plots as PNG
+``geonh audit``            the seeds' numbered formulas: printed, computed, verdict (--source)
 =========================  ==================================================================
 
 Every command takes ``--format text|latex|json`` (also before the command).  Errors in the
@@ -42,6 +43,7 @@ from . import display, models, workbench
 from .equations.registry import FORMS
 from .errors import GeonhError
 from .report import report_html
+from .sources import SOURCES, audit
 from .workbench import TaskError, for_display
 
 FORMATS = ("text", "latex", "json")
@@ -582,6 +584,53 @@ def report_cmd(ctx, model, output, t_end, form, certify):
         fh.write(page)
     click.echo(f"report on {mdl.name} written to {output} ({len(page) // 1024} KiB)")
     return 0
+
+
+# -- audit ------------------------------------------------------------------------------------------------------
+@cli.command("audit")
+@click.option("--source", type=click.Choice(list(SOURCES)), default=None, help="one seed only")
+@click.option("--number", default=None, help="one equation number, e.g. 17 or 1.5 (with --source)")
+@click.option("--markdown", is_flag=True, help="the full table (printed, computed, verdict, difference) as Markdown")
+@_fmt_option
+@click.pass_context
+def audit_cmd(ctx, source, number, markdown, fmt):
+    """Every audited numbered formula of the seeds: its printed form, the form geonh computes
+    from brackets, and the verdict (agrees / misprint / hypothesis), decided on an example.
+    Exit 1 if a verdict differs from the one the docs record."""
+    fmt = _fmt(ctx, fmt)
+    if number is not None and source is None:
+        raise InputError("--number needs --source")
+    with progress("auditing the seeds"):
+        rep = audit(source, number)
+    if fmt == "json":
+        _emit({"ok": rep.ok, "counts": rep.counts(), "formulas": [r.as_dict() for r in rep]})
+    elif markdown:
+        click.echo(rep.to_markdown())
+    elif fmt == "latex":
+        click.echo(r"\begin{tabular}{llll}")
+        for r in rep:
+            click.echo(rf"{_tex_text(SOURCES[r.formula.source][0])} & {r.formula.number} & {r.status} & "
+                       rf"{_tex_text(r.formula.topic)} \\")
+        click.echo(r"\end{tabular}")
+    else:
+        for src, (cite, seed) in SOURCES.items():
+            rows = [r for r in rep if r.formula.source == src]
+            if not rows:
+                continue
+            click.echo(f"{cite} (seed {seed})")
+            for r in rows:
+                flag = "" if r.ok else f"   <-- recorded: {r.formula.expected}"
+                click.echo(f"  {r.formula.number:7s} {r.status:10s} {r.formula.topic}{flag}")
+                if r.finding is not None and r.status != "agrees":
+                    click.echo(f"  {'':7s} {'':10s} on {r.finding.example}: printed − computed: {r.finding.shown}")
+                    if r.finding.detail:
+                        click.echo(f"  {'':7s} {'':10s} {r.finding.detail}")
+                elif r.finding is None:
+                    click.echo(f"  {'':7s} {'':10s} {r.error}")
+        counts = {s: sum(1 for r in rep if r.status == s) for s in ("agrees", "misprint", "hypothesis", "error")}
+        click.echo(f"{len(rep)} formulas: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+                   + ("" if rep.ok else f"; {len(rep.unexpected)} DIFFER FROM THE RECORD"))
+    return 0 if rep.ok else 1
 
 
 # -- entry point ------------------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "geonh"
 LAYERS = ["errors", "kernel", "transposition", "systems", "equations", "numerics", "certificate", "models",
           "cli", "testing"]
 TOP = {"cli": 8, "testing": 8, "__main__": 9, "display": 1, "plotting": 8, "interop": 8, "workbench": 8,
-       "report": 8, "analysis": 6}
+       "report": 8, "analysis": 6, "sources": 8}
 
 
 def _modules() -> dict[str, Path]:

@@ -509,23 +509,6 @@ def basu_mandal_state(model: MechanicalModel, basu: Mapping | None = None, *, on
     return out | vals
 
 
-def basu_mandal_accelerations(model: MechanicalModel, values: Mapping, qdd) -> dict[str, object]:
-    """The second derivatives of Basu-Mandal et al.'s nine coordinates (:func:`basu_coordinates`)
-    from geonh's q, q̇ (``values``, with the parameters) and q̈ (``qdd``: a sequence in the
-    order of ``model.space.q`` or {q: q̈}); mpmath numbers at PRECISION digits."""
-    S = model.space
-    if not isinstance(qdd, Mapping):
-        qdd = dict(zip(S.q, qdd))
-    vals = dict(values)
-    vals.update({S.qdd[i]: sp.sympify(qdd[q]) if not isinstance(qdd[q], mpmath.mpf) else sp.Float(qdd[q], PRECISION)
-                 for i, q in enumerate(S.q)})
-    out = {}
-    with mpmath.workdps(PRECISION):
-        for name, e in basu_coordinates(model).items():
-            e2 = S.total_derivative(S.total_derivative(e))
-            out[name + "dd"] = mpmath.mpmathify(sp.N(e2.xreplace(vals), PRECISION))
-    return out
-
 #: Table 1 of Basu-Mandal et al. (2007): the second derivatives of their coordinates at
 #: :data:`BASU_MANDAL_STATE` (benchmark parameters, no torques), as printed.
 BASU_MANDAL_ACCELERATIONS: dict[str, str] = {

@@ -1,0 +1,12 @@
+"""The audit of the seeds: each numbered formula of the five source papers that geonh implements,
+its printed form, the form geonh computes from brackets, and the verdict
+(agrees / misprint / needs a hypothesis), decided by computation on an example.
+
+``geonh.audit()`` runs it (``geonh audit`` on the command line); :mod:`.ledger` holds the
+machinery and one module per paper holds its formulas:
+:mod:`.hamel1924` (seed 000), :mod:`.aumann1971` (001), :mod:`.appell1911` (002),
+:mod:`.juschkov` (003), :mod:`.neimark_fufaev1960` (004).
+"""
+from .ledger import SOURCES, AuditReport, AuditRow, Finding, Formula, audit, formulas
+
+__all__ = ["SOURCES", "AuditReport", "AuditRow", "Finding", "Formula", "audit", "formulas"]
