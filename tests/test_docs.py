@@ -214,3 +214,14 @@ def test_geonh_show_runs_for_documented_models(name, capsys):
     assert geonh.cli.main(["show", name]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{name}: {geonh.models.describe(name)}")
+
+
+@pytest.mark.slow
+def test_audit_md_is_up_to_date():
+    """docs/audit.md is what docs/make_audit.py generates from geonh.audit() now."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_audit", DOCS / "make_audit.py")
+    make_audit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_audit)
+    committed = (DOCS / "audit.md").read_text(encoding="utf-8")
+    assert committed == make_audit.render(), "docs/audit.md is stale: run python docs/make_audit.py"

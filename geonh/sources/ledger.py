@@ -32,7 +32,7 @@ from ..errors import GeonhError, NotFoundError
 from ..kernel.generic_point import is_zero
 
 __all__ = ["Status", "Finding", "Formula", "AuditRow", "AuditReport", "SOURCES", "formula", "formulas",
-           "audit", "compare", "definition", "show"]
+           "audit", "compare", "definition", "show", "solve_linear"]
 
 Status = Literal["agrees", "misprint", "hypothesis"]
 STATUSES: tuple[str, ...] = ("agrees", "misprint", "hypothesis")
@@ -47,11 +47,11 @@ SOURCES: dict[str, tuple[str, str]] = {
 }
 #: the modules of geonh.sources that hold each source's formulas, in the paper's order
 _MODULES: dict[str, tuple[str, ...]] = {
-    "hamel1924": ("hamel1924", "hamel1924_equations"),
-    "aumann1971": ("aumann1971",),
-    "appell1911": ("appell1911",),
-    "juschkov": ("juschkov", "juschkov_maggi"),
-    "neimark-fufaev1960": ("neimark_fufaev1960",),
+    "hamel1924": ("hamel", "hamel_forms"),
+    "aumann1971": ("aumann",),
+    "appell1911": ("appell",),
+    "juschkov": ("juschkov_newton", "juschkov_maggi"),
+    "neimark-fufaev1960": ("neimark_fufaev",),
 }
 
 
@@ -179,7 +179,7 @@ class AuditReport:
             rows = [r for r in self.rows if r.formula.source == src]
             if not rows:
                 continue
-            lines += [f"## {cite} (seed {seed})", "",
+            lines += [f"## {cite}", "",
                       "| eq. | topic | printed | computed | verdict | example, difference |",
                       "|---|---|---|---|---|---|"]
             for r in rows:
@@ -194,7 +194,7 @@ class AuditReport:
                     if r.finding.detail:
                         tail += f"; {r.finding.detail}"
                 cells = [f.number, f.topic, f.printed, f.computed, verdict, tail]
-                lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+                lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
             lines.append("")
         return "\n".join(lines)
 
@@ -202,6 +202,15 @@ class AuditReport:
         c = {s: sum(1 for r in self.rows if r.status == s) for s in (*STATUSES, "error")}
         return (f"AuditReport({len(self.rows)} formulas: " + ", ".join(f"{v} {k}" for k, v in c.items() if v)
                 + ("" if self.ok else f"; {len(self.unexpected)} differ from the record") + ")")
+
+
+def _cell(text: str) -> str:
+    """A Markdown table cell: pipes and brackets escaped (``[X, Y](g)`` must not become a link),
+    one line."""
+    for a, b in (("\\", "\\\\"), ("|", "\\|"), ("[", "\\["), ("]", "\\]"), ("*", "\\*"), ("_", "\\_"),
+                 ("`", "\\`"), ("<", "&lt;"), ("\n", " ")):
+        text = text.replace(a, b)
+    return text
 
 
 # -- the registry ------------------------------------------------------------------------------
@@ -349,6 +358,17 @@ def compare(printed, computed, example: str, *, hypothesis: str = "",
             text = f"holds only if {hypothesis}" if hypothesis else "holds only under an extra hypothesis"
             return Finding("hypothesis", example, shown, (text + ("; " + detail if detail else "")))
     return Finding("misprint", example, shown, detail)
+
+
+def solve_linear(equations, unknowns) -> dict:
+    """{unknown: value} of equations linear in ``unknowns``, by LU on the coefficient matrix
+    (never ``sympy.solve``, whose simplification can run for minutes); for the printed sides
+    of the checks."""
+    unknowns = list(unknowns)
+    A, b = sp.linear_eq_to_matrix([sp.expand(e) if sp.count_ops(e) < 400 else e for e in equations], unknowns)
+    if A.shape[0] != A.shape[1]:
+        raise GeonhError(f"{A.shape[0]} equations for {A.shape[1]} unknowns")
+    return dict(zip(unknowns, A.LUsolve(b)))
 
 
 def definition(value, expected, example: str, detail: str = "") -> Finding:

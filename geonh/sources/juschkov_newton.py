@@ -26,7 +26,7 @@ from ..kernel.generic_point import lu_solve
 from ..kernel.space import ConfigurationSpace
 from ..systems.hertz import HertzSpace
 from ..systems.nonlinear import NonlinearSystem
-from .ledger import Finding, compare, definition, formula
+from .ledger import Finding, compare, definition, formula, solve_linear
 
 _SRC = "juschkov"
 
@@ -567,7 +567,7 @@ def _j19() -> Finding:
     rho, rhod, rhodd = Sq.q[2], Sq.qd[2], Sq.qdd[2]
     on = {rho: 0, rhod: 0, rhodd: 0}
     # q̈^λ from (18) on the constraint, then Λ from (19)
-    free = sp.solve([(Lg[i] - Q[i]).xreplace(on) for i in range(2)], Sq.qdd[:2], dict=True)[0]
+    free = solve_linear([(Lg[i] - Q[i]).xreplace(on) for i in range(2)], Sq.qdd[:2])
     Lam = (Lg[2] - Q[2]).xreplace(on).xreplace(free)
     lam_x = HertzSpace(sx).multipliers()[0].xreplace(to_q).xreplace(on)
     sol = _chetaev(sq)

@@ -2,7 +2,7 @@
 
 Each check types in the printed formula literally and compares it with what geonh computes
 from brackets (see :mod:`geonh.sources.ledger`).  Equations (18) onward and (I)–(VI) are in
-:mod:`geonh.sources.hamel1924_equations`.
+:mod:`geonh.sources.hamel_forms`.
 
 § 1 is checked on one rheonomic example with position vectors, built once
 (:func:`_section1`): coordinates q_1 = x, q_2 = θ (free, n = 2), q_3 = y (dependent, k = 1)
@@ -35,7 +35,7 @@ from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import frame_kinematics, solve_constraints, speed_symbols, voronets_frame
 from ..transposition.printed import hamel_matrices, printed_hamel_beta
 from ..transposition.relations import ConstrainedSetting
-from .ledger import Finding, compare, definition, formula
+from .ledger import Finding, compare, definition, formula, solve_linear
 
 _S1 = "§ 1 example: particles r̄1 = (x + a cos θ, y + a sin θ, 0), r̄2 = (x + b cos ωt, y, a θ), " \
       "ẏ = sin θ ẋ + x θ̇ + h t x (n = 2, k = 1, rheonomic)"
@@ -193,11 +193,9 @@ def _hamel_3() -> Finding:
         printed[f"q̈_{q.name}"] = (acc + dots).xreplace(on)
     eqs = lagrange(e.system)
     rows = eqs.residuals[S.n:]           # the differentiated constraints, linear in q̈
-    computed = {}
-    for j, q in enumerate(e.dep):
-        qdd = S.qdd[S.index(q)]
-        sol = sp.solve(rows[j], qdd)
-        computed[f"q̈_{q.name}"] = sol[0].xreplace(on)
+    dep_acc = [S.qdd[S.index(q)] for q in e.dep]
+    sol = solve_linear(rows, dep_acc)
+    computed = {f"q̈_{q.name}": sol[a].xreplace(on) for q, a in zip(e.dep, dep_acc)}
     return compare(printed, computed, _S1)
 
 

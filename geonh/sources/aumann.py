@@ -23,7 +23,7 @@ from ..models import seeds
 from ..models.seeds import aumann_example_31
 from ..systems.constraint_analysis import analyze_constraints
 from ..systems.gauss import FreeSystem, GaussSystem
-from .ledger import Finding, compare, definition, formula
+from .ledger import Finding, compare, definition, formula, solve_linear
 
 
 # -- the example systems --------------------------------------------------------------------------
@@ -323,12 +323,10 @@ def _aumann_6() -> Finding:
     c = _printed_c(S, b, free.f)
     _, B2, _ = _partials(S, b)
     con = c + B2 * sp.Matrix(rs)
-    elim = sp.solve(list(con), [rs[0], rs[2]], dict=True)
-    r_min = []
-    for sol in elim:  # (5) is quadratic-free in r: one solution
-        Zr = sp.expand(Z.xreplace(sol))
-        r2 = sp.solve(sp.diff(Zr, rs[1]), rs[1])[0]
-        r_min = [sol[rs[0]].xreplace({rs[1]: r2}), r2, sol[rs[2]].xreplace({rs[1]: r2})]
+    sol = solve_linear(list(con), [rs[0], rs[2]])   # (5) is linear in r: one solution
+    Zr = sp.expand(Z.xreplace(sol))
+    r2 = solve_linear([sp.diff(Zr, rs[1])], [rs[1]])[rs[1]]
+    r_min = [sol[rs[0]].xreplace({rs[1]: r2}), r2, sol[rs[2]].xreplace({rs[1]: r2})]
     r = gs.constraint_acceleration()
     printed = {**_labelled(r_min, "r"), "Z(r)": Z.xreplace(dict(zip(rs, r_min)))}
     computed = {**_labelled(r, "r"), "Z(r)": gs.Z(list(r))}
