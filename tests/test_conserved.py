@@ -343,7 +343,7 @@ def test_verify_along_simulates_and_sees_non_integrals(sleigh, sleigh_bh):
 
 
 # ----------------------------------------------------------------------------------------------
-# the Chaplygin ball (built here: no model in the library)
+# the Chaplygin ball (the model chaplygin-ball)
 # ----------------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_chaplygin_ball_integrals():
@@ -353,20 +353,13 @@ def test_chaplygin_ball_integrals():
     K·γ is the nonholonomic momentum of the rotation about the vertical through the contact
     point (its momentum equation has zero right-hand side) and the degree-1 search with
     coefficients trigonometric in (θ, φ) finds exactly it."""
-    from geonh import ConfigurationSpace, Frame, MechanicalSystem, boltzmann_hamel
+    from geonh import boltzmann_hamel
     from geonh.equations import is_integral
-    S = ConfigurationSpace("psi theta phi x y")
+    model = models.get("chaplygin-ball")
+    ball, S = model.system, model.space
     ps, th, ph, x, y = S.q
-    psd, thd, phd, xd, yd = S.qd
-    m, r, I1, I2, I3 = sp.symbols("m r I1 I2 I3", positive=True)
-    Om = [psd * sp.sin(th) * sp.sin(ph) + thd * sp.cos(ph), psd * sp.sin(th) * sp.cos(ph) - thd * sp.sin(ph),
-          psd * sp.cos(th) + phd]
-    wx = thd * sp.cos(ps) + phd * sp.sin(th) * sp.sin(ps)       # space angular velocity
-    wy = thd * sp.sin(ps) - phd * sp.sin(th) * sp.cos(ps)
-    T = sp.expand(m * (xd**2 + yd**2) / 2 + (I1 * Om[0]**2 + I2 * Om[1]**2 + I3 * Om[2]**2) / 2)
-    cons = [xd - r * wy, yd + r * wx]                            # centre velocity = ω × r e_z
-    ball = MechanicalSystem(S, T, constraints=cons, name="Chaplygin ball")
-    eqs = boltzmann_hamel(ball, Frame.from_quasi_velocities(S, Om + cons))
+    m, r, I1, I2, I3 = model.parameters
+    eqs = boltzmann_hamel(ball, model.frame)
     W = eqs.u
     gam = [sp.sin(th) * sp.sin(ph), sp.sin(th) * sp.cos(ph), sp.cos(th)]
     Wg = sum(w * g for w, g in zip(W, gam))
@@ -380,3 +373,26 @@ def test_chaplygin_ball_integrals():
     assert is_zero(mm.on(eqs)[0].expression - Kg) and mm.check(eqs) == [True]
     res = polynomial_first_integrals(eqs, 1, coordinates=[th, ph])
     assert len(res.integrals) == 1 and is_zero(res.integrals[0] - Kg)
+
+
+@pytest.mark.slow
+def test_chaplygin_ball_four_integrals_along_simulate():
+    """The ball's four integrals — energy ½ K·Ω, K·γ, |K|² and |γ|² = 1 — stay constant to
+    1e-10 along a simulated motion (DOP853 at tolerances 1e-12)."""
+    from geonh import boltzmann_hamel
+    model = models.get("chaplygin-ball")
+    ps, th, ph, x, y = model.space.q
+    m, r, I1, I2, I3 = model.parameters
+    eqs = boltzmann_hamel(model.system, model.frame)
+    W = eqs.u
+    gam = [sp.sin(th) * sp.sin(ph), sp.sin(th) * sp.cos(ph), sp.cos(th)]
+    Wg = sum(w * g for w, g in zip(W, gam))
+    K = [Ii * W[i] + m * r**2 * (W[i] - Wg * gam[i]) for i, Ii in enumerate((I1, I2, I3))]
+    integrals = {"energy": sum(k * w for k, w in zip(K, W)) / 2, "K.gamma": sum(k * g for k, g in zip(K, gam)),
+                 "|K|^2": sum(k**2 for k in K), "|gamma|^2": sum(g**2 for g in gam)}
+    p = {m: 1.0, r: 0.5, I1: 0.3, I2: 0.45, I3: 0.6}
+    tr = simulate(eqs, [0.2, 1.1, 0.4, 0.0, 0.0, 0.7, -0.4, 1.3], (0.0, 4.0), p, rtol=1e-12, atol=1e-12)
+    for name, I in integrals.items():
+        assert verify_along(tr, I) < 1e-10, name
+    # and the motion is not trivial: the body axes move
+    assert abs(tr.y[1, -1] - tr.y[1, 0]) > 1e-2

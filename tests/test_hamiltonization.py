@@ -118,3 +118,27 @@ def test_chaplygin_sleigh_has_no_invariant_measure_and_the_rolling_disk_a_trivia
     disk = models.get("vertical-disk")
     eq = chaplygin(disk.system, disk.dependent)
     assert invariant_measure(eq).density == 1 and hamiltonize(eq).multiplier == 1
+
+
+def test_chaplygin_ball_invariant_measure():
+    """Chaplygin's ball (1903): the flow on (ψ, θ, φ, x, y, Ω) preserves ρ dq dΩ with
+    ρ ∝ sin θ √(1 − m r² γ·(I + m r²)⁻¹γ) (Haar measure on SO(3) times Chaplygin's density;
+    Borisov & Mamaev 2002).  Independent check: div(ρ f) = 0 for the whole field f."""
+    from geonh import boltzmann_hamel
+    model = models.get("chaplygin-ball")
+    ps, th, ph, x, y = q = model.space.q
+    m, r, I1, I2, I3 = model.parameters
+    eq = boltzmann_hamel(model.system, model.frame)
+    im = invariant_measure(eq)
+    gam = [sp.sin(th) * sp.sin(ph), sp.sin(th) * sp.cos(ph), sp.cos(th)]
+    D = m * r**2
+    known = sp.sin(th) * sp.sqrt(1 - D * sum(g**2 / (Ii + D) for g, Ii in zip(gam, (I1, I2, I3))))
+    ratio = im.density / known
+    assert all(is_zero(sp.diff(ratio, v)) for v in q)
+    # div(ρ f) = 0, f = (K(q, Ω), M⁻¹F), evaluated at random rational points of the state
+    u = eq.u
+    acc = lu_solve(eq.mass_matrix, eq.forcing)
+    rho = known
+    div = sum(sp.diff(rho * k, v) for k, v in zip(eq.kinematics, q)) + sum(sp.diff(rho * acc[a], u[a])
+                                                                           for a in range(3))
+    assert is_zero(div)

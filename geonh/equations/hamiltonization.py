@@ -38,7 +38,9 @@ import sympy as sp
 from ..errors import DimensionError, NotAdaptedError, NotFoundError
 from ..kernel.distributions import potential
 from ..kernel.evaluation import real_value
-from ..kernel.generic_point import inverse, is_zero, lu_solve, sample_points
+from ..kernel.trig import trig_reduce
+from ..kernel.generic_point import (det_small, generic_rank, independent_rows, inverse, is_zero, lu_solve,
+                                    sample_points)
 from .base import Equations
 
 __all__ = ["InvariantMeasure", "Hamiltonization", "invariant_measure", "hamiltonize"]
@@ -116,7 +118,7 @@ def _exp_potential(grad: list, r: tuple, what: str) -> sp.Expr:
                             "found no closed-form potential")
     # g is fixed up to a constant: log(h) with h < 0 at every sample point (sympy's
     # antiderivative may take that branch) becomes log(−h), same gradient, exp(g) real
-    pts = sample_points(r, 3)
+    pts = sample_points(set(r) | g.free_symbols, 3)
     flips = {}
     for L in g.atoms(sp.log):
         hs = [real_value(L.args[0], pt) for pt in pts]
@@ -128,14 +130,118 @@ def _exp_potential(grad: list, r: tuple, what: str) -> sp.Expr:
     return out
 
 
-def invariant_measure(eqs: Equations) -> InvariantMeasure:
-    """The invariant measure ρ(r) dr du of reduced Chaplygin equations (module doc), or
-    :class:`~geonh.errors.NotFoundError` naming why none with a density in r exists."""
-    r, u, M, x = _reduced(eqs)
-    D = sum((sp.diff(x[a], u[a]) for a in range(len(u))), sp.S.Zero)
-    Da = _linear_coefficients(D, u, "the divergence Σ ∂u̇_a/∂u_a of the reduced field")
-    rho = sp.simplify(_exp_potential([-c for c in Da], r, "invariant measure"))
-    return InvariantMeasure(r, u, rho, sp.simplify(rho / M.det(method="berkowitz")))
+#: expressions up to this many operations are reduced modulo sin² + cos² = 1 before the analysis
+TIDY_OPS = 20000
+
+
+def _tidy(e: sp.Expr) -> sp.Expr:
+    """e reduced modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.trig_reduce`) when it is
+    trigonometric and not huge, otherwise e: the frame machinery's output is often far larger
+    than the function it represents (the Chaplygin ball's forcing: 2650 operations → 3)."""
+    e = sp.sympify(e)
+    if not e.has(sp.sin, sp.cos, sp.tan) or sp.count_ops(e) > TIDY_OPS:
+        return e
+    try:
+        r = trig_reduce(e)
+    except (sp.PolynomialError, ValueError):  # arguments that are not single symbols
+        return e
+    return r if sp.count_ops(r) <= sp.count_ops(e) else e
+
+
+def _frame_fields(eqs: Equations) -> list[list[sp.Expr]]:
+    """The fields X_a with q̇ = Σ_a X_a u_a (components ∂K/∂u_a), checked: the kinematics must
+    be linear and homogeneous in the speeds."""
+    K = [sp.sympify(k) for k in eqs.kinematics]
+    u = eqs.u
+    zero = {v: 0 for v in u}
+    X = [[sp.diff(k, v).xreplace(zero) for k in K] for v in u]
+    for i, k in enumerate(K):
+        if not is_zero(k - sum((X[a][i] * v for a, v in enumerate(u)), sp.S.Zero)):
+            raise NotFoundError(f"the kinematics q̇ = K(q, u) are not linear and homogeneous in the speeds "
+                                f"({eqs.space.q[i]}' = {k}); no invariant measure is sought for them")
+    return X
+
+
+def _apply(X: list, f: sp.Expr, q: tuple) -> sp.Expr:
+    return sum((X[i] * sp.diff(f, q[i]) for i in range(len(q)) if X[i] != 0), sp.S.Zero)
+
+
+def _bracket(X: list, Y: list, q: tuple) -> list:
+    return [_apply(X, Y[k], q) - _apply(Y, X[k], q) for k in range(len(q))]
+
+
+def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
+    """An invariant measure ρ(q) dq du of the equations' flow ẋ = f, x = (q, u), with q̇ = K(q, u)
+    and u̇ = M⁻¹F, or :class:`~geonh.errors.NotFoundError` naming why none exists.
+
+    ρ = exp(g) is invariant iff div(ρ f) = 0, i.e. f(g) = −div f (Liouville).  With
+    K = Σ_a X_a u_a and div f = Σ_a E_a(q) u_a (it must be linear in u, because g does not depend
+    on u) this is the system X_a(g) = −E_a along the admissible fields, completed by its
+    brackets, [X_a, X_b](g) = X_b(E_a) − X_a(E_b) (and brackets of brackets up to ``depth``),
+    which fixes ∇g where the fields and their brackets span; coordinates absent from the
+    equations (cyclic ones) are not in ρ.  Then ∇g must be consistent and closed, and
+    g = ∫ ∇g (Kozlov 1988; Fedorov & Jovanović 2004; Bloch 2003, § 5.8).
+
+    For reduced Chaplygin equations (:func:`~geonh.equations.chaplygin`) the fields are ∂_r and
+    this is Chaplygin's density on the shape space.  For the Chaplygin ball in body angular
+    velocities it gives sin θ √(1 − m r² γ·(I + m r²)⁻¹γ) (Chaplygin 1903).
+    """
+    if eqs.lam_vec:
+        raise NotAdaptedError("an invariant measure needs equations without multipliers (a frame form such "
+                              "as boltzmann_hamel, or chaplygin)")
+    S = eqs.space
+    q, u = tuple(S.q), tuple(eqs.u)
+    if S.t is not None:
+        raise NotAdaptedError("invariant measures of rheonomic systems are not sought (the flow depends on t)")
+    X = [[_tidy(c) for c in Xa] for Xa in _frame_fields(eqs)]
+    K = [sum((X[a][i] * u[a] for a in range(len(u))), sp.S.Zero) for i in range(len(q))]
+    Mm, F = eqs.mass_matrix.applyfunc(_tidy), eqs.forcing.applyfunc(_tidy)
+    x = [sp.sympify(v) for v in lu_solve(Mm, F, what="mass matrix")]
+    div = sum((sp.diff(K[i], q[i]) for i in range(len(q))), sp.S.Zero) \
+        + sum((sp.diff(x[a], u[a]) for a in range(len(u))), sp.S.Zero)
+    E = _linear_coefficients(div, u, "the divergence of the flow, Σ ∂q̇_i/∂q_i + Σ ∂u̇_a/∂u_a,")
+    present = set().union(*(sp.sympify(e).free_symbols for e in list(Mm) + list(F) + K))
+    cs = [v for v in q if v in present]
+    idx = [q.index(v) for v in cs]
+    fields, rhs = [list(Xa) for Xa in X], [-e for e in E]
+    level = list(range(len(fields)))
+    rank = generic_rank(sp.Matrix([[Y[i] for i in idx] for Y in fields])) if fields and cs else 0
+    for _ in range(depth):
+        if rank >= len(cs):
+            break
+        new = []
+        for a in level:
+            for b in range(len(X)):
+                if b >= a and a < len(X):
+                    continue
+                Y = _bracket(fields[a], X[b], q) if a >= len(X) else _bracket(X[a], X[b], q)
+                # [Y_a, X_b](g) = Y_a(X_b g) − X_b(Y_a g) = Y_a(rhs_b) − X_b(rhs_a)
+                fields.append(Y)
+                rhs.append(_apply(fields[a], rhs[b], q) - _apply(X[b], rhs[a], q))
+                new.append(len(fields) - 1)
+        level = new
+        rank = generic_rank(sp.Matrix([[Y[i] for i in idx] for Y in fields]))
+        if not new:
+            break
+    A = sp.Matrix([[Y[i] for i in idx] for Y in fields]) if cs else sp.zeros(len(fields), 0)
+    b = sp.Matrix(rhs)
+    if cs and rank < len(cs):
+        raise NotFoundError(f"∇ log ρ is not determined: the admissible fields and their brackets (to depth "
+                            f"{depth}) span only {rank} of the {len(cs)} directions {[v.name for v in cs]}")
+    if cs:
+        keep = independent_rows(A)
+        grad = [sp.sympify(v) for v in lu_solve(A.extract(keep, list(range(len(cs)))), b.extract(keep, [0]),
+                                                 what="equations for ∇ log ρ")]
+    else:
+        grad = []
+    residual = (A * sp.Matrix(grad) - b) if cs else b
+    if not all(is_zero(e) for e in residual):
+        raise NotFoundError("no invariant measure with a density in the coordinates: the equations "
+                            "X(log ρ) = −div f along the admissible fields and their brackets are inconsistent")
+    grad = [_tidy(g_) for g_ in grad]
+    rho = _exp_potential(grad, tuple(cs), "invariant measure") if cs else sp.S.One
+    det = _tidy(det_small(Mm.tolist()) if Mm.rows <= 3 else Mm.det(method="berkowitz"))
+    return InvariantMeasure(tuple(cs), u, rho, rho / det)
 
 
 def hamiltonize(eqs: Equations) -> Hamiltonization:

@@ -21,7 +21,8 @@ import sympy as sp
 from ..errors import NotFoundError, RankError, SpaceMismatchError
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
-from .generic_point import PRECISION, RowRank, tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
+from .evaluation import to_mp, value_at
+from .generic_point import PRECISION, RowRank, sample_points, tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
 from .space import ConfigurationSpace
 
 
@@ -372,10 +373,63 @@ class IntegrabilityReport:
                 + (", bracket generating (completely nonholonomic)" if full else ""))
 
 
+def _log_potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -> sp.Expr | None:
+    """f = Σ_k c_k log p_k with constant c_k, p_k the irreducible factors (in the coordinates) of
+    the denominators of the components, or None.  The logarithmic part of a closed rational
+    one-form (Hermite–Risch: a closed one-form whose denominators are square-free in p_k has
+    exactly this potential); the c_k are fitted at PRECISION digits on sample points, recognised
+    as rationals, and the result verified at the generic point."""
+    xs = set(coords)
+    facs: list[sp.Expr] = []
+    for c in components:
+        den = sp.fraction(sp.cancel(sp.together(c)))[1]
+        for fac, _ in sp.factor_list(den)[1]:
+            if fac.free_symbols & xs and fac not in facs and -fac not in facs:
+                facs.append(fac)
+    if not facs or len(facs) > 12:
+        return None
+    logs = [[sp.diff(p, x) / p for p in facs] for x in coords]
+    rows, rhs = [], []
+    free = set().union(*(sp.sympify(c).free_symbols for c in components), *(p.free_symbols for p in facs))
+    tiny = mpmath.mpf(10) ** (-(PRECISION // 2))
+    with mpmath.workdps(PRECISION):
+        for pt in sample_points(free, len(facs) + 2):
+            for i in range(len(coords)):
+                vals = [value_at(e, pt, strict=False, tree=True) for e in logs[i]]
+                v = value_at(components[i], pt, strict=False, tree=True)
+                if v is None or any(w is None for w in vals):
+                    continue
+                rows.append([to_mp(w) for w in vals])
+                rhs.append(to_mp(v))
+        # factors whose logarithmic derivative vanishes (sin² + cos², constants in disguise) drop out
+        live = [k for k in range(len(facs)) if any(abs(row[k]) > tiny for row in rows)]
+        if not live or len(rows) < len(live):
+            return None
+        facs = [facs[k] for k in live]
+        A = mpmath.matrix([[row[k] for k in live] for row in rows])
+        b = mpmath.matrix(rhs)
+        try:  # least squares by the normal equations (a handful of unknowns, 60 digits)
+            sol = mpmath.lu_solve(A.T * A, A.T * b)
+        except ZeroDivisionError:
+            return None
+        cs = [sp.nsimplify(sp.Float(sol[k], PRECISION), rational=True, tolerance=mpmath.mpf(10) ** (-PRECISION // 3))
+              for k in range(len(facs))]
+    f = sum((c * sp.log(p) for c, p in zip(cs, facs) if c != 0), sp.S.Zero)
+    if f == 0 or not all(is_zero(sp.diff(f, x) - c) for x, c in zip(coords, components)):
+        return None
+    return f
+
+
 def potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -> sp.Expr | None:
-    """f with ∂f/∂x_i = components_i (x = ``coords``) by successive integration, or None when
-    sympy finds no closed form; the components must be closed (∂_i c_j = ∂_j c_i), which the
-    caller checks.  The result is verified (every ∂f/∂x_i − c_i zero at the generic point)."""
+    """f with ∂f/∂x_i = components_i (x = ``coords``), or None when none is found; the
+    components must be closed (∂_i c_j = ∂_j c_i), which the caller checks.  First the
+    logarithmic ansatz f = Σ c_k log p_k over the factors of the denominators
+    (:func:`_log_potential`: fast, and it covers the densities of invariant measures), then
+    successive integration by sympy.  The result is verified (every ∂f/∂x_i − c_i zero at the
+    generic point)."""
+    found = _log_potential(components, coords)
+    if found is not None:
+        return found
     f = sp.S.Zero
     for i, s in enumerate(coords):
         rest = components[i] - sp.diff(f, s)

@@ -88,6 +88,8 @@ _REGISTRY: dict[str, _Entry] = {
     "car": _Entry("mechanical", "Juschkov's car: body and steered front axle (seed 003, § 5)", mechanical.juschkov_car),
     "ball-on-turntable": _Entry("mechanical", "ball rolling on a uniformly rotating table (rheonomic)",
                                 mechanical.ball_on_turntable),
+    "chaplygin-ball": _Entry("mechanical", "Chaplygin's ball: unbalanced-inertia sphere rolling on a plane",
+                             mechanical.chaplygin_ball),
     "rotating-knife-edge": _Entry("mechanical", "knife edge with a prescribed uniformly rotating blade",
                                   mechanical.rotating_knife_edge),
     "skate-on-belt": _Entry("mechanical", "knife edge on a belt moving with speed b t", mechanical.skate_on_belt),

@@ -16,7 +16,6 @@ so the tests that compare with sympy's ``KanesMethod`` are independent checks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import sympy as sp
 
@@ -25,12 +24,13 @@ from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.space import ConfigurationSpace
+from ..kernel.trig import trig_reduce
 from ..systems.mechanical import MechanicalSystem, quadratic_form, velocity_quadratic_parts
 from . import kinematic as catalog
 
 __all__ = [
     "MechanicalModel", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
-    "vertical_rolling_disk", "free_rigid_body", "heavy_top", "juschkov_car", "ball_on_turntable",
+    "vertical_rolling_disk", "free_rigid_body", "heavy_top", "juschkov_car", "ball_on_turntable", "chaplygin_ball",
     "rotating_knife_edge", "skate_on_belt", "dynamic_n_trailer", "trig_reduce",
 ]
 
@@ -115,34 +115,6 @@ class MechanicalModel:
 
     def __repr__(self) -> str:
         return f"MechanicalModel({self.name!r}, {self.system!r})"
-
-
-def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
-    """Simplify a rational function of sin and cos of ``angles`` (default: every argument of a
-    sin/cos/tan in ``expr``) modulo sin² + cos² = 1, by polynomial reduction of numerator and
-    denominator (sympy's ``simplify``/``trigsimp`` are much slower on the equations of motion
-    of these systems and often stop short).  Arguments must be single symbols."""
-    expr = sp.sympify(expr)
-    expr = expr.replace(sp.tan, lambda x: sp.sin(x) / sp.cos(x)).replace(sp.cot, lambda x: sp.cos(x) / sp.sin(x))
-    if angles is None:
-        angles = sorted({f.args[0] for f in expr.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
-    angles = list(angles)
-    if not angles:
-        return sp.factor(sp.cancel(expr))
-    s = {a: sp.Dummy(f"s_{a}") for a in angles}
-    c = {a: sp.Dummy(f"c_{a}") for a in angles}
-    rep = {f(a): v[a] for a in angles for f, v in ((sp.sin, s), (sp.cos, c))}
-    num, den = sp.fraction(sp.cancel(sp.together(expr.xreplace(rep))))
-    ideal = [s[a]**2 + c[a]**2 - 1 for a in angles]
-    best = None
-    for gens in ([c[a] for a in angles] + [s[a] for a in angles],
-                 [s[a] for a in angles] + [c[a] for a in angles]):
-        nr = sp.reduced(sp.expand(num), ideal, *gens)[1]
-        dr = sp.reduced(sp.expand(den), ideal, *gens)[1]
-        cand = sp.factor(sp.cancel(nr / dr))
-        if best is None or sp.count_ops(cand) < sp.count_ops(best):
-            best = cand
-    return best.xreplace({v: k for k, v in rep.items()})
 
 
 # ----------------------------------------------------------------------------------------------
@@ -400,6 +372,39 @@ def ball_on_turntable() -> MechanicalModel:
         "ball-on-turntable", "ball rolling on a uniformly rotating table (rheonomic)", system, frame,
         ("x", "y"), (m, r, I, Om),
         notes="x'' = -k Omega y', y'' = k Omega x', k = I/(I + m r^2): circles with angular velocity k Omega.")
+
+
+def chaplygin_ball() -> MechanicalModel:
+    """Chaplygin's ball (Chaplygin 1903): a sphere of radius r and mass m whose mass centre is
+    its geometric centre, with principal central moments I1, I2, I3 (not equal), rolling without
+    slipping on a horizontal plane.
+
+    Coordinates (ψ, θ, φ, x, y): z-x-z Euler angles, centre (x, y, r).  Rolling: the centre
+    velocity is ω × r e_z, i.e. ẋ = r ω_y, ẏ = −r ω_x with ω the space angular velocity.
+    Frame: the body angular velocities Ω (as for :func:`free_rigid_body`), then the two
+    constraints.  With γ = (sin θ sin φ, sin θ cos φ, cos θ) the vertical in body axes and
+    K = I Ω + m r² (Ω − (Ω·γ) γ) the angular momentum about the contact point, the motion is
+    K̇ = K × Ω, γ̇ = γ × Ω.  Integrals: energy ½ K·Ω, K·γ, |K|², |γ|² = 1; invariant measure
+    with density ∝ sin θ √(1 − m r² γ·(I + m r²)⁻¹γ) in (ψ, θ, φ, x, y, Ω)
+    (Chaplygin 1903; Borisov & Mamaev 2002).
+    """
+    S = ConfigurationSpace("psi theta phi x y")
+    ps, th, ph, x, y = S.q
+    psd, thd, phd, xd, yd = S.qd
+    m, r, I1, I2, I3 = _pos("m r I1 I2 I3")
+    Om = [psd * sp.sin(th) * sp.sin(ph) + thd * sp.cos(ph), psd * sp.sin(th) * sp.cos(ph) - thd * sp.sin(ph),
+          psd * sp.cos(th) + phd]
+    wx = thd * sp.cos(ps) + phd * sp.sin(th) * sp.sin(ps)
+    wy = thd * sp.sin(ps) - phd * sp.sin(th) * sp.cos(ps)
+    T = sp.expand(m * (xd**2 + yd**2) / 2 + (I1 * Om[0]**2 + I2 * Om[1]**2 + I3 * Om[2]**2) / 2)
+    cons = [xd - r * wy, yd + r * wx]
+    system = MechanicalSystem(S, T, constraints=cons, name="Chaplygin ball")
+    frame = _tidy(Frame.from_quasi_velocities(S, Om + cons, names=["W1", "W2", "W3", "c1", "c2"]))
+    return MechanicalModel(
+        "chaplygin-ball", "Chaplygin's ball: unbalanced-inertia sphere rolling on a plane", system, frame,
+        ("x", "y"), (m, r, I1, I2, I3),
+        notes="K' = K x W, gamma' = gamma x W, K = I W + m r^2 (W - (W.gamma) gamma); integrals: energy, "
+              "K.gamma, |K|^2, |gamma|^2; invariant measure sin(theta) sqrt(1 - m r^2 gamma.(I + m r^2)^-1 gamma).")
 
 
 def rotating_knife_edge(force: bool = True) -> MechanicalModel:
