@@ -88,6 +88,9 @@ from .equations import (
     lagrange,
     maggi,
     maggi_nonlinear,
+    boltzmann_hamel_nonlinear,
+    gibbs_appell_nonlinear,
+    velocity_frame,
     neimark_fufaev,
     tzenoff,
     udwadia_kalaba,
@@ -121,7 +124,8 @@ __all__ = [
     # equations
     "Equations", "FormDeclaration", "FORMS", "derive", "central_equations", "lagrange", "boltzmann_hamel",
     "volterra", "voronets", "chaplygin", "is_chaplygin", "neimark_fufaev", "maggi", "hamel_raw",
-    "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "gauss",
+    "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "velocity_frame",
+    "gibbs_appell_nonlinear", "boltzmann_hamel_nonlinear", "gauss",
     "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues", "advise_frame",
     "invariant_measure", "hamiltonize",
     # numerics, certificate, models

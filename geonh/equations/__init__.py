@@ -19,7 +19,8 @@ from .base import Equations
 from .engine import FormDeclaration, central_equations, in_frame, solve
 from .frame_forms import boltzmann_hamel, chaplygin, chaplygin_obstruction, is_chaplygin, neimark_fufaev, volterra, voronets
 from .independent import gibbs_appell, hamel_raw, kane, lagrange, maggi, multiplier_equations, tzenoff
-from .nonlinear import appell, chetaev_lagrange, invert_quasi_velocities, maggi_nonlinear, reactions_at
+from .nonlinear import (appell, boltzmann_hamel_nonlinear, chetaev_lagrange, gibbs_appell_nonlinear,
+                        invert_quasi_velocities, maggi_nonlinear, reactions_at, velocity_frame)
 from .gauss import gauss, udwadia_kalaba
 from .hertz import hertz
 from .hamilton import hamilton_equations
@@ -34,6 +35,7 @@ __all__ = [
     "boltzmann_hamel", "chaplygin", "chaplygin_obstruction", "is_chaplygin", "neimark_fufaev", "volterra",
     "voronets", "gibbs_appell", "hamel_raw", "kane", "lagrange", "maggi", "multiplier_equations", "tzenoff",
     "appell", "chetaev_lagrange", "invert_quasi_velocities", "maggi_nonlinear", "reactions_at",
+    "velocity_frame", "gibbs_appell_nonlinear", "boltzmann_hamel_nonlinear",
     "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
     "Linearization", "SecondOrder", "linearize", "eigenvalues",
     "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",

@@ -24,12 +24,14 @@ import sympy as sp
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
 from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
 from ..kernel.parsing import as_expr
+from ..kernel.velocity_frames import VelocityFrame
 from ..systems.nonlinear import as_nonlinear
 from ..transposition.adapted import speed_symbols
 from .base import Equations
 from .independent import multiplier_equations
 
-__all__ = ["chetaev_lagrange", "appell", "maggi_nonlinear", "invert_quasi_velocities", "reactions_at"]
+__all__ = ["chetaev_lagrange", "appell", "velocity_frame", "maggi_nonlinear", "gibbs_appell_nonlinear",
+           "boltzmann_hamel_nonlinear", "invert_quasi_velocities", "reactions_at"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -154,23 +156,15 @@ def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol],
     return good[0]
 
 
-def maggi_nonlinear(system, quasi: Sequence, *, names: Sequence[str] | None = None,
-                    inverse: Sequence | None = None, branch: int | None = None) -> Equations:
-    """Maggi's equations for (possibly nonlinear) constraints, seed 003 eqs. (24)–(30).
-
-    ``quasi`` = (v*^1 … v*^n), expressions in (t, q, q̇): the first l = n − k are the free
-    quasi-velocities (the speeds u of the result), the last k the constraints, v*^{l+κ} = φ^κ
-    (27) — any functions vanishing exactly on the constraint manifold with the same Chetaev
-    forms there are accepted; the reactions Λ are then the multipliers of *these* functions.
-    With ε_τ^σ = ∂q̇^σ/∂v*^τ (26) at v*^{l+κ} = 0 and MW_σ − Q_σ = d/dt ∂T/∂q̇^σ − ∂T/∂q^σ − Q_σ:
-
-        (MW_σ − Q_σ) ∂q̇^σ/∂v*^λ = 0,        λ = 1 … l                             (28)
-        (MW_σ − Q_σ) ∂q̇^σ/∂v*^{l+κ} = Λ_κ,   κ = 1 … k                             (30)
-
-    (the printed (30) says κ = l … k; the range is 1 … k).  Λ_κ = λ_κ of :func:`appell` /
-    :func:`chetaev_lagrange` when v*^{l+κ} = φ^κ, since ∂φ^μ/∂q̇^σ ∂q̇^σ/∂v*^{l+κ} = δ^μ_κ.
-    The reactions are stored in :attr:`Equations.reactions` as expressions in (t, q, u, u̇).
-    """
+def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = None,
+                   inverse: Sequence | None = None, branch: int | None = None) -> VelocityFrame:
+    """The frame on TQ (:class:`~geonh.kernel.velocity_frames.VelocityFrame`) of quasi-velocities
+    ``quasi`` = (v*^1 … v*^n) in (t, q, q̇) adapted to a system's constraints: the first
+    l = n − k are free (named ``names``, default v1 …), the last k vanish exactly on the constraint
+    manifold with the constraints' Chetaev forms there (Juschkov, eq. (27)) — the constraints
+    themselves, or any such functions.  The inverse q̇(t, q, v*) (eq. (25)) is ``inverse``, or
+    sympy's, with the branch that reproduces the system's consistent states
+    (:func:`invert_quasi_velocities`)."""
     system = as_nonlinear(system)
     S = system.space
     n, k = S.n, system.n_constraints
@@ -179,13 +173,12 @@ def maggi_nonlinear(system, quasi: Sequence, *, names: Sequence[str] | None = No
     if len(quasi) != n:
         raise DimensionError(f"{n} quasi-velocities needed (l = {l} free, then the {k} constraints), "
                              f"got {len(quasi)}")
-    # the last k must vanish on the constraint manifold, with the same Chetaev forms
+    rng = random.Random(5)
+    states = [system.sample_state(rng) for _ in range(2)]
     if k:
-        rng = random.Random(5)
         Jphi = system.constraint_jacobian
         Jc = sp.Matrix([[sp.diff(w, v) for v in S.qd] for w in quasi[l:]])
-        for _ in range(2):
-            st = system.sample_state(rng)
+        for st in states:
             for w in quasi[l:]:
                 x = real_value(w, st)
                 if x is None or abs(x) > _TOL:
@@ -202,19 +195,122 @@ def maggi_nonlinear(system, quasi: Sequence, *, names: Sequence[str] | None = No
         raise DimensionError(f"{l} names for the free quasi-velocities needed, got {len(names)}")
     vstar = _symbols_for(names, "") + tuple(sp.Symbol(f"v_c{j + 1}", real=True) for j in range(k))
     inv = invert_quasi_velocities(system, quasi, vstar, inverse=inverse, branch=branch)
-    u, ud = speed_symbols(names)
-    on = {vstar[l + j]: sp.S.Zero for j in range(k)}
-    K = [e.xreplace(on) for e in inv]
-    eps = [[sp.diff(e, w).xreplace(on) for e in inv] for w in vstar]  # eps[tau][sigma]
-    acc = [S.total_derivative(kk, along=K, speeds=u, rates=ud) for kk in K]
-    sub = dict(zip(S.qdd, acc))
-    sub.update(zip(S.qd, K))
-    LQ = [(L - Q).xreplace(sub) for L, Q in zip(system.lagrange_operator, system.Q)]
-    res = [sum((LQ[s] * eps[lam][s] for s in range(n) if eps[lam][s] != 0), sp.S.Zero) for lam in range(l)]
-    reac = [sum((LQ[s] * eps[l + j][s] for s in range(n) if eps[l + j][s] != 0), sp.S.Zero) for j in range(k)]
-    return Equations("maggi-nonlinear", system, u, ud, K, quasi[:l], res, reactions=reac,
-                     notes="reactions = Λ_κ of seed 003 eq. (30)",
-                     details={"basis": eps, "inverse": inv, "quasi": quasi})
+    return VelocityFrame(S, quasi, vstar, inv, states=states)
+
+
+class _OnTQ:
+    """A system's motion written in a frame on TQ: speeds u = the free v*, v*_c = 0 on the motion,
+    q̇ = K(t, q, u), q̈ = d/dt K along the motion (linear in u̇), and the frame fields ε_τ there."""
+
+    def __init__(self, system, frame: VelocityFrame):
+        S = system.space
+        if frame.space is not S:
+            raise DimensionError("the frame on TQ belongs to another configuration space")
+        self.system, self.frame = system, frame
+        n, k = S.n, system.n_constraints
+        self.l = l = n - k
+        self.u, self.ud = speed_symbols([w.name for w in frame.v[:l]])
+        self.on = {**{frame.v[l + j]: sp.S.Zero for j in range(k)}, **dict(zip(frame.v[:l], self.u))}
+        self.K = [e.xreplace(self.on) for e in frame.inverse]
+        self.eps = [[frame.basis[s, t].xreplace(self.on) for s in range(n)] for t in range(n)]  # eps[τ][σ]
+        self.acc = [S.total_derivative(kk, along=self.K, speeds=self.u, rates=self.ud) for kk in self.K]
+        self.sub = {**dict(zip(S.qdd, self.acc)), **dict(zip(S.qd, self.K))}
+
+    def motion(self, expr: sp.Expr) -> sp.Expr:
+        """expr(t, q, q̇, q̈) on the motion, in (t, q, u, u̇)."""
+        return sp.sympify(expr).xreplace(self.sub)
+
+    def project(self, row: Sequence[sp.Expr], tau: int) -> sp.Expr:
+        """Σ_σ row_σ ε^σ_τ."""
+        e = self.eps[tau]
+        return sum((row[s] * e[s] for s in range(len(row)) if e[s] != 0), sp.S.Zero)
+
+    def equations(self, form: str, residuals: Sequence[sp.Expr], **kw) -> Equations:
+        f = self.frame
+        return Equations(form, self.system, self.u, self.ud, self.K, f.quasi[:self.l], residuals,
+                         details={"frame": f, "basis": self.eps, "inverse": list(f.inverse),
+                                  "quasi": list(f.quasi), **kw.pop("details", {})}, **kw)
+
+
+def _frame_of(system, quasi, names, inverse, branch) -> VelocityFrame:
+    if isinstance(quasi, VelocityFrame):
+        return quasi
+    return velocity_frame(system, quasi, names=names, inverse=inverse, branch=branch)
+
+
+def maggi_nonlinear(system, quasi: Sequence | VelocityFrame, *, names: Sequence[str] | None = None,
+                    inverse: Sequence | None = None, branch: int | None = None) -> Equations:
+    """Maggi's equations for (possibly nonlinear) constraints, seed 003 eqs. (24)–(30): the
+    projection of Lagrange's expressions onto a frame on TQ (:func:`velocity_frame`, or a
+    :class:`VelocityFrame` as ``quasi``).
+
+    ``quasi`` = (v*^1 … v*^n), expressions in (t, q, q̇): the first l = n − k are the free
+    quasi-velocities (the speeds u of the result), the last k the constraints, v*^{l+κ} = φ^κ
+    (27) — any functions vanishing exactly on the constraint manifold with the same Chetaev
+    forms there are accepted; the reactions Λ are then the multipliers of *these* functions.
+    With ε_τ^σ = ∂q̇^σ/∂v*^τ (26) at v*^{l+κ} = 0 and MW_σ − Q_σ = d/dt ∂T/∂q̇^σ − ∂T/∂q^σ − Q_σ:
+
+        (MW_σ − Q_σ) ∂q̇^σ/∂v*^λ = 0,        λ = 1 … l                             (28)
+        (MW_σ − Q_σ) ∂q̇^σ/∂v*^{l+κ} = Λ_κ,   κ = 1 … k                             (30)
+
+    (the printed (30) says κ = l … k; the range is 1 … k).  Λ_κ = λ_κ of :func:`appell` /
+    :func:`chetaev_lagrange` when v*^{l+κ} = φ^κ, since ∂φ^μ/∂q̇^σ ∂q̇^σ/∂v*^{l+κ} = δ^μ_κ.
+    The reactions are stored in :attr:`Equations.reactions` as expressions in (t, q, u, u̇).
+    """
+    system = as_nonlinear(system)
+    M = _OnTQ(system, _frame_of(system, quasi, names, inverse, branch))
+    LQ = [M.motion(L - Q) for L, Q in zip(system.lagrange_operator, system.Q)]
+    n = system.space.n
+    res = [M.project(LQ, lam) for lam in range(M.l)]
+    reac = [M.project(LQ, tau) for tau in range(M.l, n)]
+    return M.equations("maggi-nonlinear", res, reactions=reac, notes="reactions = Λ_κ of seed 003 eq. (30)")
+
+
+def gibbs_appell_nonlinear(system, quasi: Sequence | VelocityFrame, *, names: Sequence[str] | None = None,
+                           inverse: Sequence | None = None, branch: int | None = None) -> Equations:
+    """Gibbs–Appell equations in a frame on TQ (Appell 1911): with Appell's acceleration energy
+    S(t, q, q̇, q̈) (:meth:`MechanicalSystem.acceleration_energy`, from Christoffel symbols) written
+    on the motion in the quasi-accelerations, q̈ = ε_τ v̇*^τ + …,
+
+        ∂S/∂v̇*^λ = Q_σ ε^σ_λ,        λ = 1 … l.
+
+    Since ∂q̈^σ/∂v̇*^λ = ε^σ_λ this is Maggi's projection reached through S instead of Lagrange's
+    expressions: an independent route on the same frame."""
+    system = as_nonlinear(system)
+    M = _OnTQ(system, _frame_of(system, quasi, names, inverse, branch))
+    Sacc = M.motion(system.acceleration_energy())
+    Q = [M.motion(q) for q in system.Q]
+    res = [sp.diff(Sacc, M.ud[lam]) - M.project(Q, lam) for lam in range(M.l)]
+    return M.equations("gibbs-appell-nonlinear", res)
+
+
+def boltzmann_hamel_nonlinear(system, quasi: Sequence | VelocityFrame, *, names: Sequence[str] | None = None,
+                              inverse: Sequence | None = None, branch: int | None = None) -> Equations:
+    """The Boltzmann–Hamel equations in a frame on TQ (Novoselov's form of Hamel's
+    Lagrange–Euler equations, Hamel 1924, eq. (19'), with the transpositional coefficients of
+    :meth:`VelocityFrame.transposition`):
+
+        d/dt ∂T*/∂v*^λ + Γ^ρ_λ ∂T*/∂v*^ρ − ε_λ(T*) = Q_σ ε^σ_λ,      λ = 1 … l,
+
+    T*(t, q, v*) = T(t, q, q̇(t, q, v*)), Γ^ρ_λ = E_σ(v*^ρ) ε^σ_λ, ε_λ(T*) = ε^σ_λ ∂T*/∂q^σ at
+    constant v*; the sum over ρ runs over every quasi-velocity, the constraint ones included
+    (their momenta ∂T*/∂v*_c stay in the Γ term), and v*_c = 0 only after differentiating.
+    For linear quasi-velocities Γ^ρ_λ = c^ρ_λb ω^b and this is :func:`boltzmann_hamel`."""
+    system = as_nonlinear(system)
+    frame = _frame_of(system, quasi, names, inverse, branch)
+    M = _OnTQ(system, frame)
+    S = system.space
+    n = S.n
+    Tstar = frame.in_quasi(system.T)
+    p = [sp.diff(Tstar, w) for w in frame.v]
+    p_on = [e.xreplace(M.on) for e in p]
+    pdot = [S.total_derivative(e, along=M.K, speeds=M.u, rates=M.ud) for e in p_on[:M.l]]
+    Gam = frame.transposition().applyfunc(M.motion)
+    dT = [sp.diff(Tstar, q).xreplace(M.on) for q in S.q]
+    Q = [M.motion(q) for q in system.Q]
+    res = [pdot[lam] + sum((Gam[r, lam] * p_on[r] for r in range(n) if p_on[r] != 0), sp.S.Zero)
+           - M.project(dT, lam) - M.project(Q, lam) for lam in range(M.l)]
+    return M.equations("boltzmann-hamel-nonlinear", res, details={"transposition": Gam})
 
 
 def reactions_at(eq: Equations, state: Mapping) -> list:
