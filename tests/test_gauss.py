@@ -146,3 +146,22 @@ def test_rank_deficient_raw_set_refused_with_explanation():
 def test_numeric_rank_deficiency_refused():
     with pytest.raises(RankError, match="pseudo-inverse"):
         constrained_acceleration([[1, 0], [0, 1]], [[1, 1], [2, 2]], [0, 1])
+
+
+def test_gauss_without_constraints_is_the_free_motion():
+    """No constraints: Gauss's principle and Udwadia–Kalaba give the free system's equations
+    (found by the audit of Aumann 1971: they used to fail on shapes or return no equations)."""
+    import sympy as sp
+    from geonh import ConfigurationSpace, MechanicalSystem, lagrange
+    from geonh.certificate import same_motion
+    from geonh.equations.gauss import gauss, udwadia_kalaba
+    from geonh.systems.gauss import GaussSystem
+    S = ConfigurationSpace("x y")
+    x, y = S.q
+    xd, yd = S.qd
+    system = MechanicalSystem(S, (xd**2 + (1 + x**2) * yd**2) / 2, V=x**2 + y**2)
+    gs = GaussSystem.from_system(system)
+    assert gs.c.shape == (0, 1) and gs.constraint_acceleration() == sp.zeros(2, 1)
+    for eq in (gauss(gs), udwadia_kalaba(gs)):
+        assert len(eq.residuals) == 2
+        assert same_motion(lagrange(system), eq, states=2).same

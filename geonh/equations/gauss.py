@@ -33,7 +33,7 @@ def gauss(system) -> Equations:
     a = gs.free.metric
     r = sp.Matrix([x - f for x, f in zip(S.qdd, gs.free.f)])
     B, c = gs.B, gs.c
-    res = list(a * r + B.T * sp.Matrix(lam)) + list(c + B * r)
+    res = list(a * r + B.T * sp.Matrix(m, 1, lam)) + list(c + B * r)
     return Equations("gauss", gs, S.qd, S.qdd, list(S.qd), list(S.qd), res, multipliers=lam,
                      reactions=list(a * r), notes="multipliers are Aumann's λ of eq. (7) = −λ(Chetaev)")
 

@@ -196,7 +196,7 @@ class GaussSystem:
         """c_μ = b_{μ1} ẋ + b_{μ2} f + b_{μ3} of eq. (5)."""
         S = self.space
         sub = dict(zip(S.qdd, self.free.f))
-        return sp.Matrix([S.total_derivative(b).xreplace(sub) for b in self.b])
+        return sp.Matrix([S.total_derivative(b).xreplace(sub) for b in self.b]) if self.b else sp.zeros(0, 1)
 
     def Z(self, r: Sequence) -> sp.Expr:
         """Gauss's constraint Z(r) = T(x, r, t) (the quadratic form a, seed 001 § 4)."""
