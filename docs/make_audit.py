@@ -49,12 +49,33 @@ Sources: [Hamel 1924](#hamel1924), [Aumann 1971](#aumann1971), [Appell 1911](#ap
 """
 
 
+OUTRO = """
+## Unnumbered formulas
+
+The checks also looked at formulas printed without a number. Some of them carry slips, which
+are noted in the detail of the nearest numbered formula:
+
+- **Hamel 1924, the line before (I)**: Σ a_{m,i} ∂W/∂q̇_{n+m} must read ∂W/∂q̈_{n+m} (the slip of
+  (10), on a dependent coordinate; the (10) check covers it). The same slip appears in Appell's
+  form ∂W/∂q̇ = K at the end of § 2.
+- **Hamel 1924, the line before (VI)**: J_{k−l} must read J_{k+l} (see (VI); on the skate on a
+  belt, J_v in place of J_c changes the v-equation by −m w (b t sin θ + v)).
+- **Juschkov, § 3, after (21)**: W^K_{l+κ} = g_{l+κ,σ} q̈^σ + Γ_{l+κ,αβ} q̇^α q̇^β is the full
+  component W·e_{l+κ}, not the coefficient of W^K. The two agree only when the adapted coordinates
+  are orthogonal (g_{λ,l+κ} = 0). On a saddle z = c x y they are −1.144 and 0.816. The § 4
+  counterpart is right (see (21)).
+- **Juschkov, § 1, after (6)**: the Coulomb law T0 = −k₁ N v/|v| breaks T0 ⊥ N for a
+  time-dependent holonomic constraint (see [Nonlinear constraints](nonlinear.md)).
+- **Neimark & Fufaev 1960, the line before (2.5)**: it has the ∂T*/∂q̇_σ of (2.5).
+"""
+
+
 def render() -> str:
     import geonh
     report = geonh.audit()
     counts = {s: sum(1 for r in report if r.status == s) for s in ("agrees", "misprint", "hypothesis", "error")}
     summary = (f"**{len(report)} formulas**: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v) + ".\n\n")
-    return INTRO + summary + report.to_markdown().rstrip("\n") + "\n"
+    return INTRO + summary + report.to_markdown().rstrip("\n") + "\n" + OUTRO
 
 
 def main() -> int:
