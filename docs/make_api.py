@@ -191,7 +191,10 @@ def _value(obj) -> list[str]:
         return rows
     if isinstance(obj, dict):
         return ["Keys: " + ", ".join(f"`{k}`" for k in obj)]
-    if isinstance(obj, (str, int, float, tuple, frozenset)) and " at 0x" not in repr(obj):
+    if isinstance(obj, frozenset) and " at 0x" not in repr(obj):
+        # sorted: a set's repr follows the hash seed, and the page must not change between runs
+        return ["`frozenset({" + ", ".join(sorted(map(str, obj))) + "})`"]
+    if isinstance(obj, (str, int, float, tuple)) and " at 0x" not in repr(obj):
         return [f"`{obj!r}`"]
     return [f"`{_ann(obj)}`"]
 
