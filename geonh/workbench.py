@@ -24,6 +24,7 @@ from .certificate import certify_forms
 from .equations.registry import FORMS, derive
 from .errors import GeonhError
 from .kernel.frames import Frame
+from .kernel.trig import trig_tidy
 from .models import files
 from .systems import analyze_constraints
 from .transposition import ConstrainedSetting, voronets_frame
@@ -120,23 +121,17 @@ REDUCE_ANGLES = 3
 
 def simplified(e) -> tuple:
     """(expression for display, whether it was simplified): :func:`geonh.display.tidy` for small
-    expressions, then :func:`geonh.models.trig_reduce` for mid-sized trigonometric ones; big
+    expressions, then :func:`geonh.kernel.trig.trig_tidy` for mid-sized trigonometric ones; big
     ones (the Whipple bicycle's) stay as computed."""
     e = sp.sympify(e)
     out, ok = display.tidy(e)
     if ok or not isinstance(e, sp.Expr) or e.is_number or display.too_big(e, REDUCE_NODES):
         return out, ok
-    trig = e.atoms(sp.sin, sp.cos, sp.tan, sp.cot)
-    args = {f.args[0] for f in trig}
-    if not trig or len(args) > REDUCE_ANGLES or not all(isinstance(a, sp.Symbol) for a in args) \
-            or any(not p.exp.is_Integer for p in e.atoms(sp.Pow)):
+    args = {f.args[0] for f in e.atoms(sp.sin, sp.cos, sp.tan, sp.cot)}
+    if len(args) > REDUCE_ANGLES or any(not p.exp.is_Integer for p in e.atoms(sp.Pow)):
         return out, False
-    try:
-        r = models.trig_reduce(e)
-    except (sp.PolynomialError, sp.polys.polyerrors.PolificationFailed, ValueError, TypeError,
-            NotImplementedError):
-        return out, False
-    return (r, True) if sp.count_ops(r) <= sp.count_ops(e) else (out, False)
+    r = trig_tidy(e)
+    return (r, True) if r is not None else (out, False)
 
 
 def for_display(e):

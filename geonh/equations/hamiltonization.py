@@ -38,7 +38,8 @@ import sympy as sp
 from ..errors import DimensionError, NotAdaptedError, NotFoundError
 from ..kernel.distributions import potential
 from ..kernel.evaluation import real_value
-from ..kernel.trig import trig_reduce
+from ..kernel.fields import VectorField
+from ..kernel.trig import trig_tidy
 from ..kernel.generic_point import (det_small, generic_rank, independent_rows, inverse, is_zero, lu_solve,
                                     sample_points)
 from .base import Equations
@@ -135,17 +136,14 @@ TIDY_OPS = 20000
 
 
 def _tidy(e: sp.Expr) -> sp.Expr:
-    """e reduced modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.trig_reduce`) when it is
-    trigonometric and not huge, otherwise e: the frame machinery's output is often far larger
-    than the function it represents (the Chaplygin ball's forcing: 2650 operations → 3)."""
+    """e reduced modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.trig_tidy`) when it is not
+    huge, otherwise e: the frame machinery's output is often far larger than the function it
+    represents (the Chaplygin ball's forcing: 2650 operations → 3)."""
     e = sp.sympify(e)
-    if not e.has(sp.sin, sp.cos, sp.tan) or sp.count_ops(e) > TIDY_OPS:
+    if sp.count_ops(e) > TIDY_OPS:
         return e
-    try:
-        r = trig_reduce(e)
-    except (sp.PolynomialError, ValueError):  # arguments that are not single symbols
-        return e
-    return r if sp.count_ops(r) <= sp.count_ops(e) else e
+    r = trig_tidy(e)
+    return e if r is None else r
 
 
 def _frame_fields(eqs: Equations) -> list[list[sp.Expr]]:
@@ -160,14 +158,6 @@ def _frame_fields(eqs: Equations) -> list[list[sp.Expr]]:
             raise NotFoundError(f"the kinematics q̇ = K(q, u) are not linear and homogeneous in the speeds "
                                 f"({eqs.space.q[i]}' = {k}); no invariant measure is sought for them")
     return X
-
-
-def _apply(X: list, f: sp.Expr, q: tuple) -> sp.Expr:
-    return sum((X[i] * sp.diff(f, q[i]) for i in range(len(q)) if X[i] != 0), sp.S.Zero)
-
-
-def _bracket(X: list, Y: list, q: tuple) -> list:
-    return [_apply(X, Y[k], q) - _apply(Y, X[k], q) for k in range(len(q))]
 
 
 def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
@@ -203,39 +193,40 @@ def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
     present = set().union(*(sp.sympify(e).free_symbols for e in list(Mm) + list(F) + K))
     cs = [v for v in q if v in present]
     idx = [q.index(v) for v in cs]
-    fields, rhs = [list(Xa) for Xa in X], [-e for e in E]
-    level = list(range(len(fields)))
-    rank = generic_rank(sp.Matrix([[Y[i] for i in idx] for Y in fields])) if fields and cs else 0
+    base = [VectorField(S, Xa) for Xa in X]
+    fields, rhs = list(base), [-e for e in E]           # Y(g) = rhs for every Y in fields
+
+    def rows() -> sp.Matrix:
+        return sp.Matrix(len(fields), len(cs), lambda k, j: fields[k].components[idx[j]])
+
+    rank = generic_rank(rows()) if cs else 0
+    level = list(range(len(base)))                      # the newest generation of fields
     for _ in range(depth):
         if rank >= len(cs):
             break
         new = []
         for a in level:
-            for b in range(len(X)):
-                if b >= a and a < len(X):
+            for b in range(len(base)):
+                if a < len(base) and b >= a:            # first generation: each pair once
                     continue
-                Y = _bracket(fields[a], X[b], q) if a >= len(X) else _bracket(X[a], X[b], q)
-                # [Y_a, X_b](g) = Y_a(X_b g) − X_b(Y_a g) = Y_a(rhs_b) − X_b(rhs_a)
-                fields.append(Y)
-                rhs.append(_apply(fields[a], rhs[b], q) - _apply(X[b], rhs[a], q))
+                # [Y, X_b](g) = Y(X_b g) − X_b(Y g) = Y(rhs_b) − X_b(rhs_a)
+                fields.append(fields[a].bracket(base[b]))
+                rhs.append(fields[a](rhs[b]) - base[b](rhs[a]))
                 new.append(len(fields) - 1)
-        level = new
-        rank = generic_rank(sp.Matrix([[Y[i] for i in idx] for Y in fields]))
         if not new:
             break
-    A = sp.Matrix([[Y[i] for i in idx] for Y in fields]) if cs else sp.zeros(len(fields), 0)
-    b = sp.Matrix(rhs)
-    if cs and rank < len(cs):
+        level = new
+        rank = generic_rank(rows())
+    if rank < len(cs):
         raise NotFoundError(f"∇ log ρ is not determined: the admissible fields and their brackets (to depth "
                             f"{depth}) span only {rank} of the {len(cs)} directions {[v.name for v in cs]}")
+    A, b = rows(), sp.Matrix(rhs)
+    grad: list = []
     if cs:
         keep = independent_rows(A)
         grad = [sp.sympify(v) for v in lu_solve(A.extract(keep, list(range(len(cs)))), b.extract(keep, [0]),
                                                  what="equations for ∇ log ρ")]
-    else:
-        grad = []
-    residual = (A * sp.Matrix(grad) - b) if cs else b
-    if not all(is_zero(e) for e in residual):
+    if not all(is_zero(e) for e in A * sp.Matrix(len(cs), 1, grad) - b):
         raise NotFoundError("no invariant measure with a density in the coordinates: the equations "
                             "X(log ρ) = −div f along the admissible fields and their brackets are inconsistent")
     grad = [_tidy(g_) for g_ in grad]

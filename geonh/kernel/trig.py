@@ -13,7 +13,9 @@ from typing import Sequence
 
 import sympy as sp
 
-__all__ = ["trig_reduce"]
+from .parsing import as_expr
+
+__all__ = ["trig_reduce", "trig_tidy"]
 
 
 def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
@@ -21,7 +23,7 @@ def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
     sin/cos/tan in ``expr``) modulo sin² + cos² = 1, by polynomial reduction of numerator and
     denominator (sympy's ``simplify``/``trigsimp`` are much slower on the equations of motion
     of these systems and often stop short).  Arguments must be single symbols."""
-    expr = sp.sympify(expr)
+    expr = as_expr(expr, what="trig_reduce")
     expr = expr.replace(sp.tan, lambda x: sp.sin(x) / sp.cos(x)).replace(sp.cot, lambda x: sp.cos(x) / sp.sin(x))
     if angles is None:
         angles = sorted({f.args[0] for f in expr.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
@@ -42,3 +44,18 @@ def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
         if best is None or sp.count_ops(cand) < sp.count_ops(best):
             best = cand
     return best.xreplace({v: k for k, v in rep.items()})
+
+
+def trig_tidy(expr: sp.Expr) -> sp.Expr | None:
+    """:func:`trig_reduce` of ``expr`` when ``expr`` is trigonometric in single-symbol angles and
+    the result is no larger (by ``count_ops``); None otherwise (nothing to reduce, arguments that
+    are not symbols, or a reduction sympy's polynomial machinery refuses)."""
+    trig = expr.atoms(sp.sin, sp.cos, sp.tan, sp.cot)
+    if not trig or not all(isinstance(f.args[0], sp.Symbol) for f in trig):
+        return None
+    try:
+        r = trig_reduce(expr)
+    except (sp.PolynomialError, sp.polys.polyerrors.PolificationFailed, ValueError, TypeError,
+            NotImplementedError):
+        return None
+    return r if sp.count_ops(r) <= sp.count_ops(expr) else None
