@@ -24,11 +24,11 @@ import sympy as sp
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
 from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
 from ..kernel.parsing import as_expr
-from ..kernel.velocity_frames import VelocityFrame
+from ..kernel.velocity_frames import VelocityFrame, singular_at
 from ..systems.nonlinear import as_nonlinear
 from ..transposition.adapted import speed_symbols
 from .base import Equations
-from .independent import multiplier_equations
+from .independent import motion_substitution, multiplier_equations
 
 __all__ = ["chetaev_lagrange", "appell", "velocity_frame", "maggi_nonlinear", "gibbs_appell_nonlinear",
            "boltzmann_hamel_nonlinear", "invert_quasi_velocities", "reactions_at"]
@@ -89,6 +89,55 @@ def _symbols_for(names: Sequence[str], tag: str) -> tuple[sp.Symbol, ...]:
     return tuple(sp.Symbol(f"{nm}{tag}", real=True) for nm in names)
 
 
+def _inverted_frame(system, quasi: list, vstar: Sequence[sp.Symbol], inverse: Sequence | None,
+                    branch: int | None) -> VelocityFrame:
+    """The frame on TQ of ``quasi`` with the inverse of seed 003 eq. (25): ``inverse`` checked, or
+    the branch of sympy's that reproduces the system's consistent states (each candidate is
+    checked by building its :class:`VelocityFrame` on those states)."""
+    S = system.space
+    if len(quasi) != S.n or len(vstar) != S.n:
+        raise DimensionError(f"{S.n} quasi-velocities needed, got {len(quasi)}")
+    rng = random.Random(11)
+    states = [system.sample_state(rng) for _ in range(2)]
+    if singular_at(sp.Matrix([[sp.diff(w, v) for v in S.qd] for w in quasi]), states):
+        raise SingularMapError(
+            "the Jacobian ∂v*/∂q̇ of the chosen quasi-velocities is singular on the constraint "
+            "manifold: the inverse q̇(t, q, v*) (seed 003, eq. (25)) does not exist")
+
+    def frame(cand: Sequence) -> VelocityFrame | None:
+        try:
+            return VelocityFrame(S, quasi, vstar, cand, states=states)
+        except SingularMapError:
+            return None
+
+    if inverse is not None:
+        if len(inverse) != S.n:
+            raise DimensionError(f"the inverse needs {S.n} expressions q̇(t, q, v*), got {len(inverse)}")
+        found = frame(inverse)
+        if found is None:
+            raise SingularMapError("the given inverse q̇(t, q, v*) does not invert the quasi-velocities "
+                                   "(v*(q̇(v*)) ≠ v* at a consistent state)")
+        return found
+    try:
+        sols = sp.solve([q - w for q, w in zip(quasi, vstar)], list(S.qd), dict=True)
+    except NotImplementedError:
+        sols = []
+    cands = [[s[v] for v in S.qd] for s in sols if all(v in s for v in S.qd)]
+    if not cands:
+        raise NotFoundError("sympy cannot invert the quasi-velocities v*(t, q, q̇) (seed 003, eq. (25)); "
+                            "pass inverse=[q̇^1(t, q, v*), ...]")
+    if branch is not None:
+        if not 0 <= branch < len(cands):
+            raise NotFoundError(f"branch {branch} requested, sympy found {len(cands)} branch(es)")
+        cands = [cands[branch]]
+    good = [f for f in map(frame, cands) if f is not None]
+    if len(good) != 1:
+        raise NotFoundError(
+            f"sympy found {len(cands)} branch(es) of the inverse, {len(good)} of which reproduce the "
+            f"system's consistent states: pass branch= or inverse= ({cands})")
+    return good[0]
+
+
 def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol], *,
                             inverse: Sequence | None = None, branch: int | None = None) -> list[sp.Expr]:
     """The inverse q̇^σ = q̇^σ(t, q, v*) of seed 003 eq. (25) for v*^ρ = quasi[ρ](t, q, q̇).
@@ -99,61 +148,11 @@ def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol],
     * otherwise sympy's ``solve``; no solution raises :class:`NotFoundError` asking for
       ``inverse=``.  Several branches: ``branch`` picks one; without it the branch that
       reproduces the velocities of random consistent states is taken (exactly one must).
+      Either way the branch is checked on consistent states.
     """
     system = as_nonlinear(system)
-    S = system.space
-    quasi = [as_expr(q, S.state_symbols, what="quasi-velocity") for q in quasi]
-    if len(quasi) != S.n or len(vstar) != S.n:
-        raise DimensionError(f"{S.n} quasi-velocities needed, got {len(quasi)}")
-    Jv = sp.Matrix([[sp.diff(w, v) for v in S.qd] for w in quasi])
-    rng = random.Random(11)
-    states = [system.sample_state(rng) for _ in range(2)]
-    for st in states:
-        rk = _rank_at(Jv, st)
-        if rk is None or rk < S.n:
-            raise SingularMapError(
-                "the Jacobian ∂v*/∂q̇ of the chosen quasi-velocities is singular on the constraint "
-                "manifold: the inverse q̇(t, q, v*) (seed 003, eq. (25)) does not exist")
-
-    def check(cand: Sequence[sp.Expr]) -> bool:
-        for st in states:
-            vs = {w: real_value(q, st) for w, q in zip(vstar, quasi)}
-            if any(v is None for v in vs.values()):
-                return False
-            pt = {**{k: v for k, v in st.items() if k not in S.qd}, **vs}
-            for qd, e in zip(S.qd, cand):
-                x = real_value(e, pt)
-                if x is None or abs(x - st[qd]) > _TOL * max(1, abs(st[qd])):
-                    return False
-        return True
-
-    if inverse is not None:
-        inv = [as_expr(e, S.state_symbols + tuple(vstar), what="inverse q̇(t, q, v*)") for e in inverse]
-        if len(inv) != S.n:
-            raise DimensionError(f"the inverse needs {S.n} expressions q̇(t, q, v*), got {len(inv)}")
-        if not check(inv):
-            raise SingularMapError("the given inverse q̇(t, q, v*) does not invert the quasi-velocities "
-                                   "(v*(q̇(v*)) ≠ v* at a consistent state)")
-        return inv
-    try:
-        sols = sp.solve([q - w for q, w in zip(quasi, vstar)], list(S.qd), dict=True)
-    except NotImplementedError:
-        sols = []
-    sols = [s for s in sols if all(v in s for v in S.qd)]
-    if not sols:
-        raise NotFoundError("sympy cannot invert the quasi-velocities v*(t, q, q̇) (seed 003, eq. (25)); "
-                            "pass inverse=[q̇^1(t, q, v*), ...]")
-    cands = [[s[v] for v in S.qd] for s in sols]
-    if branch is not None:
-        if not 0 <= branch < len(cands):
-            raise NotFoundError(f"branch {branch} requested, sympy found {len(cands)} branch(es)")
-        return cands[branch]
-    good = [c for c in cands if check(c)]
-    if len(good) != 1:
-        raise NotFoundError(
-            f"sympy found {len(cands)} branch(es) of the inverse, {len(good)} of which reproduce the "
-            f"system's consistent states: pass branch= or inverse= ({cands})")
-    return good[0]
+    quasi = [as_expr(q, system.space.state_symbols, what="quasi-velocity") for q in quasi]
+    return list(_inverted_frame(system, quasi, vstar, inverse, branch).inverse)
 
 
 def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = None,
@@ -189,13 +188,15 @@ def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = Non
                 raise RankError("the last k quasi-velocities do not have the constraints' Chetaev forms "
                                 "on the constraint manifold")
     if names is None:
-        names = [f"v{i + 1}" for i in range(l)]
+        # v1, v2, … unless the system already has a symbol of that name (a parameter v1, say)
+        taken = {x.name for e in (*quasi, system.T, *system.phi, *system.Q) for x in sp.sympify(e).free_symbols}
+        prefix = next(p for p in ("v", "v_star", "w_star") if not any(f"{p}{i + 1}" in taken for i in range(l)))
+        names = [f"{prefix}{i + 1}" for i in range(l)]
     names = list(names)
     if len(names) != l:
         raise DimensionError(f"{l} names for the free quasi-velocities needed, got {len(names)}")
     vstar = _symbols_for(names, "") + tuple(sp.Symbol(f"v_c{j + 1}", real=True) for j in range(k))
-    inv = invert_quasi_velocities(system, quasi, vstar, inverse=inverse, branch=branch)
-    return VelocityFrame(S, quasi, vstar, inv, states=states)
+    return _inverted_frame(system, quasi, vstar, inverse, branch)
 
 
 class _OnTQ:
@@ -213,8 +214,7 @@ class _OnTQ:
         self.on = {**{frame.v[l + j]: sp.S.Zero for j in range(k)}, **dict(zip(frame.v[:l], self.u))}
         self.K = [e.xreplace(self.on) for e in frame.inverse]
         self.eps = [[frame.basis[s, t].xreplace(self.on) for s in range(n)] for t in range(n)]  # eps[τ][σ]
-        self.acc = [S.total_derivative(kk, along=self.K, speeds=self.u, rates=self.ud) for kk in self.K]
-        self.sub = {**dict(zip(S.qdd, self.acc)), **dict(zip(S.qd, self.K))}
+        self.sub = motion_substitution(system, self.K, self.u, self.ud)
 
     def motion(self, expr: sp.Expr) -> sp.Expr:
         """expr(t, q, q̇, q̈) on the motion, in (t, q, u, u̇)."""

@@ -36,11 +36,21 @@ import sympy as sp
 from ..errors import DimensionError, SingularMapError
 from .evaluation import PRECISION, real_value
 from .generic_point import sample_points
+from .parsing import as_expr
 from .space import ConfigurationSpace
 
-__all__ = ["VelocityFrame"]
+__all__ = ["VelocityFrame", "singular_at"]
 
 _TOL = sp.Float(10) ** (-(PRECISION // 3))
+
+
+def singular_at(jacobian: sp.Matrix, states: Sequence[dict]) -> bool:
+    """Is the square ``jacobian`` (e.g. ∂v*/∂q̇) singular, or not real, at one of ``states``?"""
+    for st in states:
+        J = sp.Matrix(jacobian.rows, jacobian.cols, [real_value(e, st) for e in jacobian])
+        if any(x is None for x in J) or abs(J.det()) < _TOL:
+            return True
+    return False
 
 
 class VelocityFrame:
@@ -60,7 +70,9 @@ class VelocityFrame:
     def __init__(self, space: ConfigurationSpace, quasi: Sequence[sp.Expr], symbols: Sequence[sp.Symbol],
                  inverse: Sequence[sp.Expr], *, states: Sequence[dict] | None = None):
         n = space.n
-        quasi, symbols, inverse = [sp.sympify(e) for e in quasi], tuple(symbols), [sp.sympify(e) for e in inverse]
+        symbols = tuple(symbols)
+        quasi = [as_expr(e, space.state_symbols, what="quasi-velocity") for e in quasi]
+        inverse = [as_expr(e, space.state_symbols + symbols, what="inverse q̇(t, q, v*)") for e in inverse]
         if not (len(quasi) == len(symbols) == len(inverse) == n):
             raise DimensionError(f"a frame on TQ needs {n} quasi-velocities, symbols and inverse expressions; "
                                  f"got {len(quasi)}, {len(symbols)}, {len(inverse)}")
@@ -80,11 +92,10 @@ class VelocityFrame:
         if states is None:
             free = set().union(*(e.free_symbols for e in self.quasi)) | set(S.qd) | set(S.q)
             states = sample_points(free, 2)
+        if singular_at(self.coframe, states):
+            raise SingularMapError("the Jacobian ∂v*/∂q̇ of the quasi-velocities is singular at a sample "
+                                   "state: no frame on TQ")
         for st in states:
-            J = sp.Matrix(self.coframe.rows, self.coframe.cols, [real_value(e, st) for e in self.coframe])
-            if any(x is None for x in J) or abs(J.det()) < _TOL:
-                raise SingularMapError("the Jacobian ∂v*/∂q̇ of the quasi-velocities is singular at a sample "
-                                       "state: no frame on TQ")
             vs = {w: real_value(e, st) for w, e in zip(self.v, self.quasi)}
             if any(x is None for x in vs.values()):
                 raise SingularMapError("the quasi-velocities are not real at a sample state")
@@ -116,11 +127,11 @@ class VelocityFrame:
 
     def in_velocities(self, expr: sp.Expr) -> sp.Expr:
         """expr(t, q, v*) with v* = v*(t, q, q̇) substituted."""
-        return sp.sympify(expr).xreplace(dict(zip(self.v, self.quasi)))
+        return as_expr(expr, what="expression").xreplace(dict(zip(self.v, self.quasi)))
 
     def in_quasi(self, expr: sp.Expr) -> sp.Expr:
         """expr(t, q, q̇) with q̇ = q̇(t, q, v*) substituted."""
-        return sp.sympify(expr).xreplace(dict(zip(self.space.qd, self.inverse)))
+        return as_expr(expr, what="expression").xreplace(dict(zip(self.space.qd, self.inverse)))
 
     # -- transpositional relations -----------------------------------------------------------
     def euler_lagrange(self, f: sp.Expr) -> list[sp.Expr]:

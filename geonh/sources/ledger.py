@@ -30,6 +30,7 @@ import sympy as sp
 
 from ..errors import GeonhError, NotFoundError
 from ..kernel.generic_point import is_zero
+from ..kernel.parsing import as_expr
 
 __all__ = ["Status", "Finding", "Formula", "AuditRow", "AuditReport", "SOURCES", "formula", "formulas",
            "audit", "compare", "definition", "show", "solve_linear"]
@@ -313,7 +314,7 @@ def _as_matrix(x) -> sp.Matrix:
         return sp.Matrix(x)
     if isinstance(x, (list, tuple)):
         return sp.Matrix(x)
-    return sp.Matrix([[sp.sympify(x)]])
+    return sp.Matrix([[as_expr(x, what="audited value")]])
 
 
 def _difference(printed, computed):
