@@ -28,6 +28,7 @@ from typing import Callable, Iterable, Iterator, Literal, Mapping
 
 import sympy as sp
 
+from ..display import tidy
 from ..errors import GeonhError, NotFoundError
 from ..kernel.generic_point import is_zero
 from ..kernel.parsing import as_expr
@@ -379,14 +380,10 @@ def definition(value, expected, example: str, detail: str = "") -> Finding:
 
 
 def _tidy(D):
-    """A readable difference: cancel/trigsimp small entries, leave large ones as they are."""
+    """A readable difference: each small entry simplified by :func:`geonh.display.tidy`, large
+    ones left as they are."""
     def one(e):
-        if sp.count_ops(e) > 200:
-            return e
-        try:
-            return sp.factor(sp.trigsimp(sp.cancel(e)))
-        except Exception:  # the difference is for display only
-            return e
+        return tidy(e, limit=200)[0]
     if isinstance(D, dict):
         return {k: one(v) for k, v in D.items()}
     if isinstance(D, sp.MatrixBase):
