@@ -13,6 +13,7 @@ from .errors import (
     DimensionError,
     GeonhError,
     InconsistentStateError,
+    LimitError,
     MissingValueError,
     NotAdaptedError,
     NotFoundError,
@@ -24,6 +25,7 @@ from .errors import (
     SpaceMismatchError,
     UnknownCoordinateError,
 )
+from .kernel.parsing import limits
 from .kernel import (
     Codistribution,
     ConfigurationSpace,
@@ -138,4 +140,7 @@ __all__ = [
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
+    "LimitError",
+    # input limits
+    "limits",
 ]

@@ -69,3 +69,12 @@ class ParseError(GeonhError, ValueError, TypeError):
     """A string that is not a safe formula, or an input of the wrong kind where an expression,
     a name or a condition is expected (see :mod:`geonh.kernel.parsing`).  Also a ``TypeError``,
     since many such inputs are of the wrong type (``None``, a bool, a dict)."""
+
+
+class LimitError(ParseError):
+    """An input beyond one of geonh's size limits: a formula string that is too long or too
+    deeply nested, a number with too many digits (a literal, a decimal such as ``1e999999``, or
+    the result of an operation such as ``(9**999)**999``), an exponent that is too large, or a
+    sympy expression with too many nodes, too deep a tree or a number too large to work with.
+    The message names the limit and how to raise it (``with geonh.limits(...)``, see
+    :mod:`geonh.kernel.parsing`).  A :class:`ParseError`, so ``except ParseError`` catches it."""
