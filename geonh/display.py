@@ -25,6 +25,8 @@ from collections.abc import Iterable
 import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
+from .kernel.parsing import sympy_of
+
 __all__ = ["DISPLAY_LIMIT", "DISPLAY_NODES", "balanced", "dotted_names", "equations_latex", "field_text",
            "frame_latex", "latex", "mathml", "relations_latex", "render_latex", "repr_latex", "structure_latex",
            "system_latex", "tidy", "tidy_all", "too_big"]
@@ -85,7 +87,7 @@ def tidy(expr, limit: int = DISPLAY_LIMIT) -> tuple[sp.Expr, bool]:
     simplified (``cancel`` then ``trigsimp``, the smaller of the candidates kept); expressions
     with more than ``limit`` operations, more than three angles or a fractional power are
     returned as they are (their simplification can run for minutes)."""
-    expr = sp.sympify(expr)
+    expr = sympy_of(expr)
     if not isinstance(expr, sp.Expr) or expr.is_number or not _cheap(expr, limit):
         return expr, False
     best = expr
@@ -127,7 +129,7 @@ def dotted_names(exprs) -> dict:
         exprs = [exprs]
     out = {}
     for e in exprs:
-        for s in sp.sympify(e).free_symbols:
+        for s in sympy_of(e).free_symbols:
             if isinstance(s, sp.Symbol) and _accent(s.name) is not None:
                 out[s] = _symbol_latex(s)
     return out
@@ -135,7 +137,7 @@ def dotted_names(exprs) -> dict:
 
 def latex(expr, **settings) -> str:
     """``sympy.latex(expr)`` with dot accents on velocity and acceleration symbols."""
-    names = dotted_names(expr if isinstance(expr, sp.Basic) else sp.sympify(expr))
+    names = dotted_names(expr if isinstance(expr, sp.Basic) else sympy_of(expr))
     names.update(settings.pop("symbol_names", {}))
     return sp.latex(expr, symbol_names=names, **settings)
 
@@ -215,7 +217,7 @@ def field_text(components, coords) -> str:
     left out)."""
     terms = []
     for c, q in zip(components, coords):
-        c = sp.sympify(c)
+        c = sympy_of(c)
         if c == 0:
             continue
         if c == 1:

@@ -25,6 +25,7 @@ from .equations.base import Equations
 from .errors import DimensionError, GeonhError, NotLinearError
 from .kernel.generic_point import lu_solve
 from .systems.mechanical import MechanicalSystem
+from .kernel.parsing import sympy_of
 
 __all__ = ["from_kanes_method", "to_sympy", "to_pydy_system", "SympyEquations"]
 
@@ -187,7 +188,7 @@ def to_sympy(eqs: Equations) -> SympyEquations:
         rep[time] = t
 
     def conv(e):
-        return S.to_dynamic(sp.sympify(e).xreplace(rep))
+        return S.to_dynamic(sympy_of(e).xreplace(rep))
 
     q = sp.Matrix(list(S.dynamicsymbols()))
     n = len(eqs.kinematics)

@@ -28,6 +28,7 @@ from .kernel.trig import trig_tidy
 from .models import files
 from .systems import analyze_constraints
 from .transposition import ConstrainedSetting, voronets_frame
+from .kernel.parsing import sympy_of
 
 #: a progress reporter: called with what is being done, returns a context manager around the work
 Progress = Callable[[str], AbstractContextManager]
@@ -123,7 +124,7 @@ def simplified(e) -> tuple:
     """(expression for display, whether it was simplified): :func:`geonh.display.tidy` for small
     expressions, then :func:`geonh.kernel.trig.trig_tidy` for mid-sized trigonometric ones; big
     ones (the Whipple bicycle's) stay as computed."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     out, ok = display.tidy(e)
     if ok or not isinstance(e, sp.Expr) or e.is_number or display.too_big(e, REDUCE_NODES):
         return out, ok
@@ -362,7 +363,7 @@ def _constraint_parameters(eqs, f) -> list:
     known = set(S.state_symbols) | set(eqs.u) | set(eqs.unknowns) | set(f.parameters)
     syms = set()
     for e in exprs:
-        syms |= {s for s in sp.sympify(e).free_symbols if s not in known}
+        syms |= {s for s in sympy_of(e).free_symbols if s not in known}
     return sorted(syms, key=lambda s: s.name)
 
 

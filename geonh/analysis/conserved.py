@@ -88,6 +88,7 @@ from ..kernel.generic_point import (
 )
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints
+from ..kernel.parsing import sympy_of
 
 __all__ = ["Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
@@ -226,7 +227,7 @@ class IntegralSearch:
     def contains(self, expr) -> bool:
         """Is ``expr`` (in the equations' variables) a linear combination, with coefficients
         constant along the motion (parameters allowed), of the integrals found?"""
-        fs = [sp.sympify(e) for e in self.integrals]
+        fs = [sympy_of(e) for e in self.integrals]
         e = expression_in(self.equations, expr)
         return _rank_of_functions(self.equations, fs + [e]) == _rank_of_functions(self.equations, fs)
 
@@ -252,7 +253,7 @@ _JACOBI = "Painlevé–Jacobi integral; Neimark & Fufaev 1972, ch. III § 1; Par
 # helpers
 # ----------------------------------------------------------------------------------------------
 def _on_motion(eqs: Equations, expr) -> sp.Expr:
-    return sp.sympify(expr).xreplace(dict(zip(eqs.space.qd, eqs.kinematics)))
+    return sympy_of(expr).xreplace(dict(zip(eqs.space.qd, eqs.kinematics)))
 
 
 def _system(obj) -> MechanicalSystem:
@@ -304,7 +305,7 @@ def jacobi_integral(eqs: Equations) -> Integral:
     else:
         K = list(eqs.kinematics)
         qdd = [S.total_derivative(k, along=K, speeds=eqs.u, rates=rates) for k in K]
-        Lop = [sp.sympify(e).xreplace(dict(zip(S.qdd, qdd))) for e in system.lagrange_operator]
+        Lop = [sympy_of(e).xreplace(dict(zip(S.qdd, qdd))) for e in system.lagrange_operator]
         R = [_on_motion(eqs, lo - Q) for lo, Q in zip(Lop, system.Q)]
         terms["power of the reactions"] = sum((r * k for r, k in zip(R, K)), sp.S.Zero)
         note = "affine (rheonomic) constraints: the reactions' power is R·q̇ = −λ·b"
@@ -428,7 +429,7 @@ def check_symmetry(system, generators: Sequence) -> tuple[VectorField, ...]:
 
 
 def _clear_denominators(v: Sequence[sp.Expr]) -> list[sp.Expr]:
-    parts = [sp.fraction(sp.together(sp.sympify(e))) for e in v]
+    parts = [sp.fraction(sp.together(sympy_of(e))) for e in v]
     den = sp.S.One
     for _, d in parts:
         den = sp.lcm(den, d)
@@ -516,8 +517,8 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         rate = sum((pi * zi for pi, zi in zip(p, xi_dot) if zi != 0), sp.S.Zero)
         rate += sum((Qi * yi for Qi, yi in zip(Qs, comps) if yi != 0 and Qi != 0), sp.S.Zero)
         rate = _tidy(rate)
-        horizontal = all(not (sp.sympify(ca).free_symbols & set(coords_t)) for ca in c)
-        conserved = is_zero(sp.sympify(rate).xreplace(on_D))
+        horizontal = all(not (sympy_of(ca).free_symbols & set(coords_t)) for ca in c)
+        conserved = is_zero(sympy_of(rate).xreplace(on_D))
         sec = VectorField(S, comps + ([0] if S.t is not None else []))
         out.append(NonholonomicMomentum(sec, tuple(c), J, rate, horizontal, conserved))
     return MomentumMap(system, X, tuple(out))
@@ -583,7 +584,7 @@ def _coefficient_functions(space, coordinates, kind: str, order: int) -> list[sp
 
 def _tidy(e: sp.Expr) -> sp.Expr:
     """A shorter equal form for display (trigsimp on small expressions; unchanged otherwise)."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     if sp.count_ops(e) > 400:
         return e
     try:
@@ -636,7 +637,7 @@ class _Point:
         return None
 
     def __call__(self, expr: sp.Expr) -> sp.Expr:
-        expr = sp.sympify(expr)
+        expr = sympy_of(expr)
         if expr in self.cache:
             return self.cache[expr]
         rep = {}
@@ -664,7 +665,7 @@ class _Point:
 def _as_generators(e, gens: dict) -> sp.Expr:
     """e with every function atom (of the parameters alone, at this stage) replaced by a dummy
     generator of the coefficient field, shared through ``gens``."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     rep = {}
     for a in e.atoms(sp.Function):
         if a not in gens:
@@ -685,17 +686,17 @@ def _point_rows(P, grads, Kp, xp, u, gens) -> list[list[sp.Expr]]:
     exprs = Kp + xp + [e for a, bq, bu in pieces for e in [a, *bq, *bu]]
     rep = {}
     for e in exprs:
-        for a in sp.sympify(e).atoms(sp.Function):
+        for a in sympy_of(e).atoms(sp.Function):
             if a not in gens:
                 gens[a] = sp.Dummy(f"g{len(gens)}")
             rep[a] = gens[a]
     syms = set(gens_u)
     for e in exprs:
-        syms |= sp.sympify(e).xreplace(rep).free_symbols
+        syms |= sympy_of(e).xreplace(rep).free_symbols
     order = gens_u + sorted(syms - set(gens_u), key=sp.default_sort_key)
     try:
         F, *_ = sp.field(order, sp.QQ)
-        conv = lambda e: F.from_expr(sp.sympify(e).xreplace(rep))
+        conv = lambda e: F.from_expr(sympy_of(e).xreplace(rep))
         Kf = [conv(k) for k in Kp]
         xf = [conv(x) for x in xp]
         nu = len(gens_u)
@@ -841,7 +842,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             for vec in null:
                 full = [sp.S.Zero] * N
                 for j, c in zip(support, vec):
-                    full[j] = sp.sympify(c).xreplace(back)
+                    full[j] = sympy_of(c).xreplace(back)
                 vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
@@ -862,10 +863,10 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
 def _at_point(rows: list[list], pt: dict, rng: random.Random) -> sp.Matrix:
     """rows (rational functions of the parameters) at the random rational point ``pt``
     (extended as needed)."""
-    syms = set().union(*[sp.sympify(e).free_symbols for row in rows for e in row]) if rows else set()
+    syms = set().union(*[sympy_of(e).free_symbols for row in rows for e in row]) if rows else set()
     for s in sorted(syms - set(pt), key=sp.default_sort_key):
         pt[s] = sp.Rational(rng.randint(7, 97), rng.randint(7, 97))
-    return sp.Matrix([[sp.sympify(e).xreplace(pt) for e in row] for row in rows])
+    return sp.Matrix([[sympy_of(e).xreplace(pt) for e in row] for row in rows])
 
 
 class _Echelon:
@@ -908,7 +909,7 @@ def _rank_of_functions(eqs: Equations, fs: list[sp.Expr]) -> int:
     state = list(S.coords) + list(eqs.u)
     rng = random.Random(11)
     pts = [{s: sp.Rational(rng.randint(1, 97), rng.randint(1, 97)) for s in state} for _ in range(len(fs) + 3)]
-    M = sp.Matrix([[sp.sympify(f).xreplace(p) for f in fs] for p in pts])
+    M = sp.Matrix([[sympy_of(f).xreplace(p) for f in fs] for p in pts])
     return generic_rank(M)
 
 

@@ -49,7 +49,7 @@ import sympy as sp
 
 from ..errors import DimensionError, InconsistentStateError, SingularMapError, UnknownCoordinateError
 from ..kernel.codegen import compile_function, expression_atoms
-from ..kernel.parsing import as_expr
+from ..kernel.parsing import as_expr, sympy_of
 
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
@@ -254,7 +254,7 @@ class _Core:
     def prepare(self, exprs) -> tuple[list, set]:
         """The expressions with expression-valued parameters substituted and every symbol named
         like the time made the time; and their symbols."""
-        exprs = [sp.sympify(e) for e in exprs]
+        exprs = [sympy_of(e) for e in exprs]
         if self.exprs_params:
             exprs = [e.xreplace(self.exprs_params) for e in exprs]
         syms, _ = expression_atoms(exprs)
@@ -615,6 +615,6 @@ def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
 def _equation_symbols(eqs) -> dict:
     out = {}
     for e in list(eqs.mass_matrix) + list(eqs.forcing) + list(eqs.kinematics):
-        for s in sp.sympify(e).free_symbols:
+        for s in sympy_of(e).free_symbols:
             out.setdefault(s.name, s)
     return out

@@ -18,7 +18,7 @@ import sympy as sp
 
 from ..errors import DimensionError, NotLinearError
 from ..kernel.generic_point import is_zero, lu_solve
-from ..kernel.parsing import as_expr
+from ..kernel.parsing import as_expr, sympy_of
 from ..kernel.space import known_symbols
 from .base import Equations
 
@@ -33,7 +33,7 @@ def rates(eqs: Equations) -> list[sp.Expr]:
     if eqs.lam_vec:
         raise NotLinearError(f"{eqs.form}: first integrals need equations without multipliers (u̇ = M⁻¹F); "
                              "use a reduced form such as boltzmann-hamel or voronets")
-    return [sp.sympify(v) for v in lu_solve(eqs.mass_matrix, eqs.forcing, what=f"{eqs.form} mass matrix")]
+    return [sympy_of(v) for v in lu_solve(eqs.mass_matrix, eqs.forcing, what=f"{eqs.form} mass matrix")]
 
 
 def expression_in(eqs: Equations, value, what: str = "expression") -> sp.Expr:

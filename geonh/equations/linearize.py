@@ -49,10 +49,9 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, SingularMapError,
-                      UnknownCoordinateError)
+from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, to_mp
-from ..kernel.parsing import as_expr
+from ..kernel.parsing import as_expr, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
@@ -100,7 +99,7 @@ class _Jet:
         self.cache: dict = {}
 
     def __call__(self, expr) -> tuple[Any, dict]:
-        expr = sp.sympify(expr)
+        expr = sympy_of(expr)
         cache = self.cache
         with mpmath.workdps(PRECISION):
             stack = [(expr, False)]
@@ -120,7 +119,7 @@ class _Jet:
     def _leaf(self, e):
         if e.is_Symbol:
             if e not in self.point:
-                raise ValueError(f"no value for {e}")
+                raise MissingValueError(f"no value for {e}")
             i = self.index.get(e)
             return self.point[e], ({i: mpmath.mpf(1)} if i is not None else {})
         return _mpf(e), {}
@@ -210,7 +209,7 @@ def _symbols_of(exprs: Iterable, memo: dict | None = None) -> set:
     memo = {} if memo is None else memo
     out: set = set()
     for expr in exprs:
-        expr = sp.sympify(expr)
+        expr = sympy_of(expr)
         if expr in memo:
             out |= memo[expr]
             continue
@@ -246,7 +245,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
         for s in sorted(_symbols_of([e for g in groups for e in g], memo), key=str):
             base = None
             v = values.get(s)
-            if v is not None and not sp.sympify(v).free_symbols:
+            if v is not None and not sympy_of(v).free_symbols:
                 try:
                     base = _mpf(v)
                 except (ValueError, SingularMapError):
@@ -399,7 +398,7 @@ class _Mode:
 
     def zero(self, x, scale=1) -> bool:
         if self.symbolic:
-            x = sp.sympify(x)
+            x = sympy_of(x)
             if x == 0:
                 return True
             if not x.free_symbols:
@@ -430,7 +429,7 @@ class _Mode:
         free = set().union(*(e.free_symbols for e in M))
         pt = sample_points(free, 1)[0] if free else {}
         with mpmath.workdps(PRECISION):
-            return [[_mpf(sp.sympify(M[i, j]).xreplace(pt)) for j in range(M.cols)] for i in range(M.rows)]
+            return [[_mpf(sympy_of(M[i, j]).xreplace(pt)) for j in range(M.cols)] for i in range(M.rows)]
 
 
 def _rank_columns(mode: _Mode, M: sp.Matrix, prefer: Sequence[int]) -> list[int]:
@@ -494,13 +493,13 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     k = len(lam)
     system = equations.system
     xs = tuple(equations.unknowns)
-    res = [sp.sympify(r) for r in equations.residuals]
+    res = [sympy_of(r) for r in equations.residuals]
     Kin = list(equations.kinematics)
     N = len(res)
     if N != m + k:
         raise DimensionError(f"linearize needs a square system in (u̇, λ): {N} equations, {m} speeds and "
                              f"{k} multipliers")
-    hol = [sp.sympify(f) for f in getattr(system, "holonomic", ())]
+    hol = [sympy_of(f) for f in getattr(system, "holonomic", ())]
     # velocity constraints g(q, u) = A K + b (only forms whose speeds are not independent)
     gexprs: list = []
     if k:
@@ -612,10 +611,10 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     F0 = sp.Matrix([-v for v in vals[offs[1]:offs[2]]])
     f0, gf = vals[offs[2]:offs[3]], [row[:nv] for row in grads[offs[2]:offs[3]]]
     g0, gg = vals[offs[3]:offs[4]], [row[:nv] for row in grads[offs[3]:offs[4]]]
-    scale = max([abs(_mpf(x)) for x in list(M0) + list(F0) if not sp.sympify(x).free_symbols] + [1])
+    scale = max([abs(_mpf(x)) for x in list(M0) + list(F0) if not sympy_of(x).free_symbols] + [1])
     x0 = mode.solve(M0, F0, f"{equations.form} mass matrix")
     # ∂R/∂y, R = F − M x0, from the residual at x = x0 (a second pass unless x0 = 0)
-    if all(sp.sympify(v) == 0 for v in x0):
+    if all(sympy_of(v) == 0 for v in x0):
         dR = [[-d for d in row[:nv]] for row in rows_r]
     else:
         at = {**values, **{x: v for x, v in zip(xs, x0)}}
@@ -740,7 +739,7 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
 
 
 def _tidy(e):
-    e = sp.sympify(e)
+    e = sympy_of(e)
     if e.is_number or len(e.free_symbols) > 6 or sp.count_ops(e) > 400:
         return e
     return sp.cancel(e)
@@ -756,7 +755,7 @@ def _clean(X: sp.Matrix) -> sp.Matrix:
 
 
 def _show(x) -> str:
-    x = sp.sympify(x) if isinstance(x, sp.Basic) else x
+    x = sympy_of(x) if isinstance(x, sp.Basic) else x
     if isinstance(x, sp.Basic) and x.free_symbols:
         return str(x)
     v = _mpf(x)
@@ -769,7 +768,7 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
     if not mode.symbolic:
         missing = _symbols_of(exprs, memo) - set(values)
         if missing:
-            raise ValueError(f"give values for {sorted(map(str, missing))} in the operating point "
+            raise MissingValueError(f"give values for {sorted(map(str, missing))} in the operating point "
                              "(or linearize with symbolic=True)")
         jet = _Jet(values, variables)
         vals, grads = [], []
@@ -781,7 +780,7 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
     sub = {s: v for s, v in values.items() if v is not None}
     vals, grads = [], []
     for e in exprs:
-        e = sp.sympify(e)
+        e = sympy_of(e)
         fs = e.free_symbols
         vals.append(e.xreplace(sub))
         grads.append([sp.diff(e, x).xreplace(sub) if x in fs else sp.S.Zero for x in variables])
@@ -791,10 +790,10 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
 def _solve_coordinates(missing, hol, values, mode: _Mode) -> None:
     """Solve the holonomic constraints for missing coordinate values (Newton from 0)."""
     if mode.symbolic or not hol:
-        raise ValueError(f"give values for the coordinates {[x.name for x in missing]}")
+        raise MissingValueError(f"give values for the coordinates {[x.name for x in missing]}")
     eqs = [f for f in hol if f.free_symbols & set(missing)]
     if len(eqs) != len(missing):
-        raise ValueError(f"give values for the coordinates {[x.name for x in missing]} "
+        raise MissingValueError(f"give values for the coordinates {[x.name for x in missing]} "
                          f"({len(eqs)} holonomic constraint(s) involve them)")
     known = {s: v for s, v in values.items() if v is not None}
 
@@ -823,16 +822,16 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
     if all(v in values for v in S.qd) and not set(missing) & set(S.qd):
         for s in missing:
             e = equations.speeds[u.index(s)]
-            values[s] = sp.sympify(e).xreplace(values)
+            values[s] = sympy_of(e).xreplace(values)
         return
     if not gexprs:
-        raise ValueError(f"give values for the speeds {[x.name for x in missing]}")
+        raise MissingValueError(f"give values for the speeds {[x.name for x in missing]}")
     known = {s: v for s, v in values.items() if v is not None and s not in missing}
     zero = {s: 0 for s in missing}
 
     def at(e):
         if mode.symbolic:
-            return sp.sympify(e).xreplace(known)
+            return sympy_of(e).xreplace(known)
         return _num(_Jet(known, [])(e)[0])
 
     rows, rhs = [], []
@@ -844,7 +843,7 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
         rhs.append(-at(g.xreplace(zero)))
     A = sp.Matrix(rows) if rows else sp.zeros(0, len(missing))
     if A.rows != len(missing):
-        raise ValueError(f"give values for the speeds {[x.name for x in missing]} ({A.rows} velocity "
+        raise MissingValueError(f"give values for the speeds {[x.name for x in missing]} ({A.rows} velocity "
                          f"constraint(s) involve them)")
     sol = mode.solve(A, sp.Matrix(rhs), "velocity constraints")
     for s, v in zip(missing, sol):
@@ -965,7 +964,7 @@ def eigenvalues(A, *, high_precision: bool = False):
     if isinstance(A, sp.MatrixBase):
         free = set().union(*(e.free_symbols for e in A)) if A else set()
         if free:
-            raise ValueError(f"A has symbols {sorted(map(str, free))}; give their values")
+            raise MissingValueError(f"A has symbols {sorted(map(str, free))}; give their values")
         rows, cols = A.shape
         entries = [[_mpf(A[i, j]) for j in range(cols)] for i in range(rows)]
     elif isinstance(A, mpmath.matrix):

@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
 from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
-from ..kernel.parsing import as_expr
+from ..kernel.parsing import as_expr, sympy_of
 from ..kernel.velocity_frames import VelocityFrame, singular_at
 from ..systems.nonlinear import as_nonlinear
 from ..transposition.adapted import speed_symbols
@@ -189,7 +189,7 @@ def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = Non
                                 "on the constraint manifold")
     if names is None:
         # v1, v2, … unless the system already has a symbol of that name (a parameter v1, say)
-        taken = {x.name for e in (*quasi, system.T, *system.phi, *system.Q) for x in sp.sympify(e).free_symbols}
+        taken = {x.name for e in (*quasi, system.T, *system.phi, *system.Q) for x in sympy_of(e).free_symbols}
         prefix = next(p for p in ("v", "v_star", "w_star") if not any(f"{p}{i + 1}" in taken for i in range(l)))
         names = [f"{prefix}{i + 1}" for i in range(l)]
     names = list(names)
@@ -218,7 +218,7 @@ class _OnTQ:
 
     def motion(self, expr: sp.Expr) -> sp.Expr:
         """expr(t, q, q̇, q̈) on the motion, in (t, q, u, u̇)."""
-        return sp.sympify(expr).xreplace(self.sub)
+        return sympy_of(expr).xreplace(self.sub)
 
     def project(self, row: Sequence[sp.Expr], tau: int) -> sp.Expr:
         """Σ_σ row_σ ε^σ_τ."""

@@ -99,7 +99,8 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
-from ..errors import GeonhError, SingularMapError
+from ..errors import DimensionError, GeonhError, SingularMapError
+from .parsing import sympy_of
 
 try:  # pragma: no cover - depends on the installation
     import symengine as se
@@ -206,7 +207,7 @@ def _scan(expr, funcs: list | None = None) -> tuple[str | None, dict]:
     function nodes met are appended to ``funcs`` when given."""
     names: dict = {}
     for e in _flatten(expr):
-        e = sp.sympify(e)
+        e = sympy_of(e)
         hit = _OK_CACHE.get(e)
         if hit is None:
             stack, seen, found, fn = [e], set(), [], []
@@ -391,7 +392,7 @@ def _to_sp(obj, rep: dict):
         return [_to_sp(o, rep) for o in obj]
     if isinstance(obj, sp.Basic):
         return obj.xreplace(rep) if rep else obj
-    e = obj._sympy_() if hasattr(obj, "_sympy_") else sp.sympify(obj)
+    e = obj._sympy_() if hasattr(obj, "_sympy_") else sympy_of(obj)
     if rep and not e.is_Number:
         e = e.xreplace(rep)
     return e
@@ -418,8 +419,8 @@ def to_native(obj, translation: Translation | None = None):
     if isinstance(obj, sp.MatrixBase):
         return sp.Matrix(obj)
     if isinstance(obj, (list, tuple)):
-        return [sp.sympify(o) for o in obj]
-    return sp.sympify(obj)
+        return [sympy_of(o) for o in obj]
+    return sympy_of(obj)
 
 
 class LazyArray(sp.ImmutableDenseNDimArray):
@@ -450,7 +451,7 @@ class LazyArray(sp.ImmutableDenseNDimArray):
         for d in dims:
             size *= d
         if len(values) != size:
-            raise ValueError(f"{len(values)} values for shape {dims}")
+            raise DimensionError(f"{len(values)} values for shape {dims}")
         self._dims = dims
         self._shape = sp.Tuple(*dims)
         self._rank = len(dims)
@@ -733,7 +734,7 @@ def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
 
 
 def _sympy_plain(e):
-    return e._sympy_() if hasattr(e, "_sympy_") else sp.sympify(e)
+    return e._sympy_() if hasattr(e, "_sympy_") else sympy_of(e)
 
 
 def lu_solve(M, rhs, *, what: str = "matrix", order: Sequence[int] | None = None,

@@ -36,6 +36,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, UnknownCoordinateError
+from .parsing import sympy_of
 
 __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "factor_sums",
            "llvm_available", "symengine_available"]
@@ -70,17 +71,17 @@ def llvm_available() -> bool:
 
 def _flatten(exprs) -> tuple[list[sp.Expr], tuple[int, ...]]:
     if isinstance(exprs, sp.MatrixBase):
-        return [sp.sympify(e) for e in exprs], (exprs.rows, exprs.cols)
+        return [sympy_of(e) for e in exprs], (exprs.rows, exprs.cols)
     if isinstance(exprs, np.ndarray):
-        return [sp.sympify(e) for e in exprs.ravel()], exprs.shape
+        return [sympy_of(e) for e in exprs.ravel()], exprs.shape
     if isinstance(exprs, sp.Basic):
         return [exprs], ()
-    flat = [sp.sympify(e) for e in exprs]
+    flat = [sympy_of(e) for e in exprs]
     return flat, (len(flat),)
 
 
 def _check_args(args: Sequence) -> tuple[sp.Symbol, ...]:
-    out = tuple(sp.sympify(a) for a in args)
+    out = tuple(sympy_of(a) for a in args)
     for a in out:
         if not isinstance(a, sp.Symbol):
             raise DimensionError(f"arguments must be sympy Symbols, got {a!r}")
@@ -177,7 +178,7 @@ def _to_symengine(flat: list[sp.Expr], args: tuple[sp.Symbol, ...], definitions:
         return memo[root]
 
     for sym, e in definitions:
-        memo[sym] = convert(sp.sympify(e))
+        memo[sym] = convert(sympy_of(e))
     return se_args, [convert(root) for root in flat]
 
 
@@ -363,14 +364,14 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
         raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     args = _check_args(list(args))
     flat, shape = _flatten(exprs)
-    definitions = [(sp.sympify(d), sp.sympify(e)) for d, e in definitions]
+    definitions = [(sympy_of(d), sympy_of(e)) for d, e in definitions]
     known = list(args)
     for d, e in definitions:
         _check_free([e], tuple(known), what)
         known.append(d)
     _check_free(flat, tuple(known), what)
     if wrt is not None:
-        wrt = tuple(sp.sympify(w) for w in wrt)
+        wrt = tuple(sympy_of(w) for w in wrt)
         missing = [str(w) for w in wrt if w not in args]
         if missing:
             raise UnknownCoordinateError(f"cannot differentiate with respect to {', '.join(missing)}: "

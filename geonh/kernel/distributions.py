@@ -18,19 +18,20 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import NotFoundError, RankError, SpaceMismatchError
+from ..errors import DimensionError, NotFoundError, ParseError, RankError, SpaceMismatchError
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
 from .evaluation import to_mp, value_at
 from .generic_point import PRECISION, RowRank, sample_points, tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
 from .space import ConfigurationSpace
+from .parsing import sympy_of
 
 
 def _space_of(items, space):
     items = list(items)
     if space is None:
         if not items:
-            raise ValueError("an empty span needs its configuration space: pass space=...")
+            raise DimensionError("an empty span needs its configuration space: pass space=...")
         space = items[0].space
     for it in items:
         if it.space != space:
@@ -44,7 +45,7 @@ class Distribution:
     def __init__(self, fields: Sequence[VectorField], space: ConfigurationSpace | None = None):
         for X in fields:
             if not isinstance(X, VectorField):
-                raise TypeError(f"a Distribution is spanned by VectorFields, got {type(X).__name__}")
+                raise ParseError(f"a Distribution is spanned by VectorFields, got {type(X).__name__}")
         fields, space = _space_of(fields, space)
         self.space = space
         self.fields: tuple[VectorField, ...] = tuple(fields)
@@ -180,7 +181,7 @@ class Codistribution:
     def __init__(self, forms: Sequence[OneForm], space: ConfigurationSpace | None = None):
         for f in forms:
             if not isinstance(f, OneForm):
-                raise TypeError(f"a Codistribution is spanned by OneForms, got {type(f).__name__}")
+                raise ParseError(f"a Codistribution is spanned by OneForms, got {type(f).__name__}")
         forms, space = _space_of(forms, space)
         self.space = space
         self.forms: tuple[OneForm, ...] = tuple(forms)
@@ -390,7 +391,7 @@ def _log_potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -
         return None
     logs = [[sp.diff(p, x) / p for p in facs] for x in coords]
     rows, rhs = [], []
-    free = set().union(*(sp.sympify(c).free_symbols for c in components), *(p.free_symbols for p in facs))
+    free = set().union(*(sympy_of(c).free_symbols for c in components), *(p.free_symbols for p in facs))
     tiny = mpmath.mpf(10) ** (-(PRECISION // 2))
     with mpmath.workdps(PRECISION):
         for pt in sample_points(free, len(facs) + 2):

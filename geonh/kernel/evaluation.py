@@ -30,6 +30,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import MissingValueError, SingularMapError
+from .parsing import sympy_of
 
 __all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
            "solve_linear_at", "random_rational"]
@@ -144,7 +145,7 @@ def native_values(natives: list, values: Mapping) -> list:
     import symengine as se
     sub = {}
     for k, v in values.items():
-        v = sp.sympify(v)
+        v = sympy_of(v)
         if not v.is_Rational:
             raise TypeError("symengine route: rational point values only")
         sub[se.sympify(k)] = se.Rational(int(v.p), int(v.q))
@@ -205,7 +206,7 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
     ``tree=True``: an expression with functions and more than 150 nodes whose symbols all
     have values is evaluated by :func:`tree_eval` at fixed precision (fast; the last digits
     may differ from sympy's adaptive ``evalf``, which is used otherwise)."""
-    expr = sp.sympify(expr)
+    expr = sympy_of(expr)
     if expr.is_Rational:
         return expr
     values = {} if values is None else values if isinstance(values, dict) else dict(values)

@@ -16,7 +16,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DependentFieldsError, DimensionError, SingularMapError
+from ..errors import DependentFieldsError, DimensionError, NotFoundError, ParseError, SingularMapError
 from . import backend as _be
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
@@ -41,7 +41,7 @@ class Frame:
             raise DimensionError("a frame needs at least one field")
         for X in fields:
             if not isinstance(X, VectorField):
-                raise TypeError(f"a frame is built from VectorFields, got {type(X).__name__}")
+                raise ParseError(f"a frame is built from VectorFields, got {type(X).__name__}")
             check_same_space(fields[0], X, "build a frame from")
         space = fields[0].space
         if len(fields) != space.dim:
@@ -151,7 +151,7 @@ class Frame:
             raise DimensionError("a coframe needs at least one form")
         for f in forms:
             if not isinstance(f, OneForm):
-                raise TypeError(f"a coframe is built from OneForms, got {type(f).__name__}")
+                raise ParseError(f"a coframe is built from OneForms, got {type(f).__name__}")
             check_same_space(forms[0], f, "build a coframe from")
         space = forms[0].space
         if len(forms) != space.dim:
@@ -270,7 +270,7 @@ class Frame:
                         c[dd][a][b] = v
                         c[dd][b][a] = -v
             return sp.Array(c)
-        raise ValueError(f"method must be 'bracket' or 'exterior', not {method!r}")
+        raise NotFoundError(f"method must be 'bracket' or 'exterior', not {method!r}")
 
     def _native_matrices(self):
         """(Translation, C, B) in symengine when that backend is active and C, B are supported

@@ -46,6 +46,7 @@ import sympy as sp
 
 from ..errors import SingularMapError
 from .evaluation import PRECISION, native_values, postorder, random_rational, to_mp, tree_eval, value_at
+from .parsing import sympy_of
 
 TRIALS = 3
 _SEED = 20240601
@@ -141,7 +142,7 @@ def is_nonanalytic(expr: sp.Basic) -> bool:
 def _free(exprs: Iterable[sp.Expr]) -> set:
     out: set = set()
     for e in exprs:
-        out |= sp.sympify(e).free_symbols
+        out |= sympy_of(e).free_symbols
     return out
 
 
@@ -211,7 +212,7 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
     Numerical verdict by evaluation at random points (see the module docstring); with
     ``certify=True`` a "zero" verdict must also be confirmed by ``sympy.simplify``.
     """
-    expr = sp.sympify(expr)
+    expr = sympy_of(expr)
     if expr == 0:
         return True
     if expr.is_number and expr.is_Rational:
@@ -311,7 +312,7 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
     and take every other decision at PRECISION digits, exactly as without the screen.  An
     expression the error model does not cover turns the screen off (every entry None)."""
     import numpy as np
-    exprs = [sp.sympify(e) for e in exprs]
+    exprs = [sympy_of(e) for e in exprs]
     if not points:
         return []
     syms = sorted(_free(exprs), key=lambda s: (s.name, str(s.assumptions0)))

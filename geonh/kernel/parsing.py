@@ -63,8 +63,9 @@ import sympy as sp
 
 from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError
 
-__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_matrix", "as_sequence", "as_symbols", "as_values",
-           "check_lookalikes", "check_size", "current_limits", "limits", "parse", "parse_condition", "sympy_of"]
+__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_mapping", "as_matrix", "as_sequence", "as_substitution", "as_symbols",
+           "as_values", "check_lookalikes", "check_size", "current_limits", "expr_of", "limits", "parse",
+           "parse_condition", "sympy_of"]
 
 #: the functions a string may call
 FUNCTIONS: dict[str, object] = {
@@ -140,10 +141,6 @@ def _rational_digits(r) -> float:
 
 
 # -- formulas ------------------------------------------------------------------------------------
-def _names(symbols: Iterable[sp.Symbol]) -> dict[str, sp.Symbol]:
-    return {s.name: s for s in symbols}
-
-
 _COMPARE = {ast.Lt: sp.StrictLessThan, ast.LtE: sp.LessThan, ast.Gt: sp.StrictGreaterThan,
             ast.GtE: sp.GreaterThan}
 _NON_FINITE = (sp.S.Infinity, sp.S.NegativeInfinity, sp.S.ComplexInfinity, sp.S.NaN)
@@ -188,7 +185,7 @@ def _parse(text: str, symbols: Iterable[sp.Symbol], what: str, compare: bool):
         count += 1
         if count > lim.nodes:
             raise _limit_error(what, f"the formula has more than {lim.nodes} nodes", "nodes")
-    builder = _Builder(text, _names(symbols), what, lim)
+    builder = _Builder(text, _name_map(symbols), what, lim)
     try:
         body = tree.body
         if compare:
@@ -328,16 +325,41 @@ class _Builder:
         return sp.Symbol(name, real=True)
 
 
+def _name_map(symbols) -> dict:
+    """{name: symbol} of ``symbols`` (an iterable of sympy Symbols; anything else is refused
+    with ParseError), cached for the tuples geonh passes over and over."""
+    if isinstance(symbols, (str, bytes, Mapping)) or not hasattr(symbols, "__iter__"):
+        raise ParseError(f"symbols must be a sequence of sympy Symbols, not {_short(symbols)}")
+    symbols = tuple(symbols)
+    try:
+        return _cached_name_map(symbols)
+    except TypeError:
+        raise ParseError("symbols must be sympy Symbols (hashable)") from None
+
+
 @lru_cache(maxsize=256)
-def _name_map(symbols: tuple) -> dict:
-    return {s.name: s for s in symbols if isinstance(s, sp.Symbol)}
+def _cached_name_map(symbols: tuple) -> dict:
+    for s in symbols:
+        if not isinstance(s, sp.Symbol):
+            raise ParseError(f"symbols must be sympy Symbols; {_short(s)} is not one")
+    return {s.name: s for s in symbols}
+
+
+def _symbols(symbols) -> tuple:
+    """``symbols`` as a tuple, checked (sympy Symbols only; :class:`ParseError` otherwise)."""
+    if isinstance(symbols, tuple) and not symbols:
+        return symbols
+    _name_map(symbols)
+    return tuple(symbols)
 
 
 def check_lookalikes(expr: sp.Basic, symbols: Iterable[sp.Symbol], *, what: str = "expression") -> None:
     """Raise :class:`SpaceMismatchError` if a free symbol of ``expr`` has the name of one of
     ``symbols`` but is another symbol (other assumptions, e.g. a plain ``Symbol("x")`` where
     the space's ``x`` is real): it would silently be an independent parameter."""
-    known = _name_map(symbols if isinstance(symbols, tuple) else tuple(symbols))
+    if not isinstance(expr, sp.Basic):
+        raise ParseError(f"{what}: {_short(expr)} is not a sympy expression")
+    known = _name_map(symbols)
     if not known:
         return
     for s in expr.free_symbols:
@@ -380,6 +402,8 @@ def check_size(expr: sp.Basic, *, what: str = "expression") -> sp.Basic:
     would be that large, an exponent above ``exponent``
     (:class:`~geonh.errors.LimitError`); ``oo``, ``zoo`` or ``nan`` (:class:`ParseError`).
     Returns ``expr``."""
+    if not isinstance(expr, sp.Basic):
+        raise ParseError(f"{what}: {_short(expr)} is not a sympy expression")
     lim = _LIMITS.get()
     seen: set = set()
     stack = [(expr, 1)]
@@ -461,6 +485,42 @@ def sympy_of(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressio
     return _number(value, what)
 
 
+def expr_of(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression"):
+    """:func:`sympy_of` for one expression (or matrix): lists, tuples and everything that is not
+    a sympy object after conversion are refused with :class:`ParseError`.  Cheap (no checks on
+    sympy input): for the kernel functions that hot paths call."""
+    if isinstance(value, (sp.Basic, sp.MatrixBase)):
+        return value
+    if isinstance(value, (list, tuple)):
+        raise ParseError(f"{what}: {_short(value)} is a sequence, not an expression")
+    return sympy_of(value, symbols, what=what)
+
+
+def as_substitution(args: tuple, symbols: Iterable[sp.Symbol] = (), *, what: str = "substitution") -> list:
+    """The arguments of a sympy-style ``subs`` call — ``(old, new)``, ``({old: new})`` or
+    ``([(old, new), ...])`` — as a list of (old, new) pairs of sympy objects, each converted by
+    :func:`sympy_of` (names and formulas parsed over ``symbols``); sympy's own ``subs`` would
+    ``sympify`` (evaluate) strings.  Anything else is refused with :class:`ParseError`."""
+    symbols = _symbols(symbols)
+    if not isinstance(args, (tuple, list)):
+        raise ParseError(f"{what}: the arguments must be a tuple, not {_short(args)}")
+    if len(args) == 2:
+        pairs = [tuple(args)]
+    elif len(args) == 1 and isinstance(args[0], Mapping):
+        pairs = list(args[0].items())
+    elif len(args) == 1 and isinstance(args[0], (list, tuple)):
+        pairs = list(args[0])
+    else:
+        raise ParseError(f"{what}: give (old, new), {{old: new}} or [(old, new), ...], not {len(args)} argument(s)")
+    out = []
+    for pair in pairs:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise ParseError(f"{what}: {_short(pair)} is not an (old, new) pair")
+        old, new = (expr_of(x, symbols, what=what) for x in pair)
+        out.append((old, new))
+    return out
+
+
 def as_expr(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
     """``value`` as a sympy expression, safely: sympy objects pass through (checked: an
     expression or an ``Eq``, finite, within the limits (:func:`check_size`), no look-alikes of
@@ -469,7 +529,7 @@ def as_expr(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression
     else are refused with :class:`ParseError`."""
     if isinstance(value, bool) or value is None:
         raise ParseError(f"{what}: {value!r} is not an expression")
-    symbols = tuple(symbols)
+    symbols = tuple(_name_map(symbols).values()) if not isinstance(symbols, tuple) else symbols
     if isinstance(value, str):
         value = parse(value, symbols, what=what)
     if isinstance(value, sp.Basic):
@@ -496,7 +556,7 @@ def as_exprs(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressio
     strings parsed over ``symbols``, anything else refused with :class:`ParseError`."""
     if isinstance(value, (Mapping, set, frozenset)):
         raise ParseError(f"{what} must be a sequence (a list or tuple), not {_short(value)}")
-    symbols = tuple(symbols)
+    symbols = _symbols(symbols)
     return [sympy_of(v, symbols, what=what) for v in as_sequence(value, what)]
 
 
@@ -519,7 +579,7 @@ def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values")
     ``symbols``).  Anything that is not a mapping is refused with :class:`ParseError`."""
     if not isinstance(value, Mapping):
         raise ParseError(f"{what} must be a mapping {{symbol: value}}, not {_short(value)}")
-    symbols = tuple(symbols)
+    symbols = _symbols(symbols)
     names = _name_map(symbols) if symbols else {}
     out: dict = {}
     for k, v in value.items():
@@ -537,6 +597,13 @@ def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values")
     return out
 
 
+def as_mapping(value, what: str) -> Mapping:
+    """``value`` if it is a mapping, else :class:`ParseError` naming ``what``."""
+    if not isinstance(value, Mapping):
+        raise ParseError(f"{what} must be a mapping (a dict), not {_short(value)}")
+    return value
+
+
 def as_matrix(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "matrix") -> sp.Matrix:
     """A matrix (a sympy or numpy matrix, a list of rows, or a list as one column) as a mutable
     sympy ``Matrix`` whose entries went through :func:`sympy_of` (strings parsed, never
@@ -548,7 +615,7 @@ def as_matrix(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "matrix")
     if hasattr(value, "tolist") and not isinstance(value, sp.Basic):  # numpy or mpmath
         value = value.tolist()
     rows = as_sequence(value, what)
-    symbols = tuple(symbols)
+    symbols = _symbols(symbols)
     if rows and all(isinstance(r, (list, tuple)) for r in rows):
         entries = [[sympy_of(x, symbols, what=what) for x in as_sequence(r, what)] for r in rows]
         if len({len(r) for r in entries}) > 1:

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
-from .parsing import as_expr, check_lookalikes
+from .parsing import as_expr, as_exprs, check_lookalikes, expr_of
 
 
 def as_expression(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
@@ -165,10 +165,10 @@ class ConfigurationSpace:
             for s in self.coords:
                 if s.name == coord:
                     return self._index[s]
-        elif coord in self._index:
+        elif isinstance(coord, sp.Basic) and coord in self._index:
             return self._index[coord]
         raise UnknownCoordinateError(
-            f"{coord!s} is not a coordinate of {self!r}; its coordinates are "
+            f"{str(coord)[:80]} is not a coordinate of {self!r}; its coordinates are "
             f"{[s.name for s in self.coords]}")
 
     def coordinate(self, coord: str | sp.Symbol) -> sp.Symbol:
@@ -197,6 +197,7 @@ class ConfigurationSpace:
         without time, a symbol named like time (``t``): it would be a constant parameter, not
         time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``).
         Returns ``expr``."""
+        expr = expr_of(expr, what=what)
         check_lookalikes(expr, self.state_symbols, what=what)
         for f in expr.atoms(sp.core.function.AppliedUndef):
             raise SpaceMismatchError(
@@ -221,7 +222,11 @@ class ConfigurationSpace:
         d/dt f = ∂f/∂t + Σ K^i ∂f/∂q^i + Σ rates_k ∂f/∂speeds_k for f in (t, q, u), the speeds
         u having the derivatives ``rates`` (symbols u̇, or values).
         """
-        expr = sp.sympify(expr)
+        expr = expr_of(expr, self.state_symbols, what="total_derivative")
+        if along is not None:
+            along = as_exprs(along, self.state_symbols, what="total_derivative along")
+        speeds = as_exprs(speeds, what="total_derivative speeds")
+        rates = as_exprs(rates, what="total_derivative rates")
         free = expr.free_symbols
         out = sp.S.Zero
         if self.t is not None and self.t in free:
@@ -257,7 +262,7 @@ class ConfigurationSpace:
             rep[a] = f.diff(t, 2)
             rep[v] = f.diff(t)
             rep[s] = f
-        return sp.sympify(expr).xreplace(rep)
+        return expr_of(expr, self.state_symbols, what="to_dynamic").xreplace(rep)
 
     def from_dynamic(self, expr: sp.Expr) -> sp.Expr:
         """Rewrite an expression in dynamicsymbols q(t), q'(t), q''(t) with plain symbols.
@@ -265,7 +270,7 @@ class ConfigurationSpace:
         Functions of time are matched by name to the coordinates; an unknown function of
         time raises :class:`UnknownCoordinateError`.
         """
-        expr = sp.sympify(expr)
+        expr = expr_of(expr, what="from_dynamic")
         t = self._time_for_dynamic()
         by_name = {s.name: (s, v, a) for s, v, a in zip(self.q, self.qd, self.qdd)}
         rep = {}

@@ -36,6 +36,7 @@ from typing import Mapping
 import mpmath
 import sympy as sp
 
+from ..errors import SpaceMismatchError
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION
 from ..kernel.fields import VectorField
@@ -44,6 +45,7 @@ from ..kernel.frames import Frame
 from ..kernel.space import ConfigurationSpace
 from ..systems.mechanical import MechanicalSystem
 from .mechanical import MechanicalModel
+from ..kernel.parsing import sympy_of
 
 __all__ = ["whipple_bicycle", "BENCHMARK", "benchmark_parameters", "benchmark_operating_point",
            "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed",
@@ -250,7 +252,7 @@ def benchmark_operating_point(model: MechanicalModel, v) -> dict:
     op = benchmark_parameters(model)
     P = model.extra["parameters"]
     op.update({q: sp.S.Zero for q in model.space.q})
-    op.update({"phi_dot": 0, "delta_dot": 0, "theta_R_dot": -sp.sympify(v) / op[P["r_R"]]})
+    op.update({"phi_dot": 0, "delta_dot": 0, "theta_R_dot": -sympy_of(v) / op[P["r_R"]]})
     op.update({x: sp.S.Zero for x in model.parameters if x.name in ("T_phi", "T_delta")})
     return op
 
@@ -272,7 +274,7 @@ def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
     if equations is None:
         equations = model.equations(form)
     elif equations.space != model.space:
-        raise ValueError("the equations are not those of geonh.models.bicycle.whipple_bicycle()")
+        raise SpaceMismatchError("the equations are not those of geonh.models.bicycle.whipple_bicycle()")
     P = model.extra["parameters"]
     q = ("phi", "delta")
     out = {}
@@ -440,7 +442,7 @@ def basu_to_geonh(model: MechanicalModel, basu: Mapping) -> dict:
     and ż are not used (z = r_R cos φ_g is a consequence; :func:`constraint_residuals`)."""
     S = model.space
     x, y, psi, phi, delta, theta, thR, thF = S.q
-    b = {k: sp.Rational(v) if isinstance(v, str) else sp.sympify(v) for k, v in basu.items()}
+    b = {k: sp.Rational(v) if isinstance(v, str) else sympy_of(v) for k, v in basu.items()}
     rR = model.extra["parameters"]["r_R"]
     q = {psi: -b["theta"], phi: sp.pi / 2 - b["psi"], theta: sp.pi - b["phi"], delta: -b["psif"],
          thR: -b["betar"], thF: -b["betaf"]}
@@ -504,7 +506,7 @@ def basu_mandal_state(model: MechanicalModel, basu: Mapping | None = None, *, on
     with mpmath.workdps(PRECISION):
         for i, s in enumerate(S.qd):
             e = sum((frame.fields[k].components[i] * u[k] for k in range(3)), sp.S.Zero)
-            vals[s] = sp.Float(sp.N(sp.sympify(e).xreplace(out).xreplace({q: vals[q] for q in S.q}), PRECISION),
+            vals[s] = sp.Float(sp.N(sympy_of(e).xreplace(out).xreplace({q: vals[q] for q in S.q}), PRECISION),
                                PRECISION)
     return out | vals
 

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ..errors import DimensionError
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
+from ..kernel.parsing import sympy_of
 from ..kernel.space import ConfigurationSpace
 
 
@@ -100,15 +102,15 @@ def n_trailer(N: int, lengths=None) -> KinematicModel:
     (default symbols d1 … dN).
     """
     if N < 0:
-        raise ValueError(f"N must be >= 0, got {N}")
+        raise DimensionError(f"N must be >= 0, got {N}")
     S = ConfigurationSpace(["x", "y"] + [f"theta{i}" for i in range(N + 1)])
     x, y, *th = S.q
     xd, yd, *thd = S.qd
     if lengths is None:
         lengths = [sp.Symbol(f"d{i}", positive=True) for i in range(1, N + 1)]
-    lengths = [sp.sympify(L) for L in lengths]
+    lengths = [sympy_of(L) for L in lengths]
     if len(lengths) != N:
-        raise ValueError(f"{N} hitch lengths needed, got {len(lengths)}")
+        raise DimensionError(f"{N} hitch lengths needed, got {len(lengths)}")
     n = N + 3
     c0, s0 = sp.cos(th[0]), sp.sin(th[0])
     speed = sp.S.One  # v_{i-1} / v0

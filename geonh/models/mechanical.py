@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ..errors import DimensionError
 from ..equations.registry import derive
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
@@ -466,7 +467,7 @@ def dynamic_n_trailer(N: int = 1) -> MechanicalModel:
     Frame: :func:`geonh.models.kinematic.n_trailer` (v = tractor speed, w = θ̇0, then the constraints).
     """
     if N < 0:
-        raise ValueError(f"N must be >= 0, got {N}")
+        raise DimensionError(f"N must be >= 0, got {N}")
     model = catalog.n_trailer(N)
     S = model.space
     x, y, *th = S.q

@@ -27,6 +27,7 @@ from ..errors import SingularMapError
 from ..systems.gauss import GaussSystem
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
+from ..kernel.parsing import sympy_of
 
 __all__ = ["ConstraintSet", "velocity_constraints", "metric_of"]
 
@@ -67,7 +68,7 @@ class ConstraintSet:
         self.r = len(phis)
         #: the state keeps every velocity (u = q̇): the constraints hold only through the data
         self.keeps_velocities = (tuple(eqs.u) == tuple(S.qd)
-                                 and [sp.sympify(k) for k in eqs.kinematics] == list(S.qd))
+                                 and [sympy_of(k) for k in eqs.kinematics] == list(S.qd))
         self._sub = dict(zip(S.qd, eqs.kinematics))
         self._psi = None
         self._proj = None

@@ -29,6 +29,7 @@ from ..errors import NotFoundError, UnknownCoordinateError
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
 from .constraints import ConstraintSet
+from ..kernel.parsing import sympy_of
 
 __all__ = ["Trajectory"]
 
@@ -166,7 +167,7 @@ class Trajectory:
             raise NotFoundError(f"{type(system).__name__} has no kinetic and potential energy T + V "
                                 "(a Gauss system has forces f, not a potential)")
         S = self.equations.space
-        E = (sp.sympify(T) + sp.sympify(V)).xreplace(dict(zip(S.qd, self.equations.kinematics)))
+        E = (sympy_of(T) + sympy_of(V)).xreplace(dict(zip(S.qd, self.equations.kinematics)))
         g = self.function.observable([E], what="the energy")
         return _frozen(g.batch(self.t, self.states)[:, 0])
 

@@ -31,7 +31,7 @@ import sympy as sp
 from ..display import tidy
 from ..errors import GeonhError, NotFoundError
 from ..kernel.generic_point import is_zero
-from ..kernel.parsing import as_expr
+from ..kernel.parsing import as_expr, sympy_of
 
 __all__ = ["Status", "Finding", "Formula", "AuditRow", "AuditReport", "SOURCES", "formula", "formulas",
            "audit", "compare", "definition", "show", "solve_linear"]
@@ -70,7 +70,7 @@ class Finding:
 
     def __post_init__(self):
         if self.status not in STATUSES:
-            raise ValueError(f"unknown audit status {self.status!r}; expected one of {STATUSES}")
+            raise NotFoundError(f"unknown audit status {self.status!r}; expected one of {STATUSES}")
 
     @property
     def shown(self) -> str:
@@ -223,9 +223,9 @@ def formula(source: str, number: str, *, topic: str, printed: str, computed: str
             expected: Status) -> Callable[[Callable[[], Finding]], Callable[[], Finding]]:
     """Decorator: register the decorated zero-argument function as the check of a formula."""
     if source not in SOURCES:
-        raise ValueError(f"unknown source {source!r}; expected one of {sorted(SOURCES)}")
+        raise NotFoundError(f"unknown source {source!r}; expected one of {sorted(SOURCES)}")
     if expected not in STATUSES:
-        raise ValueError(f"unknown audit status {expected!r}; expected one of {STATUSES}")
+        raise NotFoundError(f"unknown audit status {expected!r}; expected one of {STATUSES}")
 
     def register(check: Callable[[], Finding]) -> Callable[[], Finding]:
         if any(f.number == number for f in _REGISTRY[source]):
@@ -322,7 +322,7 @@ def _difference(printed, computed):
     if isinstance(printed, dict) or isinstance(computed, dict):
         if not (isinstance(printed, dict) and isinstance(computed, dict)) or printed.keys() != computed.keys():
             raise GeonhError("printed and computed families must be dicts with the same labels")
-        return {k: sp.sympify(printed[k] - computed[k]) for k in printed}
+        return {k: sympy_of(printed[k] - computed[k]) for k in printed}
     P, C = _as_matrix(printed), _as_matrix(computed)
     if P.shape != C.shape:
         raise GeonhError(f"printed and computed forms have different shapes {P.shape} and {C.shape}")

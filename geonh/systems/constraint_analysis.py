@@ -34,6 +34,7 @@ from ..errors import InconsistentStateError, NotLinearError, RankError
 from ..kernel.evaluation import to_sympy, value_at
 from ..kernel.generic_point import generic_rank, is_zero, nullspace
 from ..kernel.space import ConfigurationSpace, as_expression
+from ..kernel.parsing import sympy_of
 
 __all__ = ["ConstraintReport", "analyze_constraints"]
 
@@ -105,7 +106,7 @@ class ConstraintReport:
     def violations(self, state: Mapping, tol: float = 1e-9) -> list[str]:
         """Constraints (configuration and velocity, given and hidden) violated at ``state``."""
         bad = []
-        st = {k: sp.sympify(v) for k, v in dict(state).items()}
+        st = {k: sympy_of(v) for k, v in dict(state).items()}
         for label, group in (("configuration", self.configuration_constraints),
                              ("velocity", list(self.original) + list(self.velocity_constraints))):
             for g in group:

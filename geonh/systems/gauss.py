@@ -37,7 +37,7 @@ import sympy as sp
 from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError
 from ..kernel.evaluation import PRECISION, to_mp, value_at
 from ..kernel.generic_point import generic_rank, lu_solve
-from ..kernel.parsing import as_expr, as_sequence
+from ..kernel.parsing import as_expr, as_sequence, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .constraint_analysis import analyze_constraints
 from .mechanical import MechanicalSystem
@@ -101,7 +101,7 @@ def _change(old: ConfigurationSpace, new: ConfigurationSpace, X: Mapping):
     """Substitution {x: X(x̃), ẋ: J x̃̇, (t: t)} and the Jacobian J for x = X(x̃)."""
     if new.n != old.n:
         raise DimensionError("a change of coordinates keeps the dimension")
-    X = {old.coordinate(k): sp.sympify(v) for k, v in X.items()}
+    X = {old.coordinate(k): sympy_of(v) for k, v in X.items()}
     if set(X) != set(old.q):
         raise DimensionError(f"X must give every old coordinate {[s.name for s in old.q]}")
     for v in X.values():

@@ -39,9 +39,10 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotAdaptedError, RankError
+from ..errors import DimensionError, NotAdaptedError, NotFoundError, ParseError, RankError
 from ..kernel.generic_point import generic_rank, lu_solve
 from .nonlinear import as_nonlinear
+from ..kernel.parsing import sympy_of
 
 __all__ = ["HertzSpace", "split_galgebra", "benchmark_split"]
 
@@ -65,14 +66,14 @@ class HertzSpace:
         if total_mass is None:
             const_diag = Mass.is_diagonal() and not any(e.has(*S.coords) for e in Mass)
             total_mass = sp.trace(Mass) / 3 if (const_diag and n % 3 == 0) else sp.trace(Mass) / n
-        self.M = sp.sympify(total_mass)
+        self.M = sympy_of(total_mass)
         self.mass = Mass
         self.metric = Mass / self.M
         if quasi is None:
             J = system.constraint_jacobian
             free = self._complement(J)
             quasi = [S.qd[i] for i in free] + list(system.phi)
-        quasi = [sp.sympify(e) for e in quasi]
+        quasi = [sympy_of(e) for e in quasi]
         if len(quasi) != n:
             raise DimensionError(f"{n} quasi-velocities needed, got {len(quasi)}")
         self.quasi = quasi
@@ -168,13 +169,13 @@ class HertzSpace:
         if friction is None:
             return N, sp.zeros(n, 1)
         if friction != "coulomb":
-            raise ValueError(f"friction must be None or 'coulomb', not {friction!r}")
+            raise NotFoundError(f"friction must be None or 'coulomb', not {friction!r}")
         if k is None:
-            raise ValueError("Coulomb friction needs its coefficient k")
+            raise ParseError("Coulomb friction needs its coefficient k")
         vL, _ = self.split(self.velocity())
         normN = sp.sqrt(self.dot(N, N))
         normv = sp.sqrt(self.dot(vL, vL))
-        return N, -sp.sympify(k) * normN * vL / normv
+        return N, -sympy_of(k) * normN * vL / normv
 
 
 # ----------------------------------------------------------------------------------------------

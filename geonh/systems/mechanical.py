@@ -27,7 +27,7 @@ from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, val
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import (condition_holds, float_positive_definite, float_values, generic_rank,
                                     sample_points)
-from ..kernel.parsing import as_expr, as_sequence, check_lookalikes, parse_condition
+from ..kernel.parsing import as_expr, as_sequence, check_lookalikes, parse_condition, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from ..transposition.adapted import solve_constraints
 
@@ -471,7 +471,7 @@ class MechanicalSystem:
             free, dep, a, a0 = list(range(S.n)), [], None, None
         params: set = set(extra_symbols)
         for e in (self.T, self.V, *self.Q, *list(self.constraints.matrix())):
-            params |= sp.sympify(e).free_symbols
+            params |= sympy_of(e).free_symbols
         for _ in range(200):
             vals = random_state(S, rng, params | _condition_symbols(self.conditions),
                                 [S.qd[s] for s in free])
@@ -625,7 +625,7 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
         mass, point = getattr(body, "mass", None), getattr(body, "masscenter", None)
         if mass is None or point is None:
             return None
-        blocks.append((conv(sp.sympify(mass)), [conv(c) for c in point.vel(frame).to_matrix(frame)]))
+        blocks.append((conv(sympy_of(mass)), [conv(c) for c in point.vel(frame).to_matrix(frame)]))
         bf, inertia = getattr(body, "frame", None), getattr(body, "central_inertia", None)
         if bf is not None and inertia is not None:
             Im = inertia.to_matrix(bf)

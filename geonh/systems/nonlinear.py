@@ -29,7 +29,7 @@ from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION, real_value
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import condition_holds, generic_rank
-from ..kernel.parsing import as_expr, as_sequence
+from ..kernel.parsing import as_expr, as_sequence, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .mechanical import MechanicalSystem, random_state
 
@@ -261,7 +261,7 @@ class NonlinearSystem:
         """Symbols other than t, q, q̇, q̈ in T, V, Q, φ and the virtual rule."""
         out: set = set()
         for e in (self.T, self.V, *self.Q, *self.phi, *list(self.virtual_matrix)):
-            out |= sp.sympify(e).free_symbols
+            out |= sympy_of(e).free_symbols
         return out - set(self.space.state_symbols)
 
     # -- consistent states ------------------------------------------------------------------
@@ -283,7 +283,7 @@ class NonlinearSystem:
         """Raise :class:`InconsistentStateError` if the state violates a constraint
         (holonomic ones at position level too)."""
         bad = []
-        state = {k: sp.sympify(v) for k, v in dict(state).items()}
+        state = {k: sympy_of(v) for k, v in dict(state).items()}
         for f in self.holonomic + self.phi:
             v = real_value(f, state)
             if v is None or abs(v) > tol:

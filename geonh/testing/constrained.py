@@ -14,6 +14,7 @@ from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.space import ConfigurationSpace
 from ..transposition.relations import ConstrainedSetting
+from ..kernel.parsing import sympy_of
 
 __all__ = [
     "coefficient_expressions",
@@ -34,7 +35,7 @@ def _term(draw, coords):
     j = draw(st.sampled_from(coords))
     kind = draw(st.sampled_from(["const", "lin", "quad", "sin", "cos", "qcos"]))
     if kind == "const":
-        return sp.sympify(c)
+        return sympy_of(c)
     if kind == "lin":
         return c * i
     if kind == "quad":

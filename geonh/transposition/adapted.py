@@ -19,7 +19,7 @@ from typing import Protocol, Sequence, Union
 
 import sympy as sp
 
-from ..errors import NotAdaptedError
+from ..errors import NotAdaptedError, ParseError
 from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
@@ -43,7 +43,7 @@ Constraints = Union[Codistribution, HasConstraints]
 def _codistribution(constraints: Constraints) -> Codistribution:
     cod = constraints if isinstance(constraints, Codistribution) else getattr(constraints, "constraints", None)
     if not isinstance(cod, Codistribution):
-        raise TypeError(f"expected a Codistribution or a system with constraints, got {type(constraints).__name__}")
+        raise ParseError(f"expected a Codistribution or a system with constraints, got {type(constraints).__name__}")
     return cod
 
 

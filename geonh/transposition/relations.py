@@ -53,13 +53,14 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotLinearError, RankError, SingularMapError, UnknownCoordinateError
+from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError, UnknownCoordinateError
 from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_rank, inverse, is_zero
 from ..kernel.space import ConfigurationSpace
+from ..kernel.parsing import sympy_of
 
 __all__ = ["ConstrainedSetting", "DeltaFields", "TranspositionalRelations", "bilinear_matrix"]
 
@@ -76,14 +77,14 @@ def _delta(s: sp.Symbol) -> sp.Symbol:
 def _no_velocities(space: ConfigurationSpace, exprs, what: str) -> None:
     vel = space.qd + space.qdd
     for e in exprs:
-        if sp.sympify(e).has(*vel):
+        if sympy_of(e).has(*vel):
             raise NotLinearError(f"{what} must be functions of (t, q) only; {e} contains velocities")
 
 
 def bilinear_matrix(expr: sp.Expr, left: Sequence[sp.Symbol], right: Sequence[sp.Symbol]) -> sp.Matrix:
     """M with expr = Σ left_i M_ij right_j, for an expression bilinear in the two symbol lists
     (M_ij = ∂² expr / ∂left_i ∂right_j; bilinearity itself is not checked here)."""
-    expr = sp.sympify(expr)
+    expr = sympy_of(expr)
     return sp.Matrix(len(left), len(right),
                      lambda i, j: sp.diff(expr, left[i], right[j]))
 
@@ -111,12 +112,12 @@ class ConstrainedSetting:
     def __init__(self, space: ConfigurationSpace, dependent: Sequence, a, affine=None, *,
                  quasi=None, quasi_affine=None):
         if not isinstance(space, ConfigurationSpace):
-            raise TypeError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
+            raise ParseError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
         dep = tuple(space.coordinate(c) for c in dependent)
         if space.t is not None and space.t in dep:
             raise UnknownCoordinateError(f"time {space.t} cannot be a dependent coordinate")
         if len(set(dep)) != len(dep):
-            raise ValueError(f"repeated dependent coordinate in {[s.name for s in dep]}")
+            raise DimensionError(f"repeated dependent coordinate in {[s.name for s in dep]}")
         free = tuple(q for q in space.q if q not in dep)
         if not free:
             raise RankError("every coordinate is dependent: a constrained setting needs at least "
@@ -157,7 +158,7 @@ class ConstrainedSetting:
         from the rank, :class:`SingularMapError` if the constraints cannot be solved for them.
         """
         if not isinstance(cod, Codistribution):
-            raise TypeError(f"expected a Codistribution, got {type(cod).__name__}")
+            raise ParseError(f"expected a Codistribution, got {type(cod).__name__}")
         space = cod.space
         M = cod.matrix()  # independent rows, columns = space.coords
         r = M.rows
@@ -206,7 +207,7 @@ class ConstrainedSetting:
         eqs. (20), (21)), and the first m forms are the default free quasi-velocities, restricted
         to the constraints: a_rs = B^r_s + B^r_j a_js, a_r = B^r_t + B^r_j a_j."""
         if not isinstance(frame, Frame):
-            raise TypeError(f"expected a Frame, got {type(frame).__name__}")
+            raise ParseError(f"expected a Frame, got {type(frame).__name__}")
         space = frame.space
         if not isinstance(m, int) or not 1 <= m <= space.n:
             raise DimensionError(f"m must be an integer with 1 ≤ m ≤ n = {space.n}, got {m!r}")
@@ -264,16 +265,16 @@ class ConstrainedSetting:
             Q = sp.eye(m)
             Qa = sp.zeros(m, 1)
         elif isinstance(quasi, (list, tuple)) and quasi and not isinstance(quasi[0], (list, tuple)) \
-                and any(sp.sympify(e).has(*space.qd) for e in quasi):
+                and any(sympy_of(e).has(*space.qd) for e in quasi):
             if quasi_affine is not None:
-                raise TypeError("quasi_affine goes with a matrix quasi, not with expressions")
+                raise ParseError("quasi_affine goes with a matrix quasi, not with expressions")
             if len(quasi) != m:
                 raise DimensionError(f"{m} free quasi-velocities needed, got {len(quasi)}")
             sub = self.velocity_substitution()
             vel = dict(zip(space.q, space.qd))
             rows, affs = [], []
             for e in quasi:
-                e = sp.sympify(e).subs(sub)
+                e = sympy_of(e).subs(sub)
                 row = []
                 for f in self.free:
                     cv = sp.diff(e, vel[f])
@@ -309,7 +310,7 @@ class ConstrainedSetting:
     # -- the k-family ---------------------------------------------------------------------------
     def _check_k(self, k) -> int:
         if isinstance(k, bool) or not isinstance(k, (numbers.Integral, sp.Integer)):
-            raise TypeError(f"k must be an integer, got {k!r}")
+            raise ParseError(f"k must be an integer, got {k!r}")
         k = int(k)
         if not 0 <= k <= self.n - self.m:
             raise DimensionError(
