@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .errors import GeonhError, NotFoundError
+from .errors import GeonhError, ParseError
 
 __all__ = ["bicycle_figure", "eigenvalues_figure", "growth_vector_figure", "invariants_figure", "overview",
            "phase_figure", "reactions_figure", "trajectory_figure"]
@@ -55,7 +55,7 @@ def _columns(traj, which: str):
         return list(traj.u_names), traj.u.T
     if which == "all":
         return list(traj.q_names) + list(traj.u_names), traj.y
-    raise NotFoundError(f"which must be 'q', 'u' or 'all', not {which!r}")
+    raise ParseError(f"which must be 'q', 'u' or 'all', not {which!r}")
 
 
 def trajectory_figure(traj, *, which: str = "all", names: Sequence[str] | None = None, ax=None, title: str = ""):

@@ -411,8 +411,19 @@ class Ctx:
         return self.eqs.linearize({S.q[2]: 0, self.eqs.u[0]: 1, self.eqs.u[1]: 0, **self.params})
 
     @cached_property
+    def quasi(self) -> list:
+        """Quasi-velocities of the sleigh, the constraint last."""
+        xd, yd, thd = self.space.qd
+        return [xd, thd, self.constraint]
+
+    @cached_property
+    def constraint(self):
+        """The sleigh's velocity constraint, an expression in q and q̇."""
+        return sum(c * v for c, v in zip(self.cod.forms[0].covector, self.space.velocities))
+
+    @cached_property
     def velocity_frame(self):
-        return g.velocity_frame(self.system, list(self.space.qd))
+        return g.velocity_frame(self.system, self.quasi)
 
     @cached_property
     def mechanics(self):
@@ -451,7 +462,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "eq1": lambda c: c.eqs, "eq2": lambda c: c.eqs, "equations": lambda c: c.eqs, "model": lambda c: c.model,
     "frame": lambda c: c.frame, "traj": lambda c: c.traj, "rng": lambda c: random.Random(0),
     "translation": lambda c: c.translation, "cod": lambda c: c.cod, "free": lambda c: c.free,
-    "hs": lambda c: c.hertz, "setting": lambda c: c.setting, "constraints": lambda c: [c.cod.forms[0].as_matrix()[0]],
+    "hs": lambda c: c.hertz, "setting": lambda c: c.setting, "constraints": lambda c: [c.constraint],
     "km": lambda c: c.mechanics[3], "new_space": lambda c: g.ConfigurationSpace("u v w"),
     "expr": lambda c: c.expr, "e": lambda c: c.expr, "I": lambda c: c.expr, "value": lambda c: c.expr,
     "obj": lambda c: c.expr, "f": lambda c: c.expr, "g": lambda c: c.expr, "text": lambda c: "x + 1",
@@ -470,7 +481,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "components": lambda c: [1, 0, _x(c)], "comps": lambda c: {"x": 1}, "coordinates": lambda c: "a b",
     "coord": lambda c: "x", "fields": lambda c: [c.field], "forms": lambda c: [c.oneform],
     "omegas": lambda c: list(c.space.qd), "omega": lambda c: [1, 0, 0], "generators": lambda c: [c.field],
-    "quasi": lambda c: list(c.space.qd), "T": lambda c: c.system.T, "X": lambda c: c.field, "Y": lambda c: c.field,
+    "quasi": lambda c: c.quasi, "T": lambda c: c.system.T, "X": lambda c: c.field, "Y": lambda c: c.field,
     "t": lambda c: 0.0, "y": lambda c: c.y0, "Y_": lambda c: np.array([c.y0]), "w": lambda c: [1, 0, 0],
     "a": lambda c: [1, 0, 0], "b": lambda c: [0, 1, 0], "r": lambda c: [1, 0, 0], "B": lambda c: [[0, 1, 0]],
     "c": lambda c: [0], "D": lambda c: {"x": _x(c)}, "printed": lambda c: _x(c), "computed": lambda c: _x(c),
@@ -489,7 +500,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
 }
 
 _B = "geonh.models.bicycle."
-_SX = lambda c: [c.cod.forms[0].as_matrix()[0]]  # noqa: E731 - the sleigh's constraint, as an expression
+_SX = lambda c: [c.constraint]  # noqa: E731 - the sleigh's constraint, as an expression
 
 
 def _on_motion_tuple(c):
@@ -551,8 +562,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.equations.independent.multiplier_equations": {
         "phis": _SX, "Theta": lambda c: c.cod.matrix(), "accel": lambda c: list(c.system.lagrange_operator)},
     "geonh.kernel.velocity_frames.VelocityFrame": {
-        "quasi": lambda c: list(c.space.qd), "symbols": lambda c: list(c.velocity_frame.symbols),
-        "inverse": lambda c: list(c.velocity_frame.symbols)},
+        "quasi": lambda c: list(c.velocity_frame.quasi), "symbols": lambda c: list(c.velocity_frame.v),
+        "inverse": lambda c: list(c.velocity_frame.inverse)},
     "geonh.kernel.velocity_frames.singular_at": {"states": lambda c: [c.qstate]},
     "geonh.kernel.frames.Frame": {"fields": lambda c: list(c.frame.fields)},
     "geonh.kernel.frames.Frame.from_coframe": {"forms": lambda c: list(c.frame.coframe)},

@@ -45,7 +45,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotAdaptedError, NotFoundError, NotLinearError, ParseError
+from ..errors import DimensionError, NotAdaptedError, NotLinearError, ParseError
 from ..kernel.frames import Frame
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import check_adapted, frame_kinematics, solve_constraints, speed_symbols, voronets_frame
@@ -201,7 +201,7 @@ def hamilton_integrand(system: MechanicalSystem, form: str = "general", *, k=Non
                 w -= a0[kk]
             I += st.p[j] * st.delta(w)
     else:
-        raise NotFoundError(f"form must be one of {PRINCIPLE_FORMS}, not {form!r}")
+        raise ParseError(f"form must be one of {PRINCIPLE_FORMS}, not {form!r}")
     return sp.expand(I) if not I.has(sp.Function) else I
 
 

@@ -13,7 +13,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import NotFoundError
+from ..errors import ParseError
 from ..kernel.frames import Frame
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
@@ -128,7 +128,7 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     a_{m,i} K_{n+m}.  (Printed (5), (10) and (II) write q̇ or q where q̈ is meant; see docs.)
     """
     if kind not in (1, 2):
-        raise NotFoundError("Tzénoff's form is kind=1 or kind=2")
+        raise ParseError("Tzénoff's form is kind=1 or kind=2")
     S = system.space
     free, dep, a, a0 = solve_constraints(system, dependent)
     # the Voronets kinematics q̇_s = u_s, q̇_j = a_js u_s + a_j

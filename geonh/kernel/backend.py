@@ -99,8 +99,8 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, GeonhError, SingularMapError
-from .parsing import sympy_of
+from ..errors import DimensionError, GeonhError, ParseError, SingularMapError
+from .parsing import as_mapping, as_matrix, as_sequence, expr_of, sympy_of
 
 try:  # pragma: no cover - depends on the installation
     import symengine as se
@@ -295,6 +295,8 @@ class Translation:
         ``DenseMatrix``, a list stays a list)."""
         if not SYMENGINE_AVAILABLE:
             raise BackendError("symengine is not installed")
+        if not _is_se(obj):
+            obj = sympy_of(obj, what="to_symengine")  # strings parsed here, never by symengine's own parser
         self._record(obj)
         return _to_se(obj)
 
@@ -312,6 +314,8 @@ class Translation:
         translation), function nodes of the inputs come back as the very input objects, and
         sums and products are assembled in sympy's canonical argument order without
         re-running sympy's flattening (symengine has already collected terms)."""
+        if not _is_se(obj) and not isinstance(obj, (sp.Basic, sp.MatrixBase, list, tuple)):
+            obj = expr_of(obj, what="to_sympy")  # strings parsed, never by symengine's own parser
         if se is None:
             return _to_sp(obj, {})
         self._prepare()
@@ -435,6 +439,16 @@ class LazyArray(sp.ImmutableDenseNDimArray):
 
     def __new__(cls, iterable, shape=None, **kwargs):
         # sympy's own rebuilding (func(*args), type(self)(list, shape), unpickling)
+        if not isinstance(iterable, (sp.Basic, sp.NDimArray, sp.MatrixBase)):  # sympy would sympify strings
+            if hasattr(iterable, "tolist"):
+                iterable = iterable.tolist()
+            elif not isinstance(iterable, (str, bytes, dict, set)) and hasattr(iterable, "__iter__"):
+                iterable = list(iterable)
+            iterable = sympy_of(iterable, what="array entries")
+        if shape is not None and not isinstance(shape, sp.Tuple):
+            shape = tuple(as_sequence(shape, "array shape"))
+            if not all(isinstance(d, (int, sp.Integer)) for d in shape):
+                raise DimensionError(f"an array shape is a sequence of integers, not {shape!r:.80}")
         return sp.ImmutableDenseNDimArray(iterable, shape, **kwargs)
 
     @classmethod
@@ -443,10 +457,14 @@ class LazyArray(sp.ImmutableDenseNDimArray):
         """The array of ``shape`` (row-major flat ``values``: sympy expressions, or ``None``
         where ``pending`` maps the flat index to the symengine expression that
         ``translation.to_sympy`` converts on first access)."""
+        dims = tuple(as_sequence(shape, "array shape"))
+        if not all(isinstance(d, int) and d >= 0 for d in dims):
+            raise DimensionError(f"an array shape is a sequence of non-negative integers, not {shape!r:.80}")
+        values = [v if v is None else sympy_of(v, what="array entry") for v in as_sequence(values, "array values")]
+        pending = as_mapping(pending, "pending entries")
         self = object.__new__(cls)
         self._assumptions = cls.default_assumptions
         self._mhash = None
-        dims = tuple(int(d) for d in shape)
         size = 1
         for d in dims:
             size *= d
@@ -541,6 +559,7 @@ def fraction_field_inverse(M: sp.MatrixBase):
     ``False`` when M is singular over the fraction field (i.e. at the generic point);
     ``None`` when the domain is not QQ or a field of rational functions over ZZ or QQ, or the
     exact LU fails otherwise: the caller takes the sympy route then."""
+    M = as_matrix(M, what="fraction_field_inverse matrix")
     from sympy.polys.matrices import DomainMatrix
     from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
     n = M.rows
@@ -599,9 +618,24 @@ def _zero(e) -> bool:
     return e == 0
 
 
+def _natives(values, what: str) -> list:
+    """A sequence of native expressions: symengine objects as they are, anything else through
+    :func:`~geonh.kernel.parsing.expr_of` (sympy objects unchanged, strings parsed, others refused)."""
+    return [v if _is_se(v) else expr_of(v, what=what) for v in as_sequence(values, what)]
+
+
+def _native_symbols(values, what: str) -> list:
+    out = _natives(values, what)
+    for s in out:
+        if not getattr(s, "is_Symbol", False):
+            raise ParseError(f"{what}: {str(s)[:60]} is not a symbol")
+    return out
+
+
 def jacobian(exprs: Sequence, symbols: Sequence):
     """J[k, i] = ∂ exprs[k] / ∂ symbols[i] (native matrix; symengine if the inputs are)."""
-    exprs = list(exprs)
+    exprs = _natives(exprs, "jacobian expressions")
+    symbols = _native_symbols(symbols, "jacobian symbols")
     if exprs and any(_is_se(e) for e in exprs):
         syms = [se.sympify(s) for s in symbols]
         return se.DenseMatrix(len(exprs), len(syms), [se.diff(e, s) for e in exprs for s in syms])
@@ -612,6 +646,9 @@ def directional_derivative(components: Sequence, f, symbols: Sequence):
     """X(f) = X^i ∂f/∂q^i for X = X^i ∂_i given by ``components`` over ``symbols``
     (CONVENTIONS.md, "Fields, forms, brackets").  symengine if ``f`` or a component is a
     symengine object, sympy otherwise."""
+    components = _natives(components, "field components")
+    f = f if _is_se(f) else expr_of(f, what="function")
+    symbols = _native_symbols(symbols, "symbols")
     native_se = _is_se(f) or any(_is_se(c) for c in components)
     conv = se.sympify if native_se else sp.sympify
     f = conv(f)
@@ -627,6 +664,8 @@ def directional_derivative(components: Sequence, f, symbols: Sequence):
 def lie_bracket(X: Sequence, Y: Sequence, symbols: Sequence) -> list:
     """[X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k (CONVENTIONS.md; check [∂_x, x ∂_y] = +∂_y),
     for fields given by component lists over ``symbols``."""
+    X, Y = _natives(X, "field components"), _natives(Y, "field components")
+    symbols = _native_symbols(symbols, "symbols")
     if any(_is_se(e) for e in list(X) + list(Y)):
         syms = [se.sympify(s) for s in symbols]
         X = [se.sympify(e) for e in X]
@@ -639,6 +678,12 @@ def lie_bracket(X: Sequence, Y: Sequence, symbols: Sequence) -> list:
 
 def matmul(A, B):
     """Matrix product A·B of native matrices (symengine ``DenseMatrix`` or sympy)."""
+    A = A if _is_se(A) else as_matrix(A, what="matmul A")
+    B = B if _is_se(B) else as_matrix(B, what="matmul B")
+    cols = A.ncols() if _is_se(A) else A.cols
+    rows = B.nrows() if _is_se(B) else B.rows
+    if cols != rows:
+        raise DimensionError(f"matmul: A has {cols} columns, B has {rows} rows")
     return A * B
 
 
@@ -690,6 +735,10 @@ def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
     import mpmath
     from .evaluation import PRECISION, to_mp
     from .generic_point import TRIALS, sample_points
+    if not _is_se(M):
+        raise ParseError("generic_pivot_order takes a symengine matrix (see lu_solve for sympy matrices)")
+    if symbols is not None:
+        symbols = as_mapping(symbols, "generic_pivot_order symbols")
     n = M.nrows()
     entries = list(M)
     fs = set()

@@ -24,7 +24,7 @@ from .forms import OneForm, differential, exterior_derivative, velocity_form, we
 from .evaluation import to_mp, value_at
 from .generic_point import PRECISION, RowRank, sample_points, tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
 from .space import ConfigurationSpace
-from .parsing import sympy_of
+from .parsing import as_sequence, as_symbols, sympy_of
 
 
 def _space_of(items, space):
@@ -43,6 +43,7 @@ class Distribution:
     """The span of vector fields (at the generic point)."""
 
     def __init__(self, fields: Sequence[VectorField], space: ConfigurationSpace | None = None):
+        fields = as_sequence(fields, "Distribution fields")
         for X in fields:
             if not isinstance(X, VectorField):
                 raise ParseError(f"a Distribution is spanned by VectorFields, got {type(X).__name__}")
@@ -179,6 +180,7 @@ class Codistribution:
     """The span of one-forms, e.g. the constraint forms θ^κ of a nonholonomic system."""
 
     def __init__(self, forms: Sequence[OneForm], space: ConfigurationSpace | None = None):
+        forms = as_sequence(forms, "Codistribution forms")
         for f in forms:
             if not isinstance(f, OneForm):
                 raise ParseError(f"a Codistribution is spanned by OneForms, got {type(f).__name__}")
@@ -197,7 +199,7 @@ class Codistribution:
 
         On a space with time the affine part becomes the dt component (time as a coordinate).
         """
-        forms = [velocity_form(space, ex, "constraint") for ex in constraints]
+        forms = [velocity_form(space, ex, "constraint") for ex in as_sequence(constraints, "constraints")]
         return cls(forms, space)
 
     def matrix(self, all_forms: bool = False) -> sp.Matrix:
@@ -294,7 +296,8 @@ class Codistribution:
         :class:`NotFoundError` if the integrals or the solution have no closed form."""
         fs = self.first_integrals()
         r = len(fs)
-        cs = list(constants) if constants is not None else list(sp.symbols(f"c1:{r + 1}"))
+        cs = list(as_symbols(constants, what="constants")) if constants is not None \
+            else list(sp.symbols(f"c1:{r + 1}"))
         if len(cs) != r:
             raise RankError(f"{r} constants needed (one per first integral), got {len(cs)}")
         coords = list(self.space.coords)

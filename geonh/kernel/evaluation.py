@@ -19,7 +19,7 @@ made here has PRECISION digits, never 15), and :func:`random_rational` draws the
 rationals of every reproducible random point or state.
 
 This module sits at the bottom of the kernel: it imports nothing else from geonh but the
-errors, and :mod:`geonh.kernel.generic_point` builds its decisions on it.
+errors and the input boundary (:mod:`geonh.kernel.parsing`), and :mod:`geonh.kernel.generic_point` builds its decisions on it.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import MissingValueError, SingularMapError
-from .parsing import sympy_of
+from .parsing import as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
 
 __all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
            "solve_linear_at", "random_rational"]
@@ -70,7 +70,9 @@ def to_sympy(x) -> sp.Expr:
         return x
     if isinstance(x, mpmath.mpc):
         return sp.Float(x.real, PRECISION) + sp.I * sp.Float(x.imag, PRECISION)
-    return sp.Float(x, PRECISION)
+    if isinstance(x, (mpmath.mpf, float, int)) and not isinstance(x, bool):
+        return sp.Float(x, PRECISION)
+    return expr_of(x, what="to_sympy")
 
 
 # -- fixed-precision evaluation of large trees --------------------------------------------------
@@ -87,6 +89,8 @@ def postorder(expr: sp.Expr, cache: dict, leaf: Callable, node: Callable):
     gives the value of a leaf (None for an inner node), ``node(e, child_values)`` combines.
     ``cache`` (subexpression → value) may be shared between calls.  Serves :func:`tree_eval`
     and the forward-mode derivatives of :func:`geonh.kernel.generic_point.directional_derivative`."""
+    expr = expr_of(expr, what="postorder")
+    cache = as_mapping(cache, "postorder cache")
     stack = [(expr, False)]
     while stack:
         e, ready = stack.pop()
@@ -109,8 +113,13 @@ def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
     other's work).  Call it inside ``mpmath.workdps(PRECISION)``; a node that is singular or
     lacks a value raises ``ValueError``.  No compilation: sympy's adaptive evalf and
     lambdify's code generation are both far slower on big trees."""
+    expr = expr_of(expr, what="tree_eval")
+    point = as_mapping(point, "tree_eval point")
+
     def leaf(e):
         if e.is_Symbol:
+            if e not in point:
+                raise MissingValueError(f"tree_eval: no value given for {e}")
             return to_mp(point[e])
         if e.is_Rational:
             return mpmath.mpf(e.p) / e.q
@@ -143,8 +152,9 @@ def native_values(natives: list, values: Mapping) -> list:
     Raises ``TypeError`` if a value is not a rational number (the caller's cue to use the
     sympy route for the whole point)."""
     import symengine as se
+    natives = as_sequence(natives, "native_values natives")
     sub = {}
-    for k, v in values.items():
+    for k, v in as_values(values, what="native_values values").items():
         v = sympy_of(v)
         if not v.is_Rational:
             raise TypeError("symengine route: rational point values only")
@@ -175,6 +185,7 @@ def _native_value(expr: sp.Expr, values: Mapping):
 
 def is_big(expr: sp.Expr, limit: int = 150) -> bool:
     """Has ``expr`` more than ``limit`` nodes?  (Stops counting there.)"""
+    expr = expr_of(expr, what="is_big")
     for k, _ in enumerate(sp.preorder_traversal(expr)):
         if k > limit:
             return True
@@ -206,10 +217,10 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
     ``tree=True``: an expression with functions and more than 150 nodes whose symbols all
     have values is evaluated by :func:`tree_eval` at fixed precision (fast; the last digits
     may differ from sympy's adaptive ``evalf``, which is used otherwise)."""
-    expr = sympy_of(expr)
+    expr = expr_of(expr, what="value_at")
     if expr.is_Rational:
         return expr
-    values = {} if values is None else values if isinstance(values, dict) else dict(values)
+    values = {} if values is None else as_values(values, what="value_at values")
     if tree and expr.has(sp.Function) and is_big(expr) and all(s in values for s in expr.free_symbols):
         v = _native_value(expr, values)
         if v is not None:
@@ -258,6 +269,8 @@ def real_value(expr: sp.Expr, values: Mapping | None = None) -> sp.Expr | None:
 def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: Mapping, what: str = "matrix") -> list:
     """Solve M x = F at a state: exactly if every entry is rational there, else with mpmath
     (large entries with functions evaluated at fixed PRECISION digits, ``tree=True``)."""
+    M, F = as_matrix(M, what=what), as_matrix(F, what=f"right-hand side of {what}")
+    values = as_values(values, what="solve_linear_at values")
     Mv = [value_at(e, values, tree=True) for e in M]
     Fv = [value_at(e, values, tree=True) for e in F]
     n = M.rows

@@ -16,12 +16,12 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DependentFieldsError, DimensionError, NotFoundError, ParseError, SingularMapError
+from ..errors import DependentFieldsError, DimensionError, ParseError, SingularMapError
 from . import backend as _be
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
 from .generic_point import generic_rank, is_zero, lu_inverse
-from .parsing import as_expr
+from .parsing import as_expr, as_exprs, as_matrix, as_names, as_sequence
 from .space import ConfigurationSpace
 
 
@@ -36,7 +36,8 @@ class Frame:
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
                  coframe: Sequence[OneForm] | None = None):
-        fields = list(fields)
+        fields = as_sequence(fields, "frame fields")
+        names = as_names(names, "frame names") if names is not None else None
         if not fields:
             raise DimensionError("a frame needs at least one field")
         for X in fields:
@@ -49,7 +50,7 @@ class Frame:
         C = fields_matrix(fields)
         if coframe is not None:
             # a known dual coframe (closed forms beat an LU inverse); duality is verified
-            coframe = list(coframe)
+            coframe = as_sequence(coframe, "coframe")
             if len(coframe) != space.dim or any(not isinstance(f, OneForm) or f.space != space for f in coframe):
                 raise DimensionError(f"the coframe must be {space.dim} OneForms on {space!r}")
             Bk = sp.Matrix([list(f.covector) for f in coframe])
@@ -146,7 +147,8 @@ class Frame:
     @classmethod
     def from_coframe(cls, forms: Sequence[OneForm], *, names: Sequence[str] | None = None) -> "Frame":
         """Frame dual to n one-forms θ^a = B^a_i dq^i (C = B⁻¹ by LU)."""
-        forms = list(forms)
+        forms = as_sequence(forms, "coframe forms")
+        names = as_names(names, "frame names") if names is not None else None
         if not forms:
             raise DimensionError("a coframe needs at least one form")
         for f in forms:
@@ -185,7 +187,7 @@ class Frame:
         rheonomic space the time column B^a_t is the coefficient-free part (ω = B q̇ + B_t),
         so affine definitions are allowed there and only there.
         """
-        omegas = [as_expr(w, space.state_symbols, what="quasi-velocity") for w in omegas]
+        omegas = [as_expr(w, space.state_symbols, what="quasi-velocity") for w in as_sequence(omegas, "quasi-velocities")]
         if len(omegas) != space.dim:
             raise DimensionError(f"{space!r} needs {space.dim} quasi-velocities, got {len(omegas)}")
         forms = [velocity_form(space, w, "quasi-velocity") for w in omegas]
@@ -223,6 +225,7 @@ class Frame:
 
     def velocities_from(self, omega: Sequence) -> list[sp.Expr]:
         """q̇^i = C^i_a ω^a for given quasi-velocity values/symbols (components over coords)."""
+        omega = as_exprs(omega, self.space.state_symbols, what="quasi-velocity values")
         if len(omega) != self.dim:
             raise DimensionError(f"{self.dim} quasi-velocities needed, got {len(omega)}")
         return list(self.C * sp.Matrix(omega))
@@ -270,7 +273,7 @@ class Frame:
                         c[dd][a][b] = v
                         c[dd][b][a] = -v
             return sp.Array(c)
-        raise NotFoundError(f"method must be 'bracket' or 'exterior', not {method!r}")
+        raise ParseError(f"method must be 'bracket' or 'exterior', not {method!r}")
 
     def _native_matrices(self):
         """(Translation, C, B) in symengine when that backend is active and C, B are supported
@@ -294,7 +297,7 @@ class Frame:
     def change(self, A: sp.MatrixBase) -> "Frame":
         """The frame X'_a = X_b A^b_a for an invertible matrix function A (columns = new fields
         in the old frame)."""
-        A = sp.Matrix(A)
+        A = as_matrix(A, self.space.state_symbols, what="change-of-frame matrix")
         if A.shape != (self.dim, self.dim):
             raise DimensionError(f"change-of-frame matrix must be {self.dim}x{self.dim}, got {A.shape}")
         r = generic_rank(A)
@@ -390,8 +393,10 @@ def transform_structure_coefficients(frame: Frame, A: sp.MatrixBase) -> sp.Array
 
     where X'_a = A^f_a X_f.  (Expand [A^f_a X_f, A^g_b X_g] by Leibniz.)
     """
-    A = sp.Matrix(A)
+    A = as_matrix(A, frame.space.state_symbols, what="change-of-frame matrix")
     n = frame.dim
+    if A.shape != (n, n):
+        raise DimensionError(f"change-of-frame matrix must be {n}x{n}, got {A.shape}")
     c = frame.structure_coefficients()
     Ainv = lu_inverse(A, what="change-of-frame matrix")
     newf = [sum((A[f, a] * frame.fields[f] for f in range(1, n)), A[0, a] * frame.fields[0])

@@ -44,9 +44,9 @@ from typing import Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import SingularMapError
+from ..errors import DimensionError, SingularMapError
 from .evaluation import PRECISION, native_values, postorder, random_rational, to_mp, tree_eval, value_at
-from .parsing import sympy_of
+from .parsing import as_matrix, expr_of, sympy_of
 
 TRIALS = 3
 _SEED = 20240601
@@ -212,7 +212,7 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
     Numerical verdict by evaluation at random points (see the module docstring); with
     ``certify=True`` a "zero" verdict must also be confirmed by ``sympy.simplify``.
     """
-    expr = sympy_of(expr)
+    expr = expr_of(expr, what="is_zero")
     if expr == 0:
         return True
     if expr.is_number and expr.is_Rational:
@@ -526,7 +526,7 @@ def _sample_rank(exact: bool, rows: list) -> int:
 
 def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TRIALS) -> int:
     """Rank of a symbolic matrix at the generic point (maximum over random points)."""
-    M = sp.Matrix(matrix)
+    M = as_matrix(matrix, what="generic_rank matrix")
     if M.rows == 0 or M.cols == 0:
         return 0
     full = min(M.shape)
@@ -548,7 +548,7 @@ def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TR
 def independent_rows(matrix: sp.MatrixBase) -> list[int]:
     """Indices of a maximal set of rows independent at the generic point (greedy, in order);
     the matrix is evaluated once per sample point."""
-    M = sp.Matrix(matrix)
+    M = as_matrix(matrix, what="matrix")
     if M.rows == 0:
         return []
     # float screen: a row is independent of the kept ones if double precision proves it at one
@@ -657,7 +657,7 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
     are solved by Cramer's rule (cofactors, :func:`det_small`) once the pivot search has shown
     M regular at the generic point.
     """
-    M = sp.Matrix(M)
+    M = as_matrix(M, what=what)
     n = M.rows
     if M.rows != M.cols:
         raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
@@ -665,7 +665,9 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
     if order is None:
         r = generic_rank(M)
         raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
-    rhs = sp.Matrix(rhs)
+    rhs = as_matrix(rhs, what=f"right-hand side of {what}")
+    if rhs.rows != n:
+        raise DimensionError(f"the right-hand side of {what} has {rhs.rows} rows, not {n}")
     if n <= 3 and any(e.has(sp.Function) for e in M):
         # Cramer's rule with cofactor determinants: flat expressions built without any
         # arithmetic on the (large) entries, where sympy's LUsolve spends seconds on them
@@ -693,13 +695,13 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
 def lu_inverse(M: sp.MatrixBase, *, what: str = "matrix", check: bool = True) -> sp.Matrix:
     """Inverse by LU with generic-point pivoting (see :func:`lu_solve`).  ``check`` is kept for
     callers that verified the rank already; the pivot search checks it anyway."""
-    M = sp.Matrix(M)
+    M = as_matrix(M, what=what)
     return lu_solve(M, sp.eye(M.rows), what=what)
 
 
 def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:
     """Right null space basis of ``M`` at the generic point (rref with reliable pivots)."""
-    M = sp.Matrix(M)
+    M = as_matrix(M, what="matrix")
     return M.nullspace(iszerofunc=is_zero, simplify=False)
 
 
@@ -713,8 +715,10 @@ def inverse(M: sp.MatrixBase, what: str = "matrix") -> sp.Matrix:
     instead (and ``lu_solve(M, eye(n))`` where an explicit LU inverse is wanted).  Never
     sympy's ``inv()`` (slow, and its zero test may accept an unexpanded zero as a pivot).
     A singular M raises :class:`SingularMapError` naming ``what``."""
-    M = sp.Matrix(M)
+    M = as_matrix(M, what=what)
     n = M.rows
+    if M.rows != M.cols:
+        raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
     if n == 0:
         return sp.zeros(0, 0)
     if all(M[i, j] == (1 if i == j else 0) for i in range(n) for j in range(n)):

@@ -63,7 +63,7 @@ import sympy as sp
 
 from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError
 
-__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_mapping", "as_matrix", "as_sequence", "as_substitution", "as_symbols",
+__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_mapping", "as_matrix", "as_names", "as_sequence", "as_substitution", "as_symbols",
            "as_values", "check_lookalikes", "check_size", "current_limits", "expr_of", "limits", "parse",
            "parse_condition", "sympy_of"]
 
@@ -486,13 +486,13 @@ def sympy_of(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressio
 
 
 def expr_of(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression"):
-    """:func:`sympy_of` for one expression (or matrix): lists, tuples and everything that is not
+    """:func:`sympy_of` for one expression: lists, tuples, matrices and everything that is not
     a sympy object after conversion are refused with :class:`ParseError`.  Cheap (no checks on
     sympy input): for the kernel functions that hot paths call."""
-    if isinstance(value, (sp.Basic, sp.MatrixBase)):
+    if isinstance(value, sp.MatrixBase) or isinstance(value, (list, tuple)):
+        raise ParseError(f"{what}: {_short(value)} is not a single expression")
+    if isinstance(value, sp.Basic):
         return value
-    if isinstance(value, (list, tuple)):
-        raise ParseError(f"{what}: {_short(value)} is a sequence, not an expression")
     return sympy_of(value, symbols, what=what)
 
 
@@ -597,6 +597,18 @@ def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values")
     return out
 
 
+def as_names(value, what: str = "names") -> tuple[str, ...]:
+    """A sequence of names (identifiers such as ``"v1"``, ``"w_x"``) as a tuple of strings;
+    anything else — a single string, a non-identifier, a keyword, a leading underscore — is
+    refused with :class:`ParseError` (names become symbols, and a symbol's name is printed
+    into generated code)."""
+    out = tuple(as_sequence(value, what))
+    for n in out:
+        if not isinstance(n, str) or not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_"):
+            raise ParseError(f"{what}: {_short(n)} is not a name (an identifier without a leading underscore)")
+    return out
+
+
 def as_mapping(value, what: str) -> Mapping:
     """``value`` if it is a mapping, else :class:`ParseError` naming ``what``."""
     if not isinstance(value, Mapping):
@@ -610,6 +622,8 @@ def as_matrix(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "matrix")
     evaluated); anything else is refused with :class:`ParseError`."""
     if isinstance(value, sp.MatrixBase):
         return sp.Matrix(value)
+    if isinstance(value, (Mapping, set, frozenset)):
+        raise ParseError(f"{what} must be a matrix (a list of rows), not {_short(value)}")
     if (type(value).__module__ or "").startswith("symengine") and hasattr(value, "tolist"):
         value = value.tolist()
     if hasattr(value, "tolist") and not isinstance(value, sp.Basic):  # numpy or mpmath

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Iterator, Literal, Mapping
 import sympy as sp
 
 from ..display import tidy
-from ..errors import GeonhError, NotFoundError
+from ..errors import GeonhError, NotFoundError, ParseError
 from ..kernel.generic_point import is_zero
 from ..kernel.parsing import as_expr, sympy_of
 
@@ -70,7 +70,7 @@ class Finding:
 
     def __post_init__(self):
         if self.status not in STATUSES:
-            raise NotFoundError(f"unknown audit status {self.status!r}; expected one of {STATUSES}")
+            raise ParseError(f"unknown audit status {self.status!r}; expected one of {STATUSES}")
 
     @property
     def shown(self) -> str:
@@ -223,9 +223,9 @@ def formula(source: str, number: str, *, topic: str, printed: str, computed: str
             expected: Status) -> Callable[[Callable[[], Finding]], Callable[[], Finding]]:
     """Decorator: register the decorated zero-argument function as the check of a formula."""
     if source not in SOURCES:
-        raise NotFoundError(f"unknown source {source!r}; expected one of {sorted(SOURCES)}")
+        raise ParseError(f"unknown source {source!r}; expected one of {sorted(SOURCES)}")
     if expected not in STATUSES:
-        raise NotFoundError(f"unknown audit status {expected!r}; expected one of {STATUSES}")
+        raise ParseError(f"unknown audit status {expected!r}; expected one of {STATUSES}")
 
     def register(check: Callable[[], Finding]) -> Callable[[], Finding]:
         if any(f.number == number for f in _REGISTRY[source]):
@@ -267,7 +267,7 @@ def formulas(source: str | None = None, number: str | None = None) -> list[Formu
     """The registered formulas, of one source (a key of :data:`SOURCES`) or all, in the papers'
     order; ``number`` (e.g. ``"(17)"`` or ``"17"``) picks one."""
     if source is not None and source not in SOURCES:
-        raise NotFoundError(f"unknown source {source!r}; the sources are {', '.join(SOURCES)}")
+        raise ParseError(f"unknown source {source!r}; the sources are {', '.join(SOURCES)}")
     keys = [source] if source is not None else list(SOURCES)
     out: list[Formula] = []
     for k in keys:

@@ -39,7 +39,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotAdaptedError, NotFoundError, ParseError, RankError
+from ..errors import DimensionError, NotAdaptedError, ParseError, RankError
 from ..kernel.generic_point import generic_rank, lu_solve
 from .nonlinear import as_nonlinear
 from ..kernel.parsing import sympy_of
@@ -169,7 +169,7 @@ class HertzSpace:
         if friction is None:
             return N, sp.zeros(n, 1)
         if friction != "coulomb":
-            raise NotFoundError(f"friction must be None or 'coulomb', not {friction!r}")
+            raise ParseError(f"friction must be None or 'coulomb', not {friction!r}")
         if k is None:
             raise ParseError("Coulomb friction needs its coefficient k")
         vL, _ = self.split(self.velocity())

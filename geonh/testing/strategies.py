@@ -25,7 +25,7 @@ from __future__ import annotations
 import sympy as sp
 from hypothesis import strategies as st
 
-from ..errors import DimensionError, NotFoundError
+from ..errors import DimensionError, ParseError
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import Form, OneForm, differential
@@ -158,7 +158,7 @@ def functions(space, kind: str = "any") -> st.SearchStrategy:
         return coefficients(nonzero=False)
     if kind == "any":
         return st.one_of(polynomial_functions(space), trigonometric_functions(space))
-    raise NotFoundError(f"kind must be one of {_KINDS}, not {kind!r}")
+    raise ParseError(f"kind must be one of {_KINDS}, not {kind!r}")
 
 
 @st.composite
@@ -264,7 +264,7 @@ def frames(space: ConfigurationSpace, kind: str = "any", zero_probability: float
     coefficients small; ``inverse="lu"`` lets :class:`~geonh.kernel.Frame` check independence
     and invert C itself (generic-point LU; larger expressions)."""
     if inverse not in ("exact", "lu"):
-        raise NotFoundError(f"inverse must be 'exact' or 'lu', not {inverse!r}")
+        raise ParseError(f"inverse must be 'exact' or 'lu', not {inverse!r}")
     return _frames(space, kind, zero_probability, inverse)
 
 
