@@ -520,7 +520,7 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.transposition.relations.ConstrainedSetting": {"a": lambda c: c.setting.a},
     "geonh.transposition.relations.ConstrainedSetting.from_equations": {"equations": _SX},
     "geonh.transposition.relations.TranspositionalRelations": {
-        "Q": lambda c: c.relations.Q, "Qa": lambda c: c.relations.Qa},
+        "Q": lambda c: c.setting.quasi, "Qa": lambda c: sp.zeros(c.setting.m, 1)},
     "geonh.systems.gauss.FreeSystem": {"f": lambda c: [0, 0, 0]},
     "geonh.systems.gauss.FreeSystem.transform": {
         "X": lambda c: dict(zip(c.space.q, sp.symbols("u v w", real=True)))},

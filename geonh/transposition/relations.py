@@ -60,7 +60,7 @@ from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_rank, inverse, is_zero
 from ..kernel.space import ConfigurationSpace
-from ..kernel.parsing import sympy_of
+from ..kernel.parsing import as_exprs, as_matrix, as_sequence, as_symbols, expr_of, sympy_of
 
 __all__ = ["ConstrainedSetting", "DeltaFields", "TranspositionalRelations", "bilinear_matrix"]
 
@@ -84,7 +84,8 @@ def _no_velocities(space: ConfigurationSpace, exprs, what: str) -> None:
 def bilinear_matrix(expr: sp.Expr, left: Sequence[sp.Symbol], right: Sequence[sp.Symbol]) -> sp.Matrix:
     """M with expr = Σ left_i M_ij right_j, for an expression bilinear in the two symbol lists
     (M_ij = ∂² expr / ∂left_i ∂right_j; bilinearity itself is not checked here)."""
-    expr = sympy_of(expr)
+    expr = expr_of(expr, what="bilinear_matrix expression")
+    left, right = as_symbols(left, what="left symbols"), as_symbols(right, what="right symbols")
     return sp.Matrix(len(left), len(right),
                      lambda i, j: sp.diff(expr, left[i], right[j]))
 
@@ -113,7 +114,7 @@ class ConstrainedSetting:
                  quasi=None, quasi_affine=None):
         if not isinstance(space, ConfigurationSpace):
             raise ParseError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
-        dep = tuple(space.coordinate(c) for c in dependent)
+        dep = tuple(space.coordinate(c) for c in as_sequence(dependent, "dependent coordinates"))
         if space.t is not None and space.t in dep:
             raise UnknownCoordinateError(f"time {space.t} cannot be a dependent coordinate")
         if len(set(dep)) != len(dep):
@@ -128,7 +129,7 @@ class ConstrainedSetting:
         self.n = space.n
         self.m = len(free)
         nd = len(dep)
-        A = sp.Matrix(a) if nd else sp.zeros(0, self.m)
+        A = as_matrix(a, space.state_symbols, what="a_js") if nd else sp.zeros(0, self.m)
         if A.shape != (nd, self.m):
             raise DimensionError(f"a_js must be {nd} x {self.m} (rows {[s.name for s in dep]}, "
                                  f"columns {[s.name for s in free]}), got {A.shape[0]} x {A.shape[1]}")
@@ -136,7 +137,7 @@ class ConstrainedSetting:
         if affine is None:
             aff = sp.zeros(nd, 1)
         else:
-            aff = sp.Matrix(list(affine)) if nd else sp.zeros(0, 1)
+            aff = sp.Matrix(as_exprs(affine, space.state_symbols, what="affine terms")) if nd else sp.zeros(0, 1)
             if aff.shape != (nd, 1):
                 raise DimensionError(f"{nd} affine terms a_j needed, got {aff.rows}")
             _no_velocities(space, aff, "the affine terms a_j")
@@ -169,7 +170,7 @@ class ConstrainedSetting:
                             "they cannot be solved for dependent velocities")
         if dependent is None:
             dependent = _auto_dependent(space, Mq)
-        dep = [space.coordinate(c) for c in dependent]
+        dep = [space.coordinate(c) for c in as_sequence(dependent, "dependent coordinates")]
         if len(dep) != r:
             raise RankError(f"the constraints have rank {r}; give exactly {r} dependent coordinate(s), "
                             f"got {len(dep)}: {[s.name for s in dep]}")
@@ -197,7 +198,7 @@ class ConstrainedSetting:
                        quasi_affine=None) -> "ConstrainedSetting":
         """From constraint equations linear in the velocities (``sp.Eq`` or expressions = 0),
         e.g. ``[Eq(y_dot, tan(theta) * x_dot)]``; see :meth:`from_codistribution`."""
-        cod = Codistribution.from_constraints(space, list(equations))
+        cod = Codistribution.from_constraints(space, as_sequence(equations, "constraint equations"))
         return cls.from_codistribution(cod, dependent, quasi=quasi, quasi_affine=quasi_affine)
 
     @classmethod
@@ -265,7 +266,7 @@ class ConstrainedSetting:
             Q = sp.eye(m)
             Qa = sp.zeros(m, 1)
         elif isinstance(quasi, (list, tuple)) and quasi and not isinstance(quasi[0], (list, tuple)) \
-                and any(sympy_of(e).has(*space.qd) for e in quasi):
+                and any(expr_of(e, space.state_symbols, what="quasi-velocity").has(*space.qd) for e in quasi):
             if quasi_affine is not None:
                 raise ParseError("quasi_affine goes with a matrix quasi, not with expressions")
             if len(quasi) != m:
@@ -274,7 +275,7 @@ class ConstrainedSetting:
             vel = dict(zip(space.q, space.qd))
             rows, affs = [], []
             for e in quasi:
-                e = sympy_of(e).subs(sub)
+                e = expr_of(e, space.state_symbols, what="quasi-velocity").subs(sub)
                 row = []
                 for f in self.free:
                     cv = sp.diff(e, vel[f])
@@ -286,8 +287,9 @@ class ConstrainedSetting:
             Q = sp.Matrix(rows)
             Qa = sp.Matrix(affs)
         else:
-            Q = sp.Matrix(quasi)
-            Qa = sp.zeros(m, 1) if quasi_affine is None else sp.Matrix(list(quasi_affine))
+            Q = as_matrix(quasi, space.state_symbols, what="quasi-velocity matrix a_rs")
+            Qa = sp.zeros(m, 1) if quasi_affine is None else \
+                sp.Matrix(as_exprs(quasi_affine, space.state_symbols, what="quasi_affine"))
         if Q.shape != (m, m):
             raise DimensionError(f"the free quasi-velocity matrix a_rs must be {m} x {m}, got {Q.shape}")
         if Qa.shape != (m, 1):
@@ -397,6 +399,13 @@ class TranspositionalRelations:
     """
 
     def __init__(self, setting: ConstrainedSetting, k: int, Q: sp.Matrix, Qa: sp.Matrix):
+        if not isinstance(setting, ConstrainedSetting):
+            raise ParseError(f"expected a ConstrainedSetting, got {type(setting).__name__}")
+        k = setting._check_k(k)
+        Q = as_matrix(Q, setting.space.state_symbols, what="quasi-velocity matrix a_rs")
+        Qa = as_matrix(Qa, setting.space.state_symbols, what="quasi-velocity affine terms")
+        if Q.shape != (setting.m, setting.m) or Qa.shape != (setting.m, 1):
+            raise DimensionError(f"Q must be {setting.m} x {setting.m} and Qa {setting.m} x 1, got {Q.shape}, {Qa.shape}")
         self.setting = setting
         self.k = k
         space = setting.space
