@@ -63,7 +63,7 @@ import sympy as sp
 
 from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError
 
-__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_mapping", "as_matrix", "as_names", "as_sequence", "as_substitution", "as_symbols",
+__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_float", "as_mapping", "as_matrix", "as_names", "as_sequence", "as_substitution", "as_symbols",
            "as_values", "check_lookalikes", "check_size", "current_limits", "expr_of", "limits", "parse",
            "parse_condition", "sympy_of"]
 
@@ -563,7 +563,7 @@ def as_exprs(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressio
 def as_symbols(value, *, what: str = "symbols") -> tuple:
     """A sequence of sympy symbols (a list or tuple; a string is *not* split) as a tuple;
     anything that is not a ``Symbol`` is refused with :class:`ParseError`."""
-    if isinstance(value, (Mapping, set, frozenset)):
+    if isinstance(value, Mapping):
         raise ParseError(f"{what} must be a sequence of sympy Symbols, not {_short(value)}")
     out = tuple(as_sequence(value, what))
     for s in out:
@@ -595,6 +595,22 @@ def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values")
             raise ParseError(f"{what}: the value of {key} is {_short(v)}, not a number or an expression")
         out[key] = sympy_of(v, symbols, what=f"{what}: value of {key}")
     return out
+
+
+def as_float(value, what: str, *, minimum: float | None = None) -> float:
+    """A real finite number (a Python, numpy, mpmath or sympy number; not a string, a bool or
+    anything else) as a float, at least ``minimum`` when given; :class:`ParseError` otherwise."""
+    if isinstance(value, bool) or isinstance(value, (str, bytes)):
+        raise ParseError(f"{what} must be a number, not {_short(value)}")
+    try:
+        x = float(value)
+    except (TypeError, ValueError, AttributeError):
+        raise ParseError(f"{what} must be a real number, not {_short(value)}") from None
+    if x != x or x in (float("inf"), float("-inf")):
+        raise ParseError(f"{what} must be finite, not {value!r}")
+    if minimum is not None and x < minimum:
+        raise ParseError(f"{what} must be at least {minimum}, not {value!r}")
+    return x
 
 
 def as_names(value, what: str = "names") -> tuple[str, ...]:
@@ -647,10 +663,10 @@ def as_sequence(value, what: str) -> list:
     """A user's sequence input (a list, tuple or other iterable of entries) as a list; a string,
     a number or a single sympy object where a sequence is expected is refused with
     :class:`ParseError` (``constraints="x_dot"`` would otherwise be read letter by letter)."""
-    if isinstance(value, (str, bytes, sp.Basic, numbers.Number)) or not hasattr(value, "__iter__"):
-        raise ParseError(f"{what} must be a sequence (a list or tuple), not {_short(value)}")
     if isinstance(value, sp.MatrixBase):
         return list(value)
+    if isinstance(value, (str, bytes, sp.Basic, numbers.Number)) or not hasattr(value, "__iter__"):
+        raise ParseError(f"{what} must be a sequence (a list or tuple), not {_short(value)}")
     try:
         return list(value)
     except (TypeError, ValueError) as e:

@@ -27,7 +27,8 @@ from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, val
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import (condition_holds, float_positive_definite, float_values, generic_rank,
                                     sample_points)
-from ..kernel.parsing import as_expr, as_sequence, check_lookalikes, parse_condition, sympy_of
+from ..kernel.parsing import (as_expr, as_exprs, as_matrix, as_sequence, as_symbols, check_lookalikes, expr_of,
+                             parse_condition, sympy_of)
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from ..transposition.adapted import solve_constraints
 
@@ -433,6 +434,8 @@ class MechanicalSystem:
         from sympy.physics.mechanics import dynamicsymbols
         t = dynamicsymbols._t
         names = []
+        coordinates = as_sequence(coordinates, "coordinates")
+        bodies = _bodies(bodies)
         for q in coordinates:
             if not (isinstance(q, sp.core.function.AppliedUndef) and q.args == (t,)):
                 raise SpaceMismatchError(f"{q} is not a dynamicsymbol q(t)")
@@ -469,7 +472,7 @@ class MechanicalSystem:
             free, dep, a, a0 = solve_constraints(self)
         else:
             free, dep, a, a0 = list(range(S.n)), [], None, None
-        params: set = set(extra_symbols)
+        params: set = set(as_symbols(extra_symbols, what="extra symbols"))
         for e in (self.T, self.V, *self.Q, *list(self.constraints.matrix())):
             params |= sympy_of(e).free_symbols
         for _ in range(200):
@@ -542,6 +545,7 @@ def random_state(space: ConfigurationSpace, rng: random.Random, params: Iterable
     for the coordinates (time included), then for ``params`` (sorted by name; state symbols
     are skipped), then values of either sign for ``velocities`` in the given order.  Every
     ``sample_state`` draws in this order, so a fixed seed gives a fixed state."""
+    params, velocities = as_symbols(params, what="parameters"), as_symbols(velocities, what="velocities")
     vals: dict = {s: random_rational(rng) for s in space.coords}
     for p in sorted(set(params) - set(space.state_symbols), key=sp.default_sort_key):
         vals[p] = random_rational(rng)
@@ -588,7 +592,16 @@ def quadratic_form(qd: Sequence[sp.Symbol], M, b=None, T0=sp.S.Zero) -> sp.Expr:
     the velocities (each coefficient kept as given, not expanded), so that
     :attr:`MechanicalSystem.quadratic_parts` reads (M, b, T0) back off it without
     differentiating.  Only the upper triangle of M is used."""
+    qd = as_symbols(qd, what="velocities")
     n = len(qd)
+    M = as_matrix(M, qd, what="mass matrix M")
+    if M.shape != (n, n):
+        raise DimensionError(f"M must be {n}x{n} for {n} velocities, got {M.shape}")
+    if b is not None:
+        b = as_exprs(b, qd, what="b")
+        if len(b) != n:
+            raise DimensionError(f"b needs {n} entries, got {len(b)}")
+    T0 = expr_of(T0, qd, what="T0")
     terms = []
     for i in range(n):
         if M[i, i] != 0:
@@ -620,6 +633,7 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
     symengine when geonh's backend is symengine and the expressions convert
     (:mod:`geonh.kernel.backend`), else on sympy; the result is sympy."""
     conv = space.from_dynamic
+    bodies = _bodies(bodies)
     blocks = []   # (weight: scalar or 3x3 list, components: list of sympy exprs in plain symbols)
     for body in bodies:
         mass, point = getattr(body, "mass", None), getattr(body, "masscenter", None)
@@ -634,6 +648,32 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
     return velocity_quadratic_parts(space.qd, blocks)
 
 
+def _bodies(bodies) -> list:
+    """sympy.physics.mechanics bodies (particles, rigid bodies: objects with a kinetic energy)."""
+    out = as_sequence(bodies, "bodies")
+    for b in out:
+        if not hasattr(b, "kinetic_energy"):
+            raise ParseError(f"bodies are sympy.physics.mechanics Particles or RigidBodies, not {type(b).__name__}")
+    return out
+
+
+def _block(block) -> tuple:
+    """One (weight, components) velocity block of :func:`velocity_quadratic_parts`, converted."""
+    if not isinstance(block, (list, tuple)) or len(block) != 2:
+        raise ParseError(f"a velocity block is a (weight, components) pair, not {str(block)[:60]}")
+    w, comps = block
+    if isinstance(w, (list, tuple)):
+        w = [as_exprs(row, what="block weight") for row in w]
+        if any(len(row) != len(w) for row in w):
+            raise DimensionError("a matrix weight must be square")
+    else:
+        w = expr_of(w, what="block weight")
+    comps = as_exprs(comps, what="block components")
+    if isinstance(w, list) and len(w) != len(comps):
+        raise DimensionError(f"a {len(w)}x{len(w)} weight needs {len(w)} components, got {len(comps)}")
+    return w, comps
+
+
 def velocity_quadratic_parts(qd, blocks):
     """(M, b, T0) of T = ½ Σ_blocks cᵀ W c for velocity blocks c = J q̇ + c₀ (sympy expressions
     affine in the velocity symbols ``qd``) with weights W: ``blocks`` is a list of (W, c), W a
@@ -643,6 +683,8 @@ def velocity_quadratic_parts(qd, blocks):
     partial velocities are collected, Σ_b m_b P → (Σ_b m_b) P (exact; nothing expanded or
     simplified)."""
     from ..kernel import backend as bk
+    qd = as_symbols(qd, what="velocities")
+    blocks = [_block(b) for b in as_sequence(blocks, "velocity blocks")]
     n = len(qd)
     flat = [w for w, _ in blocks if not isinstance(w, list)]
     flat += [x for w, _ in blocks if isinstance(w, list) for row in w for x in row]
