@@ -406,9 +406,13 @@ class Ctx:
         return bicycle.benchmark_matrices(self.bicycle_eqs)
 
     @cached_property
+    def operating_point(self) -> dict:
+        """The sleigh moving straight ahead."""
+        return {**dict(zip(self.space.q, (0, 0, 0))), self.eqs.u[0]: 1, self.eqs.u[1]: 0, **self.params}
+
+    @cached_property
     def linearization(self):
-        S = self.space
-        return self.eqs.linearize({S.q[2]: 0, self.eqs.u[0]: 1, self.eqs.u[1]: 0, **self.params})
+        return self.eqs.linearize(self.operating_point)
 
     @cached_property
     def quasi(self) -> list:
@@ -548,10 +552,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.equations.base.Equations": {
         "form": lambda c: "custom", "u": lambda c: list(c.eqs.u), "ud": lambda c: list(c.eqs.ud),
         "kinematics": lambda c: list(c.eqs.kinematics), "speeds": lambda c: list(c.eqs.speeds)},
-    "geonh.equations.base.Equations.linearize": {
-        "operating_point": lambda c: {c.space.q[2]: 0, c.eqs.u[0]: 1, c.eqs.u[1]: 0, **c.params}},
-    "geonh.equations.linearize.linearize": {
-        "operating_point": lambda c: {c.space.q[2]: 0, c.eqs.u[0]: 1, c.eqs.u[1]: 0, **c.params}},
+    "geonh.equations.base.Equations.linearize": {"operating_point": lambda c: c.operating_point},
+    "geonh.equations.linearize.linearize": {"operating_point": lambda c: c.operating_point},
     "geonh.equations.linearize.eigenvalues": {"A": lambda c: sp.Matrix([[0, 1], [-1, 0]])},
     "geonh.equations.engine.FormDeclaration": {
         "form": lambda c: "boltzmann-hamel", "W": lambda c: tuple(c.decl.W), "on_motion": _on_motion_tuple,

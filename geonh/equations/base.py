@@ -12,9 +12,11 @@ from typing import Any, Sequence
 import mpmath
 import sympy as sp
 
+from ..errors import DimensionError, ParseError
 from ..kernel.evaluation import PRECISION, is_big, solve_linear_at, to_mp, to_sympy, value_at
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
+from ..kernel.parsing import as_exprs, as_mapping, as_matrix, as_sequence, as_symbols, as_values
 from ..systems.protocol import SystemLike
 
 __all__ = ["Equations"]
@@ -52,26 +54,39 @@ class Equations:
                  linear: tuple[sp.Matrix, sp.Matrix] | None = None,
                  reduced_coordinates: Sequence[sp.Symbol] = (), details: dict[str, Any] | None = None):
         put = object.__setattr__
+        space = getattr(system, "space", None)
+        if space is None:
+            raise ParseError(f"Equations need a system with a configuration space, not {type(system).__name__}")
+        syms = space.state_symbols
+        u, ud = as_symbols(u, what="speeds u"), as_symbols(ud, what="speed rates u̇")
+        multipliers = as_symbols(multipliers, what="multipliers")
         put(self, "form", form)
         put(self, "system", system)
-        put(self, "space", system.space)
-        put(self, "u", tuple(u))
-        put(self, "ud", tuple(ud))
-        put(self, "kinematics", tuple(kinematics))
-        put(self, "speeds", tuple(speeds))
+        put(self, "space", space)
+        put(self, "u", u)
+        put(self, "ud", ud)
+        put(self, "kinematics", tuple(as_exprs(kinematics, syms + u, what="kinematics")))
+        put(self, "speeds", tuple(as_exprs(speeds, syms, what="speeds")))
+        residuals = as_exprs(residuals, syms + u + ud + multipliers, what="residuals")
         given = None
         if linear is not None:
-            given = (sp.ImmutableMatrix(linear[0]), sp.ImmutableMatrix(linear[1]))
+            pair = as_sequence(linear, "linear (M, F)")
+            if len(pair) != 2:
+                raise ParseError("linear must be the pair (M, F)")
+            given = tuple(sp.ImmutableMatrix(as_matrix(m, syms + u, what=w)) for m, w in zip(pair, ("M", "F")))
+            if given[0].shape != (len(ud) + len(multipliers),) * 2 or given[1].shape != (given[0].rows, 1):
+                raise DimensionError(f"linear (M, F) must be square and a column of the size of the unknowns, "
+                                     f"got {given[0].shape} and {given[1].shape}")
             x = sp.Matrix(list(ud) + list(multipliers))
             residuals = list(given[0] * x - given[1])
         put(self, "_linear_given", given)
         put(self, "residuals", tuple(residuals))
         put(self, "lam_vec", tuple(multipliers))
         put(self, "frame", frame)
-        put(self, "reactions", tuple(reactions))
+        put(self, "reactions", tuple(as_exprs(reactions, what="reactions")))
         put(self, "notes", notes)
-        put(self, "reduced_coordinates", tuple(reduced_coordinates))
-        put(self, "details", dict(details or {}))
+        put(self, "reduced_coordinates", as_symbols(reduced_coordinates, what="reduced coordinates"))
+        put(self, "details", dict(as_mapping(details, "details") if details is not None else {}))
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Equations are immutable (tried to set {name!r}); pass it to the constructor")
@@ -152,6 +167,7 @@ class Equations:
         """Unknowns x (u̇, λ) at a state given by ``values`` {symbol: number} for t, q, u and
         parameters: sympy numbers, exact Rationals when all values are rational, else
         PRECISION-digit Floats."""
+        values = as_values(values, self.space.state_symbols + self.u, what="state values")
         return [to_sympy(v) for v in
                 solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")]
 
@@ -159,7 +175,7 @@ class Equations:
         """q̈ at a state given in coordinates {t, q, q̇, parameters}: u from q̇ by
         :attr:`speeds`, u̇ from M u̇ = F, and q̈ = d/dt K(t, q, u) (one time derivative,
         :meth:`ConfigurationSpace.total_derivative`, then evaluated)."""
-        vals = dict(values)
+        vals = as_values(values, self.space.state_symbols + self.u, what="state values")
         for u, sexpr in zip(self.u, self.speeds):
             if u not in vals:
                 vals[u] = to_sympy(value_at(sexpr, vals))

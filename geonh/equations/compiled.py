@@ -47,9 +47,9 @@ from typing import Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from ..errors import DimensionError, InconsistentStateError, SingularMapError, UnknownCoordinateError
+from ..errors import DimensionError, InconsistentStateError, ParseError, SingularMapError, UnknownCoordinateError
 from ..kernel.codegen import compile_function, expression_atoms
-from ..kernel.parsing import as_expr, sympy_of
+from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
@@ -377,6 +377,11 @@ class ODEFunction:
     # -- evaluation ----------------------------------------------------------------------------------
     def _args(self, t, y, p) -> np.ndarray:
         a = self._template.copy()
+        t = as_float(t, "t")
+        y = as_floats(y, "the state y")
+        if y.ndim != 1:
+            raise DimensionError(f"the state y must be a vector, got shape {y.shape}")
+        p = as_floats(p, "the parameter values p") if p is not None else None
         a[0] = t
         if len(y) != self._ny:
             raise DimensionError(f"state of length {len(y)}; expected {self._ny} = (q, u) = {list(self.state_names)}")
@@ -443,7 +448,8 @@ class ODEFunction:
         return out[c.iM:c.iF].reshape(c.k, c.k).copy(), out[c.iF:c.iF + c.k].copy()
 
     def _batch_args(self, t, Y, P) -> np.ndarray:
-        Y = np.asarray(Y, dtype=float)
+        Y = as_floats(Y, "the states Y")
+        t = as_floats(t, "t")
         if Y.ndim != 2 or Y.shape[1] != self._ny:
             raise DimensionError(f"states of shape {Y.shape}; expected (k, {self._ny})")
         A = np.empty((Y.shape[0], len(self._template)))
@@ -454,8 +460,8 @@ class ODEFunction:
             if P is None:
                 raise UnknownCoordinateError(
                     f"no values for the parameters {', '.join(s.name for s in self.parameters)}")
-            P = np.asarray(P, dtype=float)
-            if P.shape[-1] != self._np:
+            P = as_floats(P, "the parameter values P")
+            if P.ndim == 0 or P.shape[-1] != self._np:
                 raise DimensionError(f"{P.shape[-1]} parameter values for {self._np} parameters")
             A[:, self._pidx] = P
         return A
@@ -531,8 +537,10 @@ class Observable:
     :meth:`ODEFunction.observable`)."""
 
     def __init__(self, f: ODEFunction, exprs, unknowns: bool, what: str, backend: str | None):
+        if not isinstance(f, ODEFunction):
+            raise ParseError(f"an Observable is built on an ODEFunction, not {type(f).__name__}")
         core = f._core
-        flat = list(exprs)
+        flat = as_exprs(exprs, what=what)
         self.shape = exprs.shape if isinstance(exprs, sp.MatrixBase) else (len(flat),)
         flat, syms = core.prepare(flat)
         known = set(core.args) | (set(core.x) if unknowns else set())

@@ -49,9 +49,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, SingularMapError, UnknownCoordinateError)
+from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
+                      SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, to_mp
-from ..kernel.parsing import as_expr, sympy_of
+from ..kernel.parsing import (as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values,
+                             sympy_of)
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
@@ -274,9 +276,11 @@ def jacobian_at(exprs: Iterable, variables: Sequence[sp.Symbol], point: Mapping)
     """Values and the Jacobian of ``exprs`` with respect to ``variables`` at ``point``
     {symbol: number} (every symbol of the expressions needs a value), by forward-mode
     automatic differentiation at PRECISION digits: returns (values, rows) as mpmath numbers."""
+    variables = as_symbols(variables, what="variables")
+    point = as_values(point, what="point")
     jet = _Jet(point, variables)
     vals, rows = [], []
-    for e in exprs:
+    for e in as_exprs(exprs, what="expressions"):
         v, g = jet(e)
         vals.append(v)
         rows.append([g.get(i, mpmath.mpf(0)) for i in range(len(variables))])
@@ -359,6 +363,8 @@ class Linearization:
     def eigenvalues(self, values: Mapping | None = None, *, high_precision: bool = False):
         """Eigenvalues of A (``values`` for symbols left in a symbolic A); see :func:`eigenvalues`."""
         A = self.A
+        if values is not None:
+            values = as_mapping(values, "values")
         if values:
             A = A.xreplace({_sym(self, k): as_expr(v, what=f"value of {k}") for k, v in values.items()})
         return eigenvalues(A, high_precision=high_precision)
@@ -382,6 +388,8 @@ class Linearization:
 def _sym(lin: Linearization, key):
     if isinstance(key, sp.Symbol):
         return key
+    if not isinstance(key, str):
+        raise ParseError(f"a value's key is a symbol or a name, not {str(key)[:60]}")
     for s in set().union(*(e.free_symbols for e in lin.A)) | set(lin.operating_point):
         if isinstance(s, sp.Symbol) and s.name == key:
             return s
@@ -484,7 +492,16 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     parameters : more values, merged into ``operating_point``.
     tol : the zero tolerance of the numeric decisions (default 10^(−PRECISION/3), relative).
     """
-    mode = _Mode(symbolic, tol)
+    mode = _Mode(symbolic, as_float(tol, "tol", minimum=0) if tol is not None else None)
+    from .base import Equations as _Equations
+    if not isinstance(equations, _Equations):
+        raise ParseError(f"linearize takes Equations, not {type(equations).__name__}")
+    operating_point = as_mapping(operating_point, "operating point")
+    parameters = as_mapping(parameters, "parameters") if parameters is not None else None
+    inputs = as_sequence(inputs, "inputs")
+    dependent = as_sequence(dependent, "dependent")
+    if not (isinstance(ignorable, str) and ignorable == "auto"):
+        ignorable = as_sequence(ignorable, "ignorable")
     S = equations.space
     q = S.q
     u = tuple(equations.u)
@@ -866,7 +883,7 @@ def _second_order(lin: Linearization, coordinates) -> SecondOrder:
         sel = list(range(len(ind)))
     else:
         sel = []
-        for c in coordinates:
+        for c in as_sequence(coordinates, "coordinates"):
             s = c if isinstance(c, sp.Symbol) else next((x for x in ind if x.name == str(c)), None)
             if s not in ind:
                 raise UnknownCoordinateError(f"{c!r} is not an independent coordinate of the linearization "
@@ -970,10 +987,14 @@ def eigenvalues(A, *, high_precision: bool = False):
     elif isinstance(A, mpmath.matrix):
         rows, cols = A.rows, A.cols
         entries = [[A[i, j] for j in range(cols)] for i in range(rows)]
-    else:
-        arr = np.asarray(A)
+    elif isinstance(A, np.ndarray) and A.dtype.kind in "iufc":
+        arr = A
+        if arr.ndim != 2:
+            raise DimensionError(f"eigenvalues of an array of shape {arr.shape}")
         rows, cols = arr.shape
         entries = [[mpmath.mpmathify(arr[i, j]) for j in range(cols)] for i in range(rows)]
+    else:
+        return eigenvalues(as_matrix(A, what="A"), high_precision=high_precision)
     if rows != cols:
         raise DimensionError(f"eigenvalues of a {rows}x{cols} matrix")
     if rows == 0:

@@ -36,7 +36,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, ParseError, UnknownCoordinateError
-from .parsing import as_sequence, expr_of, sympy_of
+from .parsing import as_floats, as_sequence, expr_of, sympy_of
 
 __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "factor_sums",
            "llvm_available", "symengine_available"]
@@ -361,10 +361,9 @@ def _definition(pair) -> tuple:
 
 def _floats(x, what: str) -> np.ndarray:
     """``x`` as a C-contiguous float array; anything not numeric is refused with ParseError."""
-    try:
-        return np.ascontiguousarray(x, dtype=float)
-    except (TypeError, ValueError) as e:
-        raise ParseError(f"{what} must be numbers: {e}") from None
+    if type(x) is np.ndarray and x.dtype == np.float64:  # the hot path
+        return np.ascontiguousarray(x)
+    return np.ascontiguousarray(as_floats(x, what))
 
 
 def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str = "the expressions",

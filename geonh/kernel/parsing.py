@@ -63,7 +63,7 @@ import sympy as sp
 
 from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError
 
-__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_float", "as_mapping", "as_matrix", "as_names", "as_sequence", "as_substitution", "as_symbols",
+__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_float", "as_floats", "as_mapping", "as_matrix", "as_names", "as_sequence", "as_substitution", "as_symbols",
            "as_values", "check_lookalikes", "check_size", "current_limits", "expr_of", "limits", "parse",
            "parse_condition", "sympy_of"]
 
@@ -611,6 +611,21 @@ def as_float(value, what: str, *, minimum: float | None = None) -> float:
     if minimum is not None and x < minimum:
         raise ParseError(f"{what} must be at least {minimum}, not {value!r}")
     return x
+
+
+def as_floats(value, what: str):
+    """Numbers (a number, a sequence or an array of them) as a float numpy array; strings and
+    other non-numbers are refused with :class:`ParseError` (numpy would parse numeric strings,
+    and its errors are not geonh's)."""
+    import numpy as np
+    if isinstance(value, (str, bytes, Mapping, set, frozenset)) or (
+            isinstance(value, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in value)):
+        raise ParseError(f"{what} must be numbers, not {_short(value)}")
+    try:
+        out = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as e:
+        raise ParseError(f"{what} must be numbers: {e}") from None
+    return out
 
 
 def as_names(value, what: str = "names") -> tuple[str, ...]:
