@@ -214,8 +214,9 @@ def public_callables() -> list[Entry]:
     for e in list(out):
         if not inspect.isclass(e.obj):
             continue
+        fields = {f.name for f in dataclasses.fields(e.obj)} if dataclasses.is_dataclass(e.obj) else set()
         for mname, raw in inspect.getmembers_static(e.obj):
-            if mname.startswith("_"):
+            if mname.startswith("_") or mname in fields:  # a dataclass field holding a function is data
                 continue
             fn = raw.__func__ if isinstance(raw, (classmethod, staticmethod)) else raw
             if not inspect.isfunction(fn) or not (fn.__module__ or "").startswith("geonh"):
