@@ -25,7 +25,8 @@ from collections.abc import Iterable
 import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-from .kernel.parsing import sympy_of
+from .errors import DimensionError, ParseError
+from .kernel.parsing import as_sequence, expr_of, sympy_of
 
 __all__ = ["DISPLAY_LIMIT", "DISPLAY_NODES", "balanced", "dotted_names", "equations_latex", "field_text",
            "frame_latex", "latex", "mathml", "relations_latex", "render_latex", "repr_latex", "structure_latex",
@@ -103,7 +104,7 @@ def tidy(expr, limit: int = DISPLAY_LIMIT) -> tuple[sp.Expr, bool]:
 def tidy_all(exprs: Iterable, limit: int = DISPLAY_LIMIT) -> tuple[list, int]:
     """:func:`tidy` of each expression; returns (expressions, number left unsimplified)."""
     out, skipped = [], 0
-    for e in exprs:
+    for e in as_sequence(exprs, "expressions"):
         t, ok = tidy(e, limit)
         out.append(t)
         skipped += (not ok) and isinstance(t, sp.Expr) and not t.is_number
@@ -128,8 +129,9 @@ def dotted_names(exprs) -> dict:
     if isinstance(exprs, sp.Basic):
         exprs = [exprs]
     out = {}
-    for e in exprs:
-        for s in sympy_of(e).free_symbols:
+    for e in as_sequence(exprs, "expressions"):
+        e = sympy_of(e, what="expression")
+        for s in (e.free_symbols if isinstance(e, (sp.Basic, sp.MatrixBase)) else dotted_names(e)):
             if isinstance(s, sp.Symbol) and _accent(s.name) is not None:
                 out[s] = _symbol_latex(s)
     return out
@@ -137,7 +139,8 @@ def dotted_names(exprs) -> dict:
 
 def latex(expr, **settings) -> str:
     """``sympy.latex(expr)`` with dot accents on velocity and acceleration symbols."""
-    names = dotted_names(expr if isinstance(expr, sp.Basic) else sympy_of(expr))
+    expr = sympy_of(expr, what="expression")
+    names = dotted_names(expr if isinstance(expr, sp.Basic) else [expr])
     names.update(settings.pop("symbol_names", {}))
     return sp.latex(expr, symbol_names=names, **settings)
 
@@ -174,6 +177,9 @@ class _DotPrinter(MathMLPresentationPrinter):
 def mathml(expr, *, display: bool = True) -> str:
     """Presentation MathML of ``expr`` (a ``<math>`` element that browsers render without
     scripts), with its LaTeX (:func:`latex`) as the TeX annotation."""
+    expr = sympy_of(expr, what="expression")
+    if isinstance(expr, (list, tuple)):
+        raise ParseError("mathml takes one expression or matrix, not a sequence")
     body = _DotPrinter().doprint(expr)
     tex = latex(expr).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     mode = ' display="block"' if display else ""
@@ -183,6 +189,8 @@ def mathml(expr, *, display: bool = True) -> str:
 
 def balanced(tex: str) -> bool:
     """Are the braces of ``tex`` balanced (escaped braces ``\\{ \\}`` aside)?"""
+    if not isinstance(tex, str):
+        raise ParseError(f"balanced takes a LaTeX string, not {type(tex).__name__}")
     depth = 0
     i = 0
     while i < len(tex):
@@ -216,8 +224,8 @@ def field_text(components, coords) -> str:
     """A vector field as text: ``R*cos(theta) ∂_x + R*sin(theta) ∂_y + ∂_phi`` (zero terms
     left out)."""
     terms = []
-    for c, q in zip(components, coords):
-        c = sympy_of(c)
+    for c, q in zip(as_sequence(components, "components"), as_sequence(coords, "coordinates")):
+        c = expr_of(c, what="component")
         if c == 0:
             continue
         if c == 1:
@@ -248,8 +256,14 @@ def equations_latex(eqs, *, limit: int = DISPLAY_LIMIT, simplify=None) -> str:
 
 def structure_latex(frame, c=None, *, limit: int = DISPLAY_LIMIT, simplify=None) -> str:
     """The non-zero structure coefficients c^d_ab (a < b) of ``frame`` as LaTeX."""
-    c = frame.structure_coefficients() if c is None else c
     n = frame.dim
+    if c is None:
+        c = frame.structure_coefficients()
+    elif not isinstance(c, sp.NDimArray):
+        c = sp.Array(sympy_of(c.tolist() if hasattr(c, "tolist") else as_sequence(c, "structure coefficients"),
+                              what="structure coefficients"))
+    if c.shape != (n, n, n):
+        raise DimensionError(f"structure coefficients c[d, a, b] of shape {(n, n, n)} needed, got {c.shape}")
     rows = []
     for a in range(n):
         for b in range(a + 1, n):

@@ -29,9 +29,9 @@ from typing import Callable, Iterable, Iterator, Literal, Mapping
 import sympy as sp
 
 from ..display import tidy
-from ..errors import GeonhError, NotFoundError, ParseError
-from ..kernel.generic_point import is_zero
-from ..kernel.parsing import as_expr, sympy_of
+from ..errors import GeonhError, NotFoundError, ParseError, SingularMapError
+from ..kernel.generic_point import generic_rank, is_zero
+from ..kernel.parsing import as_expr, as_exprs, as_matrix, as_sequence, as_symbols
 
 __all__ = ["Status", "Finding", "Formula", "AuditRow", "AuditReport", "SOURCES", "formula", "formulas",
            "audit", "compare", "definition", "show", "solve_linear"]
@@ -149,7 +149,7 @@ class AuditReport:
     """The rows of an audit run, in the order of the sources and of the papers."""
 
     def __init__(self, rows: Iterable[AuditRow]):
-        self.rows: list[AuditRow] = list(rows)
+        self.rows: list[AuditRow] = list(as_sequence(rows, "audit rows"))
 
     def __iter__(self) -> Iterator[AuditRow]:
         return iter(self.rows)
@@ -267,7 +267,7 @@ def formulas(source: str | None = None, number: str | None = None) -> list[Formu
     """The registered formulas, of one source (a key of :data:`SOURCES`) or all, in the papers'
     order; ``number`` (e.g. ``"(17)"`` or ``"17"``) picks one."""
     if source is not None and source not in SOURCES:
-        raise ParseError(f"unknown source {source!r}; the sources are {', '.join(SOURCES)}")
+        raise NotFoundError(f"unknown source {source!r}; the sources are {', '.join(SOURCES)}")
     keys = [source] if source is not None else list(SOURCES)
     out: list[Formula] = []
     for k in keys:
@@ -311,10 +311,8 @@ def show(D, most: int = 3) -> str:
 
 
 def _as_matrix(x) -> sp.Matrix:
-    if isinstance(x, sp.MatrixBase):
-        return sp.Matrix(x)
-    if isinstance(x, (list, tuple)):
-        return sp.Matrix(x)
+    if isinstance(x, (sp.MatrixBase, list, tuple)):
+        return as_matrix(x, what="audited value")
     return sp.Matrix([[as_expr(x, what="audited value")]])
 
 
@@ -322,7 +320,8 @@ def _difference(printed, computed):
     if isinstance(printed, dict) or isinstance(computed, dict):
         if not (isinstance(printed, dict) and isinstance(computed, dict)) or printed.keys() != computed.keys():
             raise GeonhError("printed and computed families must be dicts with the same labels")
-        return {k: sympy_of(printed[k] - computed[k]) for k in printed}
+        return {k: as_expr(printed[k], what="printed value") - as_expr(computed[k], what="computed value")
+                for k in printed}
     P, C = _as_matrix(printed), _as_matrix(computed)
     if P.shape != C.shape:
         raise GeonhError(f"printed and computed forms have different shapes {P.shape} and {C.shape}")
@@ -366,10 +365,15 @@ def solve_linear(equations, unknowns) -> dict:
     """{unknown: value} of equations linear in ``unknowns``, by LU on the coefficient matrix
     (never ``sympy.solve``, whose simplification can run for minutes); for the printed sides
     of the checks."""
-    unknowns = list(unknowns)
+    unknowns = list(as_symbols(unknowns, what="unknowns"))
+    if len(set(unknowns)) != len(unknowns):
+        raise GeonhError("the unknowns must be distinct symbols")
+    equations = as_exprs(equations, what="equations")
     A, b = sp.linear_eq_to_matrix([sp.expand(e) if sp.count_ops(e) < 400 else e for e in equations], unknowns)
     if A.shape[0] != A.shape[1]:
         raise GeonhError(f"{A.shape[0]} equations for {A.shape[1]} unknowns")
+    if not generic_rank(A) == A.rows:
+        raise SingularMapError("the equations do not determine the unknowns (singular coefficient matrix)")
     return dict(zip(unknowns, A.LUsolve(b)))
 
 
