@@ -88,7 +88,7 @@ from ..kernel.generic_point import (
 )
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints
-from ..kernel.parsing import sympy_of
+from ..kernel.parsing import as_sequence, sympy_of
 
 __all__ = ["Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
@@ -355,7 +355,7 @@ def _as_field(space, g, k: int) -> VectorField:
         return g
     if isinstance(g, Mapping):
         return VectorField.from_dict(space, g)
-    comps = list(g)
+    comps = as_sequence(g, f"generator {k + 1}")
     if len(comps) == space.n and space.t is not None:
         comps = comps + [0]
     return VectorField(space, comps)
@@ -402,7 +402,7 @@ def check_symmetry(system, generators: Sequence) -> tuple[VectorField, ...]:
     generator and condition that fail."""
     system = _system(system)
     S = system.space
-    X = tuple(_as_field(S, g, k) for k, g in enumerate(generators))
+    X = tuple(_as_field(S, g, k) for k, g in enumerate(as_sequence(generators, "generators")))
     if not X:
         raise DimensionError("no generators given")
     for k, Xa in enumerate(X):
@@ -475,7 +475,7 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
     system = _system(system)
     S = system.space
     X = (check_symmetry(system, generators) if check
-         else tuple(_as_field(S, g, k) for k, g in enumerate(generators)))
+         else tuple(_as_field(S, g, k) for k, g in enumerate(as_sequence(generators, "generators"))))
     n = S.n
     Xm = sp.Matrix([[Xa.components[i] for Xa in X] for i in range(n)])      # n × k
     A, _ = system.constraint_matrix
@@ -490,7 +490,7 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         fields = [_clear_denominators(f) for f in fields]
     else:
         fields = []
-        for k, Y in enumerate(sections):
+        for k, Y in enumerate(as_sequence(sections, "sections")):
             Yf = _as_field(S, Y, k)
             comps = list(Yf.components[:n])
             if A.rows and not all(is_zero(e) for e in A * sp.Matrix(comps)):
@@ -564,7 +564,8 @@ def _monomials(u: Sequence[sp.Symbol], degree: int) -> list[sp.Expr]:
 def _coefficient_functions(space, coordinates, kind: str, order: int) -> list[sp.Expr]:
     """Tensor products over ``coordinates`` (a sequence, or a mapping {coordinate: kind}) of
     1, cos jθ, sin jθ (kind "trig") or θ^j (kind "poly"), j ≤ order."""
-    items = list(coordinates.items()) if isinstance(coordinates, Mapping) else [(c, kind) for c in coordinates]
+    items = list(coordinates.items()) if isinstance(coordinates, Mapping) else \
+        [(c, kind) for c in as_sequence(coordinates, "coordinates")]
     per = []
     for c, kd in items:
         s = c if isinstance(c, sp.Symbol) else space.coordinate(c)
@@ -763,11 +764,10 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
     if degree < 0:
         raise DimensionError("degree must be ≥ 0")
     S = eqs.space
-    rates = _rates(eqs)
     if functions is None:
         funcs = _coefficient_functions(S, coordinates, kind, order)
     else:
-        funcs = [expression_in(eqs, f, "a coefficient function") for f in functions]
+        funcs = [expression_in(eqs, f, "a coefficient function") for f in as_sequence(functions, "functions")]
         if any(f.free_symbols & set(S.qd) or f.free_symbols & set(eqs.u) for f in funcs):
             raise NotLinearError("the coefficient functions φ_k may depend on t and q only")
     basis: list[sp.Expr] = []
@@ -776,7 +776,8 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             b = f * mu
             if b.free_symbols & (set(S.coords) | set(eqs.u)) and b not in basis:
                 basis.append(b)
-    extras = [expression_in(eqs, e, "an extra candidate") for e in extra]
+    extras = [expression_in(eqs, e, "an extra candidate") for e in as_sequence(extra, "extra")]
+    rates = _rates(eqs)
     system = eqs.system
     if include_potential and degree >= 2 and getattr(system, "V", 0) != 0:
         extras.append(_on_motion(eqs, system.V))
