@@ -21,6 +21,7 @@ from .equations.registry import FORMS, derive
 from .errors import DimensionError, NotFoundError, ParseError, SpaceMismatchError
 from .kernel.evaluation import to_mp
 from .kernel.generic_point import PRECISION
+from .kernel.parsing import as_sequence
 
 __all__ = ["Certificate", "same_motion", "certify_forms"]
 
@@ -100,9 +101,13 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
     """Every registered form (:data:`geonh.equations.FORMS`) that applies to ``system``,
     against the ``reference`` form, by :func:`same_motion`: {form name: Certificate}.
     ``frame``/``dependent`` go to the forms that take them; ``forms`` restricts the names."""
+    if dependent is not None:  # names or symbols of coordinates, checked before any derivation
+        space = getattr(system, "space", None)
+        dependent = [space.coordinate(c) if space is not None else c for c in as_sequence(dependent, "dependent")]
     if forms is not None:
-        if isinstance(forms, str):
-            forms = [forms]
+        forms = [forms] if isinstance(forms, str) else as_sequence(forms, "forms")
+        if not all(isinstance(f, str) for f in forms):
+            raise ParseError("forms are given by their names (strings)")
         unknown = [f for f in forms if f not in FORMS]
         if unknown:
             raise NotFoundError(f"unknown form(s) {unknown}; registered: {', '.join(FORMS)}")

@@ -22,10 +22,10 @@ from typing import Any, Sequence
 import sympy as sp
 
 from .equations.base import Equations
-from .errors import DimensionError, GeonhError, NotLinearError
+from .errors import DimensionError, GeonhError, NotLinearError, ParseError
 from .kernel.generic_point import lu_solve
+from .kernel.parsing import as_floats, as_mapping, sympy_of
 from .systems.mechanical import MechanicalSystem
-from .kernel.parsing import sympy_of
 
 __all__ = ["from_kanes_method", "to_sympy", "to_pydy_system", "SympyEquations"]
 
@@ -237,6 +237,10 @@ def to_pydy_system(eqs: Equations, constants: dict | None = None, initial_condit
         from pydy.system import System
     except ImportError:  # pragma: no cover - depends on the environment
         raise GeonhError("to_pydy_system needs pydy: pip install pydy") from None
+    constants = {k: as_floats(v, f"the value of {k}") for k, v in as_mapping({} if constants is None else constants, "constants").items()}
+    initial_conditions = {k: as_floats(v, f"the initial value of {k}")
+                          for k, v in as_mapping({} if initial_conditions is None else initial_conditions, "initial_conditions").items()}
+    times = as_floats(times, "times") if times is not None else None
     if eqs.lam_vec:
         raise DimensionError(f"the {eqs.form} equations carry multipliers {list(eqs.lam_vec)}; pydy integrates "
                              "M u' = F only: use a form without multipliers (e.g. boltzmann_hamel)")
@@ -245,13 +249,15 @@ def to_pydy_system(eqs: Equations, constants: dict | None = None, initial_condit
     dyn = {str(f.func): f for f in list(se.q) + list(se.u)}
 
     def key(k, table):
+        if not isinstance(k, (str, sp.Basic)):
+            raise ParseError(f"keys are symbols or names, not {type(k).__name__}")
         name = k if isinstance(k, str) else getattr(k, "name", None) or str(getattr(k, "func", k))
         if name not in table:
             raise GeonhError(f"{k!r} is not one of {sorted(table)}")
         return table[name]
 
-    consts = {key(k, by_name): v for k, v in (constants or {}).items()}
-    ics = {key(k, dyn): v for k, v in (initial_conditions or {}).items()}
+    consts = {key(k, by_name): v[()] if v.ndim == 0 else v for k, v in constants.items()}
+    ics = {key(k, dyn): v[()] if v.ndim == 0 else v for k, v in initial_conditions.items()}
     sysm = System(_PydyMethod(se), constants=consts, initial_conditions=ics, **kwargs)
     if times is not None:
         sysm.times = times

@@ -726,6 +726,8 @@ def _alarm(signum, frame):
 
 #: seconds one call may take before it counts as a hang
 CALL_LIMIT = 20.0
+#: (seconds, call) of every call of the last run, to find the slow ones
+SLOW_CALLS: list = []
 
 
 def run_corpus(entries: list[Entry], ctx: Ctx) -> tuple[list[str], list[str], dict[str, float]]:
@@ -755,6 +757,7 @@ def run_corpus(entries: list[Entry], ctx: Ctx) -> tuple[list[str], list[str], di
                         foreign.append(f"{where}: building the arguments failed: {type(exc).__name__}: {exc}")
                         break
                     signal.setitimer(signal.ITIMER_REAL, CALL_LIMIT)
+                    t1 = time.perf_counter()
                     try:
                         with warnings.catch_warnings():
                             warnings.simplefilter("ignore")
@@ -767,6 +770,7 @@ def run_corpus(entries: list[Entry], ctx: Ctx) -> tuple[list[str], list[str], di
                         foreign.append(f"{where}: {type(exc).__name__}: {str(exc)[:120]}")
                     finally:
                         signal.setitimer(signal.ITIMER_REAL, 0)
+                    SLOW_CALLS.append((time.perf_counter() - t1, where))
                     if MARKER.exists():
                         MARKER.unlink()
                         ran.append(where)

@@ -676,11 +676,12 @@ def as_matrix(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "matrix")
 
 def as_sequence(value, what: str) -> list:
     """A user's sequence input (a list, tuple or other iterable of entries) as a list; a string,
-    a number or a single sympy object where a sequence is expected is refused with
-    :class:`ParseError` (``constraints="x_dot"`` would otherwise be read letter by letter)."""
+    a number, a mapping or a single sympy object where a sequence is expected is refused with
+    :class:`ParseError` (``constraints="x_dot"`` would otherwise be read letter by letter, and a
+    dict by its keys)."""
     if isinstance(value, sp.MatrixBase):
         return list(value)
-    if isinstance(value, (str, bytes, sp.Basic, numbers.Number)) or not hasattr(value, "__iter__"):
+    if isinstance(value, (str, bytes, sp.Basic, numbers.Number, Mapping)) or not hasattr(value, "__iter__"):
         raise ParseError(f"{what} must be a sequence (a list or tuple), not {_short(value)}")
     try:
         return list(value)
