@@ -575,8 +575,8 @@ def as_symbols(value, *, what: str = "symbols") -> tuple:
 def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values") -> dict:
     """A mapping {symbol: value} as a dict of sympy objects.  A key is a sympy object (a symbol),
     or a name: one of ``symbols`` by name, else a new real symbol — a key that is not an
-    identifier is refused; a value goes through :func:`sympy_of` (a string is parsed over
-    ``symbols``).  Anything that is not a mapping is refused with :class:`ParseError`."""
+    identifier is refused; a value is one expression or number, through :func:`expr_of` (a string
+    is parsed over ``symbols``).  Anything that is not a mapping is refused with :class:`ParseError`."""
     if not isinstance(value, Mapping):
         raise ParseError(f"{what} must be a mapping {{symbol: value}}, not {_short(value)}")
     symbols = _symbols(symbols)
@@ -591,9 +591,7 @@ def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values")
             key = k
         else:
             raise ParseError(f"{what}: the key {_short(k)} is not a symbol or a name")
-        if isinstance(v, (Mapping, set, frozenset, bytes)):
-            raise ParseError(f"{what}: the value of {key} is {_short(v)}, not a number or an expression")
-        out[key] = sympy_of(v, symbols, what=f"{what}: value of {key}")
+        out[key] = expr_of(v, symbols, what=f"{what}: value of {key}")
     return out
 
 

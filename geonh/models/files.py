@@ -41,6 +41,7 @@ raises :class:`~geonh.errors.ParseError` naming the file and the key.  Example
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -72,6 +73,8 @@ _NAME_OK = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
 def is_model_file(arg: str) -> bool:
     """Does a command-line MODEL argument name a model file (``*.toml`` or an existing file)?"""
+    if not isinstance(arg, str):
+        raise ParseError(f"a model argument is a string, not {type(arg).__name__}")
     return arg.endswith(".toml") or Path(arg).is_file()
 
 
@@ -177,6 +180,8 @@ def _assumptions(r: _Reader, name: str, spec) -> dict:
 def loads(text: str, source: str = "<model file>") -> MechanicalModel:
     """Read a model from TOML text (module docstring); ``source`` names it in errors."""
     r = _Reader(source)
+    if not isinstance(text, str):
+        raise ParseError(f"{source}: a model file's text is a string, not {type(text).__name__}")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -279,6 +284,8 @@ def loads(text: str, source: str = "<model file>") -> MechanicalModel:
 
 def load(path) -> MechanicalModel:
     """Read a model file (module docstring)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ParseError(f"a model file's path is a string or a path, not {type(path).__name__}")
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
