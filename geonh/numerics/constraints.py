@@ -24,10 +24,10 @@ import sympy as sp
 
 from ..equations.compiled import ODEFunction
 from ..errors import SingularMapError
+from ..kernel.parsing import as_float, as_floats, sympy_of
 from ..systems.gauss import GaussSystem
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
-from ..kernel.parsing import sympy_of
 
 __all__ = ["ConstraintSet", "velocity_constraints", "metric_of"]
 
@@ -104,7 +104,8 @@ class ConstraintSet:
 
     def project(self, t, y, *, tol: float = 1e-15, iterations: int = 6) -> np.ndarray:
         """y with its velocities u projected onto the constraints (module doc)."""
-        y = np.array(y, dtype=float)
+        y = np.array(as_floats(y, "the state y"), dtype=float)
+        tol = as_float(tol, "tol", minimum=0)
         if not self.r:
             return y
         n = self.f.n_q

@@ -33,6 +33,7 @@ from ..equations.base import Equations
 from ..equations.compiled import ODEFunction
 from ..errors import (DimensionError, InconsistentStateError, NotFoundError, SingularMapError,
                       UnknownCoordinateError)
+from ..kernel.parsing import as_floats
 from .constraints import ConstraintSet
 from .trajectory import Trajectory
 
@@ -106,7 +107,7 @@ def _check_numbers(params, rtol, atol, t_eval) -> None:
                 or not math.isfinite(float(v)) or float(v) <= 0:
             raise InconsistentStateError(f"{nm} must be a finite positive number, not {v!r}")
     if t_eval is not None:
-        te = np.asarray(t_eval, dtype=float)
+        te = as_floats(t_eval, "t_eval")
         if not np.all(np.isfinite(te)):
             raise InconsistentStateError("t_eval contains values that are not finite")
 

@@ -39,6 +39,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from ..errors import DimensionError, GeonhError, UnknownCoordinateError
+from ..kernel.parsing import as_floats
 
 __all__ = ["sweep", "SweepResult"]
 
@@ -98,7 +99,7 @@ def _points(eq_params: Sequence[str], grid, n_samples, seed) -> tuple[list[dict]
     elif isinstance(grid, Mapping):
         axes = {}
         for k, v in grid.items():
-            vals = list(np.atleast_1d(np.asarray(v, dtype=float)))
+            vals = list(np.atleast_1d(as_floats(v, f"the grid of {k}")))
             if not vals:
                 raise DimensionError(f"the grid of {k} is empty")
             axes[str(k)] = vals
@@ -204,7 +205,7 @@ def sweep(eqs, grid, y0s=None, t_span=None, *, task: str | Callable = "simulate"
     if y0s is None:
         states = [None]
     else:
-        arr = np.asarray(y0s, dtype=float)
+        arr = as_floats(y0s, "y0s")
         if arr.ndim not in (1, 2) or arr.size == 0:
             raise DimensionError(f"y0s must be one state or a sequence of states, got shape {arr.shape}")
         states = [arr] if arr.ndim == 1 else list(arr)

@@ -26,16 +26,16 @@ import sympy as sp
 
 from ..equations.compiled import ODEFunction
 from ..errors import NotFoundError, UnknownCoordinateError
+from ..kernel.parsing import as_floats, sympy_of
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
 from .constraints import ConstraintSet
-from ..kernel.parsing import sympy_of
 
 __all__ = ["Trajectory"]
 
 
 def _frozen(a) -> np.ndarray:
-    a = np.array(a, dtype=float)
+    a = np.array(as_floats(a, "trajectory data"), dtype=float)
     a.flags.writeable = False
     return a
 
