@@ -583,6 +583,7 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
         "q_dep": lambda c: [c.space.q[1]]},
     "geonh.transposition.printed.printed_hamel_beta": {"b": lambda c: c.matrix, "c": lambda c: c.matrix},
     "geonh.sources.ledger.solve_linear": {"equations": lambda c: [_x(c) - 1]},
+    "geonh.sources.ledger.compare": {"computed": lambda c: 0},  # a difference, so that ``under`` is read
     "geonh.numerics.trajectory.Trajectory": {
         "t": lambda c: np.zeros(1), "y": lambda c: np.zeros((1, 5)), "function": lambda c: c.ode,
         "raw": lambda c: None},

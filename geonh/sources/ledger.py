@@ -31,7 +31,7 @@ import sympy as sp
 from ..display import tidy
 from ..errors import GeonhError, NotFoundError, ParseError, SingularMapError
 from ..kernel.generic_point import generic_rank, is_zero
-from ..kernel.parsing import as_expr, as_exprs, as_matrix, as_sequence, as_symbols
+from ..kernel.parsing import as_expr, as_exprs, as_matrix, as_sequence, as_substitution, as_symbols
 
 __all__ = ["Status", "Finding", "Formula", "AuditRow", "AuditReport", "SOURCES", "formula", "formulas",
            "audit", "compare", "definition", "show", "solve_linear"]
@@ -347,6 +347,8 @@ def compare(printed, computed, example: str, *, hypothesis: str = "",
     the difference vanishes under it → ``hypothesis``; otherwise ``misprint``.  The finding
     carries printed − computed (simplified where cheap) as the difference.
     """
+    if under is not None and not callable(under):
+        under = as_substitution((under,), what="under")  # sympy's subs would evaluate strings
     D = _difference(printed, computed)
     if _zero(D):
         return Finding("agrees", example, sp.S.Zero, detail)
