@@ -28,7 +28,7 @@ from .kernel.trig import trig_tidy
 from .models import files
 from .systems import analyze_constraints
 from .transposition import ConstrainedSetting, voronets_frame
-from .kernel.parsing import sympy_of
+from .kernel.parsing import expr_of, sympy_of
 
 #: a progress reporter: called with what is being done, returns a context manager around the work
 Progress = Callable[[str], AbstractContextManager]
@@ -380,7 +380,7 @@ def linearize(model, at: dict | None = None, params: dict | None = None, form: s
         if speed is not None:
             from .models import bicycle
             eqs = equations(model, form, progress=progress)
-            op = bicycle.benchmark_operating_point(model, sp.nsimplify(speed))
+            op = bicycle.benchmark_operating_point(model, sp.nsimplify(expr_of(speed, what="speed")))
             names = {str(s) for s in model.parameters}
             with progress("linearizing the Whipple bicycle"):
                 return eqs.linearize(op, ignorable="auto", dependent=("theta",),
