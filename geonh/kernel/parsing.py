@@ -140,6 +140,13 @@ def _rational_digits(r) -> float:
     return max(_int_digits(int(r.p)), _int_digits(int(r.q)))
 
 
+def _show_number(r) -> str:
+    """A number for a message: itself if short, else its size (str() of a huge integer is slow,
+    and refused beyond 4300 digits)."""
+    d = _rational_digits(r) if isinstance(r, sp.Rational) else 0.0
+    return str(r) if d < 40 else f"a number of about {int(d) + 1} digits"
+
+
 # -- formulas ------------------------------------------------------------------------------------
 _COMPARE = {ast.Lt: sp.StrictLessThan, ast.LtE: sp.LessThan, ast.Gt: sp.StrictGreaterThan,
             ast.GtE: sp.GreaterThan}
@@ -177,6 +184,8 @@ def _parse(text: str, symbols: Iterable[sp.Symbol], what: str, compare: bool):
     except SyntaxError as e:
         if "too many nested" in str(e.msg):
             raise LimitError(too_deep) from None
+        if "Exceeds the limit" in str(e.msg):  # Python's own cap on the digits of an integer literal
+            raise _limit_error(what, f"an integer literal is too long ({e.msg})", "digits") from None
         raise ParseError(f"{what}: {text!r:.200} is not a formula ({e.msg})") from None
     except (RecursionError, MemoryError):
         raise LimitError(too_deep) from None
@@ -227,6 +236,14 @@ class _Builder:
                                "digits")
         return size
 
+    def exponents(self, e) -> sp.Expr:
+        """``e`` (a product) unless a factor's exponent grew beyond the limit: x*x*…*x is x**n."""
+        for a in sp.Mul.make_args(e):
+            if a.is_Pow and a.exp.is_Rational and abs(a.exp.p) > self.lim.exponent:
+                raise _limit_error(self.what, f"the product {self.text!r:.60} has the exponent {_show_number(a.exp)}",
+                                   "exponent")
+        return e
+
     def checked(self, e) -> sp.Expr:
         if isinstance(e, sp.Rational):
             self.sized(_rational_digits(e))
@@ -249,7 +266,7 @@ class _Builder:
             parts = self.chain(node, (ast.Mult, ast.Div), depth)
             size = self.sized(sum(s for _, (_, s) in parts))
             factors = [v if isinstance(op, ast.Mult) else sp.Pow(v, -1) for op, (v, _) in parts]
-            return self.checked(self.apply(lambda: sp.Mul(*factors))), size
+            return self.exponents(self.checked(self.apply(lambda: sp.Mul(*factors)))), size
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
             return self.power(node, depth)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
@@ -286,7 +303,7 @@ class _Builder:
         base, sb = self.build(node.left, depth + 1)
         exp, sx = self.build(node.right, depth + 1)
         if exp.is_Rational and abs(exp.p) > self.lim.exponent:
-            raise _limit_error(self.what, f"the exponent {exp} is too large", "exponent")
+            raise _limit_error(self.what, f"the exponent {_show_number(exp)} is too large", "exponent")
         if exp.is_Rational:
             size = sb * abs(int(exp.p)) + (0.0 if exp.is_Integer else sx)
         else:
@@ -427,7 +444,7 @@ def check_size(expr: sp.Basic, *, what: str = "expression") -> sp.Basic:
             continue
         if e.is_Pow and e.exp.is_Rational:
             if abs(e.exp.p) > lim.exponent:
-                raise _limit_error(what, f"the exponent {e.exp} is too large", "exponent")
+                raise _limit_error(what, f"the exponent {_show_number(e.exp)} is too large", "exponent")
             if e.base.is_Rational and _rational_digits(e.base) * abs(int(e.exp.p)) > lim.digits:
                 raise _limit_error(what, "an unevaluated power of numbers would have more digits than allowed",
                                    "digits")
