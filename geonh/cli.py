@@ -200,6 +200,8 @@ def check_output(path: str, option: str, inputs: Sequence[str] = ()) -> str:
     file it points to is replaced, not the link).  Bad paths are :class:`InputError` (exit 2)."""
     if not path:
         raise InputError(f"{option}: give a file name")
+    if "\0" in path:
+        raise InputError(f"{option} {path!r}: a file name cannot contain a NUL character")
     if path.endswith(("/", os.sep)):
         raise InputError(f"{option} {path}: names a directory; give a file name")
     real = os.path.realpath(path)
@@ -300,11 +302,24 @@ def _pairs(items, what: str) -> dict:
 
 
 def _number(text: str, what: str) -> sp.Expr:
+    """A real number given on the command line: exact (``pi/2`` stays pi/2) but of floating-point
+    size, since every value feeds the numerics (``10**400`` would turn into inf there)."""
     from .kernel.parsing import parse
     e = parse(text, (), what=what)
     if not (e.is_number and e.is_real):
-        raise InputError(f"{what}: {text!r} is not a real number")
+        raise InputError(f"{what}: {_clip(text)!r} is not a real number")
+    try:
+        finite = math.isfinite(float(e))
+    except (OverflowError, TypeError, ValueError):
+        finite = False
+    if not finite:
+        raise InputError(f"{what}: {_clip(text)!r} is too large for a floating-point number")
     return e
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, for a message that stays one readable line."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _fmt_option(f):
@@ -607,7 +622,7 @@ MAX_POINTS = 1_000_000
 @click.option("--init", "inits", multiple=True, metavar="NAME=VALUE", help="an initial value (repeatable)")
 @click.option("--points", type=click.IntRange(2, MAX_POINTS), default=201, show_default=True,
               help=f"output times, 2 … {MAX_POINTS}")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_file", type=str, metavar="FILE", default=None,
               help="save trajectory, energy and constraint residual plots (PNG, PDF, SVG)")
 @_fmt_option
 @click.pass_context
@@ -616,7 +631,9 @@ def simulate_cmd(ctx, model, t_end, form, params, inits, points, plot_file, fmt)
     fmt = _fmt(ctx, fmt)
     if fmt == "latex":
         raise InputError("simulate has no LaTeX output; use --format text or json")
-    plot = (check_output(plot_file, "--plot", model_inputs(model)), plot_format(plot_file)) if plot_file else None
+    plot = None
+    if plot_file is not None:
+        plot = (check_output(plot_file, "--plot", model_inputs(model)), plot_format(plot_file))
     param_values, init_values = _pairs(params, "--param"), _pairs(inits, "--init")
     mdl = load_model(model)
     with _about(mdl):
@@ -651,7 +668,7 @@ def simulate_cmd(ctx, model, t_end, form, params, inits, points, plot_file, fmt)
                    + (" (not conserved: forces act or the constraints depend on time)" if drift > 1e-6 else ""))
     if res is not None:
         click.echo(f"max |constraint residual|: {res:.3g}")
-    if plot_file:
+    if plot:
         click.echo(f"plot written to {plot_file}")
     return 0 if traj.success else 1
 
@@ -683,7 +700,7 @@ def _parse_sweep(text: str):
               help="whipple-bicycle only: the upright steady motion at this speed, benchmark parameters")
 @click.option("--sweep", default=None, metavar="NAME=START:STOP:COUNT",
               help="eigenvalues against a parameter (whipple-bicycle: v=0:10:51, the forward speed)")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_file", type=str, metavar="FILE", default=None,
               help="with --sweep: save the eigenvalue plot")
 @_fmt_option
 @click.pass_context
@@ -691,20 +708,20 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
     """Linear equations δy' = A δy about an operating point of MODEL, and their eigenvalues."""
     fmt = _fmt(ctx, fmt)
     plot = None
-    if plot_file:
+    if plot_file is not None:
         if sweep is None:
             raise InputError("--plot draws the eigenvalues of a sweep: give --sweep NAME=START:STOP:COUNT too")
         plot = (check_output(plot_file, "--plot", model_inputs(model)), plot_format(plot_file))
     if sweep is not None:
         name, grid = _parse_sweep(sweep)
+    pv, op = _pairs(params, "--param"), _pairs(at, "--at")
     mdl = load_model(model)
     bike = mdl.name == "whipple-bicycle"
     if sweep is not None:
         if bike and name == "v":
             mats, eigs = workbench.bicycle_sweep(grid, mdl, progress=progress)
         else:
-            pv = _pairs(params, "--param")
-            eigs = workbench.eigenvalue_sweep(mdl, name, grid, _pairs(at, "--at"), pv, form, progress=progress)
+            eigs = workbench.eigenvalue_sweep(mdl, name, grid, op, pv, form, progress=progress)
         if plot:
             from . import plotting
             if bike and name == "v":
@@ -722,13 +739,12 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
         click.echo(f"{mdl.name}: eigenvalues against {name}")
         for val, row in zip(grid, eigs):
             click.echo(f"  {name} = {val:8.4g}: " + ", ".join(_fnum(z) for z in row))
-        if plot_file:
+        if plot:
             click.echo(f"plot written to {plot_file}")
         return 0
     if speed is not None and not bike:
         raise InputError("--speed is for the whipple-bicycle model; give the operating point with --at")
-    pv = _pairs(params, "--param")
-    lin = workbench.linearize(mdl, _pairs(at, "--at"), pv, form, speed, progress=progress)
+    lin = workbench.linearize(mdl, op, pv, form, speed, progress=progress)
     eig = lin.eigenvalues()
     if fmt == "latex":
         click.echo(rf"A = {display.latex(lin.A.evalf(8))}")
@@ -753,7 +769,7 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
 # -- report -----------------------------------------------------------------------------------------------------------
 @cli.command("report")
 @click.argument("model")
-@click.option("-o", "--output", "output", type=click.Path(dir_okay=False), default="report.html",
+@click.option("-o", "--output", "output", type=str, metavar="FILE", default="report.html",
               show_default=True, help="the HTML file to write")
 @click.option("--t", "t_end", type=FiniteFloat(0.0), default=10.0, show_default=True,
               help="simulated time (0: none)")

@@ -150,15 +150,18 @@ class _Reader:
         """The error for a value of the wrong type: what the key takes and what it got."""
         return self.fail(key, f"must be {expected}, not {_kind(value)} ({_brief(value)})")
 
-    def table(self, data: dict, key: str, allowed: set | None, required: bool = False) -> dict:
+    def table(self, data: dict, key: str, allowed: set | None, required: bool = False, where: str = "") -> dict:
+        """The table at ``key`` of ``data`` (``where``: the enclosing table's name), with only
+        ``allowed`` keys (None: any); {} when absent and not ``required``."""
+        full = f"{where}.{key}" if where else key
         if key not in data:
             if required:
-                raise self.fail(key, "missing (required)")
+                raise self.fail(full, "missing (required)")
             return {}
         t = data[key]
         if not isinstance(t, dict):
-            raise self.wrong(key, t, f"a table ([{key}])")
-        self.known(t, allowed, key)
+            raise self.wrong(full, t, f"a table ([{full}])" if not where else "a table ({name = value, ...})")
+        self.known(t, allowed, full)
         return t
 
     def known(self, t: dict, allowed: set | None, where: str) -> None:
@@ -339,7 +342,7 @@ def loads(text: str, source: str = "<model file>") -> MechanicalModel:
     V = r.expr(dyn.get("potential", 0), "dynamics.potential", allowed)
     Q = None
     if "forces" in dyn:
-        forces = r.table(dyn, "forces", None)
+        forces = r.table(dyn, "forces", None, where="dynamics")
         Q = {}
         for q, f in forces.items():
             r.choice(f"dynamics.forces.{q}", q, coords, "a coordinate")
