@@ -761,3 +761,50 @@ def test_python_dash_m_and_script():
     r = subprocess.run([sys.executable, "-m", "geonh", "show", "bogus"], capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 2 and "unknown model 'bogus'" in r.stderr
+
+
+def _geonh(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "geonh", *args], text=True, timeout=120, **kw)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_full_disk_for_real():
+    """`geonh show rolling-disk > /dev/full`: exit 2, one line on stderr, no traceback; also
+    for click's own help and with stderr full too (then nothing can be said, but no crash)."""
+    for args in (["show", "rolling-disk"], ["--help"], ["list", "--format", "json"]):
+        with open("/dev/full", "w") as full:
+            r = _geonh(*args, stdout=full, stderr=subprocess.PIPE)
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr == "geonh: error: cannot write the output: No space left on device (ENOSPC)\n", r.stderr
+    with open("/dev/full", "w") as full:
+        r = _geonh("show", "no-such-model", stdout=subprocess.PIPE, stderr=full)
+    assert r.returncode == 2 and r.stdout == ""
+
+
+@pytest.mark.slow
+def test_closed_pipe_for_real():
+    """`geonh show x | head -c1` after the reader has gone: quiet, exit 141, no traceback."""
+    for args in (["show", "rolling-disk"], ["--format", "json", "simulate", "chaplygin-sleigh", "--t", "1",
+                                            "--points", "20000"]):
+        p = subprocess.Popen([sys.executable, "-m", "geonh", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        p.stdout.close()  # the reader goes away before geonh writes
+        err = p.stderr.read()
+        assert p.wait(timeout=120) == cli.EXIT_PIPE, err
+        assert err == ""
+
+
+@pytest.mark.slow
+def test_bad_inputs_for_real_give_no_traceback(tmp_path):
+    model = tmp_path / "m.toml"
+    model.write_bytes(Path(SLEIGH_FILE).read_bytes())
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 50000 + "]" * 50000 + "\n")
+    for args, needle in ((["report", str(model), "-o", str(model)], "refusing to overwrite an input"),
+                         (["report", "rolling-disk", "-o", str(tmp_path / "no" / "r.html")], "does not exist"),
+                         (["show", str(deep)], "nested more than"),
+                         (["simulate", "chaplygin-sleigh", "--points", "0"], "--points")):
+        r = _geonh(*args, capture_output=True)
+        assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+    assert model.read_bytes() == Path(SLEIGH_FILE).read_bytes()
