@@ -487,7 +487,9 @@ def show(name: str, out=None, fmt: str = "text", *, full: bool = False, growth: 
 @click.pass_context
 def show_cmd(ctx, model, full, growth, fmt):
     """Frame, structure coefficients, growth vector and integrability verdict of MODEL."""
-    show(load_model(model), fmt=_fmt(ctx, fmt), full=full, growth=growth)
+    mdl = load_model(model)
+    with _about(mdl):
+        show(mdl, fmt=_fmt(ctx, fmt), full=full, growth=growth)
     return 0
 
 
@@ -502,7 +504,8 @@ def relations_cmd(ctx, model, k, fmt):
     """Transpositional relations dδq − δdq and γ of MODEL (Neimark–Fufaev k-family)."""
     fmt = _fmt(ctx, fmt)
     mdl = load_model(model)
-    data = workbench.relations(mdl, k, progress=progress)
+    with _about(mdl):
+        data = workbench.relations(mdl, k, progress=progress)
     k, rel = data["k"], data["relations"]
     n, m = mdl.space.n, mdl.m
     if fmt == "latex":
@@ -897,7 +900,8 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"geonh: error: {_os_message(error)}")
         return 2
     except (RecursionError, MemoryError) as e:
-        _say(f"geonh: error: the input is too big or too deeply nested to process ({type(e).__name__})")
+        _say(f"geonh: error: {type(e).__name__}: the input is too big or too deeply nested, or geonh met a case "
+             "it does not handle (please report it)")
         return 2
 
 

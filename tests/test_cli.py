@@ -335,6 +335,13 @@ BAD = {
                                                                  "formulas, not a table"]),
     "frame names a number": (GOOD + '[frame]\nquasi_velocities = ["x_dot", "phi_dot"]\nnames = 3\n',
                              ["frame.names: must be an array of names, not an integer"]),
+    "frame name a parameter": (GOOD + '[frame]\nquasi_velocities = ["x_dot", "phi_dot"]\nnames = ["v", "m"]\n',
+                               ["frame.names[1]: 'm' is a parameter already"]),
+    "frame name a coordinate": (GOOD + '[frame]\nquasi_velocities = ["x_dot", "phi_dot"]\nnames = ["x", "w"]\n',
+                                ["frame.names[0]: 'x' is a coordinate, velocity or time already"]),
+    "too many dependent": (GOOD + 'constraints = ["x_dot - phi_dot"]\n[frame]\nquasi_velocities = ["x_dot", '
+                                  '"x_dot - phi_dot"]\ndependent = ["phi", "x"]\n',
+                           ["frame.dependent", "2 dependent coordinate(s) for constraints of rank 1"]),
     "frame a string": ('frame = "x"\n' + GOOD, ["frame: must be a table", "string"]),
     "value a string name": (GOOD + '[values]\nm = "k"\n', ["values.m", "unknown symbol 'k'"]),
     "value a bool": (GOOD + "[values]\nm = true\n", ["values.m: must be a number", "boolean"]),

@@ -364,11 +364,21 @@ def loads(text: str, source: str = "<model file>") -> MechanicalModel:
             dependent = tuple(r.names(ft["dependent"], "frame.dependent"))
             for d in dependent:
                 r.choice("frame.dependent", d, coords, "a coordinate")
+            if len(dependent) != system.n_constraints:
+                raise r.fail("frame.dependent", f"{len(dependent)} dependent coordinate(s) for constraints of rank "
+                                                f"{system.n_constraints}: give exactly {system.n_constraints}")
         if "quasi_velocities" in ft:
             omegas = r.exprs(ft["quasi_velocities"], "frame.quasi_velocities", allowed)
             fnames = r.names(ft["names"], "frame.names") if "names" in ft else None
             if fnames is not None and len(fnames) != len(omegas):
                 raise r.fail("frame.names", f"{len(fnames)} names for {len(omegas)} quasi-velocities")
+            for i, nm in enumerate(fnames or ()):
+                # a quasi-velocity named like a parameter or a coordinate would be two symbols
+                # of one name in the equations
+                if nm in allowed:
+                    what = "a parameter" if allowed[nm] in psyms else "a coordinate, velocity or time"
+                    raise r.fail(f"frame.names[{i}]", f"{nm!r} is {what} already; give the quasi-velocity "
+                                                      "another name")
             try:
                 frame = Frame.from_quasi_velocities(S, omegas, names=fnames)
             except GeonhError as e:
