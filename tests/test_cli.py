@@ -588,6 +588,24 @@ def test_failing_stdout_is_one_line_and_a_status(capsys, monkeypatch, code, stat
         assert capsys.readouterr().err == message
 
 
+def test_a_model_the_show_cannot_handle_is_bad_input(capsys, tmp_path):
+    """Two constraints that fix both velocities: no free velocity, named with the model, exit 2."""
+    path = _write(tmp_path, GOOD + 'constraints = ["x_dot - phi_dot", "x_dot + phi_dot"]\n', "stuck.toml")
+    for cmd in ("show", "relations"):
+        code, out, err = run(capsys, cmd, path)
+        assert code == 2 and out == ""
+        assert err.startswith("geonh: error: stuck: ") and "every coordinate is dependent" in err
+
+
+def test_recursion_error_is_one_line(capsys, monkeypatch):
+    def deep(*a, **k):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(cli.workbench, "show_data", deep)
+    code, out, err = run(capsys, "show", "rolling-disk")
+    assert code == 2 and out == ""
+    assert err.startswith("geonh: error: RecursionError: ") and err.count("\n") == 1
+
+
 # -- numeric options: ranges and finiteness -----------------------------------------------------------------------------
 @pytest.mark.parametrize("args, needle", [
     (["simulate", "chaplygin-sleigh", "--points", "0"], "--points"),
