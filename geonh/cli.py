@@ -18,7 +18,12 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 
 Every command takes ``--format text|latex|json`` (also before the command).  Errors in the
 input (unknown model, bad model file, bad option value) exit with status 2 and a message that
-names the problem; ``main(argv)`` returns the exit status.
+names the problem; ``main(argv)`` returns the exit status.  Output files (``report -o``,
+``--plot``) are checked before any work (:func:`check_output`: never a directory, never the
+model file read) and written whole or not at all (:func:`write_output`); a failed read or write
+(a full disk, a permission) is status 2 with one line on stderr, a closed pipe ends quietly
+(:data:`EXIT_PIPE`).  What the run changed from what was asked (an initial state projected onto
+the constraints) is a ``geonh: warning:`` line on stderr.
 
 This module holds the click group and its commands only: it parses the arguments, calls
 :mod:`geonh.workbench` (the model-level tasks) and :mod:`geonh.report` (the HTML page), formats
@@ -653,7 +658,8 @@ def simulate_cmd(ctx, model, t_end, form, params, inits, points, plot_file, fmt)
     names = ("t",) + tuple(traj.function.state_names)
     if fmt == "json":
         _emit({"model": mdl.name, "form": traj.equations.form, "parameters": {str(k): str(v) for k, v in values.items()},
-               "notes": notes, "warnings": run.warnings, "columns": names, "t": traj.t.tolist(), "y": traj.y.tolist(),
+               "notes": notes, "warnings": run.warnings, "columns": names, "t": traj.t.tolist(),
+               "y": traj.y.tolist(),
                "energy": None if E is None else E.tolist(), "max_constraint_residual": res,
                "plot": plot_file})
         return 0

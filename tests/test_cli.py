@@ -606,7 +606,7 @@ def test_recursion_error_is_one_line(capsys, monkeypatch):
     assert err.startswith("geonh: error: RecursionError: ") and err.count("\n") == 1
 
 
-# -- numeric options: ranges and finiteness -----------------------------------------------------------------------------
+# -- numeric options: ranges and finiteness --------------------------------------------------------------------------
 @pytest.mark.parametrize("args, needle", [
     (["simulate", "chaplygin-sleigh", "--points", "0"], "--points"),
     (["simulate", "chaplygin-sleigh", "--points", "-1"], "--points"),
@@ -639,7 +639,7 @@ def test_smallest_point_count_runs(capsys):
     assert code == 0 and len(json.loads(out)["t"]) == 2
 
 
-# -- a projected initial state is a warning with its size ----------------------------------------------------------------
+# -- a projected initial state is a warning with its size ------------------------------------------------------------
 def test_projected_initial_state_is_a_warning(capsys):
     code, out, err = run(capsys, "simulate", SLEIGH_FILE, "--form", "lagrange", "--init", "x_dot=1", "--t", "0.5",
                          "--points", "3")
