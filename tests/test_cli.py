@@ -416,7 +416,7 @@ def test_model_file_limits_and_kinds(capsys, tmp_path):
     assert issubclass(ModelFileError, ParseError)
 
 
-# -- output files: checked before the work, never an input, written whole or not at all -------------------------------
+# -- output files: checked before the work, never an input, written whole or not at all ----------------------------
 @pytest.fixture
 def sleigh_copy(tmp_path):
     path = tmp_path / "m.toml"
