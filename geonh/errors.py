@@ -69,3 +69,10 @@ class ParseError(GeonhError, ValueError, TypeError):
     """A string that is not a safe formula, or an input of the wrong kind where an expression,
     a name or a condition is expected (see :mod:`geonh.kernel.parsing`).  Also a ``TypeError``,
     since many such inputs are of the wrong type (``None``, a bool, a dict)."""
+
+
+class ModelFileError(ParseError):
+    """A model file (``geonh.models.files``) that cannot be read as a model: not readable,
+    not UTF-8, not TOML, too big or nested too deeply, an unknown key, a value of the wrong
+    type, or a formula or name that is refused.  The message names the file, the key and what
+    was expected.  A :class:`ParseError`, so code catching that keeps working."""
