@@ -95,6 +95,19 @@ active backend (symengine ``DenseMatrix``/expressions, or sympy ``Matrix``/expre
 follow geonh's inverse policy (:func:`geonh.kernel.generic_point.inverse`): the identity as
 is, adj(M)/det(M) up to size 4, LU with generic-point pivots beyond (the row order is found
 at random points, so every symbolic pivot is provably non-zero at the generic point).
+
+Verdicts (docs/errors.md, "What a backend may decide")
+-------------------------------------------------------
+A verdict — zero, rank, independence, regularity, definiteness — is decided once, by the
+function of :mod:`geonh.kernel.generic_point` both backends call, never by a backend on its
+own.  The symengine route may prove a matrix regular (its pivot search
+:func:`generic_pivot_order` uses the shared rule
+:func:`~geonh.kernel.generic_point.pivot_order_at` at the same points and PRECISION digits)
+and may skip structural zeros; anything it cannot prove — no pivot order, a pivot that is
+structurally 0, a result holding ``zoo``/``nan``/``±oo`` — is re-decided by the reference
+route (:func:`~geonh.kernel.generic_point.regular_pivot_order`: a refusal states the rank
+:func:`~geonh.kernel.generic_point.generic_rank` finds, full generic rank is always solved),
+never returned.
 """
 from __future__ import annotations
 

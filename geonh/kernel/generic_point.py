@@ -16,6 +16,14 @@ generic point?" by **evaluation at random points**:
   (values by :func:`~geonh.kernel.evaluation.value_at` with ``strict=False, tree=True``: a
   point where the expression is singular is skipped, big trees are evaluated in one pass);
 * a rank is the **maximum** rank over ``TRIALS`` points;
+* functions of time — dynamicsymbols q(t) and their derivatives q'(t), q''(t) — are
+  independent symbols at the generic point (:func:`generic_symbols`), so matrices such as
+  ∂kdes/∂u of a ``KanesMethod`` are sampled like any other;
+* regularity of a square matrix is one verdict for both backends,
+  :func:`regular_pivot_order`: a pivot order found at the sample points, or a refusal that
+  states the rank :func:`generic_rank` finds (never "rank n < n"); the solve/inverse
+  functions (:func:`lu_solve` = :func:`generic_solve`, :func:`lu_inverse`, :func:`inverse`)
+  are built on it;
 * a **float screen** comes first for ranks, independent rows and (in
   :class:`~geonh.systems.MechanicalSystem`) positive definiteness: the matrix is compiled once
   and evaluated in double precision at the same points (:func:`float_values`), and a verdict
