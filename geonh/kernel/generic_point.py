@@ -683,18 +683,18 @@ def _pivot_rows(M: sp.Matrix, trials: int = TRIALS) -> list[int] | None:
     return None
 
 
-def singular_error(M: sp.MatrixBase, what: str = "matrix", rank: int | None = None,
-                   error: type = SingularMapError) -> Exception:
-    """The refusal of a square M as singular, worded by the one rank verdict: ``error``
-    (:class:`SingularMapError` by default) saying "``what`` is singular at the generic point
-    (rank r < n)", r = :func:`generic_rank` (or ``rank`` when the caller has it), and the
-    rank kept as the exception's ``rank`` attribute.  Returns None when the generic rank is
-    full: then there is nothing to refuse (callers must find the pivots instead)."""
+def singular_error(M: sp.MatrixBase, what: str = "matrix") -> SingularMapError | None:
+    """The refusal of a square M as singular, worded by the one rank verdict: a
+    :class:`SingularMapError` saying "``what`` is singular at the generic point (rank r < n)"
+    with r = :func:`generic_rank`, the rank also kept as the exception's ``rank`` attribute
+    (callers that reword the refusal, e.g. :class:`~geonh.kernel.frames.Frame`, read it).
+    None when the generic rank is full: there is nothing to refuse then, the caller must find
+    the pivots instead."""
     n = M.rows
-    r = generic_rank(M) if rank is None else rank
+    r = generic_rank(M)
     if r >= n:
         return None
-    exc = error(f"{what} is singular at the generic point (rank {r} < {n})")
+    exc = SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
     exc.rank = r
     return exc
 
