@@ -726,9 +726,9 @@ def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
     refuses M only with the rank :func:`~geonh.kernel.generic_point.generic_rank` finds.
     A sympy matrix (which may hold functions of time, q(t), q'(t): sampled as symbols) is
     searched by the sympy route's own search."""
-    from .generic_point import TRIALS, _pivot_rows, pivot_order_at, sample_points
+    from .generic_point import TRIALS, pivot_rows, pivot_order_at, sample_points
     if not _is_se(M):
-        return _pivot_rows(sp.Matrix(M))
+        return pivot_rows(sp.Matrix(M))
     n = M.nrows()
     entries = list(M)
     fs = set()

@@ -668,7 +668,7 @@ def pivot_order_at(exact: bool, rows: list) -> list[int] | None:
     return order
 
 
-def _pivot_rows(M: sp.Matrix, trials: int = TRIALS) -> list[int] | None:
+def pivot_rows(M: sp.Matrix, trials: int = TRIALS) -> list[int] | None:
     """A row order for which Gaussian elimination without row exchanges has non-zero pivots
     at the generic point, found by elimination at a random sample point
     (:func:`pivot_order_at`).  ``None`` if M is singular at every sample point.
@@ -703,7 +703,7 @@ def regular_pivot_order(M: sp.MatrixBase, *, what: str = "matrix") -> list[int] 
     """The one regularity verdict for a square matrix, shared by both backends: a row order
     whose LU pivots are non-zero at the generic point, or :class:`SingularMapError`.
 
-    1. the pivot search :func:`_pivot_rows` at the sample points (the symengine route runs
+    1. the pivot search :func:`pivot_rows` at the sample points (the symengine route runs
        the same rule, :func:`pivot_order_at`, on its own values first, and defers here when
        it finds nothing);
     2. if that finds none, the rank verdict :func:`generic_rank` decides: rank r < n raises
@@ -718,7 +718,7 @@ def regular_pivot_order(M: sp.MatrixBase, *, what: str = "matrix") -> list[int] 
     n = M.rows
     if n != M.cols:
         raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
-    found = _pivot_rows(M)
+    found = pivot_rows(M)
     if found is not None:
         return found
     exc = singular_error(M, what)
@@ -783,7 +783,7 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
 
     sympy's default ``inv()`` (Gauss elimination with simplification) is ~100x slower on
     trigonometric frames, and its zero test can accept an unexpanded zero as a pivot.  Here
-    the row order comes from partial pivoting at a random point (:func:`_pivot_rows`), so
+    the row order comes from partial pivoting at a random point (:func:`pivot_rows`), so
     every symbolic pivot is provably non-zero at the generic point; a matrix singular at the
     generic point raises :class:`SingularMapError` naming ``what``.  Sizes ≤ 3 with functions
     are solved by Cramer's rule (cofactors, :func:`det_small`) once the pivot search has shown
