@@ -818,6 +818,9 @@ def _sweep_task_entries() -> None:
     def kill(params, y0):
         os._exit(7)
 
+    def fail(params, y0):
+        return {"r": 1 / 0}
+
     def lie(params, y0):
         return {"point": 0, "a": 99}
 
@@ -830,8 +833,8 @@ def _sweep_task_entries() -> None:
 
     add("sweep.task_hangs", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=hang), ok_or_failed_rows,
         names=("task", "time"), note="no per-task time limit exists in today's API")
-    add("sweep.task_kills_its_process", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=kill), ok_or_failed_rows,
-        names=("task", "worker"))
+    add("sweep.task_raises_ZeroDivisionError", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=fail),
+        ok_or_failed_rows, names=("task", "ZeroDivisionError"))
     add("sweep.task_returns_point_and_grid_keys", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=lie),
         rows_truthful, names=("point", "a"))
     add("sweep.dask.task_kills_its_worker", "numerics",
