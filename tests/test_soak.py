@@ -668,8 +668,61 @@ def test_soak_only_geonh_errors_escape():
     nothing injected runs (module docstring).  Fails with the table of failing categories."""
     soak, report = run_soak()
     print(report)
-    assert soak.inputs >= 0.9 * sum(COUNTS.values()) and not soak.over_budget, report
-    assert not soak.failures, report
+    if soak.inputs < 0.9 * sum(COUNTS.values()) or soak.over_budget or soak.failures:
+        pytest.fail(report, pytrace=False)
+
+
+# -- the soak's own machinery: each kind of failure is caught (fast) ------------------------------
+def test_the_soak_classifies_each_outcome(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys.modules[__name__], "DEADLINE", 0.3)
+    monkeypatch.setattr(sys.modules[__name__], "INPUT_PEAK_MB", 50.0)
+    soak = Soak(workdir=tmp_path, trace_every=1)
+    soak.run("t", lambda: 1, lambda: "a result")
+    soak.run("t", lambda: g.ConfigurationSpace(""), lambda: "a geonh error")
+    soak.run("t", lambda: int("x"), lambda: "a ValueError")
+    soak.run("t", lambda: time.sleep(30), lambda: "a sleep")       # traced: 5 × 0.3 s
+    soak.run("t", lambda: (tmp_path / MARKER).touch(), lambda: "code that ran")
+    soak.run("t", lambda: bytearray(120 * 2 ** 20), lambda: "120 MB")
+    assert soak.results == Counter({"result": 3, "geonh error": 1, "raw": 1, "hang": 1})
+    expected = {"t: ValueError", "t: hang", "t: code ran", "t: memory > 50 MB"}
+    assert expected <= set(soak.failures) <= expected | {"t: peak RSS step > 50 MB"}
+    assert not (tmp_path / MARKER).exists()
+    soak = Soak(workdir=tmp_path, budget=0.0)
+    soak.run("t", lambda: 1, lambda: "too late")
+    assert soak.inputs == 0 and soak.over_budget == 1
+
+
+def test_the_hostile_harness_classifies_and_rules(tmp_path):
+    """benchmarks/hostile_inputs.py: the message rule and the classes of a few records."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        import hostile_inputs as H
+    finally:
+        sys.path.pop(0)
+    assert H.message_problems("the 2 fields are dependent (rank 1)", ("depend",)) == []
+    assert "self-contradicting ('3 < 3')" in H.message_problems("singular (rank 3 < 3)", ())
+    assert H.message_problems("the mass is wrong", ("m",))            # "m" only as a whole word
+    assert not H.message_problems("m = -2 is not positive", ("m",))
+    e = H.Entry("e", "g", lambda: None, "raise", names=("theta",))
+    raised = {"kind": "raised", "geonh": True, "geonh_frame": True, "type": "ParseError", "message": "theta: bad"}
+    assert H.classify(e, raised, timed_out=False, marker=False, rc=0, stderr_tail="")[0] == "clear"
+    assert H.classify(e, dict(raised, message="bad"), timed_out=False, marker=False, rc=0, stderr_tail="")[0] == "unclear"
+    assert H.classify(e, raised, timed_out=False, marker=True, rc=0, stderr_tail="")[0] == "code-ran"
+    assert H.classify(e, None, timed_out=True, marker=False, rc=-9, stderr_tail="")[0] == "hang"
+    assert H.classify(e, None, timed_out=False, marker=False, rc=-9, stderr_tail="")[0] == "raw"
+    assert H.classify(e, {"kind": "returned", "repr": "1"}, timed_out=False, marker=False, rc=0,
+                      stderr_tail="")[0] == "silent"
+    foreign = dict(raised, geonh=False, geonh_frame=False, type="NameError")
+    assert H.classify(e, foreign, timed_out=False, marker=False, rc=0, stderr_tail="")[0] == "harness"
+    assert H.classify(e, dict(foreign, geonh_frame=True), timed_out=False, marker=False, rc=0,
+                      stderr_tail="")[0] == "raw"
+    c = H.Entry("c", "g", lambda: None, lambda r: r.code == 0, refuse_ok=False)
+    tb = {"kind": "cli", "code": 1, "stderr": "Traceback (most recent call last):\n  ...\nOSError: full"}
+    assert H.classify(c, tb, timed_out=False, marker=False, rc=0, stderr_tail="")[0] == "raw"
+    refused = {"kind": "cli", "code": 2, "stderr": "geonh: error: no\n"}
+    assert H.classify(c, refused, timed_out=False, marker=False, rc=0, stderr_tail="")[0] == "unclear"
+    assert H.classify(c, {"kind": "cli", "code": 0, "check": True}, timed_out=False, marker=False, rc=0,
+                      stderr_tail="")[0] == "ok"
 
 
 def main(argv: list[str] | None = None) -> int:
