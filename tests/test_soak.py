@@ -40,6 +40,7 @@ import io
 import math
 import os
 import resource
+import shutil
 import signal
 import string
 import sys
@@ -653,6 +654,7 @@ def run_soak(scale: float = 1.0, seed: int | None = None, budget: float = BUDGET
         faulthandler.cancel_dump_traceback_later()
         os.chdir(here)
         sys.setrecursionlimit(old_limit)
+        shutil.rmtree(soak.workdir, ignore_errors=True)
     seconds = time.monotonic() - t0
     rss1 = _rss_mb()
     report = soak.report(seconds, rss0, rss1)
