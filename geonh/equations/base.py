@@ -12,7 +12,8 @@ from typing import Any, Sequence
 import mpmath
 import sympy as sp
 
-from ..kernel.evaluation import PRECISION, is_big, solve_linear_at, to_mp, to_sympy, value_at
+from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
+                                 value_at)
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
 from ..systems.protocol import SystemLike
@@ -148,18 +149,44 @@ class Equations:
         return ODEFunction(self, params, backend=backend, jacobian=jacobian)
 
     # -- evaluation -------------------------------------------------------------------------
+    @cached_property
+    def value_symbols(self) -> frozenset:
+        """The symbols a value mapping for these equations may name: time, coordinates, their
+        velocities and accelerations, speeds and their rates, multipliers, and every parameter
+        of the equations and of the system (T, V, forces, constraints)."""
+        S = self.space
+        out = set(S.coords) | set(S.qd) | set(S.qdd) | set(self.u) | set(self.ud) | set(self.lam_vec)
+        memo: dict = {}
+        out |= symbols_in(list(self._linear[0]) + list(self._linear[1]) + list(self.kinematics)
+                          + list(self.speeds), memo)
+        sysm = self.system
+        parts = [getattr(sysm, "T", 0), getattr(sysm, "V", 0), *getattr(sysm, "Q", ()), *getattr(sysm, "holonomic", ())]
+        cod = getattr(sysm, "constraints", None)
+        if hasattr(cod, "matrix"):
+            parts += list(cod.matrix())
+        out |= symbols_in(parts, memo)
+        return frozenset(s for s in out if isinstance(s, sp.Symbol))
+
+    def resolve_values(self, values, what: str = "values") -> dict:
+        """``values`` keyed by the symbols of :attr:`value_symbols`: names and symbols that differ
+        only in their assumptions are matched, anything else is refused
+        (:func:`geonh.kernel.evaluation.resolve_keys`)."""
+        return resolve_keys(values, self.value_symbols, what=what)
+
     def solve_point(self, values: dict) -> list:
-        """Unknowns x (u̇, λ) at a state given by ``values`` {symbol: number} for t, q, u and
-        parameters: sympy numbers, exact Rationals when all values are rational, else
-        PRECISION-digit Floats."""
+        """Unknowns x (u̇, λ) at a state given by ``values`` {symbol or name: number} for t, q, u
+        and parameters: sympy numbers, exact Rationals when all values are rational, else
+        PRECISION-digit Floats.  Keys follow :meth:`resolve_values`."""
+        values = self.resolve_values(values, "solve_point values")
         return [to_sympy(v) for v in
                 solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")]
 
     def accelerations(self, values: dict) -> list:
         """q̈ at a state given in coordinates {t, q, q̇, parameters}: u from q̇ by
         :attr:`speeds`, u̇ from M u̇ = F, and q̈ = d/dt K(t, q, u) (one time derivative,
-        :meth:`ConfigurationSpace.total_derivative`, then evaluated)."""
-        vals = dict(values)
+        :meth:`ConfigurationSpace.total_derivative`, then evaluated).  Keys follow
+        :meth:`resolve_values`."""
+        vals = self.resolve_values(values, "accelerations values")
         for u, sexpr in zip(self.u, self.speeds):
             if u not in vals:
                 vals[u] = to_sympy(value_at(sexpr, vals))

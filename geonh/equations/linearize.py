@@ -51,7 +51,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, SingularMapError,
                       UnknownCoordinateError)
-from ..kernel.evaluation import PRECISION, to_mp
+from ..kernel.evaluation import PRECISION, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
@@ -361,7 +361,9 @@ class Linearization:
         """Eigenvalues of A (``values`` for symbols left in a symbolic A); see :func:`eigenvalues`."""
         A = self.A
         if values:
-            A = A.xreplace({_sym(self, k): as_expr(v, what=f"value of {k}") for k, v in values.items()})
+            known = set(self.equations.value_symbols) | symbols_in(A)
+            A = A.xreplace({s: as_expr(v, what=f"value of {s}")
+                            for s, v in resolve_keys(values, known, what="eigenvalue values").items()})
         return eigenvalues(A, high_precision=high_precision)
 
     def second_order(self, coordinates: Sequence | None = None) -> SecondOrder:
@@ -378,15 +380,6 @@ class Linearization:
         :class:`~geonh.errors.NotAdaptedError` says which entries couple (use A).  The rows
         are oriented so that M has a positive diagonal."""
         return _second_order(self, coordinates)
-
-
-def _sym(lin: Linearization, key):
-    if isinstance(key, sp.Symbol):
-        return key
-    for s in set().union(*(e.free_symbols for e in lin.A)) | set(lin.operating_point):
-        if isinstance(s, sp.Symbol) and s.name == key:
-            return s
-    raise UnknownCoordinateError(f"{key!r} is not a symbol of A")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -473,7 +466,9 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         and the parameters.  Missing values are completed where possible: ignorable
         coordinates are 0, dependent coordinates are solved from the holonomic constraints
         (numerically, from 0), dependent speeds of a multiplier form from the velocity
-        constraints.  Symbols the equations do not contain are ignored.
+        constraints.  Keys are names or symbols (:meth:`Equations.resolve_values`: a symbol that
+        differs from the equations' only in its assumptions is matched by name; a key that
+        names no symbol of the equations or of the system is refused).
     inputs : symbols (or names) of forces/torques in the equations; B = ∂f/∂inputs at their
         operating values (default 0).
     symbolic : symbolic A, B (sympy derivatives; every symbol without a value stays) instead of
@@ -520,16 +515,12 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     universe -= set(xs)
     by_name = {s.name: s for s in universe}
     values: dict = {}
-    for key, val in list((parameters or {}).items()) + list(operating_point.items()):
-        s = key if isinstance(key, sp.Symbol) else by_name.get(str(key))
-        if s is None:
-            if isinstance(key, sp.Symbol):
-                continue
-            raise UnknownCoordinateError(f"the operating point names {key!r}, which is not a symbol of the "
-                                         f"equations (coordinates {[x.name for x in q]}, speeds "
-                                         f"{[x.name for x in u]})")
+    # keys: names or symbols, matched by the one rule of every value mapping (resolve_keys)
+    given = {**equations.resolve_values(parameters, "linearize parameters"),
+             **equations.resolve_values(operating_point, "operating point")}
+    for s, val in given.items():
         values[s] = (sp.Rational(repr(val)) if isinstance(val, float)
-                     else as_expr(val, universe, what=f"operating-point value of {key}"))
+                     else as_expr(val, universe, what=f"operating-point value of {s}"))
     inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
     if any(x is None for x in inputs):
         raise UnknownCoordinateError("an input is not a symbol of the equations")
