@@ -69,3 +69,11 @@ class ParseError(GeonhError, ValueError, TypeError):
     """A string that is not a safe formula, or an input of the wrong kind where an expression,
     a name or a condition is expected (see :mod:`geonh.kernel.parsing`).  Also a ``TypeError``,
     since many such inputs are of the wrong type (``None``, a bool, a dict)."""
+
+
+class UnsupportedSetupError(GeonhError, ValueError):
+    """A sympy.physics.mechanics set-up (KanesMethod, LagrangesMethod, System) holds something
+    that :mod:`geonh.interop` cannot bring into a MechanicalSystem without changing the motion
+    (a constraint built into the velocities, a configuration constraint the velocity constraints
+    do not enforce, inconsistent acceleration constraints, …); the message names it and says how
+    to state it so that it comes in."""

@@ -14,11 +14,28 @@ import sympy as sp
 
 from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
                                  value_at)
+from ..display import latex as display_latex
+from ..display import register_rate
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
 from ..systems.protocol import SystemLike
 
 __all__ = ["Equations"]
+
+
+def _register_roles(eqs: "Equations") -> None:
+    """Record the roles of the speeds and their rates for display (:func:`geonh.display.register_rate`):
+    u̇_j is the rate of u_j, and a speed that is a coordinate's velocity — its definition is q̇_i
+    and it carries q̇_i's name, as the Voronets, Chaplygin and Neimark–Fufaev speeds do — is the
+    rate of q_i, so its rate prints as q̈_i (never as ``\\dot{x}_{dot}``); a quasi-velocity of
+    another name keeps its name."""
+    S = eqs.space
+    for j, (u, ud) in enumerate(zip(eqs.u, eqs.ud)):
+        register_rate(ud, u)
+        if j < len(eqs.speeds) and u not in S.qd:
+            speed = sp.sympify(eqs.speeds[j])
+            if speed in S.qd and u.name == speed.name:
+                register_rate(u, S.q[S.qd.index(speed)])
 
 
 class Equations:
@@ -73,6 +90,7 @@ class Equations:
         put(self, "notes", notes)
         put(self, "reduced_coordinates", tuple(reduced_coordinates))
         put(self, "details", dict(details or {}))
+        _register_roles(self)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Equations are immutable (tried to set {name!r}); pass it to the constructor")
@@ -160,10 +178,14 @@ class Equations:
         out |= symbols_in(list(self._linear[0]) + list(self._linear[1]) + list(self.kinematics)
                           + list(self.speeds), memo)
         sysm = self.system
+        if callable(getattr(sysm, "parameters", None)):   # NonlinearSystem, GaussSystem
+            out |= set(sysm.parameters())
         parts = [getattr(sysm, "T", 0), getattr(sysm, "V", 0), *getattr(sysm, "Q", ()), *getattr(sysm, "holonomic", ())]
         cod = getattr(sysm, "constraints", None)
         if hasattr(cod, "matrix"):
             parts += list(cod.matrix())
+        for c in getattr(sysm, "conditions", ()) or ():
+            parts.append(c.lhs - c.rhs)
         out |= symbols_in(parts, memo)
         return frozenset(s for s in out if isinstance(s, sp.Symbol))
 
@@ -226,10 +248,11 @@ class Equations:
         return linearize(self, operating_point, inputs=inputs, symbolic=symbolic, **kw)
 
     def latex(self) -> str:
-        """LaTeX of M x = F and the kinematics."""
-        lines = [sp.latex(sp.Eq(sp.MatMul(self.mass_matrix, sp.Matrix(self.unknowns)), self.forcing,
-                                evaluate=False))]
-        lines += [sp.latex(sp.Eq(v, k)) for v, k in zip(self.space.qd, self.kinematics)]
+        """LaTeX of M x = F and the kinematics, symbols printed by their roles (q̇ and u̇ with dots,
+        q̈ with two: :func:`geonh.display.latex`)."""
+        lines = [display_latex(sp.Eq(sp.MatMul(self.mass_matrix, sp.Matrix(self.unknowns)), self.forcing,
+                                     evaluate=False))]
+        lines += [display_latex(sp.Eq(v, k)) for v, k in zip(self.space.qd, self.kinematics)]
         return " \\\\\n".join(lines)
 
     def _repr_latex_(self) -> str:

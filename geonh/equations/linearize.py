@@ -479,7 +479,28 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         (default: chosen by pivoting, last coordinates first).
     parameters : more values, merged into ``operating_point``.
     tol : the zero tolerance of the numeric decisions (default 10^(−PRECISION/3), relative).
+
+    A frame form whose equations are singular at the point although its frame is regular there
+    (the frame's inverse, computed once by LU with pivots chosen at random points, may divide by
+    sin θ where the true inverse does not: a removable singularity) is derived again in the same
+    frame with its inverse's pivots chosen at the operating point, so that no pivot vanishes
+    there, and that is linearized (:attr:`Linearization.equations`).  A frame singular at the
+    point raises :class:`SingularMapError` saying so.
     """
+    kw = dict(inputs=inputs, symbolic=symbolic, ignorable=ignorable, dependent=dependent, parameters=parameters,
+              tol=tol)
+    try:
+        return _linearize(equations, operating_point, **kw)
+    except SingularMapError as exc:
+        regular = _regular_frame_equations(equations, operating_point, parameters, exc)
+        if regular is None:
+            raise
+    return _linearize(regular, operating_point, **kw)
+
+
+def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequence, symbolic: bool,
+               ignorable: Sequence | str, dependent: Sequence, parameters: Mapping | None, tol) -> Linearization:
+    """The linearization proper (:func:`linearize` adds the retry in a frame regular at the point)."""
     mode = _Mode(symbolic, tol)
     S = equations.space
     q = S.q
@@ -728,6 +749,59 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
                  m=m, k=k, mode=mode, scale=scale, x0=x0)
     return Linearization(A, B, state, tuple(inputs), dependent_t, ignorable_t, drift,
                          {s: v for s, v in values.items() if v is not None}, equations, symbolic, parts)
+
+
+def _regular_frame_equations(equations: Equations, operating_point: Mapping, parameters, exc: SingularMapError):
+    """The equations of the same frame form derived again in the same frame, its inverse C = B⁻¹
+    computed by LU with the rows pivoted at the operating point (every pivot non-zero there, so
+    C and the equations have no singularity there); None when that does not apply (not a
+    frame form, or the point does not fix the coordinates).  A frame singular at the point
+    raises SingularMapError naming it and a form without a frame."""
+    from ..kernel.fields import VectorField
+    from ..kernel.frames import Frame
+    from .registry import FORMS
+
+    entry = FORMS.get(equations.form)
+    frame = equations.frame
+    if frame is None or entry is None or entry.takes != "frame":
+        return None
+    try:
+        given = {**equations.resolve_values(parameters, "linearize parameters"),
+                 **equations.resolve_values(operating_point, "operating point")}
+        point = {s: as_expr(v, what=f"value of {s}") for s, v in given.items()}
+    except (UnknownCoordinateError, ValueError):
+        return None
+    S = frame.space
+    if S.t is not None:
+        point.setdefault(S.t, sp.S.Zero)
+    B = frame.B
+    n = B.rows
+    with mpmath.workdps(PRECISION):
+        try:
+            A = [[_mpf(sp.sympify(B[i, j]).xreplace(point)) for j in range(n)] for i in range(n)]
+        except (ValueError, TypeError, SingularMapError):
+            return None                       # the point does not fix the frame's coordinates
+        order = list(range(n))
+        big = max((abs(x) for r in A for x in r), default=mpmath.mpf(0))
+        tol = (1 + big) * mpmath.mpf(10) ** (-(PRECISION // 2))
+        for c in range(n):
+            k = max(range(c, n), key=lambda r: abs(A[r][c]))
+            if abs(A[k][c]) <= tol:
+                raise SingularMapError(
+                    f"{exc}; the frame {list(frame.names)} itself is singular at the operating point (its "
+                    f"coframe matrix has rank {c} < {n} there), so the {equations.form} equations have no "
+                    "value there: linearize a form without this frame, e.g. derive('lagrange', system)") from None
+            A[c], A[k] = A[k], A[c]
+            order[c], order[k] = order[k], order[c]
+            for r in range(c + 1, n):
+                f = A[r][c] / A[c][c]
+                if f:
+                    A[r] = [x - f * y for x, y in zip(A[r], A[c])]
+    rows = list(range(n))
+    C = B.extract(order, rows).LUsolve(sp.eye(n).extract(order, rows), iszerofunc=lambda e: e == 0)
+    fields = [VectorField(S, list(C[:, a])) for a in range(n)]
+    regular = Frame(fields, names=frame.names, coframe=frame.coframe)
+    return entry(equations.system, regular, None)
 
 
 def _tidy(e):

@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from ..display import register_rate
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
 from .parsing import as_expr, check_lookalikes
 
@@ -125,6 +126,9 @@ class ConfigurationSpace:
             sp.Symbol(f"{s.name}_dot", **s.assumptions0) for s in q)
         self.qdd: tuple[sp.Symbol, ...] = tuple(
             sp.Symbol(f"{s.name}_ddot", **s.assumptions0) for s in q)
+        for s, v, acc in zip(q, self.qd, self.qdd):   # the symbols' roles, for display
+            register_rate(v, s)
+            register_rate(acc, v)
         self._index = {s: i for i, s in enumerate(self.coords)}
         self._vel = dict(zip(q, self.qd))
         self._acc = dict(zip(self.qd, self.qdd))
