@@ -18,6 +18,7 @@ from ..display import latex as display_latex
 from ..display import register_rate
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
+from ..kernel.parsing import as_expr
 from ..systems.protocol import SystemLike
 
 __all__ = ["Equations"]
@@ -195,11 +196,23 @@ class Equations:
         (:func:`geonh.kernel.evaluation.resolve_keys`)."""
         return resolve_keys(values, self.value_symbols, what=what)
 
+    def _state_values(self, values, what: str) -> dict:
+        """:meth:`resolve_values` with the values as sympy numbers (Python and numpy numbers,
+        mpmath numbers, formula strings parsed safely)."""
+        out = {}
+        for s, v in self.resolve_values(values, what).items():
+            if isinstance(v, (mpmath.mpf, mpmath.mpc)):
+                v = to_sympy(v)
+            elif not isinstance(v, sp.Basic):
+                v = as_expr(v, what=f"value of {s}")
+            out[s] = v
+        return out
+
     def solve_point(self, values: dict) -> list:
         """Unknowns x (u̇, λ) at a state given by ``values`` {symbol or name: number} for t, q, u
         and parameters: sympy numbers, exact Rationals when all values are rational, else
         PRECISION-digit Floats.  Keys follow :meth:`resolve_values`."""
-        values = self.resolve_values(values, "solve_point values")
+        values = self._state_values(values, "solve_point values")
         return [to_sympy(v) for v in
                 solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")]
 
@@ -208,7 +221,7 @@ class Equations:
         :attr:`speeds`, u̇ from M u̇ = F, and q̈ = d/dt K(t, q, u) (one time derivative,
         :meth:`ConfigurationSpace.total_derivative`, then evaluated).  Keys follow
         :meth:`resolve_values`."""
-        vals = self.resolve_values(values, "accelerations values")
+        vals = self._state_values(values, "accelerations values")
         for u, sexpr in zip(self.u, self.speeds):
             if u not in vals:
                 vals[u] = to_sympy(value_at(sexpr, vals))
