@@ -75,7 +75,6 @@ class _Door:
     velocity: list                 # velocity constraints (= 0) in q, q̇, u, t
     lagrangian: Any = None         # LagrangesMethod: L = T − V
     acceleration: Any = None       # KanesMethod: explicit acceleration constraints (k_dnh, f_dnh)
-    uses_body_potentials: bool = False   # the set-up's method puts body.potential_energy in L
 
 
 def _mechanics():
@@ -99,14 +98,14 @@ def _read(setup, frame) -> _Door:
     if isinstance(setup, me.KanesMethod):
         return _read_kane(setup, frame)
     raise UnsupportedSetupError(f"expected a sympy.physics.mechanics KanesMethod, LagrangesMethod or System, not "
-                     f"{type(setup).__name__}")
+                                f"{type(setup).__name__}")
 
 
 def _read_kane(km, frame) -> _Door:
     q, u = list(km.q), list(km.u)
     if getattr(km, "_qdot_u_map", None) is None:
         raise UnsupportedSetupError("the KanesMethod has no kinematic differential equations (kd_eqs=...): "
-                         "geonh needs them to express the speeds in q̇")
+                                    "geonh needs them to express the speeds in q̇")
     qd = [x.diff(_t()) for x in q]
     if hasattr(km, "_k_ku_implicit"):  # the kdes as given: k_ku u + k_kq̇ q̇ + f_k = 0
         kdes = list(km._k_ku_implicit * sp.Matrix(u) + km._k_kqdot_implicit * sp.Matrix(qd)
@@ -170,7 +169,7 @@ def _exogenous(door: _Door, scan: list) -> dict:
     bad = sorted({str(d) for d in ders if d.expr not in known})
     if bad:
         raise UnsupportedSetupError(f"the {door.kind} set-up uses the time derivatives {bad} of functions that are not "
-                         "coordinates: geonh cannot bring them in (give such inputs as expressions in t)")
+                                    "coordinates: geonh cannot bring them in (give such inputs as expressions in t)")
     out = {}
     names = {x.func.__name__ for x in door.q}
     for f in ext:
@@ -241,8 +240,9 @@ def _speeds_from_kdes(S, door: _Door, exo: dict) -> dict:
 
 def _not_a_derivative(S, v: list) -> str:
     """Why the velocity components ``v`` (plain symbols, linear in q̇) are not the time
-    derivative of a position r(t, q), or "" if they are: v = J q̇ + v₀ is dr/dt exactly when the
-    form J dq + v₀ dt is closed (∂J_i/∂q_j = ∂J_j/∂q_i, ∂J_i/∂t = ∂v₀/∂q_i; without time v₀ = 0)."""
+    derivative of a position r(t, q), or "" if they are: v = J q̇ + v₀ is dr/dt exactly when
+    the form J dq + v₀ dt is closed (∂J_i/∂q_j = ∂J_j/∂q_i, ∂J_i/∂t = ∂v₀/∂q_i; without time
+    v₀ = 0)."""
     zero = {x: 0 for x in S.qd}
     for comp in v:
         J = [sp.diff(comp, x) for x in S.qd]
@@ -288,7 +288,7 @@ def _check_kinematics(S, door: _Door, rep: dict) -> None:
             C = B.dcm(N)
         except ValueError:
             raise UnsupportedSetupError(f"the frame {B} of {label} has no orientation relative to {N}: its angular "
-                             "velocity cannot be checked against its orientation (orient it)") from None
+                                        "velocity cannot be checked against its orientation (orient it)") from None
         W = -(C.diff(t) * C.T)   # the angular velocity of the orientation, in B's components
         stored = B.ang_vel_in(N).to_matrix(B)
         for k, (r_, c_) in enumerate(((2, 1), (0, 2), (1, 0))):
@@ -363,9 +363,10 @@ def _check_acceleration(S, door: _Door, exo: dict) -> None:
     E = sp.Matrix([[plain(k_nh[i, j]) for j in range(k_nh.cols)] + [plain(expected[i])] for i in range(k_nh.rows)])
     G = sp.Matrix([[plain(k_dnh[i, j]) for j in range(k_dnh.cols)] + [plain(f_dnh[i])] for i in range(k_dnh.rows)])
     if generic_rank(E.col_join(G)) > generic_rank(E):
-        raise UnsupportedSetupError("the acceleration constraints given to the KanesMethod are not the time derivative of "
-                         "its velocity constraints; geonh derives them from the velocity constraints, so the "
-                         "motions would differ: drop acceleration_constraints= or make them consistent")
+        raise UnsupportedSetupError(
+            "the acceleration constraints given to the KanesMethod are not the time derivative of its velocity "
+            "constraints; geonh derives them from the velocity constraints, so the motions would differ: drop "
+            "acceleration_constraints= or make them consistent")
 
 
 def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body_potentials: bool | None = None,
@@ -408,7 +409,7 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
         raise UnsupportedSetupError(f"the {door.kind} set-up names no inertial frame: pass frame=")
     if door.lagrangian is None and not door.bodies:
         raise UnsupportedSetupError(f"the {door.kind} set-up has no bodies: build it with bodies=[...] "
-                         "(or pass a System with bodies)")
+                                    "(or pass a System with bodies)")
     pe = [b for b in door.bodies if sp.sympify(getattr(b, "potential_energy", 0) or 0) != 0]
     if door.lagrangian is None and pe and body_potentials is None:
         raise UnsupportedSetupError(
