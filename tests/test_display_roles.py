@@ -17,6 +17,7 @@ def sleigh():
     return models.get("chaplygin-sleigh")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", DOT_FORMS)
 def test_rates_of_coordinate_velocities_print_as_double_dots(sleigh, form):
     eqs = g.derive(form, sleigh.system, dependent=sleigh.dependent)
