@@ -76,3 +76,11 @@ class ModelFileError(ParseError):
     not UTF-8, not TOML, too big or nested too deeply, an unknown key, a value of the wrong
     type, or a formula or name that is refused.  The message names the file, the key and what
     was expected.  A :class:`ParseError`, so code catching that keeps working."""
+
+
+class UnsupportedSetupError(GeonhError, ValueError):
+    """A sympy.physics.mechanics set-up (KanesMethod, LagrangesMethod, System) holds something
+    that :mod:`geonh.interop` cannot bring into a MechanicalSystem without changing the motion
+    (a constraint built into the velocities, a configuration constraint the velocity constraints
+    do not enforce, inconsistent acceleration constraints, …); the message names it and says how
+    to state it so that it comes in."""

@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from ..display import register_rate
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
 from . import roles
 from .parsing import as_expr, check_lookalikes
@@ -129,6 +130,8 @@ class ConfigurationSpace:
         for c, v, a in zip(q, self.qd, self.qdd):
             roles.record(v, "velocity", c)
             roles.record(a, "acceleration", c)
+            register_rate(v, c)          # and for display: a rate prints as a dot over what it is the rate of
+            register_rate(a, v)
         self._index = {s: i for i, s in enumerate(self.coords)}
         self._vel = dict(zip(q, self.qd))
         self._acc = dict(zip(self.qd, self.qdd))
