@@ -95,7 +95,8 @@ class ConfigurationSpace:
     q : tuple of the true coordinates.
     t : the time symbol or ``None``.
     coords : all coordinates the fields and forms act on (``q`` then ``t``).
-    qd, qdd : velocity and acceleration symbols of ``q``.
+    qd, qdd : velocity and acceleration symbols of ``q``; they are real whatever ``q`` is
+        declared (a positive coordinate has velocities of either sign).
     """
 
     def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
@@ -124,9 +125,9 @@ class ConfigurationSpace:
         self.t: sp.Symbol | None = t
         self.coords: tuple[sp.Symbol, ...] = q + ((t,) if t is not None else ())
         self.qd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_dot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_dot", real=True) for s in q)
         self.qdd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_ddot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_ddot", real=True) for s in q)
         for c, v, a in zip(q, self.qd, self.qdd):
             roles.record(v, "velocity", c)
             roles.record(a, "acceleration", c)
