@@ -78,3 +78,18 @@ class LimitError(ParseError):
     sympy expression with too many nodes, too deep a tree or a number too large to work with.
     The message names the limit and how to raise it (``with geonh.limits(...)``, see
     :mod:`geonh.kernel.parsing`).  A :class:`ParseError`, so ``except ParseError`` catches it."""
+
+
+class ModelFileError(ParseError):
+    """A model file (``geonh.models.files``) that cannot be read as a model: not readable,
+    not UTF-8, not TOML, too big or nested too deeply, an unknown key, a value of the wrong
+    type, or a formula or name that is refused.  The message names the file, the key and what
+    was expected.  A :class:`ParseError`, so code catching that keeps working."""
+
+
+class UnsupportedSetupError(GeonhError, ValueError):
+    """A sympy.physics.mechanics set-up (KanesMethod, LagrangesMethod, System) holds something
+    that :mod:`geonh.interop` cannot bring into a MechanicalSystem without changing the motion
+    (a constraint built into the velocities, a configuration constraint the velocity constraints
+    do not enforce, inconsistent acceleration constraints, …); the message names it and says how
+    to state it so that it comes in."""

@@ -230,27 +230,32 @@ KIND = {
     "ax": "object", "axes": "object", "sampler": "object", "progress": "object",
     "function": "object", "raw": "object", "batch": "object", "single": "object", "into": "object",
     "builder": "object", "check": "object", "obstruction": "object", "leaf": "object", "node": "object",
-    "fn": "object", "task": "object", "cache": "object", "pending": "object", "simplify": "object",
+    "fn": "object", "task": "object", "cache": "object", "memo": "object", "pending": "object", "simplify": "object",
     "settings": "option", "rng": "object", "formula": "object", "finding": "object", "best": "object",
     # strings that are formulas or text read by geonh
     "text": "value", "tex": "value", "arg": "value", "coord": "value", "coordinates": "value",
     "equations": "object", "k": "option", "rule": "option",
+    "geonh.transposition.relations.ConstrainedSetting.from_equations.equations": "value",
+    "geonh.sources.ledger.solve_linear.equations": "value",
+    "geonh.systems.hertz.HertzSpace.reactions.k": "value", "geonh.equations.hertz.hertz.k": "value",
 }
 #: annotation words that mean "takes expressions or values"
 VALUE_WORDS = {"sp", "Expr", "Basic", "Symbol", "Matrix", "MatrixBase", "Mapping", "dict", "Sequence",
                "Iterable", "list", "tuple", "float", "complex", "Any", "np", "ndarray", "mpmath", "matrix"}
 
 
-def injectable(p: inspect.Parameter) -> bool:
-    """Does parameter ``p`` take expressions or values (and so gets the corpus)?  By its
-    annotation if it has one (unless :data:`KIND` names it ``"value"``), else by :data:`KIND`
-    (default: yes).  ``**kwargs`` only forward options (no); ``*args`` do (yes)."""
+def injectable(p: inspect.Parameter, where: str = "") -> bool:
+    """Does parameter ``p`` (of the callable named ``where``) take expressions or values (and so
+    gets the corpus)?  :data:`KIND` decides for the names it lists (``"callable.param"`` first,
+    then ``"param"``), else the annotation (any word of :data:`VALUE_WORDS`), else yes.
+    ``**kwargs`` only forward options (no); ``*args`` do (yes)."""
     if p.kind is p.VAR_KEYWORD:
         return False
-    if KIND.get(p.name) == "value":
-        return True
+    kind = KIND.get(f"{where}.{p.name}", KIND.get(p.name))
+    if kind is not None:
+        return kind == "value"
     if p.annotation is p.empty:
-        return KIND.get(p.name, "value") == "value"
+        return True
     text = str(p.annotation)
     while "Callable[" in text:  # a callback's signature names types, it takes no values itself
         i = j = text.index("Callable[") + len("Callable[")
@@ -440,6 +445,16 @@ class Ctx:
         return [q], [p], N, km
 
     @cached_property
+    def lagranges(self):
+        """The same particle as a sympy.physics.mechanics ``LagrangesMethod``."""
+        from sympy.physics import mechanics as me
+        q = me.dynamicsymbols("q")
+        m = sp.Symbol("m", positive=True)
+        lm = me.LagrangesMethod(m * q.diff() ** 2 / 2, [q])
+        lm.form_lagranges_equations()
+        return lm
+
+    @cached_property
     def translation(self):
         from geonh.kernel.backend import Translation
         return Translation()
@@ -495,7 +510,11 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "leaf": lambda c: (lambda e: e), "fn": lambda c: (lambda e: e), "node": lambda c: (lambda e, args: e), "rows": lambda c: [],
     "bodies": lambda c: c.mechanics[1], "dependent": lambda c: ["y"], "section": lambda c: c.field,
     "theta": lambda c: c.oneform, "decl": lambda c: c.decl, "wrt": lambda c: [_x(c)], "args": lambda c: [_x(c)],
-    "names": lambda c: ["v1", "v2"], "x": lambda c: sp.Rational(1, 2), "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
+    "names": lambda c: ["v1", "v2"], "x": lambda c: sp.Rational(1, 2),
+    "sym": lambda c: c.space.qd[0], "s": lambda c: c.space.qd[0], "rate": lambda c: c.space.qd[0],
+    "of": lambda c: c.space.q[0], "known": lambda c: list(c.space.state_symbols),
+    "symbol": lambda c: c.space.qd[0], "role": lambda c: "velocity", "coordinate": lambda c: c.space.q[0],
+    "lm": lambda c: c.lagranges, "setup": lambda c: c.mechanics[3], "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
 _B = "geonh.models.bicycle."
@@ -654,7 +673,7 @@ def plan(e: Entry) -> Plan | None:
     if e.owner is None and inspect.isclass(e.obj) and is_record(e.obj):
         return None
     ps = [p for p in parameters(e) if not p.name.startswith("_")]
-    targets = [p for p in ps if injectable(p)]
+    targets = [p for p in ps if injectable(p, e.name)]
     if not targets:
         return None
     over = OVERRIDES.get(e.name, {})

@@ -12,7 +12,9 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from ..display import register_rate
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
+from . import roles
 from .parsing import as_expr, as_exprs, check_lookalikes, expr_of
 
 
@@ -93,7 +95,8 @@ class ConfigurationSpace:
     q : tuple of the true coordinates.
     t : the time symbol or ``None``.
     coords : all coordinates the fields and forms act on (``q`` then ``t``).
-    qd, qdd : velocity and acceleration symbols of ``q``.
+    qd, qdd : velocity and acceleration symbols of ``q``; they are real whatever ``q`` is
+        declared (a positive coordinate has velocities of either sign).
     """
 
     def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
@@ -122,9 +125,14 @@ class ConfigurationSpace:
         self.t: sp.Symbol | None = t
         self.coords: tuple[sp.Symbol, ...] = q + ((t,) if t is not None else ())
         self.qd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_dot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_dot", real=True) for s in q)
         self.qdd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_ddot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_ddot", real=True) for s in q)
+        for c, v, a in zip(q, self.qd, self.qdd):
+            roles.record(v, "velocity", c)
+            roles.record(a, "acceleration", c)
+            register_rate(v, c)          # and for display: a rate prints as a dot over what it is the rate of
+            register_rate(a, v)
         self._index = {s: i for i, s in enumerate(self.coords)}
         self._vel = dict(zip(q, self.qd))
         self._acc = dict(zip(self.qd, self.qdd))
@@ -195,10 +203,19 @@ class ConfigurationSpace:
         :class:`SpaceMismatchError`), a function of time such as a dynamicsymbol ``x(t)``
         (:class:`SpaceMismatchError`: convert with :meth:`from_dynamic`), and, on a space
         without time, a symbol named like time (``t``): it would be a constant parameter, not
-        time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``).
-        Returns ``expr``."""
+        time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``), and
+        the velocity or acceleration symbol of a coordinate of another space (``z_dot`` where
+        this space has no ``z``): it would be a constant parameter, not a velocity
+        (:class:`SpaceMismatchError`).  Returns ``expr``."""
         expr = expr_of(expr, what=what)
         check_lookalikes(expr, self.state_symbols, what=what)
+        for s in roles.foreign_rates(expr, self.state_symbols):
+            role = roles.symbol_role(s)
+            raise SpaceMismatchError(
+                f"{what} contains {s}, the {role[0]} of the coordinate {role[1]} of another "
+                f"configuration space; {self!r} has no such coordinate, so {s} would silently be "
+                "a constant parameter: use this space's symbols (space.qd, space.qdd) or add the "
+                "coordinate")
         for f in expr.atoms(sp.core.function.AppliedUndef):
             raise SpaceMismatchError(
                 f"{what} contains the function {f}; use plain symbols (ConfigurationSpace.from_dynamic "

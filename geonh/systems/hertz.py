@@ -169,20 +169,25 @@ class HertzSpace:
 
     def reactions(self, friction: str | None = None, k=None) -> tuple[sp.Matrix, sp.Matrix]:
         """(N, T0) as covariant component columns in (t, q, q̇).  ``friction="coulomb"`` with
-        coefficient ``k``: T0 = −k |N| v_L/|v_L| (module docstring); None: ideal, T0 = 0."""
+        coefficient ``k``: T0 = −k |N| v_L/|v_L| (module docstring); None: ideal, T0 = 0 (and
+        no ``k``: a coefficient without friction would be silently ignored)."""
+        if friction is not None and friction != "coulomb":
+            raise ParseError(f"friction must be None or 'coulomb', not {friction!r}")
+        if friction is None and k is not None:
+            raise ParseError("a friction coefficient k goes with friction='coulomb'; the ideal reactions take none")
+        if friction is not None and k is None:
+            raise ParseError("Coulomb friction needs its coefficient k")
+        if k is not None:  # checked before the multipliers are computed
+            k = as_expr(k, self.space.state_symbols, what="friction coefficient k")
         Lam = self.multipliers()
         N = self.system.constraint_jacobian.T * Lam
         n = self.space.n
         if friction is None:
             return N, sp.zeros(n, 1)
-        if friction != "coulomb":
-            raise ParseError(f"friction must be None or 'coulomb', not {friction!r}")
-        if k is None:
-            raise ParseError("Coulomb friction needs its coefficient k")
         vL, _ = self.split(self.velocity())
         normN = sp.sqrt(self.dot(N, N))
         normv = sp.sqrt(self.dot(vL, vL))
-        return N, -as_expr(k, self.space.state_symbols, what="friction coefficient k") * normN * vL / normv
+        return N, -k * normN * vL / normv
 
 
 # ----------------------------------------------------------------------------------------------
