@@ -12,7 +12,7 @@ import sympy as sp
 
 from ..errors import DimensionError, ParseError, SpaceMismatchError
 from . import backend as _be
-from .parsing import as_expr, as_mapping, as_substitution
+from .parsing import as_expr, as_mapping, as_substitution, brief
 from .space import ConfigurationSpace
 
 
@@ -37,7 +37,7 @@ class VectorField:
         if not isinstance(space, ConfigurationSpace):
             raise ParseError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
         if isinstance(components, (str, bytes)) or not hasattr(components, "__iter__"):
-            raise DimensionError(f"a vector field needs a sequence of {space.dim} components, got {components!r}")
+            raise DimensionError(f"a vector field needs a sequence of {space.dim} components, got {brief(components)}")
         comps = tuple(as_expr(c, space.state_symbols, what="vector field component") for c in components)
         if len(comps) != space.dim:
             raise DimensionError(

@@ -16,7 +16,7 @@ import sympy as sp
 
 from ..errors import DimensionError, ParseError
 from .fields import VectorField, check_same_space, as_scalar
-from .parsing import as_expr, as_mapping, as_substitution
+from .parsing import as_expr, as_mapping, as_substitution, brief
 from .space import ConfigurationSpace
 
 
@@ -176,7 +176,7 @@ class OneForm(Form):
 
     def __init__(self, space: ConfigurationSpace, components: Sequence):
         if isinstance(components, (str, bytes)) or not hasattr(components, "__iter__"):
-            raise DimensionError(f"a one-form needs a sequence of {space.dim} components, got {components!r}")
+            raise DimensionError(f"a one-form needs a sequence of {space.dim} components, got {brief(components)}")
         comps = [as_expr(c, space.state_symbols, what="one-form component") for c in components]
         if len(comps) != space.dim:
             raise DimensionError(

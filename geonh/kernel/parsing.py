@@ -64,9 +64,9 @@ import sympy as sp
 from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError
 from . import roles
 
-__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_float", "as_floats", "as_mapping", "as_matrix", "as_names", "as_sequence", "as_substitution", "as_symbols",
-           "as_values", "check_lookalikes", "check_size", "current_limits", "expr_of", "limits", "parse",
-           "parse_condition", "sympy_of"]
+__all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_float", "as_floats", "as_mapping", "as_matrix",
+           "as_names", "as_sequence", "as_substitution", "as_symbols", "as_values", "brief", "check_lookalikes",
+           "check_size", "current_limits", "expr_of", "limits", "parse", "parse_condition", "sympy_of"]
 
 #: the functions a string may call
 FUNCTIONS: dict[str, object] = {
@@ -347,7 +347,7 @@ def _name_map(symbols) -> dict:
     """{name: symbol} of ``symbols`` (an iterable of sympy Symbols; anything else is refused
     with ParseError), cached for the tuples geonh passes over and over."""
     if isinstance(symbols, (str, bytes, Mapping)) or not hasattr(symbols, "__iter__"):
-        raise ParseError(f"symbols must be a sequence of sympy Symbols, not {_short(symbols)}")
+        raise ParseError(f"symbols must be a sequence of sympy Symbols, not {brief(symbols)}")
     symbols = tuple(symbols)
     try:
         return _cached_name_map(symbols)
@@ -359,7 +359,7 @@ def _name_map(symbols) -> dict:
 def _cached_name_map(symbols: tuple) -> dict:
     for s in symbols:
         if not isinstance(s, sp.Symbol):
-            raise ParseError(f"symbols must be sympy Symbols; {_short(s)} is not one")
+            raise ParseError(f"symbols must be sympy Symbols; {brief(s)} is not one")
     return {s.name: s for s in symbols}
 
 
@@ -376,7 +376,7 @@ def check_lookalikes(expr: sp.Basic, symbols: Iterable[sp.Symbol], *, what: str 
     ``symbols`` but is another symbol (other assumptions, e.g. a plain ``Symbol("x")`` where
     the space's ``x`` is real): it would silently be an independent parameter."""
     if not isinstance(expr, sp.Basic):
-        raise ParseError(f"{what}: {_short(expr)} is not a sympy expression")
+        raise ParseError(f"{what}: {brief(expr)} is not a sympy expression")
     known = _name_map(symbols)
     if not known:
         return
@@ -408,15 +408,21 @@ def _describe(s: sp.Symbol) -> str:
     return "assumptions " + ", ".join(keys) if keys else "no assumptions"
 
 
-def _short(value) -> str:
-    """A short description of a user's value for an error message (never the str of a huge
-    expression, which can take longer than the work refused)."""
+def brief(value) -> str:
+    """A short description of a user's value for an error message: never the str of a huge
+    expression (which can take longer than the work refused) nor of a huge integer (Python
+    refuses to print one of more than 4300 digits)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and abs(int(value)) > 10**40:
+        return f"{type(value).__name__} of about {int(_int_digits(int(value))) + 1} digits"
     if isinstance(value, sp.Basic):
         return f"{type(value).__name__} expression"
     if isinstance(value, sp.MatrixBase):
         return f"{type(value).__name__} of shape {value.shape}"
-    text = object.__repr__(value) if not isinstance(value, (str, bytes, numbers.Number, list, tuple, dict, set)) \
-        else repr(value)
+    try:
+        text = object.__repr__(value) if not isinstance(value, (str, bytes, numbers.Number, list, tuple, dict, set)) \
+            else repr(value)
+    except Exception:  # noqa: BLE001 - e.g. a list holding an integer too long to print
+        text = f"<{type(value).__name__} that cannot be printed>"
     return f"{type(value).__name__} {text[:80]}{'…' if len(text) > 80 else ''}"
 
 
@@ -433,7 +439,7 @@ def check_size(expr: sp.Basic, *, what: str = "expression") -> sp.Basic:
     (:class:`~geonh.errors.LimitError`); ``oo``, ``zoo`` or ``nan`` (:class:`ParseError`).
     Returns ``expr``."""
     if not isinstance(expr, sp.Basic):
-        raise ParseError(f"{what}: {_short(expr)} is not a sympy expression")
+        raise ParseError(f"{what}: {brief(expr)} is not a sympy expression")
     lim = _LIMITS.get()
     seen: set = set()
     stack = [(expr, 1)]
@@ -486,7 +492,7 @@ def _number(value, what: str) -> sp.Expr:
     if conv is not None and not isinstance(value, type):
         out = conv()
         if not isinstance(out, sp.Basic):
-            raise ParseError(f"{what}: {_short(value)} did not convert to a sympy object")
+            raise ParseError(f"{what}: {brief(value)} did not convert to a sympy object")
         return out
     if isinstance(value, numbers.Number) or (type(value).__module__ or "") in ("numpy", "mpmath.ctx_mp_python"):
         try:
@@ -495,7 +501,7 @@ def _number(value, what: str) -> sp.Expr:
             pass
     if isinstance(value, Mapping):
         raise ParseError(f"{what}: a mapping is not an expression")
-    raise ParseError(f"{what}: {_short(value)} is not an expression (give a sympy expression, a number or a "
+    raise ParseError(f"{what}: {brief(value)} is not an expression (give a sympy expression, a number or a "
                      "formula string)")
 
 
@@ -520,7 +526,7 @@ def expr_of(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression
     a sympy object after conversion are refused with :class:`ParseError`.  Cheap (no checks on
     sympy input): for the kernel functions that hot paths call."""
     if isinstance(value, sp.MatrixBase) or isinstance(value, (list, tuple)):
-        raise ParseError(f"{what}: {_short(value)} is not a single expression")
+        raise ParseError(f"{what}: {brief(value)} is not a single expression")
     if isinstance(value, sp.Basic):
         return value
     return sympy_of(value, symbols, what=what)
@@ -533,7 +539,7 @@ def as_substitution(args: tuple, symbols: Iterable[sp.Symbol] = (), *, what: str
     ``sympify`` (evaluate) strings.  Anything else is refused with :class:`ParseError`."""
     symbols = _symbols(symbols)
     if not isinstance(args, (tuple, list)):
-        raise ParseError(f"{what}: the arguments must be a tuple, not {_short(args)}")
+        raise ParseError(f"{what}: the arguments must be a tuple, not {brief(args)}")
     if len(args) == 2:
         pairs = [tuple(args)]
     elif len(args) == 1 and isinstance(args[0], Mapping):
@@ -545,7 +551,7 @@ def as_substitution(args: tuple, symbols: Iterable[sp.Symbol] = (), *, what: str
     out = []
     for pair in pairs:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            raise ParseError(f"{what}: {_short(pair)} is not an (old, new) pair")
+            raise ParseError(f"{what}: {brief(pair)} is not an (old, new) pair")
         old, new = (expr_of(x, symbols, what=what) for x in pair)
         out.append((old, new))
     return out
@@ -586,7 +592,7 @@ def as_exprs(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressio
     string, a mapping or a set) as a list of sympy expressions, each by :func:`sympy_of`:
     strings parsed over ``symbols``, anything else refused with :class:`ParseError`."""
     if isinstance(value, (Mapping, set, frozenset)):
-        raise ParseError(f"{what} must be a sequence (a list or tuple), not {_short(value)}")
+        raise ParseError(f"{what} must be a sequence (a list or tuple), not {brief(value)}")
     symbols = _symbols(symbols)
     return [sympy_of(v, symbols, what=what) for v in as_sequence(value, what)]
 
@@ -595,11 +601,11 @@ def as_symbols(value, *, what: str = "symbols") -> tuple:
     """A sequence of sympy symbols (a list or tuple; a string is *not* split) as a tuple;
     anything that is not a ``Symbol`` is refused with :class:`ParseError`."""
     if isinstance(value, Mapping):
-        raise ParseError(f"{what} must be a sequence of sympy Symbols, not {_short(value)}")
+        raise ParseError(f"{what} must be a sequence of sympy Symbols, not {brief(value)}")
     out = tuple(as_sequence(value, what))
     for s in out:
         if not isinstance(s, sp.Symbol):
-            raise ParseError(f"{what} must be sympy Symbols; {_short(s)} is not one")
+            raise ParseError(f"{what} must be sympy Symbols; {brief(s)} is not one")
     return out
 
 
@@ -609,7 +615,7 @@ def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values")
     identifier is refused; a value is one expression or number, through :func:`expr_of` (a string
     is parsed over ``symbols``).  Anything that is not a mapping is refused with :class:`ParseError`."""
     if not isinstance(value, Mapping):
-        raise ParseError(f"{what} must be a mapping {{symbol: value}}, not {_short(value)}")
+        raise ParseError(f"{what} must be a mapping {{symbol: value}}, not {brief(value)}")
     symbols = _symbols(symbols)
     names = _name_map(symbols) if symbols else {}
     out: dict = {}
@@ -618,10 +624,10 @@ def as_values(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "values")
             if not k.isidentifier() or keyword.iskeyword(k) or k.startswith("_"):
                 raise ParseError(f"{what}: the key {k!r:.80} is not a name")
             key = names.get(k) or sp.Symbol(k, real=True)
-        elif isinstance(k, sp.Basic):
+        elif isinstance(k, sp.Basic) or (type(k).__module__ or "").startswith("symengine"):
             key = k
         else:
-            raise ParseError(f"{what}: the key {_short(k)} is not a symbol or a name")
+            raise ParseError(f"{what}: the key {brief(k)} is not a symbol or a name")
         out[key] = expr_of(v, symbols, what=f"{what}: value of {key}")
     return out
 
@@ -630,11 +636,11 @@ def as_float(value, what: str, *, minimum: float | None = None) -> float:
     """A real finite number (a Python, numpy, mpmath or sympy number; not a string, a bool or
     anything else) as a float, at least ``minimum`` when given; :class:`ParseError` otherwise."""
     if isinstance(value, bool) or isinstance(value, (str, bytes)):
-        raise ParseError(f"{what} must be a number, not {_short(value)}")
+        raise ParseError(f"{what} must be a number, not {brief(value)}")
     try:
         x = float(value)
     except (TypeError, ValueError, AttributeError):
-        raise ParseError(f"{what} must be a real number, not {_short(value)}") from None
+        raise ParseError(f"{what} must be a real number, not {brief(value)}") from None
     if x != x or x in (float("inf"), float("-inf")):
         raise ParseError(f"{what} must be finite, not {value!r}")
     if minimum is not None and x < minimum:
@@ -649,7 +655,7 @@ def as_floats(value, what: str):
     import numpy as np
     if isinstance(value, (str, bytes, Mapping, set, frozenset)) or (
             isinstance(value, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in value)):
-        raise ParseError(f"{what} must be numbers, not {_short(value)}")
+        raise ParseError(f"{what} must be numbers, not {brief(value)}")
     try:
         out = np.asarray(value, dtype=float)
     except (TypeError, ValueError) as e:
@@ -665,14 +671,14 @@ def as_names(value, what: str = "names") -> tuple[str, ...]:
     out = tuple(as_sequence(value, what))
     for n in out:
         if not isinstance(n, str) or not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_"):
-            raise ParseError(f"{what}: {_short(n)} is not a name (an identifier without a leading underscore)")
+            raise ParseError(f"{what}: {brief(n)} is not a name (an identifier without a leading underscore)")
     return out
 
 
 def as_mapping(value, what: str) -> Mapping:
     """``value`` if it is a mapping, else :class:`ParseError` naming ``what``."""
     if not isinstance(value, Mapping):
-        raise ParseError(f"{what} must be a mapping (a dict), not {_short(value)}")
+        raise ParseError(f"{what} must be a mapping (a dict), not {brief(value)}")
     return value
 
 
@@ -683,7 +689,7 @@ def as_matrix(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "matrix")
     if isinstance(value, sp.MatrixBase):
         return sp.Matrix(value)
     if isinstance(value, (Mapping, set, frozenset)):
-        raise ParseError(f"{what} must be a matrix (a list of rows), not {_short(value)}")
+        raise ParseError(f"{what} must be a matrix (a list of rows), not {brief(value)}")
     if (type(value).__module__ or "").startswith("symengine") and hasattr(value, "tolist"):
         value = value.tolist()
     if hasattr(value, "tolist") and not isinstance(value, sp.Basic):  # numpy or mpmath
@@ -699,7 +705,7 @@ def as_matrix(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "matrix")
     for row in entries:
         for x in row:
             if not isinstance(x, sp.Expr):
-                raise ParseError(f"{what}: the entry {_short(x)} is not an expression")
+                raise ParseError(f"{what}: the entry {brief(x)} is not an expression")
     return sp.Matrix(entries) if entries else sp.Matrix(0, 0, [])
 
 
@@ -711,8 +717,8 @@ def as_sequence(value, what: str) -> list:
     if isinstance(value, sp.MatrixBase):
         return list(value)
     if isinstance(value, (str, bytes, sp.Basic, numbers.Number, Mapping)) or not hasattr(value, "__iter__"):
-        raise ParseError(f"{what} must be a sequence (a list or tuple), not {_short(value)}")
+        raise ParseError(f"{what} must be a sequence (a list or tuple), not {brief(value)}")
     try:
         return list(value)
     except (TypeError, ValueError) as e:
-        raise ParseError(f"{what}: {_short(value)} cannot be read as a sequence ({e})") from None
+        raise ParseError(f"{what}: {brief(value)} cannot be read as a sequence ({e})") from None

@@ -15,7 +15,7 @@ import sympy as sp
 from ..display import register_rate
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
 from . import roles
-from .parsing import as_expr, as_exprs, check_lookalikes, expr_of
+from .parsing import as_expr, as_exprs, brief, check_lookalikes, expr_of
 
 
 def as_expression(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
@@ -62,7 +62,7 @@ def _as_symbols(coords: str | Iterable, what: str = "coordinate") -> tuple[sp.Sy
     elif isinstance(coords, sp.Symbol):
         coords = [coords]
     elif not hasattr(coords, "__iter__"):
-        raise ParseError(f"coordinates must be names (a string or a list), not {coords!r}")
+        raise ParseError(f"coordinates must be names (a string or a list), not {brief(coords)}")
     out = []
     for c in coords:
         if isinstance(c, str):
@@ -113,7 +113,7 @@ class ConfigurationSpace:
         elif isinstance(time, (str, sp.Symbol)):
             (t,) = _as_symbols([time], "time")
         else:
-            raise ParseError(f"time must be True, False, a name or a Symbol, not {time!r}")
+            raise ParseError(f"time must be True, False, a name or a Symbol, not {brief(time)}")
         if t is not None and t.name in names:
             raise DimensionError(f"time symbol {t} is also a coordinate")
         derived = {f"{n}_dot" for n in names} | {f"{n}_ddot" for n in names}
