@@ -806,3 +806,25 @@ def test_no_string_is_run_anywhere():
     ran, foreign, seconds = run_corpus(public_callables(), Ctx())
     assert not ran, "user input ran as code:\n" + "\n".join(ran)
     assert not foreign, f"{len(foreign)} calls raised non-geonh errors:\n" + "\n".join(foreign)
+
+
+def test_no_sympify_outside_the_parser():
+    """The rule, read off the source: only geonh.kernel.parsing may call sympy's ``sympify``,
+    ``parse_expr`` or ``S(...)`` (which evaluate strings); everything else converts with
+    :func:`geonh.kernel.parsing.sympy_of` and its siblings."""
+    import ast
+    package = Path(g.__file__).parent
+    banned = {"sympify", "parse_expr", "S"}
+    found = []
+    for path in package.rglob("*.py"):
+        if path.relative_to(package).as_posix() == "kernel/parsing.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else None
+            if name in banned and owner in (None, "sp", "sympy"):
+                found.append(f"{path.relative_to(package)}:{node.lineno}: {owner + '.' if owner else ''}{name}(...)")
+    assert not found, "calls that evaluate strings outside the parser:\n" + "\n".join(found)

@@ -66,7 +66,7 @@ def quasi_velocity_matrices(draw, coords, m: int):
     M = sp.zeros(m, m)
     for r in range(m):
         q = draw(st.sampled_from(coords))
-        M[r, r] = draw(st.sampled_from([sp.S.One, sp.S(2), 1 + q**2, 2 + sp.cos(q)]))
+        M[r, r] = draw(st.sampled_from([sp.S.One, sp.Integer(2), 1 + q**2, 2 + sp.cos(q)]))
         for s in range(r):
             M[r, s] = draw(coefficient_expressions(coords, zero_probability=0.5, max_terms=1))
     perm = draw(st.permutations(list(range(m))))
