@@ -69,3 +69,25 @@ class ParseError(GeonhError, ValueError, TypeError):
     """A string that is not a safe formula, or an input of the wrong kind where an expression,
     a name or a condition is expected (see :mod:`geonh.kernel.parsing`).  Also a ``TypeError``,
     since many such inputs are of the wrong type (``None``, a bool, a dict)."""
+
+
+class IntegrationError(GeonhError, RuntimeError):
+    """A numerical integration that stopped before the end of its interval: the system is stiff
+    for an explicit method, the step size collapsed (a singularity, a blow-up), or the step or
+    time limit was reached (:func:`geonh.simulate`).  ``reason`` is one of ``"stiff"``,
+    ``"step_limit"``, ``"time_limit"`` and ``"step_size"``; ``trajectory`` is the motion up to
+    the last accepted output (a :class:`~geonh.numerics.Trajectory`, or None)."""
+
+    def __init__(self, message: str, reason: str = "step_size", trajectory=None):
+        super().__init__(message)
+        self.reason = reason
+        self.trajectory = trajectory
+
+    def __reduce__(self):  # keep reason and trajectory across processes (Dask, multiprocessing)
+        return type(self), (self.args[0] if self.args else "", self.reason, self.trajectory)
+
+
+class NotPicklableError(GeonhError, TypeError):
+    """An object that holds compiled machine code (an ``ODEFunction``, an ``Observable``) was
+    pickled or deep-copied for another process.  Ship what it was built from instead (the
+    ``Equations``, or the model's name) and compile it there, once per process."""

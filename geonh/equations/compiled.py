@@ -49,6 +49,7 @@ import sympy as sp
 
 from ..errors import DimensionError, InconsistentStateError, SingularMapError, UnknownCoordinateError
 from ..kernel.codegen import compile_function, expression_atoms
+from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr
 
 _isfinite = math.isfinite
@@ -315,6 +316,7 @@ class ODEFunction:
                     raise DimensionError(f"{key} is a state variable (or the time), not a parameter")
                 continue
             values[sym] = _float(v, str(key))
+            check_assumptions(sym, values[sym])
         self.bound = {s: values[s] for s in core.params if s in values}
         self.parameters = tuple(s for s in core.params if s not in values)
         template = np.zeros(len(core.args))

@@ -52,6 +52,7 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, SingularMapError,
                       UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, to_mp
+from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
@@ -530,6 +531,7 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
                                          f"{[x.name for x in u]})")
         values[s] = (sp.Rational(repr(val)) if isinstance(val, float)
                      else as_expr(val, universe, what=f"operating-point value of {key}"))
+        check_assumptions(s, values[s], "operating-point value")
     inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
     if any(x is None for x in inputs):
         raise UnknownCoordinateError("an input is not a symbol of the equations")
