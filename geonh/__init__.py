@@ -13,10 +13,12 @@ from .errors import (
     DimensionError,
     GeonhError,
     InconsistentStateError,
+    IntegrationError,
     MissingValueError,
     NotAdaptedError,
     NotFoundError,
     NotLinearError,
+    NotPicklableError,
     NotPositiveDefiniteError,
     ParseError,
     RankError,
@@ -138,4 +140,5 @@ __all__ = [
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
+    "IntegrationError", "NotPicklableError",
 ]

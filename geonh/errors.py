@@ -89,5 +89,5 @@ class IntegrationError(GeonhError, RuntimeError):
 
 class NotPicklableError(GeonhError, TypeError):
     """An object that holds compiled machine code (an ``ODEFunction``, an ``Observable``) was
-    pickled or deep-copied for another process.  Ship what it was built from instead (the
-    ``Equations``, or the model's name) and compile it there, once per process."""
+    pickled for another process (Dask, multiprocessing) or a file.  Ship what it was built from
+    instead (the ``Equations``, or the model's name) and compile it there, once per process."""

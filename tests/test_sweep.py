@@ -3,7 +3,9 @@ LocalCluster gives the same numbers, a worker killed mid-sweep loses no finished
 failures are recorded per point, bad input is refused."""
 import numpy as np
 import pytest
+import sympy as sp
 
+import geonh as g
 from geonh import models, simulate
 from geonh.errors import DimensionError, GeonhError, UnknownCoordinateError
 from geonh.numerics.sweep import sweep
@@ -49,12 +51,25 @@ def test_sampler_callable_task_and_progress(sleigh):
         res.to_xarray()
 
 
-def test_a_failing_point_is_recorded_not_raised(sleigh):
-    res = sweep(sleigh, {"a": [0.2], "m": [1.0, 0.0], "I": [1.0]}, Y0[0], (0, 1))
-    assert [r["status"] == "ok" for r in res.rows] == [True, False]
+@pytest.fixture(scope="module")
+def damped():
+    """x'' = -k x - c x': stiff for large c (eigenvalues ≈ -c and -k/c)."""
+    S = g.ConfigurationSpace("x")
+    c, k = sp.symbols("c k", positive=True)
+    x, xd = S.q[0], S.qd[0]
+    return g.derive("lagrange", g.MechanicalSystem(S, xd**2 / 2, k * x**2 / 2, forces={x: -c * xd}))
+
+
+def test_a_failing_point_is_recorded_not_raised(damped):
+    # c = 1e5 is stiff: DOP853 stops at once (the run would need > step_limit steps), naming Radau
+    res = sweep(damped, {"c": [1.0, 1e5], "k": [1.0]}, [1.0, 0.0], (0, 100))
+    assert [r["status"] for r in res.rows] == ["ok", "error"]
+    assert res.rows[0]["error"] is None and "Radau" in res.rows[1]["error"]
     assert len(res.failed) == 1
     with pytest.raises(GeonhError, match="point 1 failed"):
-        sweep(sleigh, {"a": [0.2], "m": [1.0, 0.0], "I": [1.0]}, Y0[0], (0, 1), raise_errors=True)
+        sweep(damped, {"c": [1.0, 1e5], "k": [1.0]}, [1.0, 0.0], (0, 100), raise_errors=True)
+    ok = sweep(damped, {"c": [1.0, 1e5], "k": [1.0]}, [1.0, 0.0], (0, 100), method="Radau")
+    assert not ok.failed
 
 
 @pytest.mark.parametrize("kw, err, match", [
