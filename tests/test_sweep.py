@@ -121,10 +121,10 @@ def test_a_killed_worker_loses_no_finished_result(sleigh):
             os.kill(pids[victim], signal.SIGKILL)
 
     try:
-        res = sweep(sleigh, {"a": list(np.linspace(0, 1, 16))}, task=task, client=client, progress=progress)
+        res = sweep(sleigh, {"a": list(np.linspace(0.1, 1, 16))}, task=task, client=client, progress=progress)
     finally:
         client.close()
         cluster.close()
     assert killed
     assert len(res) == 16 and not res.failed
-    assert [r["square"] for r in res.rows] == pytest.approx([x**2 for x in np.linspace(0, 1, 16)])
+    assert [r["square"] for r in res.rows] == pytest.approx([x**2 for x in np.linspace(0.1, 1, 16)])

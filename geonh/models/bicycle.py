@@ -42,6 +42,7 @@ from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
 from ..kernel.space import ConfigurationSpace
+from .arguments import flag
 from ..systems.mechanical import MechanicalSystem
 from .mechanical import MechanicalModel
 
@@ -89,6 +90,7 @@ def whipple_bicycle(torques: bool = True) -> MechanicalModel:
     forward axis) and a steer torque T_delta (between the rear and the front frame, about the
     steering axis) act; their generalized forces are Q_φ = T_φ, Q_δ = T_δ.
     """
+    torques = flag(torques, "whipple_bicycle: torques")
     S = ConfigurationSpace("x y psi phi delta theta theta_R theta_F")
     x, y, psi, phi, delta, theta, thR, thF = S.q
     xd, yd, psid, phid, deltad, thetad, thRd, thFd = S.qd

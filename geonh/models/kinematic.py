@@ -10,11 +10,14 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ..errors import DimensionError
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
+from ..kernel.parsing import as_expr
 from ..kernel.space import ConfigurationSpace
+from .arguments import count
 
 
 @dataclass
@@ -99,16 +102,20 @@ def n_trailer(N: int, lengths=None) -> KinematicModel:
     sin θ0 ẋ − cos θ0 ẏ = 0 and θ̇_i − f_i(θ) v = 0.  ``lengths``: hitch lengths d_i
     (default symbols d1 … dN).
     """
-    if N < 0:
-        raise ValueError(f"N must be >= 0, got {N}")
+    N = count(N, "n_trailer: N, the number of trailers", hint=" (the unicycle() has none)")
     S = ConfigurationSpace(["x", "y"] + [f"theta{i}" for i in range(N + 1)])
     x, y, *th = S.q
     xd, yd, *thd = S.qd
     if lengths is None:
         lengths = [sp.Symbol(f"d{i}", positive=True) for i in range(1, N + 1)]
-    lengths = [sp.sympify(L) for L in lengths]
+    if isinstance(lengths, (str, bytes)) or not hasattr(lengths, "__len__"):
+        raise DimensionError(f"n_trailer: lengths must be a sequence of {N} hitch lengths, not {lengths!r}")
     if len(lengths) != N:
-        raise ValueError(f"{N} hitch lengths needed, got {len(lengths)}")
+        raise DimensionError(f"n_trailer: {N} hitch lengths needed, got {len(lengths)}")
+    given, lengths = lengths, [as_expr(L, what=f"n_trailer: hitch length d{i}") for i, L in enumerate(lengths, 1)]
+    for i, L in enumerate(lengths):
+        if L.is_positive is False:
+            raise DimensionError(f"n_trailer: hitch length d{i + 1} = {given[i]!r} must be positive")
     n = N + 3
     c0, s0 = sp.cos(th[0]), sp.sin(th[0])
     speed = sp.S.One  # v_{i-1} / v0
