@@ -33,7 +33,7 @@ import numpy as np
 
 from ..equations.base import Equations
 from ..equations.compiled import ODEFunction
-from ..errors import (DimensionError, InconsistentStateError, IntegrationError, NotFoundError, SingularMapError,
+from ..errors import (DimensionError, GeonhError, InconsistentStateError, IntegrationError, NotFoundError, SingularMapError,
                       UnknownCoordinateError)
 from .constraints import ConstraintSet
 from .trajectory import Trajectory
@@ -53,6 +53,8 @@ _STABILITY = {"RK45": 3.25, "DOP853": 6.1}
 #: counts as stiff
 _STIFF_STEPS = 15
 _STIFF_HINT = "use an implicit method: method='Radau', 'BDF' or 'LSODA'"
+#: accepted steps of length 0 in a row (LSODA's way of failing at an overflowing state) that stop a run
+_STALLED_STEPS = 50
 
 
 def first_order_function(eqs: Equations, params: dict | None = None, *, backend: str = "auto") -> ODEFunction:
@@ -161,7 +163,8 @@ class _Guard:
       that step size would take more than ``step_limit`` steps: the system is stiff and an
       implicit method is the cure, so the run stops at once instead of crawling to the limit
       (a ``RuntimeWarning`` when it would take more than a tenth of the limit);
-    * ``step_limit`` accepted steps or ``time_limit`` wall-clock seconds are used up.
+    * ``step_limit`` accepted steps or ``time_limit`` wall-clock seconds are used up;
+    * :data:`_STALLED_STEPS` accepted steps in a row make no progress (length 0).
 
     ``reason`` names what stopped the run (None while it runs)."""
 
@@ -172,19 +175,23 @@ class _Guard:
         self.explicit = issubclass(base, (si.RK23, si.RK45, si.DOP853))
         self.t1, self.step_limit, self.time_limit = t1, step_limit, time_limit
         self.start = time.monotonic()
-        self.steps = self.stiff = self.calm = 0
+        self.steps = self.stiff = self.calm = self.stalled = 0
         self.ever_stiff = self.warned = False
         self.hlam = 0.0
         self.reason: str | None = None
+        self.stepping = False  # a step was begun (an exception after that is a breakdown, not bad input)
+        self.last: tuple | None = None  # (t, y) after the last accepted step
 
     def _stiffness(self, solver) -> None:
         s = solver.n_stages - 1
         h = solver.h_previous
         ys = solver.y_old + h * (solver.A[s, :s] @ solver.K[:s])
-        den = float(np.linalg.norm(solver.y - ys))
-        if den == 0.0:
+        with np.errstate(all="ignore"):
+            den = float(np.linalg.norm(solver.y - ys))
+            hlam = abs(h) * float(np.linalg.norm(solver.K[-1] - solver.K[s])) / den if den > 0 else math.nan
+        if not math.isfinite(hlam):  # no estimate (or an overflowing state, which the rhs check reports)
             return
-        self.hlam = abs(h) * float(np.linalg.norm(solver.K[-1] - solver.K[s])) / den
+        self.hlam = hlam
         if self.hlam >= self.bound:
             self.stiff += 1
             self.calm = 0
@@ -198,9 +205,15 @@ class _Guard:
     def after_step(self, solver, h: float) -> str | None:
         """None to go on, or the message that stops the run."""
         self.steps += 1
+        self.last = (solver.t, solver.y)
         left = abs(self.t1 - solver.t)
         if left == 0.0:
             return None
+        self.stalled = self.stalled + 1 if h == 0.0 else 0
+        if self.stalled >= _STALLED_STEPS:
+            self.reason = "step_size"
+            return (f"{self.name} makes no progress: its last {self.stalled} steps had length 0 at t = {solver.t:g} "
+                    "(the step size collapsed: the motion runs into a singularity of the equations or blows up)")
         if self.bound is not None:
             self._stiffness(solver)
             if self.stiff >= _STIFF_STEPS and h > 0:
@@ -238,6 +251,7 @@ def _guarded(base: type, guard: _Guard) -> type:
 
     def _step_impl(self):
         t = self.t
+        guard.stepping = True
         ok, message = base._step_impl(self)
         if ok:
             message = guard.after_step(self, abs(self.t - t))
@@ -245,6 +259,23 @@ def _guarded(base: type, guard: _Guard) -> type:
         return ok, message
 
     return type(base.__name__, (base,), {"_step_impl": _step_impl, "__module__": __name__})
+
+
+def _broke_down(exc: Exception, guard: _Guard, f: ODEFunction) -> Exception:
+    """The geonh error for an exception raised inside scipy: bad input before the first step
+    (a DimensionError with scipy's words), else the solver's breakdown in a step — overflow to
+    NaN inside its linear algebra, typically where the motion blows up."""
+    if not guard.stepping:
+        return DimensionError(f"scipy's {guard.name} refused the input: {exc}")
+    where = ""
+    if guard.last is not None:
+        t, y = guard.last
+        where = f" after t = {t:g} (state {dict(zip(f.state_names, np.round(y, 6).tolist()))})"
+    hint = "the motion blows up or runs into a singularity of the equations there"
+    if guard.explicit:
+        hint += f"; if the system is stiff, {_STIFF_HINT}"
+    return IntegrationError(f"the {f.equations.form} integration by {guard.name} broke down{where}: "
+                            f"{type(exc).__name__}: {exc} ({hint})", "step_size", None)
 
 
 def _failure(raw, guard: _Guard, f: ODEFunction, t0: float, t1: float) -> str:
@@ -357,15 +388,21 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     guard = _Guard(base, t1, step_limit, time_limit)
     solver = _guarded(base, guard)
     step_project = project is True and cons.r > 0 and cons.keeps_velocities
-    if step_project:
-        raw = _integrate_projected(fun, f, cons, t0, t1, y0, t_eval, rtol, atol, solver, dense_output, solve_ivp_kw)
-    else:
-        import scipy.integrate as si
-        kw = dict(solve_ivp_kw)
-        if issubclass(base, (si.Radau, si.BDF, si.LSODA)) and "jac" not in kw:
-            kw["jac"] = lambda t, y: f.jacobian(t, y)
-        raw = si.solve_ivp(fun, (t0, t1), y0, method=solver, t_eval=t_eval, rtol=rtol, atol=atol,
-                           dense_output=dense_output, **kw)
+    try:
+        if step_project:
+            raw = _integrate_projected(fun, f, cons, t0, t1, y0, t_eval, rtol, atol, solver, dense_output,
+                                       solve_ivp_kw)
+        else:
+            import scipy.integrate as si
+            kw = dict(solve_ivp_kw)
+            if issubclass(base, (si.Radau, si.BDF, si.LSODA)) and "jac" not in kw:
+                kw["jac"] = lambda t, y: f.jacobian(t, y)
+            raw = si.solve_ivp(fun, (t0, t1), y0, method=solver, t_eval=t_eval, rtol=rtol, atol=atol,
+                               dense_output=dense_output, **kw)
+    except GeonhError:
+        raise
+    except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:
+        raise _broke_down(exc, guard, f) from None
     traj = Trajectory(raw.t, raw.y, f, raw, projected=step_project, constraints=cons)
     if raw.status < 0:
         raise IntegrationError(_failure(raw, guard, f, t0, t1), guard.reason or "step_size", traj)

@@ -63,29 +63,34 @@ class Trajectory:
     def __post_init__(self):
         object.__setattr__(self, "t", _frozen(self.t))
         object.__setattr__(self, "y", _frozen(self.y))
+        # the layout, kept apart from the compiled function so that an unpickled trajectory
+        # answers everything but computed quantities without recompiling
+        object.__setattr__(self, "_names", self.function.state_names)
+        object.__setattr__(self, "_nq", self.function.n_q)
+        object.__setattr__(self, "_equations", self.function.equations)
 
     # -- the state ---------------------------------------------------------------------------------
     @property
     def equations(self):
-        return self.function.equations
+        return self._equations
 
     @property
     def q_names(self) -> tuple[str, ...]:
-        return self.function.state_names[:self.function.n_q]
+        return self._names[:self._nq]
 
     @property
     def u_names(self) -> tuple[str, ...]:
-        return self.function.state_names[self.function.n_q:]
+        return self._names[self._nq:]
 
     @property
     def q(self) -> np.ndarray:
         """Coordinates, one row per time (columns :attr:`q_names`)."""
-        return self.y[:self.function.n_q].T
+        return self.y[:self._nq].T
 
     @property
     def u(self) -> np.ndarray:
         """Speeds, one row per time (columns :attr:`u_names`)."""
-        return self.y[self.function.n_q:].T
+        return self.y[self._nq:].T
 
     @property
     def states(self) -> np.ndarray:
@@ -120,7 +125,7 @@ class Trajectory:
         """One column by name: a coordinate, a speed, "t", a multiplier name, "energy"."""
         if name == "t":
             return self.t
-        names = self.function.state_names
+        names = self._names
         if name in names:
             return self.y[names.index(name)]
         lam = [s.name for s in self.equations.lam_vec]
@@ -133,7 +138,7 @@ class Trajectory:
     def as_dict(self) -> dict[str, np.ndarray]:
         """{"t": t, name: column} for the coordinates and speeds."""
         out = {"t": self.t}
-        out.update({n: self.y[i] for i, n in enumerate(self.function.state_names)})
+        out.update({n: self.y[i] for i, n in enumerate(self._names)})
         return out
 
     # -- computed along the motion -----------------------------------------------------------------
@@ -211,7 +216,7 @@ class Trajectory:
 
     def __repr__(self) -> str:
         return (f"Trajectory({self.equations.form}: {len(self.t)} times in [{self.t[0]:g}, {self.t[-1]:g}], "
-                f"y = {list(self.function.state_names)}{', projected' if self.projected else ''})")
+                f"y = {list(self._names)}{', projected' if self.projected else ''})")
 
 
 def _restore(state: dict) -> Trajectory:
