@@ -38,7 +38,7 @@ from ..errors import (DimensionError, GeonhError, InconsistentStateError, Integr
 from .constraints import ConstraintSet
 from .trajectory import Trajectory
 
-__all__ = ["first_order_function", "simulate", "METHODS", "STEP_LIMIT"]
+__all__ = ["first_order_function", "simulate", "solver_class", "check_limits", "METHODS", "STEP_LIMIT"]
 
 _IMPLICIT = ("Radau", "BDF", "LSODA")
 _EXPLICIT_RK = ("RK23", "RK45", "DOP853")
@@ -126,7 +126,7 @@ def _check_numbers(params, rtol, atol, t_eval) -> None:
             raise InconsistentStateError("t_eval contains values that are not finite")
 
 
-def _solver_class(method) -> type:
+def solver_class(method) -> type:
     """scipy's solver class for ``method``: one of :data:`METHODS` (case as scipy spells it) or
     an ``OdeSolver`` subclass; anything else is refused naming the valid methods."""
     import scipy.integrate as si
@@ -143,7 +143,9 @@ def _solver_class(method) -> type:
                         f"scipy.integrate.OdeSolver subclass, not {method!r}")
 
 
-def _check_limits(step_limit, time_limit) -> None:
+def check_limits(step_limit, time_limit) -> None:
+    """Refuse a ``step_limit`` that is not a whole number ≥ 1 and a ``time_limit`` that is not a
+    positive number of seconds (None lifts either)."""
     if step_limit is not None and (isinstance(step_limit, bool) or not isinstance(step_limit, (int, np.integer))
                                    or step_limit < 1):
         raise DimensionError(f"step_limit must be a whole number ≥ 1 (or None for no limit), not {step_limit!r}")
@@ -349,8 +351,8 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     with the reason (``err.reason``) and the motion computed so far (``err.trajectory``).
     """
     _check_numbers(params, rtol, atol, t_eval)
-    base = _solver_class(method)
-    _check_limits(step_limit, time_limit)
+    base = solver_class(method)
+    check_limits(step_limit, time_limit)
     f = _function(eqs, params, backend)
     _require_bound(f, params)
     try:

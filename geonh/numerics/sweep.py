@@ -204,14 +204,14 @@ def _states(y0s, names: Sequence[str] | None) -> list:
 
 def _check_simulate_kw(t_span, simulate_kw: Mapping) -> None:
     """The options of ``simulate`` that every point shares, checked once before the sweep."""
-    from .ode import _check_limits, _solver_class
+    from .ode import check_limits, solver_class
     if not _is_sequence(t_span) or len(t_span) != 2:
         raise DimensionError(f"t_span must be two numbers (t0, t1), not {t_span!r}")
     for i, x in enumerate(t_span):
         _number(x, f"t_span[{i}]")
     if "method" in simulate_kw:
-        _solver_class(simulate_kw["method"])
-    _check_limits(simulate_kw.get("step_limit"), simulate_kw.get("time_limit"))
+        solver_class(simulate_kw["method"])
+    check_limits(simulate_kw.get("step_limit"), simulate_kw.get("time_limit"))
 
 
 def _check_timeout(timeout) -> None:
