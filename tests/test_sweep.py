@@ -252,7 +252,7 @@ def test_a_simulation_that_runs_too_long_times_out(damped):
     ({"a": np.ones((2, 2))}, DimensionError, "shape"),
     ({"a": {0.1, 0.2}}, DimensionError, "the grid of a"),
     ({"a": {"x": 1}}, DimensionError, "the grid of a"),
-    ({"a": [0.1, -0.2]}, g.InconsistentStateError, r"grid value a = -0.2 is outside the domain of a \(declared positive\)"),
+    ({"a": [0.1, -0.2]}, g.InconsistentStateError, r"grid value a = -0.2 is outside the domain of a \(declared pos"),
     ({"m": [0]}, g.InconsistentStateError, "grid value m = 0 is outside"),
 ])
 def test_bad_grid_values_fail_before_the_sweep_starts(sleigh, grid, err, match):

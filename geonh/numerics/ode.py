@@ -33,8 +33,8 @@ import numpy as np
 
 from ..equations.base import Equations
 from ..equations.compiled import ODEFunction
-from ..errors import (DimensionError, GeonhError, InconsistentStateError, IntegrationError, NotFoundError, SingularMapError,
-                      UnknownCoordinateError)
+from ..errors import (DimensionError, GeonhError, InconsistentStateError, IntegrationError, NotFoundError,
+                      SingularMapError, UnknownCoordinateError)
 from .constraints import ConstraintSet
 from .trajectory import Trajectory
 
@@ -231,7 +231,8 @@ class _Guard:
                                   f"about {need:.2g} steps for t_span); {_STIFF_HINT}", RuntimeWarning, stacklevel=2)
         if self.step_limit is not None and self.steps >= self.step_limit:
             self.reason = "step_limit"
-            return f"{self.name} used up step_limit = {self.step_limit} steps at t = {solver.t:g} (last step h = {h:.3g}); {self.hint()}"
+            return (f"{self.name} used up step_limit = {self.step_limit} steps at t = {solver.t:g} "
+                    f"(last step h = {h:.3g}); {self.hint()}")
         if self.time_limit is not None and time.monotonic() - self.start > self.time_limit:
             self.reason = "time_limit"
             return (f"{self.name} used up time_limit = {self.time_limit:g} s at t = {solver.t:g} after {self.steps} "
@@ -292,7 +293,8 @@ def _failure(raw, guard: _Guard, f: ODEFunction, t0: float, t1: float) -> str:
     hint = "the step size collapsed: the motion runs into a singularity of the equations or blows up there"
     if guard.explicit:
         hint += f"; if the system is stiff, {_STIFF_HINT}"
-    return f"the {form} integration by {guard.name} failed{where}, within t_span = ({t0:g}, {t1:g}): {raw.message} {hint}"
+    return (f"the {form} integration by {guard.name} failed{where}, within t_span = ({t0:g}, {t1:g}): "
+            f"{raw.message} {hint}")
 
 
 def _checked(f: ODEFunction):

@@ -21,9 +21,10 @@ use the sweep's own column names (the engine columns and the parameters): such a
 refused (status ``"error"``, naming the columns) rather than renamed, so a column always
 means what the sweep says it means.  Bad input — a grid value that is not a finite number or
 lies outside its parameter's declared domain, an initial state of the wrong length, an
-unknown ``method`` — is refused before the first point runs.  :class:`SweepResult` gives the rows, a pandas ``DataFrame``
-(:meth:`~SweepResult.to_dataframe`) and, for grids, an xarray ``Dataset`` over the grid axes
-(:meth:`~SweepResult.to_xarray`).
+unknown ``method`` — is refused before the first point runs.
+
+:class:`SweepResult` gives the rows, a pandas ``DataFrame`` (:meth:`~SweepResult.to_dataframe`)
+and, for grids, an xarray ``Dataset`` over the grid axes (:meth:`~SweepResult.to_xarray`).
 
 **Dask.**  ``client=None`` runs in this process.  ``client="local"`` starts a
 ``dask.distributed.LocalCluster`` (processes, one thread each) for the call; a
@@ -35,8 +36,10 @@ of the sweep), so no task ships or compiles code.  Results are gathered as they 
 ``allowed-failures``), a task that kills every worker it runs on becomes a ``"killed"`` row,
 and every finished row is kept.  ``timeout`` is enforced where the task runs (a simulation
 stops through ``simulate``'s ``time_limit``; a callable is interrupted, see
-:func:`_call_with_timeout`); the compilation on a worker's first point does not count.  Dask is imported only here, lazily: ``import geonh`` never loads it,
-and without it (``pip install geonh[distributed]`` adds it) ``client=None`` works unchanged.
+:func:`_call_with_timeout`); the compilation on a worker's first point does not count.
+
+Dask is imported only here, lazily: ``import geonh`` never loads it, and without it
+(``pip install geonh[distributed]`` adds it) ``client=None`` works unchanged.
 """
 from __future__ import annotations
 
