@@ -71,6 +71,13 @@ class ParseError(GeonhError, ValueError, TypeError):
     since many such inputs are of the wrong type (``None``, a bool, a dict)."""
 
 
+class ModelFileError(ParseError):
+    """A model file (``geonh.models.files``) that cannot be read as a model: not readable,
+    not UTF-8, not TOML, too big or nested too deeply, an unknown key, a value of the wrong
+    type, or a formula or name that is refused.  The message names the file, the key and what
+    was expected.  A :class:`ParseError`, so code catching that keeps working."""
+
+
 class IntegrationError(GeonhError, RuntimeError):
     """A numerical integration that stopped before the end of its interval: the system is stiff
     for an explicit method, the step size collapsed (a singularity, a blow-up), or the step or

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
+from typing import NamedTuple
 
 import sympy as sp
 
@@ -300,17 +301,37 @@ def certify_data(model, *, progress: Progress = quiet) -> dict:
 
 
 # -- simulation ------------------------------------------------------------------------------------------------
+#: an initial value moved by more than this (absolute, or relative to its size) when the state
+#: is projected onto the constraints is reported: the default ``constraint_tol`` of
+#: :func:`geonh.numerics.simulate`, so what a run without projection would accept goes unreported
+PROJECTION_REPORT_TOL = 1e-9
+
+
+class SimulationRun(NamedTuple):
+    """What :func:`run_simulation` returns: the trajectory, the parameter values used, notes
+    (defaults that were filled in) and warnings (the run is not what was asked for: an initial
+    state moved onto the constraints, [initial] entries that are not state variables)."""
+
+    trajectory: object
+    values: dict
+    notes: list
+    warnings: list
+
+
 def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, params: dict | None = None,
-                   initial: dict | None = None, points: int = 201, progress: Progress = quiet):
-    """Simulate ``model``: (trajectory, parameter values used, notes).  Parameters default to
-    the model file's [values], else 1; coordinates to its [initial], else 0.3; speeds to 0.5."""
+                   initial: dict | None = None, points: int = 201, progress: Progress = quiet) -> SimulationRun:
+    """Simulate ``model`` (a :class:`SimulationRun`).  Parameters default to the model file's
+    [values], else 1; coordinates to its [initial], else 0.3; speeds to 0.5.  An initial state
+    off the constraints is projected onto them (forms with multipliers keep every velocity in
+    the state) and the correction is reported in the warnings, naming the values that moved."""
     from .numerics import simulate
     eqs = equations(model, form, progress=progress)
     f = eqs.ode_function()
     extra = getattr(model, "extra", None) or {}
     given = {str(k): v for k, v in (extra.get("values") or {}).items()}
     given.update({str(k): v for k, v in (params or {}).items()})
-    notes = []
+    notes: list[str] = []
+    warnings: list[str] = []
     values = {}
     names = [p.name for p in list(f.parameters) + _constraint_parameters(eqs, f)]
     unknown = sorted(set(params or {}) - set(names))
@@ -334,6 +355,10 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
     if bad:
         raise TaskError(f"--init {bad[0]}: not a state variable of the {eqs.form} equations "
                         f"(state: {', '.join(state)})")
+    ignored = [nm for nm in init if nm not in state]
+    if ignored:
+        warnings.append(f"[initial] {', '.join(ignored)} of the model file: not state variables of the {eqs.form} "
+                        f"equations (state: {', '.join(state)}), ignored; give the state's own names with --init")
     y0 = []
     for i, nm in enumerate(state):
         y0.append(float(init.get(nm, 0.3 if i < f.n_q else 0.5)))
@@ -345,9 +370,23 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
     with progress(f"simulating {model.name}"):
         traj = simulate(f, y0, (0.0, float(t_end)), {k: v for k, v in values.items()},
                         t_eval=np.linspace(0.0, float(t_end), max(2, points)), project=project)
+    if project and len(traj.t) and traj.t[0] == 0.0:
+        moved = _moved(state, y0, traj.y[:, 0])
+        if moved:
+            worst = max(moved, key=lambda m: abs(m[2] - m[1]))
+            changes = ", ".join(f"{nm} {a:.6g} → {b:.6g}" for nm, a, b in moved)
+            warnings.append(f"the initial state is off the constraints and was projected onto them: max |Δ| = "
+                            f"{abs(worst[2] - worst[1]):.3g} in {worst[0]}; {changes} (give initial values on "
+                            "the constraints to start where you mean)")
     if not traj.success:
         notes.append(f"the integrator stopped: {traj.message}")
-    return traj, values, notes
+    return SimulationRun(traj, values, notes, warnings)
+
+
+def _moved(names, before, after) -> list[tuple[str, float, float]]:
+    """(name, given, used) for every value changed by more than :data:`PROJECTION_REPORT_TOL`."""
+    return [(nm, float(a), float(b)) for nm, a, b in zip(names, before, after)
+            if abs(b - a) > PROJECTION_REPORT_TOL * max(1.0, abs(a))]
 
 
 def _constraint_parameters(eqs, f) -> list:

@@ -20,7 +20,7 @@ from ..errors import DependentFieldsError, DimensionError, SingularMapError
 from . import backend as _be
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
-from .generic_point import generic_rank, is_zero, lu_inverse
+from .generic_point import generic_rank, is_zero, lu_inverse, singular_error
 from .parsing import as_expr
 from .space import ConfigurationSpace
 
@@ -69,24 +69,21 @@ class Frame:
             self._set(fields, C, B, names)
             self._native = native
             return
-        native = _native_inverse(C, "frame matrix C")
-        if native is False:
-            r = generic_rank(C)
+        # one regularity verdict on both backends (generic_point.regular_pivot_order): the
+        # symengine route defers to it whenever it cannot prove its own inverse
+        try:
+            native = _native_inverse(C, "frame matrix C")
+            B = None if native is not None else lu_inverse(C, what="frame matrix C", check=False)
+        except SingularMapError as exc:
             raise DependentFieldsError(
-                f"the {space.dim} fields are dependent at the generic point (rank {r}); "
-                "they do not form a frame")
+                f"the {space.dim} fields are dependent at the generic point (rank {_rank_of(exc, C)}); "
+                "they do not form a frame") from None
         if native is not None:
             T, Cs, Bs, B_sympy = native
             # B stays in symengine until it is asked for (Frame.B converts it once)
             self._set(fields, C, None, names, B_sympy=B_sympy)
             self._native = (T, Cs, Bs)
             return
-        r = generic_rank(C)
-        if r < space.dim:
-            raise DependentFieldsError(
-                f"the {space.dim} fields are dependent at the generic point (rank {r}); "
-                "they do not form a frame")
-        B = lu_inverse(C, what="frame matrix C", check=False)
         self._set(fields, C, B, names)
 
     def _set(self, fields, C: sp.Matrix, B: sp.Matrix | None, names, *, B_sympy=None) -> None:
@@ -157,19 +154,16 @@ class Frame:
         if len(forms) != space.dim:
             raise DimensionError(f"a coframe on {space!r} has {space.dim} forms, got {len(forms)}")
         B = sp.Matrix([list(f.covector) for f in forms])
-        native = _native_inverse(B, "coframe matrix B")
-        if native is None:
-            r = generic_rank(B)
-        if native is False or (native is None and r < space.dim):
-            r = generic_rank(B)
+        try:
+            native = _native_inverse(B, "coframe matrix B")
+            C = None if native is not None else lu_inverse(B, what="coframe matrix B", check=False)
+        except SingularMapError as exc:
             raise SingularMapError(
-                f"the {space.dim} one-forms are dependent at the generic point (rank {r}); "
-                "the quasi-velocity map is not invertible")
+                f"the {space.dim} one-forms are dependent at the generic point (rank {_rank_of(exc, B)}); "
+                "the quasi-velocity map is not invertible") from None
         if native is not None:
             T, Bs, Cs, C_sympy = native
             C = C_sympy()  # the fields need sympy components now
-        else:
-            C = lu_inverse(B, what="coframe matrix B", check=False)
         fields = [VectorField(space, list(C[:, a])) for a in range(space.dim)]
         out = cls._assemble(fields, B, names)
         if native is not None:
@@ -313,12 +307,21 @@ class Frame:
         return f"Frame([{', '.join(self.names)}] on {self.space!r})"
 
 
+def _rank_of(exc: SingularMapError, M: sp.Matrix) -> int:
+    """The generic rank a singular verdict carries (:func:`~geonh.kernel.generic_point.singular_error`),
+    else the rank verdict itself."""
+    r = getattr(exc, "rank", None)
+    return generic_rank(M) if r is None else r
+
+
 def _native_inverse(M: sp.Matrix, what: str):
     """M⁻¹ computed for the symengine backend: ``(Translation, M, M⁻¹, to_sympy)`` with M and
     M⁻¹ symengine matrices and ``to_sympy()`` returning M⁻¹ as a sympy Matrix (converted when
     called); ``None`` when the sympy route applies (backend sympy, or M not supported by
-    symengine); ``False`` when M is singular at the generic point (the caller raises with
-    the rank).
+    symengine).  A singular M raises :class:`SingularMapError` with the rank of the one
+    verdict (:func:`~geonh.kernel.generic_point.singular_error`): the fast route never
+    returns an inverse it cannot prove, it defers to the reference route
+    (:func:`geonh.kernel.backend.lu_solve`).
 
     With functions: LU with generic pivots in symengine.  Rational (function-free) data:
     the sympy route's exact fraction-field LU (cancelled entries, the same M⁻¹ as
@@ -329,21 +332,18 @@ def _native_inverse(M: sp.Matrix, what: str):
     T = _be.Translation()
     if not any(e.has(sp.Function) for e in M):
         exact = _be.fraction_field_inverse(M)
-        if exact is False:
-            return False
-        if exact is not None:
+        if exact is False:  # singular over the fraction field: exact, so the rank is < n
+            exc = singular_error(M, what)
+            if exc is not None:
+                raise exc
+        elif exact is not None:
             Minv, Minv_sympy = exact
             return T, T.to_symengine(M), Minv, Minv_sympy
         # another coefficient domain: the sympy route's inverse, converted once
-        if generic_rank(M) < M.rows:
-            return False
         Minv = lu_inverse(M, what=what, check=False)
         return T, T.to_symengine(M), T.to_symengine(Minv), lambda: Minv
     Ms = T.to_symengine(M)
-    order = _be.generic_pivot_order(Ms, T.symbols)
-    if order is None:
-        return False
-    Minv = _be.lu_inverse(Ms, what=what, order=order)
+    Minv = _be.lu_inverse(Ms, what=what, symbols=T.symbols)
     return T, Ms, Minv, lambda: T.to_sympy(Minv)
 
 

@@ -38,6 +38,7 @@ from typing import Iterable, Mapping
 import sympy as sp
 
 from ..errors import ParseError, SpaceMismatchError
+from . import roles
 
 __all__ = ["FUNCTIONS", "as_expr", "as_sequence", "check_lookalikes", "parse", "parse_condition"]
 
@@ -163,6 +164,18 @@ def check_lookalikes(expr: sp.Basic, symbols: Iterable[sp.Symbol], *, what: str 
                 "formula string")
 
 
+def _check_foreign_rates(expr: sp.Basic, symbols: tuple, what: str) -> None:
+    """Refuse the velocity or acceleration of another space's coordinate (kernel.roles) among
+    ``expr``'s symbols when ``symbols`` are a space's: it would silently be a parameter."""
+    foreign = roles.foreign_rates(expr, symbols)
+    if foreign:
+        s = foreign[0]
+        role, q = roles.symbol_role(s)
+        raise SpaceMismatchError(
+            f"{what}: {s} is the {role} of the coordinate {q} of another configuration space, not a "
+            "symbol of this one; it would silently be a constant parameter (use this space's symbols)")
+
+
 def _describe(s: sp.Symbol) -> str:
     a = {k: v for k, v in s.assumptions0.items() if k in ("real", "positive", "negative", "integer",
                                                             "nonnegative", "complex", "commutative")}
@@ -186,6 +199,7 @@ def as_expr(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression
             raise ParseError(f"{what}: {value} is not finite (contains oo, zoo or nan)")
         if symbols:
             check_lookalikes(value, symbols, what=what)
+            _check_foreign_rates(value, symbols, what)
         return value
     if isinstance(value, str):
         return parse(value, symbols, what=what)

@@ -13,6 +13,7 @@ from typing import Iterable, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
+from . import roles
 from .parsing import as_expr, check_lookalikes
 
 
@@ -125,6 +126,9 @@ class ConfigurationSpace:
             sp.Symbol(f"{s.name}_dot", **s.assumptions0) for s in q)
         self.qdd: tuple[sp.Symbol, ...] = tuple(
             sp.Symbol(f"{s.name}_ddot", **s.assumptions0) for s in q)
+        for c, v, a in zip(q, self.qd, self.qdd):
+            roles.record(v, "velocity", c)
+            roles.record(a, "acceleration", c)
         self._index = {s: i for i, s in enumerate(self.coords)}
         self._vel = dict(zip(q, self.qd))
         self._acc = dict(zip(self.qd, self.qdd))
@@ -195,9 +199,18 @@ class ConfigurationSpace:
         :class:`SpaceMismatchError`), a function of time such as a dynamicsymbol ``x(t)``
         (:class:`SpaceMismatchError`: convert with :meth:`from_dynamic`), and, on a space
         without time, a symbol named like time (``t``): it would be a constant parameter, not
-        time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``).
-        Returns ``expr``."""
+        time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``), and
+        the velocity or acceleration symbol of a coordinate of another space (``z_dot`` where
+        this space has no ``z``): it would be a constant parameter, not a velocity
+        (:class:`SpaceMismatchError`).  Returns ``expr``."""
         check_lookalikes(expr, self.state_symbols, what=what)
+        for s in roles.foreign_rates(expr, self.state_symbols):
+            role = roles.symbol_role(s)
+            raise SpaceMismatchError(
+                f"{what} contains {s}, the {role[0]} of the coordinate {role[1]} of another "
+                f"configuration space; {self!r} has no such coordinate, so {s} would silently be "
+                "a constant parameter: use this space's symbols (space.qd, space.qdd) or add the "
+                "coordinate")
         for f in expr.atoms(sp.core.function.AppliedUndef):
             raise SpaceMismatchError(
                 f"{what} contains the function {f}; use plain symbols (ConfigurationSpace.from_dynamic "
