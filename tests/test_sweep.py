@@ -298,6 +298,16 @@ def test_wrong_initial_states_fail_before_the_sweep_starts(sleigh, y0s, match):
         sweep(sleigh, SMALL, y0s, (0, 1))
 
 
+def test_sweep_takes_equations(sleigh):
+    model = models.get("chaplygin-sleigh")
+    with pytest.raises(DimensionError, match="task='simulate' needs Equations"):
+        sweep(model, {"a": [0.1]}, Y0[0], (0, 1))
+    assert not sweep(model, {"a": [0.1]}, task=lambda params, y0: {"b": 1}).failed  # names the parameters
+    for bad in (None, "chaplygin-sleigh", 3):
+        with pytest.raises(DimensionError, match="sweep takes Equations"):
+            sweep(bad, {"a": [0.1]}, task=lambda params, y0: {"b": 1})
+
+
 @pytest.mark.parametrize("kw, err, match", [
     (dict(t_span=(0,)), DimensionError, "t_span"),
     (dict(t_span=(0, "1")), DimensionError, "t_span"),

@@ -397,10 +397,17 @@ def sweep(eqs, grid, y0s=None, t_span=None, *, task: str | Callable = "simulate"
     states (numbers, and for simulations of the state's length), ``t_span``, ``method``,
     ``timeout``.  Every failure of a point after that becomes its row (module doc).
     """
+    is_equations = all(hasattr(eqs, a) for a in ("space", "u", "mass_matrix", "ode_function"))
+    if not is_equations and not getattr(eqs, "parameters", None):
+        raise DimensionError(f"sweep takes Equations (e.g. model.equations('boltzmann-hamel')), not "
+                             f"{type(eqs).__name__}")
     symbols = {s.name: s for s in (getattr(eqs, "parameters", ()) or _parameter_symbols(eqs))}
     names = tuple(symbols)
     pts, axes = _points(symbols, grid, n_samples, seed)
     if task == "simulate":
+        if not is_equations:
+            raise DimensionError(f"task='simulate' needs Equations (e.g. model.equations('boltzmann-hamel')), "
+                                 f"not {type(eqs).__name__}")
         if y0s is None or t_span is None:
             raise DimensionError("task='simulate' needs y0s and t_span")
         _check_simulate_kw(t_span, simulate_kw)
