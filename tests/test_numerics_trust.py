@@ -366,6 +366,11 @@ def test_trailer_counts_and_lengths():
     assert kinematic.n_trailer(np.int64(2)).space.dim == 5
     with pytest.raises(g.DimensionError, match="unicycle"):
         kinematic.n_trailer(0)
+    for N in (kinematic.MAX_TRAILERS + 1, 10**6):
+        with pytest.raises(g.DimensionError, match=f"N = {N} trailers is too large: at most 100"):
+            kinematic.n_trailer(N)
+        with pytest.raises(g.DimensionError, match="too large"):
+            mechanical.dynamic_n_trailer(N)
     for lengths, err, match in [([0], g.DimensionError, "d1 = 0 must be positive"),
                                 ([-1.5], g.DimensionError, "d1 = -1.5"),
                                 ([1, 2], g.DimensionError, "1 hitch lengths needed"),

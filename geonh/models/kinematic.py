@@ -93,6 +93,10 @@ def rigid_body() -> KinematicModel:
     return KinematicModel("rigid-body", "body angular velocities on SO(3), z-x-z Euler angles", S, F, 3)
 
 
+#: the largest N of :func:`n_trailer` (and :func:`geonh.models.mechanical.dynamic_n_trailer`)
+MAX_TRAILERS = 100
+
+
 def n_trailer(N: int, lengths=None) -> KinematicModel:
     """Unicycle pulling N trailers hitched at the axle midpoints (kinematic N-trailer).
 
@@ -100,9 +104,13 @@ def n_trailer(N: int, lengths=None) -> KinematicModel:
     speed, v_i = v_{i−1} cos(θ_{i−1} − θ_i) and d_i θ̇_i = v_{i−1} sin(θ_{i−1} − θ_i).
     Coframe: v = cos θ0 ẋ + sin θ0 ẏ, w = θ̇0, then the constraints
     sin θ0 ẋ − cos θ0 ẏ = 0 and θ̇_i − f_i(θ) v = 0.  ``lengths``: hitch lengths d_i
-    (default symbols d1 … dN).
+    (default symbols d1 … dN).  N is an int, 1 ≤ N ≤ :data:`MAX_TRAILERS`; numeric hitch
+    lengths are positive.
     """
     N = count(N, "n_trailer: N, the number of trailers", hint=" (the unicycle() has none)")
+    if N > MAX_TRAILERS:
+        raise DimensionError(f"n_trailer: N = {N} trailers is too large: at most {MAX_TRAILERS} (the frame's "
+                             "expressions grow with N², and N = 100 already takes seconds)")
     S = ConfigurationSpace(["x", "y"] + [f"theta{i}" for i in range(N + 1)])
     x, y, *th = S.q
     xd, yd, *thd = S.qd
