@@ -406,3 +406,25 @@ def test_the_command_line_shows_a_motion_that_stopped_and_fails(tmp_path, capsys
     out = capsys.readouterr()
     assert "note: the integrator stopped: the lagrange integration by DOP853 failed" in out.out
     assert "Traceback" not in out.err
+
+
+def test_numbers_too_large_for_a_float_and_overflow_noise(sleigh, capsys):
+    """An int of 5000 digits cannot even be printed (Python refuses int → str beyond 4300
+    digits): the messages describe it instead; an overflowing motion prints one error line, not
+    numpy's warnings."""
+    for huge in (10**5000, sp.Rational("1e999999"), 10**400):
+        with pytest.raises(g.InconsistentStateError, match="parameter m = .* is not a finite number"):
+            g.simulate(sleigh, SLEIGH_Y0, (0, 0.1), {**SLEIGH_P, "m": huge})
+        with pytest.raises(g.DimensionError, match="grid value m = .* is not finite"):
+            g.sweep(sleigh, {"m": [huge]}, SLEIGH_Y0, (0, 0.1))
+    with pytest.raises(g.InconsistentStateError, match="rtol"):
+        g.simulate(sleigh, SLEIGH_Y0, (0, 0.1), SLEIGH_P, rtol=10**5000)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(g.SingularMapError, match="not finite"):
+            g.simulate(sleigh, [0, 0, 0, 1e308, 0.5], (0, 0.1), SLEIGH_P)
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    from geonh import cli
+    assert cli.main(["simulate", "chaplygin-sleigh", "--t", "0.1", "--points", "3", "--init", "v=1e308"]) != 0
+    err = capsys.readouterr().err
+    assert "not finite" in err and len(err.strip().splitlines()) == 1

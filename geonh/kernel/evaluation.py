@@ -19,7 +19,8 @@ made here has PRECISION digits, never 15), and :func:`random_rational` draws the
 rationals of every reproducible random point or state.
 :func:`check_assumptions` refuses a number outside the domain its symbol declares (a
 parameter declared positive given −2): :func:`geonh.simulate`, :meth:`geonh.Equations.ode_function`,
-:func:`geonh.numerics.sweep` and :meth:`geonh.Equations.linearize` call it on every value.
+:func:`geonh.numerics.sweep` and :meth:`geonh.Equations.linearize` call it on every value;
+:func:`short_repr` shows a value in an error message.
 
 This module sits at the bottom of the kernel: it imports nothing else from geonh but the
 errors, and :mod:`geonh.kernel.generic_point` builds its decisions on it.
@@ -35,7 +36,7 @@ import sympy as sp
 from ..errors import InconsistentStateError, MissingValueError, SingularMapError
 
 __all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
-           "solve_linear_at", "random_rational", "check_assumptions"]
+           "solve_linear_at", "random_rational", "check_assumptions", "short_repr"]
 
 #: decimal digits of every non-exact value (and of the generic-point decisions)
 PRECISION = 60
@@ -326,3 +327,14 @@ def check_assumptions(symbol, value, what: str = "parameter") -> None:
                 f"{what} {symbol.name} = {shown:g} is outside the domain of {symbol.name} (declared {decl}): "
                 f"the value must be {rule}; give another value, or declare {symbol.name} without that "
                 "assumption")
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """``repr(value)`` for an error message: cut to ``limit`` characters, and a described
+    stand-in for a value whose repr fails (an int of more than 4300 digits, which Python
+    refuses to convert to a string): a message must never fail to be built."""
+    try:
+        text = repr(value)
+    except (ValueError, OverflowError, RecursionError):
+        return f"<a {type(value).__name__} too large to print>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

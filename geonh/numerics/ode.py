@@ -33,6 +33,7 @@ import numpy as np
 
 from ..equations.base import Equations
 from ..equations.compiled import ODEFunction
+from ..kernel.evaluation import short_repr
 from ..errors import (DimensionError, GeonhError, InconsistentStateError, IntegrationError, NotFoundError,
                       SingularMapError, UnknownCoordinateError)
 from .constraints import ConstraintSet
@@ -90,14 +91,17 @@ def _finite_number(v) -> bool | None:
     if isinstance(v, bool):
         return False
     if isinstance(v, (int, float, np.integer, np.floating)):
-        return math.isfinite(float(v))
+        try:
+            return math.isfinite(float(v))
+        except OverflowError:  # an int too large for a float
+            return False
     if isinstance(v, sp.Basic):
         if v.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
             return False
         if v.is_number:
             try:
                 return bool(v.is_finite is not False and math.isfinite(complex(v).real))
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 return False
         return None
     if isinstance(v, complex):
@@ -112,14 +116,15 @@ def _check_numbers(params, rtol, atol, t_eval) -> None:
             raise DimensionError(f"params must be a mapping {{symbol or name: value}}, not {type(params).__name__}")
         for k, v in params.items():
             if isinstance(v, bool) or v is None or isinstance(v, str) and not v.strip():
-                raise InconsistentStateError(f"parameter {k} = {v!r} is not a number or an expression")
+                raise InconsistentStateError(f"parameter {k} = {short_repr(v)} is not a number or an expression")
             ok = _finite_number(v)
             if ok is False:
-                raise InconsistentStateError(f"parameter {k} = {v!r} is not a finite number")
+                raise InconsistentStateError(f"parameter {k} = {short_repr(v)} is not a finite number (a float "
+                                             "is at most about 1.8e308)")
     for nm, v in (("rtol", rtol), ("atol", atol)):
         if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) \
-                or not math.isfinite(float(v)) or float(v) <= 0:
-            raise InconsistentStateError(f"{nm} must be a finite positive number, not {v!r}")
+                or not _finite_number(v) or float(v) <= 0:
+            raise InconsistentStateError(f"{nm} must be a finite positive number, not {short_repr(v)}")
     if t_eval is not None:
         te = np.asarray(t_eval, dtype=float)
         if not np.all(np.isfinite(te)):
@@ -360,7 +365,7 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     try:
         y0 = np.array(y0, dtype=float).reshape(-1) if np.ndim(y0) else np.array([y0], dtype=float)
     except (TypeError, ValueError):
-        raise DimensionError(f"y0 must be a sequence of {f.n_q + f.n_u} numbers (q, u), not {y0!r}") from None
+        raise DimensionError(f"y0 must be a sequence of {f.n_q + f.n_u} numbers (q, u), not {short_repr(y0)}") from None
     n = f.n_q + f.n_u
     if y0.shape != (n,):
         raise DimensionError(f"y0 has {y0.size} entries; the state (q, u) = {list(f.state_names)} has {n}")
@@ -370,7 +375,7 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     try:
         t0, t1 = (float(s) for s in t_span)
     except (TypeError, ValueError):
-        raise DimensionError(f"t_span must be two numbers (t0, t1), not {t_span!r}") from None
+        raise DimensionError(f"t_span must be two numbers (t0, t1), not {short_repr(t_span)}") from None
     if not (math.isfinite(t0) and math.isfinite(t1)):
         raise InconsistentStateError(f"t_span {t_span} is not finite")
     if project not in (False, True, "initial"):
@@ -392,17 +397,18 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     guard = _Guard(base, t1, step_limit, time_limit)
     solver = _guarded(base, guard)
     step_project = project is True and cons.r > 0 and cons.keeps_velocities
+    import scipy.integrate as si
+    kw = dict(solve_ivp_kw)
+    if not step_project and issubclass(base, (si.Radau, si.BDF, si.LSODA)) and "jac" not in kw:
+        kw["jac"] = lambda t, y: f.jacobian(t, y)
     try:
-        if step_project:
-            raw = _integrate_projected(fun, f, cons, t0, t1, y0, t_eval, rtol, atol, solver, dense_output,
-                                       solve_ivp_kw)
-        else:
-            import scipy.integrate as si
-            kw = dict(solve_ivp_kw)
-            if issubclass(base, (si.Radau, si.BDF, si.LSODA)) and "jac" not in kw:
-                kw["jac"] = lambda t, y: f.jacobian(t, y)
-            raw = si.solve_ivp(fun, (t0, t1), y0, method=solver, t_eval=t_eval, rtol=rtol, atol=atol,
-                               dense_output=dense_output, **kw)
+        # numpy's overflow warnings are noise here: a state or a rate that stops being finite is an error
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if step_project:
+                raw = _integrate_projected(fun, f, cons, t0, t1, y0, t_eval, rtol, atol, solver, dense_output, kw)
+            else:
+                raw = si.solve_ivp(fun, (t0, t1), y0, method=solver, t_eval=t_eval, rtol=rtol, atol=atol,
+                                   dense_output=dense_output, **kw)
     except GeonhError:
         raise
     except (ValueError, TypeError, ArithmeticError, np.linalg.LinAlgError) as exc:

@@ -57,7 +57,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import DimensionError, GeonhError, IntegrationError, UnknownCoordinateError
-from ..kernel.evaluation import check_assumptions
+from ..kernel.evaluation import check_assumptions, short_repr
 
 __all__ = ["sweep", "SweepResult", "ENGINE_COLUMNS", "STATUSES"]
 
@@ -120,17 +120,21 @@ def _number(v, what: str) -> float:
     numbers only (a string is not read as a number here: nothing in a sweep is parsed)."""
     if isinstance(v, (bool, np.bool_)):
         raise DimensionError(f"{what} = {v!r} is a bool, not a number")
-    if isinstance(v, (int, float, np.integer, np.floating)):
-        x = float(v)
-    elif isinstance(v, sp.Basic) and v.is_number and not v.free_symbols:
-        z = complex(v)
-        if z.imag != 0:
-            raise DimensionError(f"{what} = {v} is not real")
-        x = z.real
-    else:
-        raise DimensionError(f"{what} = {v!r} is not a number (a {type(v).__name__}); give ints or floats")
+    try:
+        if isinstance(v, (int, float, np.integer, np.floating)):
+            x = float(v)
+        elif isinstance(v, sp.Basic) and v.is_number and not v.free_symbols:
+            z = complex(v)
+            if z.imag != 0:
+                raise DimensionError(f"{what} = {short_repr(v)} is not real")
+            x = z.real
+        else:
+            raise DimensionError(f"{what} = {short_repr(v)} is not a number (a {type(v).__name__}); give ints "
+                                 "or floats")
+    except OverflowError:  # an int too large for a float
+        x = math.inf
     if not math.isfinite(x):
-        raise DimensionError(f"{what} = {v!r} is not finite")
+        raise DimensionError(f"{what} = {short_repr(v)} is not finite (a float is at most about 1.8e308)")
     return x
 
 
@@ -142,7 +146,7 @@ def _grid_values(k: str, v) -> list[float]:
     if isinstance(v, np.ndarray) and v.ndim > 1:
         raise DimensionError(f"the grid of {k} has shape {v.shape}: give a 1-d sequence of values")
     if isinstance(v, (str, bytes, Mapping)) or v is None or isinstance(v, (set, frozenset)):
-        raise DimensionError(f"the grid of {k} is {v!r}: give a number or a list (or array) of numbers")
+        raise DimensionError(f"the grid of {k} is {short_repr(v)}: give a number or a list (or array) of numbers")
     items = list(v) if isinstance(v, Iterable) and not isinstance(v, sp.Basic) else [v]
     if not items:
         raise DimensionError(f"the grid of {k} is empty")
@@ -160,7 +164,7 @@ def _points(symbols: Mapping[str, Any], grid, n_samples, seed) -> tuple[list[dic
         for i in range(n_samples):
             pt = grid(rng)
             if not isinstance(pt, Mapping):
-                raise DimensionError(f"the sampler returned {pt!r} (draw {i}); it must return {{parameter: value}}")
+                raise DimensionError(f"the sampler returned {short_repr(pt)} (draw {i}); it must return {{parameter: value}}")
             pts.append({str(k): _number(v, f"sampled value {k}") for k, v in pt.items()})
         axes: dict = {}
         what = "sampled value"
@@ -188,7 +192,7 @@ def _states(y0s, names: Sequence[str] | None) -> list:
     if y0s is None:
         return [None]
     if not _is_sequence(y0s):
-        raise DimensionError(f"y0s must be one state (a sequence of numbers) or a sequence of states, not {y0s!r}")
+        raise DimensionError(f"y0s must be one state (a sequence of numbers) or a sequence of states, not {short_repr(y0s)}")
     seq = list(y0s)
     if not seq:
         raise DimensionError("y0s is empty: give one state (q, u) or a sequence of states")
@@ -197,7 +201,7 @@ def _states(y0s, names: Sequence[str] | None) -> list:
     for j, st in enumerate([seq] if single else seq):
         label = "y0s" if single else f"y0s[{j}]"
         if not _is_sequence(st):
-            raise DimensionError(f"{label} = {st!r} is not a state: give every state as a sequence of numbers")
+            raise DimensionError(f"{label} = {short_repr(st)} is not a state: give every state as a sequence of numbers")
         vals = [_number(x, f"{label}[{i}]") for i, x in enumerate(st)]
         if names is not None and len(vals) != len(names):
             raise DimensionError(f"{label} has {len(vals)} entries; the state (q, u) = {list(names)} has {len(names)}")
@@ -209,7 +213,7 @@ def _check_simulate_kw(t_span, simulate_kw: Mapping) -> None:
     """The options of ``simulate`` that every point shares, checked once before the sweep."""
     from .ode import check_limits, solver_class
     if not _is_sequence(t_span) or len(t_span) != 2:
-        raise DimensionError(f"t_span must be two numbers (t0, t1), not {t_span!r}")
+        raise DimensionError(f"t_span must be two numbers (t0, t1), not {short_repr(t_span)}")
     for i, x in enumerate(t_span):
         _number(x, f"t_span[{i}]")
     if "method" in simulate_kw:
@@ -281,7 +285,7 @@ def _merge(row: dict, out, reserved: frozenset) -> None:
     """Add a task's result to its row; a result that is not a mapping, or that would
     overwrite a column of the sweep (:data:`ENGINE_COLUMNS`, the parameters), is refused."""
     if not isinstance(out, Mapping):
-        raise DimensionError(f"the task returned {type(out).__name__} {out!r:.60}; it must return a dict "
+        raise DimensionError(f"the task returned {type(out).__name__} {short_repr(out)}; it must return a dict "
                              "{column: value}")
     out = {str(k): v for k, v in out.items()}
     clash = sorted(set(out) & reserved)
