@@ -206,6 +206,24 @@ def test_a_hanging_task_times_out_in_this_process(sleigh):
     assert seen == [1, 2, 3, 4]
 
 
+def test_the_callers_own_alarm_survives_a_sweep_with_a_timeout(sleigh):
+    import signal
+    import time
+    fired = []
+    old = signal.signal(signal.SIGALRM, lambda signum, frame: fired.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 1.5)
+        res = sweep(sleigh, {"a": [0.1, 0.2]}, task=lambda params, y0: {"b": params["a"]}, timeout=5)
+        assert not res.failed and signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 0 < left <= 1.5
+        time.sleep(left + 0.2)
+        assert fired == [signal.SIGALRM]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def test_a_hanging_task_times_out_off_the_main_thread(sleigh):
     """Run from a thread (as in a Dask worker or a GUI), the task runs in a helper thread that
     gets the timeout raised into it."""

@@ -49,6 +49,7 @@ import math
 import random
 import signal
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -238,7 +239,8 @@ def _call_with_timeout(fn: Callable[[], Any], timeout: float | None):
 
     In the main thread (a sweep in this process) a SIGALRM timer raises it in the task, which
     also interrupts ``time.sleep`` and blocking calls; it fires again every half second should
-    the task catch it.  Elsewhere (a Dask worker's thread) the task runs in a daemon thread:
+    the task catch it.  A SIGALRM handler and timer of the caller's are put back afterwards,
+    the timer with the time it had left.  Elsewhere (a Dask worker's thread) the task runs in a daemon thread:
     after the timeout the caller gets :class:`_TaskTimeout` at once and the exception is also
     raised asynchronously in the task's thread, which stops it at its next Python instruction
     (a task stuck inside one C call runs on in the background until that call returns)."""
@@ -248,12 +250,15 @@ def _call_with_timeout(fn: Callable[[], Any], timeout: float | None):
         def alarm(signum, frame):
             raise _TaskTimeout()
         old = signal.signal(signal.SIGALRM, alarm)
-        signal.setitimer(signal.ITIMER_REAL, float(timeout), 0.5)
+        start = time.monotonic()
+        outer = signal.setitimer(signal.ITIMER_REAL, float(timeout), 0.5)
         try:
             return fn()
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old)
+            if outer[0] > 0:  # a timer of the caller's: it goes on with the time it had left
+                signal.setitimer(signal.ITIMER_REAL, max(outer[0] - (time.monotonic() - start), 1e-6), outer[1])
     box: dict = {}
 
     def run():
