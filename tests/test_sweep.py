@@ -212,12 +212,12 @@ def test_the_callers_own_alarm_survives_a_sweep_with_a_timeout(sleigh):
     fired = []
     old = signal.signal(signal.SIGALRM, lambda signum, frame: fired.append(signum))
     try:
-        signal.setitimer(signal.ITIMER_REAL, 1.5)
+        signal.setitimer(signal.ITIMER_REAL, 0.6)
         res = sweep(sleigh, {"a": [0.1, 0.2]}, task=lambda params, y0: {"b": params["a"]}, timeout=5)
         assert not res.failed and signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL
         left = signal.getitimer(signal.ITIMER_REAL)[0]
-        assert 0 < left <= 1.5
-        time.sleep(left + 0.2)
+        assert 0 < left <= 0.6
+        time.sleep(left + 0.1)
         assert fired == [signal.SIGALRM]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
