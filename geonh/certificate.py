@@ -43,6 +43,13 @@ class Certificate:
         return f"{verdict}: max |Δq̈| = {self.max_residual:.3g} over {self.states} states ({self.method})"
 
 
+def _own(eq: Equations, state: dict) -> dict:
+    """The part of a drawn state that names ``eq``'s symbols (the state may carry the other
+    equations' parameters too; user keys go through ``accelerations``' own rule)."""
+    names = {s.name for s in eq.value_symbols}
+    return {k: v for k, v in state.items() if (k.name if isinstance(k, sp.Symbol) else k) in names}
+
+
 def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float = 1e-30, seed: int = 1,
                 sampler=None) -> Certificate:
     """Decide whether ``eq1`` and ``eq2`` describe the same motion (see module docstring).
@@ -77,8 +84,8 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
     details = []
     for _ in range(states):
         vals = sampler(rng, extra)
-        a1 = eq1.accelerations(vals)
-        a2 = eq2.accelerations(vals)
+        a1 = eq1.accelerations(_own(eq1, vals))
+        a2 = eq2.accelerations(_own(eq2, vals))
         diffs = []
         for x, y in zip(a1, a2):
             if isinstance(x, sp.Basic) and isinstance(y, sp.Basic) and x.is_Rational and y.is_Rational:

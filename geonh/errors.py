@@ -78,6 +78,14 @@ class ModelFileError(ParseError):
     was expected.  A :class:`ParseError`, so code catching that keeps working."""
 
 
+class UnsupportedSetupError(GeonhError, ValueError):
+    """A sympy.physics.mechanics set-up (KanesMethod, LagrangesMethod, System) holds something
+    that :mod:`geonh.interop` cannot bring into a MechanicalSystem without changing the motion
+    (a constraint built into the velocities, a configuration constraint the velocity constraints
+    do not enforce, inconsistent acceleration constraints, …); the message names it and says how
+    to state it so that it comes in."""
+
+
 class IntegrationError(GeonhError, RuntimeError):
     """A numerical integration that stopped before the end of its interval: the system is stiff
     for an explicit method, the step size collapsed (a singularity, a blow-up), or the step or

@@ -292,7 +292,8 @@ def test_tilted_disk_matches_sympy_kanes_method():
         # geonh: quasi-accelerations and, in coordinates, q̈ from Lagrange's equations
         wdot = [float(x) for x in bh.solve_point(vals)]
         qd = {v: sp.sympify(k).xreplace(vals) for v, k in zip(S.qd, bh.kinematics)}
-        qdd = [float(x) for x in lag.accelerations({**vals, **qd})]
+        state = {k: v for k, v in vals.items() if k not in bh.u}          # Lagrange's state: q, q̇
+        qdd = [float(x) for x in lag.accelerations({**state, **qd})]
         # sympy: same coordinates (ψ, θ, φ, x, y) = (q1 … q5), u4 = ẋ, u5 = ẏ from the rolling
         num = [float(vals[s]) for s in S.q] + [float(vals[w]) for w in bh.u] + \
               [float(qd[S.qd[3]]), float(qd[S.qd[4]])] + [float(vals[p]) for p in params]

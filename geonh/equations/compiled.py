@@ -625,17 +625,21 @@ def _resolve(key, params: Sequence[sp.Symbol], by_name: Mapping):
 
 
 def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
-    """(numbers, expressions) of a params mapping; keys are symbols or names."""
+    """(numbers, expressions) of a params mapping keyed by symbols or names, resolved to the
+    equations' symbols (:meth:`~geonh.equations.base.Equations.resolve_values`)."""
     numbers, exprs = {}, {}
     if params is None:
         return numbers, exprs
     if not isinstance(params, Mapping):
         raise DimensionError("params must be a mapping {symbol or name: value}; an array of values goes "
                              "to the call, f(t, y, p)")
-    names = None
-    for key, v in params.items():
+    for key in params:
         if not isinstance(key, (str, sp.Symbol)):
             raise DimensionError(f"parameter keys are symbols or names, got {key!r}")
+    # the one rule of every value mapping: names, symbols, symbols differing only in their
+    # assumptions (matched by name); a key that names nothing of the equations is refused
+    params = eqs.resolve_values(params, "params")
+    for key, v in params.items():
         if isinstance(v, str):
             raise DimensionError(f"parameter {key} = {v!r}: give a number or a sympy expression")
         if _is_number(v) or isinstance(v, (complex, np.complexfloating)):
@@ -645,19 +649,6 @@ def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
         if e.is_number:
             numbers[key] = e
             continue
-        if names is None:
-            names = _equation_symbols(eqs)
-        name = key if isinstance(key, str) else key.name
-        sym = key if isinstance(key, sp.Symbol) and names.get(name) == key else names.get(name, key)
-        if isinstance(sym, str):
-            sym = sp.Symbol(sym)
-        exprs[sym] = e
+        exprs[key] = e
     return numbers, exprs
 
-
-def _equation_symbols(eqs) -> dict:
-    out = {}
-    for e in list(eqs.mass_matrix) + list(eqs.forcing) + list(eqs.kinematics):
-        for s in sp.sympify(e).free_symbols:
-            out.setdefault(s.name, s)
-    return out

@@ -51,7 +51,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, SingularMapError,
                       UnknownCoordinateError)
-from ..kernel.evaluation import PRECISION, to_mp
+from ..kernel.evaluation import PRECISION, resolve_keys, symbols_in, to_mp
 from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
@@ -362,7 +362,9 @@ class Linearization:
         """Eigenvalues of A (``values`` for symbols left in a symbolic A); see :func:`eigenvalues`."""
         A = self.A
         if values:
-            A = A.xreplace({_sym(self, k): as_expr(v, what=f"value of {k}") for k, v in values.items()})
+            known = set(self.equations.value_symbols) | symbols_in(A)
+            A = A.xreplace({s: as_expr(v, what=f"value of {s}")
+                            for s, v in resolve_keys(values, known, what="eigenvalue values").items()})
         return eigenvalues(A, high_precision=high_precision)
 
     def second_order(self, coordinates: Sequence | None = None) -> SecondOrder:
@@ -379,15 +381,6 @@ class Linearization:
         :class:`~geonh.errors.NotAdaptedError` says which entries couple (use A).  The rows
         are oriented so that M has a positive diagonal."""
         return _second_order(self, coordinates)
-
-
-def _sym(lin: Linearization, key):
-    if isinstance(key, sp.Symbol):
-        return key
-    for s in set().union(*(e.free_symbols for e in lin.A)) | set(lin.operating_point):
-        if isinstance(s, sp.Symbol) and s.name == key:
-            return s
-    raise UnknownCoordinateError(f"{key!r} is not a symbol of A")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -474,7 +467,9 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         and the parameters.  Missing values are completed where possible: ignorable
         coordinates are 0, dependent coordinates are solved from the holonomic constraints
         (numerically, from 0), dependent speeds of a multiplier form from the velocity
-        constraints.  Symbols the equations do not contain are ignored.
+        constraints.  Keys are names or symbols (:meth:`Equations.resolve_values`: a symbol that
+        differs from the equations' only in its assumptions is matched by name; a key that
+        names no symbol of the equations or of the system is refused).
     inputs : symbols (or names) of forces/torques in the equations; B = ∂f/∂inputs at their
         operating values (default 0).
     symbolic : symbolic A, B (sympy derivatives; every symbol without a value stays) instead of
@@ -485,7 +480,28 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         (default: chosen by pivoting, last coordinates first).
     parameters : more values, merged into ``operating_point``.
     tol : the zero tolerance of the numeric decisions (default 10^(−PRECISION/3), relative).
+
+    A frame form whose equations are singular at the point although its frame is regular there
+    (the frame's inverse, computed once by LU with pivots chosen at random points, may divide by
+    sin θ where the true inverse does not: a removable singularity) is derived again in the same
+    frame with its inverse's pivots chosen at the operating point, so that no pivot vanishes
+    there, and that is linearized (:attr:`Linearization.equations`).  A frame singular at the
+    point raises :class:`SingularMapError` saying so.
     """
+    kw = dict(inputs=inputs, symbolic=symbolic, ignorable=ignorable, dependent=dependent, parameters=parameters,
+              tol=tol)
+    try:
+        return _linearize(equations, operating_point, **kw)
+    except SingularMapError as exc:
+        regular = _regular_frame_equations(equations, operating_point, parameters, exc)
+        if regular is None:
+            raise
+    return _linearize(regular, operating_point, **kw)
+
+
+def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequence, symbolic: bool,
+               ignorable: Sequence | str, dependent: Sequence, parameters: Mapping | None, tol) -> Linearization:
+    """The linearization proper (:func:`linearize` adds the retry in a frame regular at the point)."""
     mode = _Mode(symbolic, tol)
     S = equations.space
     q = S.q
@@ -521,16 +537,12 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     universe -= set(xs)
     by_name = {s.name: s for s in universe}
     values: dict = {}
-    for key, val in list((parameters or {}).items()) + list(operating_point.items()):
-        s = key if isinstance(key, sp.Symbol) else by_name.get(str(key))
-        if s is None:
-            if isinstance(key, sp.Symbol):
-                continue
-            raise UnknownCoordinateError(f"the operating point names {key!r}, which is not a symbol of the "
-                                         f"equations (coordinates {[x.name for x in q]}, speeds "
-                                         f"{[x.name for x in u]})")
+    # keys: names or symbols, matched by the one rule of every value mapping (resolve_keys)
+    given = {**equations.resolve_values(parameters, "linearize parameters"),
+             **equations.resolve_values(operating_point, "operating point")}
+    for s, val in given.items():
         values[s] = (sp.Rational(repr(val)) if isinstance(val, float)
-                     else as_expr(val, universe, what=f"operating-point value of {key}"))
+                     else as_expr(val, universe, what=f"operating-point value of {s}"))
         check_assumptions(s, values[s], "operating-point value")
     inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
     if any(x is None for x in inputs):
@@ -739,6 +751,59 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
                  m=m, k=k, mode=mode, scale=scale, x0=x0)
     return Linearization(A, B, state, tuple(inputs), dependent_t, ignorable_t, drift,
                          {s: v for s, v in values.items() if v is not None}, equations, symbolic, parts)
+
+
+def _regular_frame_equations(equations: Equations, operating_point: Mapping, parameters, exc: SingularMapError):
+    """The equations of the same frame form derived again in the same frame, its inverse C = B⁻¹
+    computed by LU with the rows pivoted at the operating point (every pivot non-zero there, so
+    C and the equations have no singularity there); None when that does not apply (not a
+    frame form, or the point does not fix the coordinates).  A frame singular at the point
+    raises SingularMapError naming it and a form without a frame."""
+    from ..kernel.fields import VectorField
+    from ..kernel.frames import Frame
+    from .registry import FORMS
+
+    entry = FORMS.get(equations.form)
+    frame = equations.frame
+    if frame is None or entry is None or entry.takes != "frame":
+        return None
+    try:
+        given = {**equations.resolve_values(parameters, "linearize parameters"),
+                 **equations.resolve_values(operating_point, "operating point")}
+        point = {s: as_expr(v, what=f"value of {s}") for s, v in given.items()}
+    except (UnknownCoordinateError, ValueError):
+        return None
+    S = frame.space
+    if S.t is not None:
+        point.setdefault(S.t, sp.S.Zero)
+    B = frame.B
+    n = B.rows
+    with mpmath.workdps(PRECISION):
+        try:
+            A = [[_mpf(sp.sympify(B[i, j]).xreplace(point)) for j in range(n)] for i in range(n)]
+        except (ValueError, TypeError, SingularMapError):
+            return None                       # the point does not fix the frame's coordinates
+        order = list(range(n))
+        big = max((abs(x) for r in A for x in r), default=mpmath.mpf(0))
+        tol = (1 + big) * mpmath.mpf(10) ** (-(PRECISION // 2))
+        for c in range(n):
+            k = max(range(c, n), key=lambda r: abs(A[r][c]))
+            if abs(A[k][c]) <= tol:
+                raise SingularMapError(
+                    f"{exc}; the frame {list(frame.names)} itself is singular at the operating point (its "
+                    f"coframe matrix has rank {c} < {n} there), so the {equations.form} equations have no "
+                    "value there: linearize a form without this frame, e.g. derive('lagrange', system)") from None
+            A[c], A[k] = A[k], A[c]
+            order[c], order[k] = order[k], order[c]
+            for r in range(c + 1, n):
+                f = A[r][c] / A[c][c]
+                if f:
+                    A[r] = [x - f * y for x, y in zip(A[r], A[c])]
+    rows = list(range(n))
+    C = B.extract(order, rows).LUsolve(sp.eye(n).extract(order, rows), iszerofunc=lambda e: e == 0)
+    fields = [VectorField(S, list(C[:, a])) for a in range(n)]
+    regular = Frame(fields, names=frame.names, coframe=frame.coframe)
+    return entry(equations.system, regular, None)
 
 
 def _tidy(e):

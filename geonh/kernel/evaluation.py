@@ -28,15 +28,15 @@ errors, and :mod:`geonh.kernel.generic_point` builds its decisions on it.
 from __future__ import annotations
 
 import random
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import mpmath
 import sympy as sp
 
-from ..errors import InconsistentStateError, MissingValueError, SingularMapError
+from ..errors import InconsistentStateError, MissingValueError, SingularMapError, UnknownCoordinateError
 
 __all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
-           "solve_linear_at", "random_rational", "check_assumptions", "short_repr"]
+           "solve_linear_at", "random_rational", "resolve_keys", "symbols_in", "check_assumptions", "short_repr"]
 
 #: decimal digits of every non-exact value (and of the generic-point decisions)
 PRECISION = 60
@@ -280,6 +280,100 @@ def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: Mapping, what: str = "ma
         except (ZeroDivisionError, TypeError, ValueError):
             raise SingularMapError(f"{what} is singular at this state") from None
         return [x[i] for i in range(n)]
+
+
+# -- the keys of a value mapping ------------------------------------------------------------------
+def resolve_keys(values: Mapping | None, known: Iterable[sp.Symbol], *, what: str = "values") -> dict:
+    """``{symbol: value}`` from a user's value mapping keyed by names or symbols: geonh's one
+    rule for the keys of every value mapping (parameters, states, operating points).  The
+    values are returned untouched; ``known`` are the symbols the mapping may name.
+
+    * a symbol of ``known`` stands for itself;
+    * a name (``str``) stands for the known symbol of that name;
+    * a ``Symbol`` that is not known but whose name is — it differs only in its assumptions,
+      e.g. a plain ``Symbol("m")`` for geonh's ``m`` (positive) — stands for that symbol: a
+      value must never be dropped because the user's symbol was declared differently;
+    * a name shared by known symbols of different assumptions must be given as the exact
+      symbol (the mapping would be ambiguous);
+    * any other key is refused with :class:`UnknownCoordinateError` naming it and the closest
+      known names; so is a symbol named twice with different values.
+    """
+    import difflib
+
+    if values is None:
+        return {}
+    if not isinstance(values, Mapping):
+        raise UnknownCoordinateError(f"{what} must be a mapping {{symbol or name: value}}, "
+                                     f"not {type(values).__name__}")
+    known = [s for s in known if isinstance(s, sp.Symbol)]
+    known_set = set(known)
+    by_name: dict[str, list] = {}
+    for s in known:
+        if s not in by_name.setdefault(s.name, []):
+            by_name[s.name].append(s)
+    out: dict = {}
+    given: dict = {}
+    for key, val in values.items():
+        if isinstance(key, sp.Symbol) and key in known_set:
+            sym = key
+        elif isinstance(key, (str, sp.Symbol)):
+            name = key if isinstance(key, str) else key.name
+            cands = by_name.get(name, [])
+            if len(cands) > 1:
+                raise UnknownCoordinateError(
+                    f"{what}: the name {name!r} is ambiguous: it names {len(cands)} symbols that differ "
+                    f"in their assumptions ({', '.join(str(c.assumptions0) for c in cands)}); key the "
+                    "value by the exact symbol")
+            if not cands:
+                close = difflib.get_close_matches(name, sorted(by_name), n=3, cutoff=0.6)
+                hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+                raise UnknownCoordinateError(
+                    f"{what}: {key!r} names nothing here (known names: "
+                    f"{', '.join(sorted(by_name)) or 'none'}){hint}")
+            sym = cands[0]
+        else:
+            raise UnknownCoordinateError(f"{what}: the key {key!r} ({type(key).__name__}) is not a name or "
+                                         "a sympy Symbol")
+        if sym in out and not _same_value(out[sym], val):
+            raise UnknownCoordinateError(f"{what}: {sym} is given twice with different values "
+                                         f"({given[sym]!r}: {out[sym]!r} and {key!r}: {val!r})")
+        out[sym] = val
+        given[sym] = key
+    return out
+
+
+def _same_value(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # e.g. numpy arrays: equal only if they are the same object
+        return a is b
+
+
+def symbols_in(exprs: Iterable, memo: dict | None = None) -> set:
+    """The free symbols of ``exprs``, one visit per distinct subexpression (sympy's
+    ``free_symbols`` walks the whole tree: 1.4 s on the Whipple bicycle's equations, against
+    20 ms here); ``memo`` may be shared between calls."""
+    memo = {} if memo is None else memo
+    out: set = set()
+    for expr in exprs:
+        expr = sp.sympify(expr)
+        if expr not in memo:
+            stack = [(expr, False)]
+            while stack:
+                e, ready = stack.pop()
+                if e in memo:
+                    continue
+                if e.is_Symbol:
+                    memo[e] = frozenset((e,))
+                elif not e.args:
+                    memo[e] = frozenset()
+                elif not ready:
+                    stack.append((e, True))
+                    stack.extend((a, False) for a in e.args if a not in memo)
+                else:
+                    memo[e] = frozenset().union(*(memo[a] for a in e.args))
+        out |= memo[expr]
+    return out
 
 
 #: the sign and number-kind assumptions :func:`check_assumptions` enforces, in the order they are

@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from ..display import register_rate
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
 from . import roles
 from .parsing import as_expr, check_lookalikes
@@ -94,7 +95,8 @@ class ConfigurationSpace:
     q : tuple of the true coordinates.
     t : the time symbol or ``None``.
     coords : all coordinates the fields and forms act on (``q`` then ``t``).
-    qd, qdd : velocity and acceleration symbols of ``q``.
+    qd, qdd : velocity and acceleration symbols of ``q``; they are real whatever ``q`` is
+        declared (a positive coordinate has velocities of either sign).
     """
 
     def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
@@ -123,12 +125,14 @@ class ConfigurationSpace:
         self.t: sp.Symbol | None = t
         self.coords: tuple[sp.Symbol, ...] = q + ((t,) if t is not None else ())
         self.qd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_dot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_dot", real=True) for s in q)
         self.qdd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_ddot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_ddot", real=True) for s in q)
         for c, v, a in zip(q, self.qd, self.qdd):
             roles.record(v, "velocity", c)
             roles.record(a, "acceleration", c)
+            register_rate(v, c)          # and for display: a rate prints as a dot over what it is the rate of
+            register_rate(a, v)
         self._index = {s: i for i, s in enumerate(self.coords)}
         self._vel = dict(zip(q, self.qd))
         self._acc = dict(zip(self.qd, self.qdd))

@@ -27,15 +27,15 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from ..equations.base import Equations
 from ..equations.compiled import ODEFunction
-from ..kernel.evaluation import short_repr
 from ..errors import (DimensionError, GeonhError, InconsistentStateError, IntegrationError, NotFoundError,
                       SingularMapError, UnknownCoordinateError)
+from ..kernel.evaluation import resolve_keys, short_repr
 from .constraints import ConstraintSet
 from .trajectory import Trajectory
 
@@ -75,6 +75,17 @@ def _require_bound(f: ODEFunction, params) -> None:
         if unused:
             msg += f" (given but not parameters of the equations: {', '.join(unused)})"
     raise UnknownCoordinateError(msg)
+
+
+def _state_vector(f: ODEFunction, y0: Mapping) -> list:
+    """y0 given as {state symbol or name: value}: the values in the order of ``f.state`` (keys by
+    :func:`~geonh.kernel.evaluation.resolve_keys`; every state variable needs a value)."""
+    vals = resolve_keys(y0, f.state, what="y0")
+    missing = [s.name for s in f.state if s not in vals]
+    if missing:
+        raise DimensionError(f"y0 gives no value for {', '.join(missing)} (the state (q, u) is "
+                             f"{list(f.state_names)})")
+    return [vals[s] for s in f.state]
 
 
 def _function(eqs, params, backend) -> ODEFunction:
@@ -330,10 +341,13 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     ----------
     eqs : Equations (or an ODEFunction from :meth:`Equations.ode_function`, reused without
         recompiling).
-    y0 : initial state (q, u), in the order of ``eqs.q`` then ``eqs.u``.
+    y0 : initial state (q, u), in the order of ``eqs.q`` then ``eqs.u``, or a mapping {symbol or
+        name: value} over the whole state (keys matched as for ``params``).
     t_span : (t0, t1).
     params : {symbol or name: value} for every parameter of the equations (values may be
-        expressions in t, q, u, e.g. a forcing F = sin(t)).
+        expressions in t, q, u, e.g. a forcing F = sin(t)).  A symbol differing from the
+        equations' only in its assumptions is matched by name; a key that names nothing of the
+        equations or the system is refused (:meth:`Equations.resolve_values`).
     t_eval : output times (default: the solver's steps).
     project : False — refuse initial velocities off the constraints by more than
         ``constraint_tol`` (InconsistentStateError naming the constraint and its residual);
@@ -362,6 +376,8 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
     check_limits(step_limit, time_limit)
     f = _function(eqs, params, backend)
     _require_bound(f, params)
+    if isinstance(y0, Mapping):
+        y0 = _state_vector(f, y0)
     try:
         y0 = np.array(y0, dtype=float).reshape(-1) if np.ndim(y0) else np.array([y0], dtype=float)
     except (TypeError, ValueError):

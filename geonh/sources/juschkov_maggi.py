@@ -557,7 +557,7 @@ def _surface():
     rough = hertz(hs, "coulomb", k)
     W_rough = rough.solve_point(vals)
     N, T0 = hs.reactions("coulomb", k)
-    W_ideal = chetaev_lagrange(system).solve_point(vals)[:S.n]
+    W_ideal = chetaev_lagrange(system).solve_point({s: v for s, v in vals.items() if s != k})[:S.n]  # no friction
     # § 3's basis: y(q) = (q¹, q², q³ + c q¹ q²), e_σ = ∂y/∂q^σ at q = (x, y, 0); e³ = ∇f
     q1, q2, q3 = sp.symbols("q1 q2 q3", real=True)
     yq = [q1, q2, q3 + c * q1 * q2]

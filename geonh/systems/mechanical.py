@@ -415,11 +415,11 @@ class MechanicalSystem:
     @classmethod
     def from_mechanics(cls, coordinates: Sequence, bodies: Sequence, frame, loads: Sequence = (),
                        constraints: Sequence = (), holonomic: Sequence = (), potential=0,
-                       time: bool = False, name: str = "") -> "MechanicalSystem":
+                       time: bool = False, name: str = "", conditions: Sequence = ()) -> "MechanicalSystem":
         """Build from sympy.physics.mechanics: dynamicsymbol coordinates q(t), bodies/particles,
         loads (Force(point, vector) or Torque(frame, vector), turned into generalized forces
         Q_i = Σ F·∂v_P/∂q̇^i + M·∂ω/∂q̇^i), constraints in dynamicsymbols.  Names of the
-        coordinates are kept.
+        coordinates are kept; ``conditions`` as for the constructor.
 
         The kinetic energy T = Σ_body ½ m |v|² + ½ ωᵀ I ω is assembled from the bodies'
         velocities (:func:`body_quadratic_parts`): with v = J_v q̇ + v₀ and ω = J_ω q̇ + ω₀,
@@ -456,7 +456,7 @@ class MechanicalSystem:
                 Q[i] += vec.dot(v.diff(qd, frame))
         return cls(S, T, V=conv(potential), forces=[conv(x) for x in Q],
                    constraints=[conv(c) for c in constraints], holonomic=[conv(h) for h in holonomic],
-                   name=name)
+                   name=name, conditions=conditions)
 
     # -- states -------------------------------------------------------------------------------
     def sample_state(self, rng: random.Random, extra_symbols: Iterable = ()) -> dict:

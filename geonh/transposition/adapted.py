@@ -19,6 +19,7 @@ from typing import Protocol, Sequence, Union
 
 import sympy as sp
 
+from ..display import register_rate
 from ..errors import NotAdaptedError
 from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField
@@ -51,6 +52,8 @@ def speed_symbols(names: Sequence[str]) -> tuple[tuple[sp.Symbol, ...], tuple[sp
     """Speed symbols u (real) with these names and their rates u̇ (``<name>_dot``)."""
     u = tuple(sp.Symbol(nm, real=True) for nm in names)
     ud = tuple(sp.Symbol(f"{nm}_dot", real=True) for nm in names)
+    for s, r in zip(u, ud):   # the rates' roles, for display (x_dot_dot prints as a double dot)
+        register_rate(r, s)
     return u, ud
 
 
