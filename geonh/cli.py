@@ -661,8 +661,8 @@ def simulate_cmd(ctx, model, t_end, form, params, inits, points, plot_file, fmt)
                "notes": notes, "warnings": run.warnings, "columns": names, "t": traj.t.tolist(),
                "y": traj.y.tolist(),
                "energy": None if E is None else E.tolist(), "max_constraint_residual": res,
-               "plot": plot_file})
-        return 0
+               "plot": plot_file, "success": bool(traj.success)})
+        return 0 if traj.success else 1
     click.echo(f"{mdl.name}: {traj!r}")
     for nt in notes:
         click.echo(f"note: {nt}")

@@ -93,3 +93,25 @@ class UnsupportedSetupError(GeonhError, ValueError):
     (a constraint built into the velocities, a configuration constraint the velocity constraints
     do not enforce, inconsistent acceleration constraints, …); the message names it and says how
     to state it so that it comes in."""
+
+
+class IntegrationError(GeonhError, RuntimeError):
+    """A numerical integration that stopped before the end of its interval: the system is stiff
+    for an explicit method, the step size collapsed (a singularity, a blow-up), or the step or
+    time limit was reached (:func:`geonh.simulate`).  ``reason`` is one of ``"stiff"``,
+    ``"step_limit"``, ``"time_limit"`` and ``"step_size"``; ``trajectory`` is the motion up to
+    the last accepted output (a :class:`~geonh.numerics.Trajectory`, or None)."""
+
+    def __init__(self, message: str, reason: str = "step_size", trajectory=None):
+        super().__init__(message)
+        self.reason = reason
+        self.trajectory = trajectory
+
+    def __reduce__(self):  # keep reason and trajectory across processes (Dask, multiprocessing)
+        return type(self), (self.args[0] if self.args else "", self.reason, self.trajectory)
+
+
+class NotPicklableError(GeonhError, TypeError):
+    """An object that holds compiled machine code (an ``ODEFunction``, an ``Observable``) was
+    pickled for another process (Dask, multiprocessing) or a file.  Ship what it was built from
+    instead (the ``Equations``, or the model's name) and compile it there, once per process."""

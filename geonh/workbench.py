@@ -23,7 +23,7 @@ import sympy as sp
 from . import display, models
 from .certificate import certify_forms
 from .equations.registry import FORMS, derive
-from .errors import GeonhError
+from .errors import GeonhError, IntegrationError
 from .kernel.frames import Frame
 from .kernel.trig import trig_tidy
 from .models import files
@@ -369,8 +369,14 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
     project = bool(eqs.lam_vec) and getattr(eqs.system, "n_constraints", 0) > 0
     import numpy as np
     with progress(f"simulating {model.name}"):
-        traj = simulate(f, y0, (0.0, float(t_end)), {k: v for k, v in values.items()},
-                        t_eval=np.linspace(0.0, float(t_end), max(2, points)), project=project)
+        try:
+            traj = simulate(f, y0, (0.0, float(t_end)), {k: v for k, v in values.items()},
+                            t_eval=np.linspace(0.0, float(t_end), max(2, points)), project=project)
+        except IntegrationError as e:  # show the motion up to where it stopped, and why
+            if e.trajectory is None:
+                raise
+            traj = e.trajectory
+            notes.append(f"the integrator stopped: {e}")
     if project and len(traj.t) and traj.t[0] == 0.0:
         moved = _moved(state, y0, traj.y[:, 0])
         if moved:
@@ -379,8 +385,6 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
             warnings.append(f"the initial state is off the constraints and was projected onto them: max |Δ| = "
                             f"{abs(worst[2] - worst[1]):.3g} in {worst[0]}; {changes} (give initial values on "
                             "the constraints to start where you mean)")
-    if not traj.success:
-        notes.append(f"the integrator stopped: {traj.message}")
     return SimulationRun(traj, values, notes, warnings)
 
 

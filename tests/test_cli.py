@@ -833,3 +833,33 @@ def test_bad_inputs_for_real_give_no_traceback(tmp_path):
         r = _geonh(*args, capture_output=True)
         assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
     assert model.read_bytes() == Path(SLEIGH_FILE).read_bytes()
+
+
+BLOW_UP = """
+name = "blow-up"
+coordinates = ["x"]
+[parameters]
+m = ["positive"]
+[dynamics]
+kinetic_energy = "m/2*x_dot**2"
+potential = "-x**4"
+[values]
+m = 1
+[initial]
+x = 1
+x_dot = 2
+"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_simulate_that_stops_early_exits_1_in_every_format(capsys, tmp_path, fmt):
+    """ẍ = 4x³ from x = 1 blows up before t = 5: the motion up to there is shown with the
+    integrator's reason, and the exit status is 1 in text and JSON alike."""
+    code, out, _ = run(capsys, "simulate", _write(tmp_path, BLOW_UP), "--t", "5", "--format", fmt)
+    assert code == 1
+    if fmt == "json":
+        data = json.loads(out)
+        assert data["success"] is False and data["t"][-1] < 5
+        assert any("integrator stopped" in n for n in data["notes"])
+    else:
+        assert "integrator stopped" in out

@@ -31,6 +31,15 @@ of the compiled code either way, so binding later (:meth:`ODEFunction.bind`) cos
 recompilation.  A value that is an expression (e.g. a forcing ``F: sin(t)``) is substituted
 before compiling.  On a space without time, a symbol named ``t`` is the time.
 
+Pickling.  An ODEFunction (and an :class:`Observable`) holds machine code, which does not
+travel between processes: ``pickle.dumps(f)`` raises :class:`~geonh.errors.NotPicklableError`
+saying what to ship instead — the :class:`Equations` (plain sympy data), compiled on the other
+side once per process with ``equations.ode_function(params)``, which is what
+:func:`geonh.sweep` does on Dask.  Recompiling silently at every unpickling would hide a cost
+of seconds per task.  ``copy.copy``/``copy.deepcopy`` work (the same compiled code, a fresh
+argument buffer).  A :class:`~geonh.numerics.Trajectory` pickles: it keeps its numbers and the
+recipe of its function (:meth:`ODEFunction._recipe`), recompiled only if asked for.
+
 The hot path ``f(t, y[, p])`` writes t, y and p into an argument buffer owned by the function
 (no allocation), runs the compiled code into a fresh output array and returns a view of its
 first n_q + n_u entries: the result is never reused.  The buffer belongs to the thread that
@@ -47,8 +56,10 @@ from typing import Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from ..errors import DimensionError, InconsistentStateError, ParseError, SingularMapError, UnknownCoordinateError
+from ..errors import (DimensionError, InconsistentStateError, NotPicklableError, ParseError, SingularMapError,
+                      UnknownCoordinateError)
 from ..kernel.codegen import compile_function, expression_atoms
+from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 
 _isfinite = math.isfinite
@@ -315,6 +326,7 @@ class ODEFunction:
                     raise DimensionError(f"{key} is a state variable (or the time), not a parameter")
                 continue
             values[sym] = _float(v, str(key))
+            check_assumptions(sym, values[sym])
         self.bound = {s: values[s] for s in core.params if s in values}
         self.parameters = tuple(s for s in core.params if s not in values)
         template = np.zeros(len(core.args))
@@ -356,6 +368,26 @@ class ODEFunction:
         merged.update(numbers)
         out._init(self._core, merged)
         return out
+
+    def _recipe(self) -> tuple:
+        """(equations, params, backend, opt_level) that rebuild this function: what a
+        :class:`~geonh.numerics.Trajectory` pickles instead of the compiled code."""
+        c = self._core
+        return c.eqs, {**c.exprs_params, **self._given}, c.backend_request, c.opt_level
+
+    @classmethod
+    def _rebuild(cls, recipe: tuple) -> "ODEFunction":
+        eqs, params, backend, opt_level = recipe
+        return cls(eqs, params, backend=backend, opt_level=opt_level)
+
+    def __reduce__(self):
+        raise _not_picklable("an ODEFunction", self.equations)
+
+    def __copy__(self) -> "ODEFunction":
+        return self.bind({})
+
+    def __deepcopy__(self, memo) -> "ODEFunction":
+        return self.bind({})
 
     @property
     def n_q(self) -> int:
@@ -562,6 +594,9 @@ class Observable:
         self._fn = compile_function(flat, args, backend=backend or core.backend, what=what,
                                     opt_level=core.opt_level)
 
+    def __reduce__(self):
+        raise _not_picklable("an Observable", self._f.equations)
+
     def __call__(self, t, y, p=None) -> np.ndarray:
         f = self._f
         a = f._args(t, y, p)
@@ -578,6 +613,14 @@ class Observable:
             X = f._batch_solve(f._core.main.batch(A))
             A = np.concatenate([A, X], axis=1)
         return self._fn.batch(A).reshape((A.shape[0],) + self.shape)
+
+
+def _not_picklable(what: str, eqs) -> NotPicklableError:
+    return NotPicklableError(
+        f"{what} of the {eqs.form} equations holds compiled machine code and cannot be pickled (for "
+        "Dask, multiprocessing or a file): ship the Equations instead (or the model's name) and call "
+        "equations.ode_function(params) on the other side, once per process; geonh.sweep does this for "
+        "you.  A Trajectory pickles as it is")
 
 
 def _resolve(key, params: Sequence[sp.Symbol], by_name: Mapping):

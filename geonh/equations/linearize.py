@@ -52,6 +52,7 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, resolve_keys, symbols_in, to_mp
+from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
@@ -556,6 +557,7 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
     for s, val in given.items():
         values[s] = (sp.Rational(repr(val)) if isinstance(val, float)
                      else as_expr(val, universe, what=f"operating-point value of {s}"))
+        check_assumptions(s, values[s], "operating-point value")
     inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
     if any(x is None for x in inputs):
         raise UnknownCoordinateError("an input is not a symbol of the equations")

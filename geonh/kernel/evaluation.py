@@ -17,6 +17,10 @@ digits (:data:`BITS` bits).  :func:`value_at` is the one entry point:
 :func:`to_mp` and :func:`to_sympy` convert between the two number worlds (a sympy ``Float``
 made here has PRECISION digits, never 15), and :func:`random_rational` draws the random
 rationals of every reproducible random point or state.
+:func:`check_assumptions` refuses a number outside the domain its symbol declares (a
+parameter declared positive given −2): :func:`geonh.simulate`, :meth:`geonh.Equations.ode_function`,
+:func:`geonh.numerics.sweep` and :meth:`geonh.Equations.linearize` call it on every value;
+:func:`short_repr` shows a value in an error message.
 
 This module sits at the bottom of the kernel: it imports nothing else from geonh but the
 errors and the input boundary (:mod:`geonh.kernel.parsing`), and :mod:`geonh.kernel.generic_point` builds its decisions on it.
@@ -29,11 +33,11 @@ from typing import Callable, Iterable, Mapping
 import mpmath
 import sympy as sp
 
-from ..errors import MissingValueError, SingularMapError, UnknownCoordinateError
+from ..errors import InconsistentStateError, MissingValueError, SingularMapError, UnknownCoordinateError
 from .parsing import as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
 
 __all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
-           "solve_linear_at", "random_rational", "resolve_keys", "symbols_in"]
+           "solve_linear_at", "random_rational", "resolve_keys", "symbols_in", "check_assumptions", "short_repr"]
 
 #: decimal digits of every non-exact value (and of the generic-point decisions)
 PRECISION = 60
@@ -384,3 +388,61 @@ def symbols_in(exprs: Iterable, memo: dict | None = None) -> set:
                     memo[e] = frozenset().union(*(memo[a] for a in e.args))
         out |= memo[expr]
     return out
+
+
+#: the sign and number-kind assumptions :func:`check_assumptions` enforces, in the order they are
+#: checked ("real" first: the order comparisons below need a real number), with the rule shown
+_DOMAIN_RULES: tuple = (
+    ("real", "a real number", lambda z: z.imag == 0),
+    ("integer", "an integer", lambda z: float(z.real).is_integer()),
+    ("even", "an even integer", lambda z: float(z.real).is_integer() and z.real % 2 == 0),
+    ("odd", "an odd integer", lambda z: float(z.real).is_integer() and z.real % 2 == 1),
+    ("positive", "> 0", lambda z: z.real > 0),
+    ("negative", "< 0", lambda z: z.real < 0),
+    ("nonnegative", ">= 0", lambda z: z.real >= 0),
+    ("nonpositive", "<= 0", lambda z: z.real <= 0),
+    ("nonzero", "!= 0", lambda z: z.real != 0),
+)
+
+
+def check_assumptions(symbol, value, what: str = "parameter") -> None:
+    """Refuse ``value`` for ``symbol`` if it violates an assumption the symbol carries (sympy's
+    ``positive``, ``negative``, ``nonnegative``, ``nonpositive``, ``nonzero``, ``integer``,
+    ``even``, ``odd``, ``real``, and what they imply): :class:`InconsistentStateError` naming
+    the symbol, the value and the rule.
+
+    Why: every decision geonh makes symbolically (a mass matrix positive definite, a square
+    root taken as positive, a division by m) relies on these assumptions; a number outside
+    the declared domain would give numbers for equations that do not hold there, a silent
+    wrong answer.  Values that are not numbers (an expression in t, q, u such as a forcing
+    sin(t)) and non-symbols are not checked here."""
+    if not isinstance(symbol, sp.Symbol) or isinstance(value, bool):
+        return
+    if isinstance(value, sp.Basic) and (value.free_symbols or not value.is_number):
+        return
+    try:
+        z = complex(value)
+    except (TypeError, ValueError, OverflowError):
+        return
+    if z != z or abs(z) == float("inf"):  # not finite: the callers refuse it with their own message
+        return
+    for prop, rule, ok in _DOMAIN_RULES:
+        if getattr(symbol, f"is_{prop}") is True and not ok(z):
+            shown = z.real if z.imag == 0 else z
+            declared = getattr(symbol, "_assumptions_orig", None) or {prop: True}
+            decl = ", ".join(k if v else f"{k}=False" for k, v in declared.items())
+            raise InconsistentStateError(
+                f"{what} {symbol.name} = {shown:g} is outside the domain of {symbol.name} (declared {decl}): "
+                f"the value must be {rule}; give another value, or declare {symbol.name} without that "
+                "assumption")
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """``repr(value)`` for an error message: cut to ``limit`` characters, and a described
+    stand-in for a value whose repr fails (an int of more than 4300 digits, which Python
+    refuses to convert to a string): a message must never fail to be built."""
+    try:
+        text = repr(value)
+    except (ValueError, OverflowError, RecursionError):
+        return f"<a {type(value).__name__} too large to print>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

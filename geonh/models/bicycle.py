@@ -44,6 +44,7 @@ from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
 from ..kernel.parsing import as_expr, as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
 from ..kernel.space import ConfigurationSpace
+from .arguments import flag
 from ..systems.mechanical import MechanicalSystem
 from .mechanical import MechanicalModel
 from ..kernel.parsing import sympy_of
@@ -92,6 +93,7 @@ def whipple_bicycle(torques: bool = True) -> MechanicalModel:
     forward axis) and a steer torque T_delta (between the rear and the front frame, about the
     steering axis) act; their generalized forces are Q_φ = T_φ, Q_δ = T_δ.
     """
+    torques = flag(torques, "whipple_bicycle: torques")
     S = ConfigurationSpace("x y psi phi delta theta theta_R theta_F")
     x, y, psi, phi, delta, theta, thR, thF = S.q
     xd, yd, psid, phid, deltad, thetad, thRd, thFd = S.qd
