@@ -514,7 +514,8 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "sym": lambda c: c.space.qd[0], "s": lambda c: c.space.qd[0], "rate": lambda c: c.space.qd[0],
     "of": lambda c: c.space.q[0], "known": lambda c: list(c.space.state_symbols),
     "symbol": lambda c: c.space.qd[0], "role": lambda c: "velocity", "coordinate": lambda c: c.space.q[0],
-    "lm": lambda c: c.lagranges, "setup": lambda c: c.mechanics[3], "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
+    "lm": lambda c: c.lagranges, "setup": lambda c: c.mechanics[3],
+    "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
 _B = "geonh.models.bicycle."
