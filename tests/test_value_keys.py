@@ -105,3 +105,26 @@ def test_linearization_eigenvalue_values_by_name(sleigh):
     assert all(abs(complex(z).imag) < 1e-12 for z in ev)
     with pytest.raises(UnknownCoordinateError, match="did you mean 'I'"):
         lin.eigenvalues({"II": 1})
+
+
+@pytest.mark.parametrize("value", [np.float64(0.1), np.float32(0.5), 0.1])
+def test_linearize_takes_numpy_floats_as_values(value):
+    """A numpy float in the operating point is a number like a Python float (its repr,
+    'np.float64(0.1)', was handed to Rational: a raw TypeError)."""
+    sleigh = models.get("chaplygin-sleigh")
+    eq = g.lagrange(sleigh.system)
+    S = sleigh.system.space
+    point = {s: value for s in S.q} | {s: 0 * value for s in S.qd}    # at rest: on the constraint
+    lin = eq.linearize(point, parameters={"m": 1, "a": 0.5, "I": 0.2})
+    assert lin.A.shape[0] == lin.A.shape[1]
+
+
+@pytest.mark.parametrize("value", [float("nan"), np.float64("inf")])
+def test_linearize_refuses_non_finite_values(value):
+    sleigh = models.get("chaplygin-sleigh")
+    eq = g.lagrange(sleigh.system)
+    S = sleigh.system.space
+    point = {s: 0.1 for s in S.q} | {s: 0.0 for s in S.qd}
+    point[S.q[0]] = value
+    with pytest.raises(g.GeonhError, match="finite"):
+        eq.linearize(point, parameters={"m": 1, "a": 0.5, "I": 0.2})

@@ -555,7 +555,8 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
     given = {**equations.resolve_values(parameters, "linearize parameters"),
              **equations.resolve_values(operating_point, "operating point")}
     for s, val in given.items():
-        values[s] = (sp.Rational(repr(val)) if isinstance(val, float)
+        # a float (numpy's too) is taken at its shortest decimal: 0.1 is 1/10 (finite only)
+        values[s] = (sp.Rational(repr(as_float(val, f"operating-point value of {s}"))) if isinstance(val, float)
                      else as_expr(val, universe, what=f"operating-point value of {s}"))
         check_assumptions(s, values[s], "operating-point value")
     inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
