@@ -833,6 +833,8 @@ def _sweep_task_entries() -> None:
 
     add("sweep.task_hangs", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=hang), ok_or_failed_rows,
         names=("task", "time"), note="no per-task time limit exists in today's API")
+    add("sweep.task_hangs_with_timeout", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=hang, timeout=2),
+        ok_or_failed_rows, names=("task", "time"), note="the per-task timeout added by issue 20")
     add("sweep.task_raises_ZeroDivisionError", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=fail),
         ok_or_failed_rows, names=("task", "ZeroDivisionError"))
     add("sweep.task_returns_point_and_grid_keys", "numerics", lambda: _g().sweep(_sleigh_bh(), grid, task=lie),
@@ -843,6 +845,9 @@ def _sweep_task_entries() -> None:
     add("sweep.dask.task_hangs", "numerics",
         lambda: _g().sweep(_sleigh_bh(), grid, task=hang, client="local"), ok_or_failed_rows,
         names=("task", "time"), timeout=60)
+    add("sweep.dask.task_hangs_with_timeout", "numerics",
+        lambda: _g().sweep(_sleigh_bh(), grid, task=hang, client="local", timeout=2), ok_or_failed_rows,
+        names=("task", "time"), timeout=90, note="the per-task timeout added by issue 20")
     add("sweep.dask.task_returns_point_and_grid_keys", "numerics",
         lambda: _g().sweep(_sleigh_bh(), grid, task=lie, client="local"), rows_truthful, names=("point", "a"),
         timeout=90)
