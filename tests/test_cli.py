@@ -371,6 +371,8 @@ BAD = {
     "nested just too deep": (GOOD + "notes = " + "[" * (files.MAX_DEPTH + 1) + "]" * (files.MAX_DEPTH + 1) + "\n",
                              [f"nested more than {files.MAX_DEPTH} levels"]),
     "too big": (GOOD + "# " + "x" * files.MAX_BYTES + "\n", [f"larger than {files.MAX_BYTES} bytes"]),
+    "value against assumption": (GOOD + "[values]\nm = -2\n", ["values.m", "positive"]),
+    "zero for a positive value": (GOOD + "[values]\nm = 0.0\n", ["values.m", "positive"]),
 }
 
 

@@ -543,3 +543,17 @@ def test_tilted_disk_T_agrees_with_sympy_mechanics_bodies():
     assert g.is_zero(sp.expand(S1.T.xreplace(ren) - Mo.system.T))
     for a, b in zip(S1.Q, Mo.system.Q):
         assert g.is_zero(a.xreplace(ren) - b)
+
+
+def test_condition_strings_implied_or_refuted_by_the_assumptions():
+    """A condition string that sympy decides from the symbols' assumptions alone restricts
+    nothing ("m + m > 0", m positive: kept out) or nothing is left ("m < 0": refused by text)."""
+    import geonh as g
+    S = g.ConfigurationSpace("x y")
+    m = sp.Symbol("m", positive=True)
+    T = m * (S.qd[0] ** 2 + S.qd[1] ** 2) / 2
+    assert g.MechanicalSystem(S, T, conditions=["+".join(["m"] * 50) + " > 0"]).conditions == ()
+    with pytest.raises(g.InconsistentStateError, match="'m < 0'"):
+        g.MechanicalSystem(S, T, conditions=["m < 0"])
+    with pytest.raises(g.ParseError, match="truth value"):
+        g.MechanicalSystem(S, T, conditions=[True])

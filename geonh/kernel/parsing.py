@@ -125,7 +125,8 @@ def limits(**bounds: int) -> Iterator[Limits]:
 
 def _limit_error(what: str, problem: str, name: str) -> LimitError:
     value = getattr(_LIMITS.get(), name)
-    return LimitError(f"{what}: {problem} (limit {name}={value}); if the input is meant, raise the limit "
+    kind = "too deep" if name == "depth" else "too large"
+    return LimitError(f"{what}: input {kind}: {problem} (limit {name}={value}); if the input is meant, raise the limit "
                       f"for the computation with `with geonh.limits({name}=...):`")
 
 
@@ -279,7 +280,8 @@ class _Builder:
             return (self.apply(lambda: -v) if negative else v), size
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-                fn = node.func.id if isinstance(node.func, ast.Name) else ast.dump(node.func)[:40]
+                fn = (node.func.id if isinstance(node.func, ast.Name)
+                      else (ast.get_source_segment(self.text.strip(), node.func) or type(node.func).__name__)[:60])
                 raise ParseError(f"{what}: calling {fn!r} is not allowed; allowed functions: "
                                  f"{', '.join(sorted(FUNCTIONS))}")
             if node.keywords:

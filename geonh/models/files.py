@@ -53,6 +53,7 @@ from pathlib import Path
 import sympy as sp
 
 from ..errors import GeonhError, ModelFileError, ParseError
+from ..kernel.evaluation import check_assumptions
 from ..kernel.frames import Frame
 from ..kernel.parsing import parse
 from ..kernel.space import ConfigurationSpace
@@ -393,6 +394,10 @@ def loads(text: str, source: str = "<model file>") -> MechanicalModel:
     for k, v in r.table(data, "values", None).items():
         r.choice(f"values.{k}", k, pnames, "a declared parameter")
         values[allowed[k]] = r.number(v, f"values.{k}")
+        try:                      # m = -2 for a positive m: refused here, not at the first simulate
+            check_assumptions(allowed[k], values[allowed[k]], f"values.{k}")
+        except GeonhError as e:
+            raise ModelFileError(f"{source}: {e}") from None
     initial = {}
     state_names = [s.name for s in S.q + S.qd] + (list(frame.names[:system.dof]) if frame is not None else [])
     for k, v in r.table(data, "initial", None).items():

@@ -101,7 +101,12 @@ class MechanicalSystem:
         out = []
         for c in as_sequence(conditions, "conditions"):
             if isinstance(c, str):
-                c = parse_condition(c, self._known)
+                text, c = c, parse_condition(c, self._known)
+                if c is sp.true:     # implied by the symbols' assumptions ("m > 0", m positive)
+                    continue
+                if c is sp.false:
+                    raise InconsistentStateError(
+                        f"condition {text!r:.120} is false for every value the symbols' assumptions allow")
             if isinstance(c, (bool, sp.logic.boolalg.BooleanAtom)):
                 raise ParseError(f"condition {c!r} is a truth value, not a condition on parameters "
                                  "(write it with sympy symbols, e.g. J > J0)")
