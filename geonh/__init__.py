@@ -9,8 +9,10 @@ Signs and index orders follow ``CONVENTIONS.md`` (see docs/conventions.md).
 Hypothesis strategies for your own tests: ``import geonh.testing`` (not imported here).
 """
 from .errors import (
+    BudgetExceededError,
     DependentFieldsError,
     DimensionError,
+    ExpressionTooLargeError,
     GeonhError,
     InconsistentStateError,
     MissingValueError,
@@ -48,6 +50,7 @@ from .kernel import (
     using_backend,
     wedge,
 )
+from .kernel.budget import budget
 from .transposition import (
     ConstrainedSetting,
     TranspositionalRelations,
@@ -115,7 +118,7 @@ __all__ = [
     "ConfigurationSpace", "VectorField", "bracket", "coordinate_fields",
     "Form", "OneForm", "d", "differential", "exterior_derivative", "interior", "lie_derivative", "wedge",
     "Frame", "transform_structure_coefficients", "Distribution", "Codistribution", "IntegrabilityReport",
-    "generic_rank", "is_zero", "get_backend", "set_backend", "using_backend",
+    "generic_rank", "is_zero", "get_backend", "set_backend", "using_backend", "budget",
     # transposition
     "ConstrainedSetting", "TranspositionalRelations", "check_adapted", "solve_constraints", "voronets_frame",
     # systems
@@ -138,4 +141,5 @@ __all__ = [
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
+    "BudgetExceededError", "ExpressionTooLargeError",
 ]

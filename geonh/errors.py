@@ -69,3 +69,32 @@ class ParseError(GeonhError, ValueError, TypeError):
     """A string that is not a safe formula, or an input of the wrong kind where an expression,
     a name or a condition is expected (see :mod:`geonh.kernel.parsing`).  Also a ``TypeError``,
     since many such inputs are of the wrong type (``None``, a bool, a dict)."""
+
+
+class BudgetExceededError(GeonhError, TimeoutError):
+    """The time budget of a :func:`geonh.budget` block ran out during a long symbolic step.
+
+    The message names the step and how far it got (``structure coefficients: stopped after
+    12 of 36 brackets``) and how to raise the budget; the attributes ``step``, ``done``,
+    ``total``, ``unit`` and ``seconds`` carry the same data.  Also a :class:`TimeoutError`."""
+
+    def __init__(self, step: str, done: int, total: int | None = None, unit: str = "steps",
+                 seconds: float | None = None):
+        self.step, self.done, self.total, self.unit, self.seconds = step, done, total, unit, seconds
+        of = f" of {total}" if total is not None else ""
+        limit = f"the time budget of {seconds:g} s" if seconds is not None else "the time budget"
+        super().__init__(
+            f"{step}: stopped after {done}{of} {unit}: {limit} is used up. Raise it "
+            "(`with geonh.budget(seconds=...):` around the call) or make the input smaller")
+
+    def __str__(self) -> str:  # OSError's formatting would show an errno
+        return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self):  # pickles (and crosses process boundaries) with its data
+        return (type(self), (self.step, self.done, self.total, self.unit, self.seconds))
+
+
+class ExpressionTooLargeError(GeonhError, ValueError):
+    """An input expression beyond the size limits of :func:`geonh.budget` (too many distinct
+    subexpressions, a number with too many digits, ``factorial(10**8)``): refused before any
+    work starts, with a message naming the entry and the limit."""

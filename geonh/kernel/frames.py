@@ -18,6 +18,7 @@ import sympy as sp
 
 from ..errors import DependentFieldsError, DimensionError, SingularMapError
 from . import backend as _be
+from .budget import check, check_size
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
 from .generic_point import generic_rank, is_zero, lu_inverse
@@ -46,6 +47,9 @@ class Frame:
         space = fields[0].space
         if len(fields) != space.dim:
             raise DimensionError(f"a frame on {space!r} has {space.dim} fields, got {len(fields)}")
+        for a, X in enumerate(fields):
+            for c, s in zip(X.components, space.coords):
+                check_size(c, f"frame field {a + 1}, component along {s}")
         C = fields_matrix(fields)
         if coframe is not None:
             # a known dual coframe (closed forms beat an LU inverse); duality is verified
@@ -156,6 +160,9 @@ class Frame:
         space = forms[0].space
         if len(forms) != space.dim:
             raise DimensionError(f"a coframe on {space!r} has {space.dim} forms, got {len(forms)}")
+        for a, f in enumerate(forms):
+            for c, s in zip(f.covector, space.coords):
+                check_size(c, f"coframe form {a + 1}, component along d{s}")
         B = sp.Matrix([list(f.covector) for f in forms])
         native = _native_inverse(B, "coframe matrix B")
         if native is None:
@@ -170,7 +177,8 @@ class Frame:
             C = C_sympy()  # the fields need sympy components now
         else:
             C = lu_inverse(B, what="coframe matrix B", check=False)
-        fields = [VectorField(space, list(C[:, a])) for a in range(space.dim)]
+        # C = B⁻¹ is computed from checked input: no second boundary check (VectorField._derived)
+        fields = [VectorField._derived(space, list(C[:, a])) for a in range(space.dim)]
         out = cls._assemble(fields, B, names)
         if native is not None:
             out._native = (T, Cs, Bs)
@@ -188,6 +196,8 @@ class Frame:
         omegas = [as_expr(w, space.state_symbols, what="quasi-velocity") for w in omegas]
         if len(omegas) != space.dim:
             raise DimensionError(f"{space!r} needs {space.dim} quasi-velocities, got {len(omegas)}")
+        for a, w in enumerate(omegas):
+            check_size(w, f"quasi-velocity {a + 1}")
         forms = [velocity_form(space, w, "quasi-velocity") for w in omegas]
         return cls.from_coframe(forms, names=names)
 
@@ -249,8 +259,11 @@ class Frame:
             coords = self.space.coords
             # Jacobians of the frame fields, computed once: J[a][k, i] = ∂_i X_a^k
             J = [sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])) for a in range(n)]
+            done, total = 0, n * (n - 1) // 2
             for a in range(n):
                 for b in range(a + 1, n):
+                    check("structure coefficients", done, total, "brackets")
+                    done += 1
                     br = J[b] * cols[a] - J[a] * cols[b]
                     if all(e == 0 for e in br):
                         continue
@@ -262,10 +275,13 @@ class Frame:
             return self._c
         if method == "exterior":
             c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+            done, total = 0, n * n * (n - 1) // 2
             for dd, theta in enumerate(self.coframe):
                 dth = exterior_derivative(theta)
                 for a in range(n):
                     for b in range(a + 1, n):
+                        check("structure coefficients (exterior)", done, total, "entries")
+                        done += 1
                         v = -dth(self.fields[a], self.fields[b])
                         c[dd][a][b] = v
                         c[dd][b][a] = -v
@@ -297,12 +313,15 @@ class Frame:
         A = sp.Matrix(A)
         if A.shape != (self.dim, self.dim):
             raise DimensionError(f"change-of-frame matrix must be {self.dim}x{self.dim}, got {A.shape}")
+        for e in A:  # the new fields are built unchecked from C·A (VectorField._derived): check A here
+            check_size(as_expr(e, self.space.state_symbols, what="change-of-frame matrix entry"),
+                       "change-of-frame matrix entry")
         r = generic_rank(A)
         if r < self.dim:
             raise SingularMapError(f"change-of-frame matrix is singular at the generic point (rank {r})")
         Ainv = lu_inverse(A, what="change-of-frame matrix")
         C2 = self.C * A
-        fields = [VectorField(self.space, list(C2[:, a])) for a in range(self.dim)]
+        fields = [VectorField._derived(self.space, list(C2[:, a])) for a in range(self.dim)]
         return Frame._assemble(fields, Ainv * self.B, None)
 
     def _repr_latex_(self) -> str:
@@ -360,8 +379,11 @@ def _structure_coefficients_native(T, C, B, coords) -> sp.Array:
     Jzero = [J[a].is_zero_matrix for a in range(n)]
     values = [sp.S.Zero] * (n * n * n)  # flat c[d, a, b] at (d * n + a) * n + b
     pending = {}
+    done, total = 0, n * (n - 1) // 2
     for a in range(n):
         for b in range(a + 1, n):
+            check("structure coefficients", done, total, "brackets")
+            done += 1
             if Jzero[a] and Jzero[b]:
                 continue
             if Jzero[a]:
@@ -397,8 +419,11 @@ def transform_structure_coefficients(frame: Frame, A: sp.MatrixBase) -> sp.Array
     newf = [sum((A[f, a] * frame.fields[f] for f in range(1, n)), A[0, a] * frame.fields[0])
             for a in range(n)]
     out = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+    done, total = 0, n * (n - 1) // 2
     for a in range(n):
         for b in range(a + 1, n):
+            check("transformed structure coefficients", done, total, "pairs")
+            done += 1
             inner = []
             for e in range(n):
                 s = sum(c[e, f, g] * A[f, a] * A[g, b] for f in range(n) for g in range(n) if c[e, f, g] != 0)
