@@ -100,6 +100,7 @@ from typing import Iterable, Sequence
 import sympy as sp
 
 from ..errors import GeonhError, SingularMapError
+from .budget import check
 
 try:  # pragma: no cover - depends on the installation
     import symengine as se
@@ -472,7 +473,9 @@ class LazyArray(sp.ImmutableDenseNDimArray):
     @property
     def _array(self) -> list:
         if self._pending:
-            for k in list(self._pending):
+            keys = list(self._pending)
+            for done, k in enumerate(keys):
+                check("conversion to sympy", done, len(keys), "entries")
                 self._entry(k)
         return self._values
 
@@ -767,6 +770,7 @@ def _lu_solve_ordered(M, rhs):
     A = [[M[i, j] for j in range(n)] for i in range(n)]
     R = [[rhs[i, j] for j in range(m)] for i in range(n)]
     for j in range(n):
+        check("LU elimination", j, n, "columns")
         piv = A[j][j]
         for i in range(j + 1, n):
             if A[i][j] == 0:

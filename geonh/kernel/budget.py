@@ -57,7 +57,7 @@ import sympy as sp
 
 from ..errors import BudgetExceededError, ExpressionTooLargeError, ParseError
 
-__all__ = ["Budget", "budget", "check", "check_size", "current_budget", "MAX_NODES", "MAX_DIGITS"]
+__all__ = ["Budget", "budget", "check", "check_size", "count_nodes", "current_budget", "MAX_NODES", "MAX_DIGITS"]
 
 #: default limit of distinct subexpressions in one input entry (the Whipple bicycle's T has
 #: about 500; a sum of 10⁵ terms has more than 10⁵)
@@ -189,6 +189,23 @@ def _short(e: sp.Basic) -> str:
                 return f"{type(e).__name__}(…)"
             stack.extend(a.args)
     return str(e)
+
+
+def count_nodes(exprs, limit: int) -> int:
+    """The number of distinct subexpressions of ``exprs`` (one sympy object or an iterable of
+    them), counted up to ``limit + 1``: a walk over distinct nodes that stops there, so it
+    costs at most ``limit + 1`` steps however large (or however shared) the expressions are."""
+    stack = [exprs] if isinstance(exprs, sp.Basic) else [e for e in exprs if isinstance(e, sp.Basic)]
+    seen: set = set()
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if len(seen) > limit:
+            break
+        stack.extend(e.args)
+    return len(seen)
 
 
 def check_size(expr, what: str = "expression") -> None:

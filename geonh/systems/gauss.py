@@ -35,6 +35,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError
+from ..kernel.budget import check_size
 from ..kernel.evaluation import PRECISION, to_mp, value_at
 from ..kernel.generic_point import generic_rank, lu_solve
 from ..kernel.parsing import as_expr, as_sequence
@@ -64,6 +65,8 @@ class FreeSystem:
             for e in as_sequence(f, "f"))
         if len(self.f) != space.n:
             raise DimensionError(f"f needs {space.n} components, got {len(self.f)}")
+        for e in self.f:
+            check_size(e, "free acceleration f")
         for e in self.f:
             if e.has(*space.qdd):
                 raise NotLinearError(f"the free accelerations f must not contain accelerations: {e}")
@@ -139,6 +142,8 @@ class GaussSystem:
                        for c in as_sequence(constraints, "constraints")]
         holonomic = [S.check_expression(as_expression(c, known, what="holonomic constraint"),
                                         "holonomic constraint") for c in as_sequence(holonomic, "holonomic")]
+        for c in constraints + holonomic:
+            check_size(c, "constraint")
         report = analyze_constraints(S, constraints, holonomic) if not allow_rank_deficient else None
         raw = []
         self.configuration_constraints = []

@@ -25,6 +25,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
                       ParseError, RankError)
+from ..kernel.budget import check_size
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION, real_value
 from ..kernel.forms import OneForm
@@ -138,9 +139,12 @@ class NonlinearSystem:
         self.holonomic: tuple[sp.Expr, ...] = tuple(
             space.check_expression(as_expression(f, known, what="holonomic constraint"), "holonomic constraint")
             for f in as_sequence(holonomic, "holonomic"))
+        for f in self.holonomic:
+            check_size(f, "holonomic constraint")
         phis = []
         for c in as_sequence(constraints, "constraints"):
             c = space.check_expression(as_expression(c, known, what="constraint"), "constraint")
+            check_size(c, "constraint")
             if c.has(*space.qdd):
                 raise NotLinearError(f"constraint {c} = 0 contains accelerations")
             if not c.has(*space.qd):
