@@ -258,7 +258,10 @@ class Frame:
             cols = [X.as_matrix() for X in self.fields]
             coords = self.space.coords
             # Jacobians of the frame fields, computed once: J[a][k, i] = ∂_i X_a^k
-            J = [sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])) for a in range(n)]
+            J = []
+            for a in range(n):
+                check("structure coefficients (Jacobians of the fields)", a, n, "fields")
+                J.append(sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])))
             done, total = 0, n * (n - 1) // 2
             for a in range(n):
                 for b in range(a + 1, n):
