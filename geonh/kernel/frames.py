@@ -32,7 +32,10 @@ class Frame:
     Build it from fields (``Frame(fields)``), from one-forms (:meth:`from_coframe`) or from
     quasi-velocity definitions ω = B(q) q̇ (:meth:`from_quasi_velocities`).  Independence is
     checked at the generic point (:func:`geonh.kernel.generic_point.generic_rank`) and the inverse is
-    computed by LU; a dependent set raises :class:`DependentFieldsError`.
+    computed by LU; a dependent set raises :class:`DependentFieldsError`.  The given components
+    pass the size limits of :func:`geonh.budget` (:class:`~geonh.errors.ExpressionTooLargeError`
+    names the entry); the long loops (inversion, structure coefficients) report progress to
+    and stop at a :func:`geonh.budget`.
     """
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
@@ -56,6 +59,9 @@ class Frame:
             coframe = list(coframe)
             if len(coframe) != space.dim or any(not isinstance(f, OneForm) or f.space != space for f in coframe):
                 raise DimensionError(f"the coframe must be {space.dim} OneForms on {space!r}")
+            for a, f in enumerate(coframe):
+                for c, s in zip(f.covector, space.coords):
+                    check_size(c, f"coframe form {a + 1}, component along d{s}")
             Bk = sp.Matrix([list(f.covector) for f in coframe])
             native = None
             if _be.use_symengine() and _be.supports([C, Bk]):

@@ -60,7 +60,9 @@ class MechanicalSystem:
     :class:`SpaceMismatchError`; constraints that no velocity satisfies raise
     :class:`InconsistentStateError`; a mass matrix that is not positive definite at a point of
     the parameter domain raises :class:`NotPositiveDefiniteError` stating the leading principal
-    minors that must be positive.
+    minors that must be positive (their values at a point where one is not; the minors
+    themselves when they are small); an input beyond the size limits of :func:`geonh.budget`
+    raises :class:`~geonh.errors.ExpressionTooLargeError` naming it.
     """
 
     def __init__(self, space: ConfigurationSpace, T, V=0, forces=None, constraints=(),
