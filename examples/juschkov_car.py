@@ -51,5 +51,6 @@ for k, Lam in enumerate(Lams):
 # Λκ are Lagrange's multipliers λκ of the constraints (31) (R_i = λκ ∂φκ/∂q̇_i) at the same state
 qd = {v: sp.sympify(K).xreplace(vals) for v, K in zip(S.qd, eq.kinematics)}
 lag = E.lagrange(model.system)
-lam = [float(x) for x in lag.solve_point({**vals, **qd})[S.n:]]
+state = {k: v for k, v in vals.items() if k not in eq.u}      # Lagrange's state: q, q̇ (not Maggi's speeds)
+lam = [float(x) for x in lag.solve_point({**state, **qd})[S.n:]]
 assert np.allclose(Lams, lam, rtol=1e-9, atol=0), f"Maggi's Λ {Lams} must equal Lagrange's λ {lam}"

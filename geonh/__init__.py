@@ -12,13 +12,15 @@ from .errors import (
     BudgetExceededError,
     DependentFieldsError,
     DimensionError,
-    ExpressionTooLargeError,
     GeonhError,
     InconsistentStateError,
+    IntegrationError,
+    LimitError,
     MissingValueError,
     NotAdaptedError,
     NotFoundError,
     NotLinearError,
+    NotPicklableError,
     NotPositiveDefiniteError,
     ParseError,
     RankError,
@@ -26,6 +28,7 @@ from .errors import (
     SpaceMismatchError,
     UnknownCoordinateError,
 )
+from .kernel.parsing import limits
 from .kernel import (
     Codistribution,
     ConfigurationSpace,
@@ -141,5 +144,8 @@ __all__ = [
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
-    "BudgetExceededError", "ExpressionTooLargeError",
+    "IntegrationError", "NotPicklableError",
+    "LimitError", "BudgetExceededError",
+    # input limits
+    "limits",
 ]

@@ -22,6 +22,7 @@ from .errors import DimensionError, NotFoundError, ParseError, SpaceMismatchErro
 from .kernel.budget import check
 from .kernel.evaluation import to_mp
 from .kernel.generic_point import PRECISION
+from .kernel.parsing import as_sequence
 
 __all__ = ["Certificate", "same_motion", "certify_forms"]
 
@@ -42,6 +43,13 @@ class Certificate:
     def __str__(self) -> str:
         verdict = "same motion" if self.same else "DIFFERENT motion"
         return f"{verdict}: max |Δq̈| = {self.max_residual:.3g} over {self.states} states ({self.method})"
+
+
+def _own(eq: Equations, state: dict) -> dict:
+    """The part of a drawn state that names ``eq``'s symbols (the state may carry the other
+    equations' parameters too; user keys go through ``accelerations``' own rule)."""
+    names = {s.name for s in eq.value_symbols}
+    return {k: v for k, v in state.items() if (k.name if isinstance(k, sp.Symbol) else k) in names}
 
 
 def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float = 1e-30, seed: int = 1,
@@ -79,8 +87,8 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
     for k in range(states):
         check("certificate", k, states, "states")
         vals = sampler(rng, extra)
-        a1 = eq1.accelerations(vals)
-        a2 = eq2.accelerations(vals)
+        a1 = eq1.accelerations(_own(eq1, vals))
+        a2 = eq2.accelerations(_own(eq2, vals))
         diffs = []
         for x, y in zip(a1, a2):
             if isinstance(x, sp.Basic) and isinstance(y, sp.Basic) and x.is_Rational and y.is_Rational:
@@ -102,9 +110,13 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
     """Every registered form (:data:`geonh.equations.FORMS`) that applies to ``system``,
     against the ``reference`` form, by :func:`same_motion`: {form name: Certificate}.
     ``frame``/``dependent`` go to the forms that take them; ``forms`` restricts the names."""
+    if dependent is not None:  # names or symbols of coordinates, checked before any derivation
+        space = getattr(system, "space", None)
+        dependent = [space.coordinate(c) if space is not None else c for c in as_sequence(dependent, "dependent")]
     if forms is not None:
-        if isinstance(forms, str):
-            forms = [forms]
+        forms = [forms] if isinstance(forms, str) else as_sequence(forms, "forms")
+        if not all(isinstance(f, str) for f in forms):
+            raise ParseError("forms are given by their names (strings)")
         unknown = [f for f in forms if f not in FORMS]
         if unknown:
             raise NotFoundError(f"unknown form(s) {unknown}; registered: {', '.join(FORMS)}")

@@ -18,7 +18,12 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 
 Every command takes ``--format text|latex|json`` (also before the command).  Errors in the
 input (unknown model, bad model file, bad option value) exit with status 2 and a message that
-names the problem; ``main(argv)`` returns the exit status.
+names the problem; ``main(argv)`` returns the exit status.  Output files (``report -o``,
+``--plot``) are checked before any work (:func:`check_output`: never a directory, never the
+model file read) and written whole or not at all (:func:`write_output`); a failed read or write
+(a full disk, a permission) is status 2 with one line on stderr, a closed pipe ends quietly
+(:data:`EXIT_PIPE`).  What the run changed from what was asked (an initial state projected onto
+the constraints) is a ``geonh: warning:`` line on stderr.
 
 This module holds the click group and its commands only: it parses the arguments, calls
 :mod:`geonh.workbench` (the model-level tasks) and :mod:`geonh.report` (the HTML page), formats
@@ -28,13 +33,19 @@ imports it.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import math
 import os
+import stat
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from typing import BinaryIO
 
 import click
 import sympy as sp
@@ -42,6 +53,7 @@ import sympy as sp
 from . import display, models, workbench
 from .equations.registry import FORMS
 from .errors import GeonhError
+from .models import files
 from .report import report_html
 from .sources import SOURCES, audit
 from .workbench import TaskError, for_display
@@ -55,7 +67,65 @@ class InputError(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"geonh: error: {self.format_message()}", err=True)
+        _say(f"geonh: error: {self.format_message()}")
+
+
+class _OSFailure(Exception):
+    """An :class:`OSError` met while a command ran (writing standard output, mostly), carried
+    past click's own handling of ``EPIPE`` to :func:`main`, which decides the exit status."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error)
+        self.error = error
+
+
+class _Group(click.Group):
+    """The ``geonh`` group: an :class:`OSError` in a command or in click's own output (help)
+    reaches :func:`main` as :class:`_OSFailure` (click would turn ``EPIPE`` into ``exit 1``)."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except OSError as e:
+            raise _OSFailure(e) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OSError as e:
+            raise _OSFailure(e) from None
+
+
+class FiniteFloat(click.ParamType):
+    """A finite number (NaN and ±inf refused: click's FloatRange lets NaN through), optionally
+    bounded below: ``low`` and whether the bound itself is allowed (``low_open``)."""
+
+    name = "number"
+
+    def __init__(self, low: float | None = None, low_open: bool = False):
+        self.low, self.low_open = low, low_open
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            x = value
+        else:
+            try:
+                x = float(value)
+            except (TypeError, ValueError):
+                self.fail(f"{value!r} is not a number", param, ctx)
+        if not math.isfinite(x):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        if self.low is not None and (x <= self.low if self.low_open else x < self.low):
+            self.fail(f"{value!r} must be {'>' if self.low_open else '>='} {self.low:g}", param, ctx)
+        return x
+
+
+def _say(message: str) -> None:
+    """Write one line to stderr; if stderr itself cannot be written, there is nobody to tell."""
+    try:
+        click.echo(message, err=True)
+    except (OSError, ValueError):
+        pass
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -110,6 +180,114 @@ def _about(model):
         raise InputError(f"{model.name}: {e}") from None
 
 
+# -- output files: checked before any work, written atomically ------------------------------------
+def model_inputs(arg: str) -> list[str]:
+    """The files a MODEL argument reads: the model file, none for a built-in model."""
+    return [arg] if files.is_model_file(arg) else []
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (the same resolved path, or by device and
+    inode: a hard link, another mount of the same directory)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def check_output(path: str, option: str, inputs: Sequence[str] = ()) -> str:
+    """The file that ``option`` asks to write, checked before any work is done, so that a long
+    computation is not thrown away on a typo: it is not a directory, not one of the ``inputs``
+    (a model file is never overwritten by its own report), it can be written and its directory
+    exists and can be written.  Returns the resolved path (a symbolic link is followed, so the
+    file it points to is replaced, not the link).  Bad paths are :class:`InputError` (exit 2)."""
+    if not path:
+        raise InputError(f"{option}: give a file name")
+    if "\0" in path:
+        raise InputError(f"{option} {path!r}: a file name cannot contain a NUL character")
+    if path.endswith(("/", os.sep)):
+        raise InputError(f"{option} {path}: names a directory; give a file name")
+    real = os.path.realpath(path)
+    if os.path.isdir(real):
+        raise InputError(f"{option} {path}: is a directory; give a file name")
+    for inp in inputs:
+        if _same_file(real, inp):
+            raise InputError(f"{option} {path}: is the model file {inp}; refusing to overwrite an input "
+                             "(write to another file)")
+    if os.path.exists(real):
+        if not os.access(real, os.W_OK):
+            raise InputError(f"{option} {path}: cannot write it (permission denied)")
+        if not os.path.isfile(real):
+            return real  # a device or a pipe: written in place (write_output)
+    parent = os.path.dirname(real)
+    if not os.path.isdir(parent):
+        raise InputError(f"{option} {path}: the directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"{option} {path}: cannot create files in {parent} (permission denied)")
+    return real
+
+
+def _new_file_mode() -> int:
+    """The permissions ``open(path, "w")`` would give a new file (0o666 less the umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_output(real: str, shown: str, write: Callable[[BinaryIO], None]) -> None:
+    """Write a file checked by :func:`check_output`: ``write(fh)`` fills a temporary file in
+    the same directory, which then replaces ``real`` in one step (``os.replace``), so a failed
+    write (disk full, permission, an error in ``write``) leaves the old file or none, never half
+    a file.  A device or a pipe (``/dev/stdout``) is written in place.  An :class:`OSError`
+    becomes :class:`InputError` naming ``shown`` (exit 2)."""
+    try:
+        if os.path.exists(real) and not os.path.isfile(real):
+            with open(real, "wb") as fh:
+                write(fh)
+            return
+        parent, base = os.path.split(real)
+        mode = stat.S_IMODE(os.stat(real).st_mode) if os.path.exists(real) else _new_file_mode()
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".part", dir=parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                write(fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, mode)
+            os.replace(tmp, real)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise InputError(f"cannot write {shown}: {e.strerror or e}") from None
+
+
+#: image formats ``--plot`` refuses although matplotlib lists them: pgf needs a LaTeX installation
+_PLOT_EXCLUDED = {"pgf"}
+
+
+def plot_format(path: str, option: str = "--plot") -> str:
+    """The image format of a ``--plot`` file, from its extension, checked before any work
+    (matplotlib installed, a format it writes)."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise InputError(f"{option} needs matplotlib: pip install 'geonh[plot]'") from None
+    kinds = sorted(set(FigureCanvasBase.get_supported_filetypes()) - _PLOT_EXCLUDED)
+    ext = os.path.splitext(path)[1][1:].lower()
+    if ext not in kinds:
+        what = f"unknown image format {ext!r}" if ext else "no extension to tell the image format"
+        raise InputError(f"{option} {path}: {what}; end the name in one of .{', .'.join(kinds)}")
+    return ext
+
+
+def _save_figure(fig, real: str, shown: str, fmt: str) -> None:
+    write_output(real, shown, lambda fh: fig.savefig(fh, format=fmt))
+
+
 def _emit(obj) -> None:
     click.echo(json.dumps(obj, indent=2, default=str))
 
@@ -129,11 +307,24 @@ def _pairs(items, what: str) -> dict:
 
 
 def _number(text: str, what: str) -> sp.Expr:
+    """A real number given on the command line: exact (``pi/2`` stays pi/2) but of floating-point
+    size, since every value feeds the numerics (``10**400`` would turn into inf there)."""
     from .kernel.parsing import parse
     e = parse(text, (), what=what)
     if not (e.is_number and e.is_real):
-        raise InputError(f"{what}: {text!r} is not a real number")
+        raise InputError(f"{what}: {_clip(text)!r} is not a real number")
+    try:
+        finite = math.isfinite(float(e))
+    except (OverflowError, TypeError, ValueError):
+        finite = False
+    if not finite:
+        raise InputError(f"{what}: {_clip(text)!r} is too large for a floating-point number")
     return e
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters, for a message that stays one readable line."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _fmt_option(f):
@@ -153,7 +344,7 @@ def _fnum(x) -> str:
 
 
 # -- the command group -----------------------------------------------------------------------------
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              no_args_is_help=True)
 @click.version_option(workbench.version(), "--version", prog_name="geonh", message="%(prog)s %(version)s")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
@@ -301,7 +492,9 @@ def show(name: str, out=None, fmt: str = "text", *, full: bool = False, growth: 
 @click.pass_context
 def show_cmd(ctx, model, full, growth, fmt):
     """Frame, structure coefficients, growth vector and integrability verdict of MODEL."""
-    show(load_model(model), fmt=_fmt(ctx, fmt), full=full, growth=growth)
+    mdl = load_model(model)
+    with _about(mdl):
+        show(mdl, fmt=_fmt(ctx, fmt), full=full, growth=growth)
     return 0
 
 
@@ -316,7 +509,8 @@ def relations_cmd(ctx, model, k, fmt):
     """Transpositional relations dδq − δdq and γ of MODEL (Neimark–Fufaev k-family)."""
     fmt = _fmt(ctx, fmt)
     mdl = load_model(model)
-    data = workbench.relations(mdl, k, progress=progress)
+    with _about(mdl):
+        data = workbench.relations(mdl, k, progress=progress)
     k, rel = data["k"], data["relations"]
     n, m = mdl.space.n, mdl.m
     if fmt == "latex":
@@ -423,43 +617,52 @@ def _residual(traj):
         return None
 
 
+#: the most output times ``simulate --points`` takes (10⁶ times of a 10-variable state are 80 MB)
+MAX_POINTS = 1_000_000
+
+
 @cli.command("simulate")
 @click.argument("model")
-@click.option("--t", "t_end", type=float, default=10.0, show_default=True, help="end time")
+@click.option("--t", "t_end", type=FiniteFloat(0.0, low_open=True), default=10.0, show_default=True,
+              help="end time (> 0)")
 @click.option("--form", default=None, help="equation form (default boltzmann-hamel, or lagrange without a frame)")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="a parameter value (repeatable)")
 @click.option("--init", "inits", multiple=True, metavar="NAME=VALUE", help="an initial value (repeatable)")
-@click.option("--points", type=int, default=201, show_default=True, help="output times")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--points", type=click.IntRange(2, MAX_POINTS), default=201, show_default=True,
+              help=f"output times, 2 … {MAX_POINTS}")
+@click.option("--plot", "plot_file", type=str, metavar="FILE", default=None,
               help="save trajectory, energy and constraint residual plots (PNG, PDF, SVG)")
 @_fmt_option
 @click.pass_context
 def simulate_cmd(ctx, model, t_end, form, params, inits, points, plot_file, fmt):
     """Integrate the equations of motion of MODEL from t = 0 to T."""
     fmt = _fmt(ctx, fmt)
-    if not (math.isfinite(t_end) and t_end > 0):
-        raise InputError(f"--t must be a positive number, got {t_end}")
+    if fmt == "latex":
+        raise InputError("simulate has no LaTeX output; use --format text or json")
+    plot = None
+    if plot_file is not None:
+        plot = (check_output(plot_file, "--plot", model_inputs(model)), plot_format(plot_file))
+    param_values, init_values = _pairs(params, "--param"), _pairs(inits, "--init")
     mdl = load_model(model)
     with _about(mdl):
-        traj, values, notes = workbench.run_simulation(mdl, t_end=t_end, form=form,
-                                                       params=_pairs(params, "--param"),
-                                                       initial=_pairs(inits, "--init"), points=points,
-                                                       progress=progress)
+        run = workbench.run_simulation(mdl, t_end=t_end, form=form, params=param_values, initial=init_values,
+                                       points=points, progress=progress)
+    traj, values, notes = run.trajectory, run.values, run.notes
+    for warning in run.warnings:
+        _say(f"geonh: warning: {warning}")
     E = _energy(traj)
     res = _residual(traj)
-    if plot_file:
+    if plot:
         from . import plotting
-        fig = plotting.overview(traj, title=mdl.name)
-        fig.savefig(plot_file)
+        _save_figure(plotting.overview(traj, title=mdl.name), plot[0], plot_file, plot[1])
     names = ("t",) + tuple(traj.function.state_names)
     if fmt == "json":
         _emit({"model": mdl.name, "form": traj.equations.form, "parameters": {str(k): str(v) for k, v in values.items()},
-               "notes": notes, "columns": names, "t": traj.t.tolist(), "y": traj.y.tolist(),
+               "notes": notes, "warnings": run.warnings, "columns": names, "t": traj.t.tolist(),
+               "y": traj.y.tolist(),
                "energy": None if E is None else E.tolist(), "max_constraint_residual": res,
-               "plot": plot_file})
-        return 0
-    if fmt == "latex":
-        raise InputError("simulate has no LaTeX output; use --format text or json")
+               "plot": plot_file, "success": bool(traj.success)})
+        return 0 if traj.success else 1
     click.echo(f"{mdl.name}: {traj!r}")
     for nt in notes:
         click.echo(f"note: {nt}")
@@ -474,7 +677,7 @@ def simulate_cmd(ctx, model, t_end, form, params, inits, points, plot_file, fmt)
                    + (" (not conserved: forces act or the constraints depend on time)" if drift > 1e-6 else ""))
     if res is not None:
         click.echo(f"max |constraint residual|: {res:.3g}")
-    if plot_file:
+    if plot:
         click.echo(f"plot written to {plot_file}")
     return 0 if traj.success else 1
 
@@ -489,6 +692,8 @@ def _parse_sweep(text: str):
         a, b, n = float(parts[0]), float(parts[1]), int(parts[2])
     except ValueError:
         raise InputError(f"--sweep {text!r}: START and STOP must be numbers, COUNT an integer") from None
+    if not (math.isfinite(a) and math.isfinite(b)):
+        raise InputError(f"--sweep {text!r}: START and STOP must be finite numbers")
     if n < 2 or n > 2000:
         raise InputError(f"--sweep {text!r}: COUNT must lie in 2 … 2000")
     return name.strip(), [a + (b - a) * i / (n - 1) for i in range(n)]
@@ -500,27 +705,33 @@ def _parse_sweep(text: str):
               help="operating point: coordinates, speeds or velocities (repeatable; default 0)")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE", help="a parameter value (default 1)")
 @click.option("--form", default=None, help="equation form (default boltzmann-hamel, or lagrange without a frame)")
-@click.option("--speed", type=float, default=None,
+@click.option("--speed", type=FiniteFloat(), default=None,
               help="whipple-bicycle only: the upright steady motion at this speed, benchmark parameters")
 @click.option("--sweep", default=None, metavar="NAME=START:STOP:COUNT",
               help="eigenvalues against a parameter (whipple-bicycle: v=0:10:51, the forward speed)")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_file", type=str, metavar="FILE", default=None,
               help="with --sweep: save the eigenvalue plot")
 @_fmt_option
 @click.pass_context
 def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
     """Linear equations δy' = A δy about an operating point of MODEL, and their eigenvalues."""
     fmt = _fmt(ctx, fmt)
+    plot = None
+    if plot_file is not None:
+        if sweep is None:
+            raise InputError("--plot draws the eigenvalues of a sweep: give --sweep NAME=START:STOP:COUNT too")
+        plot = (check_output(plot_file, "--plot", model_inputs(model)), plot_format(plot_file))
+    if sweep is not None:
+        name, grid = _parse_sweep(sweep)
+    pv, op = _pairs(params, "--param"), _pairs(at, "--at")
     mdl = load_model(model)
     bike = mdl.name == "whipple-bicycle"
     if sweep is not None:
-        name, grid = _parse_sweep(sweep)
         if bike and name == "v":
             mats, eigs = workbench.bicycle_sweep(grid, mdl, progress=progress)
         else:
-            pv = _pairs(params, "--param")
-            eigs = workbench.eigenvalue_sweep(mdl, name, grid, _pairs(at, "--at"), pv, form, progress=progress)
-        if plot_file:
+            eigs = workbench.eigenvalue_sweep(mdl, name, grid, op, pv, form, progress=progress)
+        if plot:
             from . import plotting
             if bike and name == "v":
                 from .models import bicycle
@@ -529,7 +740,7 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
             else:
                 fig = plotting.eigenvalues_figure(grid, eigs, parameter=name,
                                                   title=f"{mdl.name}: eigenvalues against {name}")
-            fig.savefig(plot_file)
+            _save_figure(fig, plot[0], plot_file, plot[1])
         if fmt == "json":
             _emit({"model": mdl.name, "parameter": name, "values": grid,
                    "eigenvalues": [[[z.real, z.imag] for z in row] for row in eigs], "plot": plot_file})
@@ -537,13 +748,12 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
         click.echo(f"{mdl.name}: eigenvalues against {name}")
         for val, row in zip(grid, eigs):
             click.echo(f"  {name} = {val:8.4g}: " + ", ".join(_fnum(z) for z in row))
-        if plot_file:
+        if plot:
             click.echo(f"plot written to {plot_file}")
         return 0
     if speed is not None and not bike:
         raise InputError("--speed is for the whipple-bicycle model; give the operating point with --at")
-    pv = _pairs(params, "--param")
-    lin = workbench.linearize(mdl, _pairs(at, "--at"), pv, form, speed, progress=progress)
+    lin = workbench.linearize(mdl, op, pv, form, speed, progress=progress)
     eig = lin.eigenvalues()
     if fmt == "latex":
         click.echo(rf"A = {display.latex(lin.A.evalf(8))}")
@@ -568,20 +778,22 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
 # -- report -----------------------------------------------------------------------------------------------------------
 @cli.command("report")
 @click.argument("model")
-@click.option("-o", "--output", "output", type=click.Path(dir_okay=False), default="report.html",
+@click.option("-o", "--output", "output", type=str, metavar="FILE", default="report.html",
               show_default=True, help="the HTML file to write")
-@click.option("--t", "t_end", type=float, default=10.0, show_default=True, help="simulated time (0: none)")
+@click.option("--t", "t_end", type=FiniteFloat(0.0), default=10.0, show_default=True,
+              help="simulated time (0: none)")
 @click.option("--form", default=None, help="equation form shown (default boltzmann-hamel, or lagrange)")
 @click.option("--certify/--no-certify", default=None,
               help="include the cross-form certificate (default: unless the model is big)")
 @click.pass_context
 def report_cmd(ctx, model, output, t_end, form, certify):
     """Write one self-contained HTML page on MODEL: system, frame, equations, certificate, plots."""
+    real = check_output(output, "-o/--output", model_inputs(model))
     mdl = load_model(model)
     with _about(mdl):
-        page = report_html(mdl, certify=certify, simulate_t=t_end, form=form, progress=progress)
-    with open(output, "w", encoding="utf-8") as fh:
-        fh.write(page)
+        page = report_html(mdl, certify=certify, simulate_t=t_end, form=form, progress=progress,
+                           warn=lambda w: _say(f"geonh: warning: {w}"))
+    write_output(real, output, lambda fh: fh.write(page.encode("utf-8")))
     click.echo(f"report on {mdl.name} written to {output} ({len(page) // 1024} KiB)")
     return 0
 
@@ -634,18 +846,48 @@ def audit_cmd(ctx, source, number, markdown, fmt):
 
 
 # -- entry point ------------------------------------------------------------------------------------------------------
+#: the exit status after the reader of standard output went away (``geonh list | head``): what
+#: a shell reports for a process ended by SIGPIPE (128 + 13), so ``set -o pipefail`` sees it
+EXIT_PIPE = 141
+
+
+def _settle_stdout() -> None:
+    """Flush stdout; if that fails (disk full, closed pipe), point its file descriptor at
+    /dev/null, so that what is left in the buffer goes there at exit instead of failing again
+    with a message from Python."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+
+
+def _os_message(e: OSError) -> str:
+    """One line for an OSError: the file (if any), the reason and its errno name."""
+    reason = e.strerror or str(e) or type(e).__name__
+    code = errno.errorcode.get(e.errno, "") if e.errno else ""
+    where = f"{e.filename}: " if e.filename else "cannot write the output: " if code in ("ENOSPC", "EIO") else ""
+    return f"{where}{reason}" + (f" ({code})" if code else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``geonh`` command; returns the exit status: 0 success, 1 a failed
     check (certify, simulate) or an error in the computation, 2 bad input (unknown model, bad
-    model file, bad option, a task the model cannot do).  A closed output pipe (``geonh list | head``) ends it quietly."""
+    model file, bad option, an output file that cannot be written, a task the model cannot do)
+    or a failed read or write (disk full, permission denied), with a one-line message on stderr
+    and no traceback.  A closed output pipe (``geonh list | head``) ends quietly with
+    :data:`EXIT_PIPE`."""
     try:
         rv = cli.main(args=list(argv) if argv is not None else None, prog_name="geonh", standalone_mode=False)
+        sys.stdout.flush()  # a failed write of buffered output is reported here, not at exit
         return rv if isinstance(rv, int) else 0
     except click.ClickException as e:
         e.show()
         return e.exit_code
     except click.exceptions.Abort:
-        click.echo("geonh: aborted", err=True)
+        _say("geonh: aborted")
         return 1
     except TaskError as e:
         # what the model cannot do, or an option value it does not take: bad input
@@ -653,13 +895,20 @@ def main(argv: list[str] | None = None) -> int:
         error.show()
         return error.exit_code
     except GeonhError as e:
-        click.echo(f"geonh: error: {e}", err=True)
+        _say(f"geonh: error: {e}")
         return 1
-    except BrokenPipeError:
-        # the reader went away: silence the interpreter's flush at exit, exit like `head` expects
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+    except (_OSFailure, OSError) as e:
+        error = e.error if isinstance(e, _OSFailure) else e
+        _settle_stdout()
+        if error.errno == errno.EPIPE:
+            # the reader went away: nothing to tell it, exit like `head` expects
+            return EXIT_PIPE
+        _say(f"geonh: error: {_os_message(error)}")
+        return 2
+    except (RecursionError, MemoryError) as e:
+        _say(f"geonh: error: {type(e).__name__}: the input is too big or too deeply nested, or geonh met a case "
+             "it does not handle (please report it)")
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

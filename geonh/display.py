@@ -2,9 +2,15 @@
 
 Velocity and acceleration symbols are plain sympy Symbols named ``<q>_dot`` and ``<q>_ddot``
 (:class:`~geonh.kernel.space.ConfigurationSpace`); sympy would print ``x_dot`` as
-``x_{dot}``.  Here they print as ``\\dot{x}`` and ``\\ddot{x}`` (``theta_R_dot`` as
-``\\dot{\\theta}_{R}``, ``q_1_dot`` as ``\\dot{q}_{1}``), in LaTeX (:func:`latex`) and in
-presentation MathML (:func:`mathml`, used by ``geonh report``).
+``x_{dot}``.  Here a symbol prints by its *role*, never by its name: the objects that create
+rate symbols register them (:func:`register_rate`: the space its q̇ and q̈, the equations their
+speeds' rates u̇ and speeds that are coordinate velocities), and a rate prints as a dot over
+what it is the rate of — ``\\dot{x}``, ``\\ddot{x}`` for a rate of a rate (the Voronets
+speeds' rates ``x_dot_dot`` too), ``\\dot{\\theta}_{R}`` for ``theta_R_dot``, ``\\dot{v}``
+for a quasi-velocity's rate; any other symbol prints by its own name.  Frames' quasi-velocity
+names follow the same rule (:func:`frame_name_latex`: a quasi-velocity that is a coordinate's
+velocity prints as its dot).  In LaTeX (:func:`latex`) and in presentation MathML
+(:func:`mathml`, used by ``geonh report``).
 
 :func:`render_latex` renders an :class:`~geonh.Equations`, a :class:`~geonh.Frame` (its
 quasi-velocities, fields and structure coefficients), a
@@ -25,22 +31,45 @@ from collections.abc import Iterable
 import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
+from .errors import DimensionError, ParseError
+from .kernel.parsing import as_sequence, expr_of, sympy_of
+
 __all__ = ["DISPLAY_LIMIT", "DISPLAY_NODES", "balanced", "dotted_names", "equations_latex", "field_text",
-           "frame_latex", "latex", "mathml", "relations_latex", "render_latex", "repr_latex", "structure_latex",
-           "system_latex", "tidy", "tidy_all", "too_big"]
+           "frame_latex", "frame_name_latex", "latex", "mathml", "rate_role", "register_rate", "relations_latex",
+           "render_latex", "repr_latex", "structure_latex", "system_latex", "tidy", "tidy_all", "too_big"]
 
 #: expressions with more operations than this are displayed unsimplified
 DISPLAY_LIMIT = 150
 
-_ACCENTS = (("_ddot", "ddot"), ("_dot", "dot"))
+#: rate symbol -> the symbol it is the time derivative of (filled by the objects that create the
+#: symbols: ConfigurationSpace for q̇ and q̈, the speed symbols and Equations for u and u̇)
+_RATE_OF: dict = {}
+
+#: LaTeX accents by order of the time derivative
+_TEX_ACCENTS = {1: "dot", 2: "ddot", 3: "dddot", 4: "ddddot"}
+#: MathML accent characters by order
+_ML_ACCENTS = {1: "\u02d9", 2: "\u00a8", 3: "\u20db", 4: "\u20dc"}
 
 
-def _accent(name: str) -> tuple[str, str] | None:
-    """(base name, accent) of a velocity/acceleration symbol name, else None."""
-    for suffix, acc in _ACCENTS:
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return name[: -len(suffix)], acc
-    return None
+def register_rate(rate: sp.Symbol, of: sp.Symbol) -> None:
+    """Record the role of ``rate``: it is the time derivative of ``of``.  Display follows roles,
+    never names: a rate prints as a dot over what it is the rate of, a rate of a rate as a
+    double dot (q̈ of a coordinate whatever the symbol is called: the Voronets speeds' rates
+    ``x_dot_dot`` print as ẍ), any other symbol by its own name."""
+    if isinstance(rate, sp.Symbol) and isinstance(of, sp.Symbol) and rate != of:
+        _RATE_OF[rate] = of
+
+
+def rate_role(sym) -> tuple[sp.Symbol, int] | None:
+    """(the symbol ``sym`` is a time derivative of, the order), following registered rates to
+    the first symbol that is no rate; None for a symbol that is no registered rate."""
+    if not isinstance(sym, sp.Symbol):
+        return None
+    order, s = 0, sym
+    while s in _RATE_OF and order < 8:
+        s = _RATE_OF[s]
+        order += 1
+    return (s, order) if order else None
 
 
 #: expressions with more tree nodes than this are not printed by the display functions
@@ -85,7 +114,7 @@ def tidy(expr, limit: int = DISPLAY_LIMIT) -> tuple[sp.Expr, bool]:
     simplified (``cancel`` then ``trigsimp``, the smaller of the candidates kept); expressions
     with more than ``limit`` operations, more than three angles or a fractional power are
     returned as they are (their simplification can run for minutes)."""
-    expr = sp.sympify(expr)
+    expr = sympy_of(expr)
     if not isinstance(expr, sp.Expr) or expr.is_number or not _cheap(expr, limit):
         return expr, False
     best = expr
@@ -101,61 +130,70 @@ def tidy(expr, limit: int = DISPLAY_LIMIT) -> tuple[sp.Expr, bool]:
 def tidy_all(exprs: Iterable, limit: int = DISPLAY_LIMIT) -> tuple[list, int]:
     """:func:`tidy` of each expression; returns (expressions, number left unsimplified)."""
     out, skipped = [], 0
-    for e in exprs:
+    for e in as_sequence(exprs, "expressions"):
         t, ok = tidy(e, limit)
         out.append(t)
         skipped += (not ok) and isinstance(t, sp.Expr) and not t.is_number
     return out, skipped
 
 
-def _symbol_latex(sym: sp.Symbol) -> str:
-    parts = _accent(sym.name)
-    if parts is None:
-        return sp.latex(sym)
-    base, acc = parts
-    inner = sp.latex(sp.Symbol(base))
+def _accented(inner: str, order: int) -> str:
+    """``inner`` (the LaTeX of a symbol) with an order-``order`` time-derivative accent on its
+    head: ``\\theta_{R}`` -> ``\\dot{\\theta}_{R}``."""
+    acc = _TEX_ACCENTS.get(order)
     m = re.match(r"^(\\[A-Za-z]+|[^_^\\{]+)(.*)$", inner)
-    if m is None:  # pragma: no cover - every symbol's latex has a head
-        return rf"\{acc}{{{inner}}}"
-    return rf"\{acc}{{{m.group(1)}}}{m.group(2)}"
+    head, rest = (m.group(1), m.group(2)) if m else (inner, "")
+    if acc is None:
+        return rf"\overset{{({order})}}{{{head}}}{rest}"
+    return rf"\{acc}{{{head}}}{rest}"
+
+
+def _symbol_latex(sym: sp.Symbol) -> str:
+    role = rate_role(sym)
+    if role is None:
+        return sp.latex(sym)
+    base, order = role
+    return _accented(sp.latex(base), order)
 
 
 def dotted_names(exprs) -> dict:
-    """``symbol_names`` for :func:`sympy.latex`: every ``*_dot``/``*_ddot`` symbol of ``exprs``
-    with its dot accent."""
+    """``symbol_names`` for :func:`sympy.latex`: every rate symbol of ``exprs`` (by its
+    registered role, :func:`register_rate`) with its dot accent."""
     if isinstance(exprs, sp.Basic):
         exprs = [exprs]
     out = {}
-    for e in exprs:
-        for s in sp.sympify(e).free_symbols:
-            if isinstance(s, sp.Symbol) and _accent(s.name) is not None:
+    for e in as_sequence(exprs, "expressions"):
+        e = sympy_of(e, what="expression")
+        for s in (e.free_symbols if isinstance(e, (sp.Basic, sp.MatrixBase)) else dotted_names(e)):
+            if isinstance(s, sp.Symbol) and rate_role(s) is not None:
                 out[s] = _symbol_latex(s)
     return out
 
 
 def latex(expr, **settings) -> str:
-    """``sympy.latex(expr)`` with dot accents on velocity and acceleration symbols."""
-    names = dotted_names(expr if isinstance(expr, sp.Basic) else sp.sympify(expr))
+    """``sympy.latex(expr)`` with dot accents on rate symbols (by role, :func:`register_rate`)."""
+    expr = sympy_of(expr, what="expression")
+    names = dotted_names(expr if isinstance(expr, sp.Basic) else [expr])
     names.update(settings.pop("symbol_names", {}))
     return sp.latex(expr, symbol_names=names, **settings)
 
 
 class _DotPrinter(MathMLPresentationPrinter):
-    """Presentation MathML with ``<mover>`` dot accents on ``*_dot``/``*_ddot`` symbols."""
+    """Presentation MathML with ``<mover>`` dot accents on rate symbols (by role)."""
 
     def _print_Symbol(self, sym, style="plain"):
-        parts = _accent(sym.name)
-        if parts is None:
+        role = rate_role(sym)
+        if role is None:
             return super()._print_Symbol(sym, style)
-        base, acc = parts
-        el = super()._print_Symbol(sp.Symbol(base), style)
+        base, order = role
+        el = super()._print_Symbol(base, style)
         target = el
         if el.nodeName in ("msub", "msup", "msubsup") and el.childNodes:
             target = el.childNodes[0]
         over = self.dom.createElement("mover")
         over.setAttribute("accent", "true")
         mo = self.dom.createElement("mo")
-        mo.appendChild(self.dom.createTextNode("\u02d9" if acc == "dot" else "\u00a8"))
+        mo.appendChild(self.dom.createTextNode(_ML_ACCENTS.get(order, "(" + str(order) + ")")))
         parent = target.parentNode
         if target is el:
             over.appendChild(el)
@@ -172,6 +210,9 @@ class _DotPrinter(MathMLPresentationPrinter):
 def mathml(expr, *, display: bool = True) -> str:
     """Presentation MathML of ``expr`` (a ``<math>`` element that browsers render without
     scripts), with its LaTeX (:func:`latex`) as the TeX annotation."""
+    expr = sympy_of(expr, what="expression")
+    if isinstance(expr, (list, tuple)):
+        raise ParseError("mathml takes one expression or matrix, not a sequence")
     body = _DotPrinter().doprint(expr)
     tex = latex(expr).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     mode = ' display="block"' if display else ""
@@ -181,6 +222,8 @@ def mathml(expr, *, display: bool = True) -> str:
 
 def balanced(tex: str) -> bool:
     """Are the braces of ``tex`` balanced (escaped braces ``\\{ \\}`` aside)?"""
+    if not isinstance(tex, str):
+        raise ParseError(f"balanced takes a LaTeX string, not {type(tex).__name__}")
     depth = 0
     i = 0
     while i < len(tex):
@@ -203,6 +246,26 @@ def _names_latex(name: str) -> str:
     return sp.latex(sp.Symbol(name))
 
 
+def frame_name_latex(frame, a: int) -> str:
+    """LaTeX of the name of ``frame``'s quasi-velocity ``a`` by its role: a quasi-velocity that
+    is a coordinate's velocity (its coframe row is that coordinate's dq) and carries that
+    velocity's name (the Voronets frame's ``x_dot``, a coordinate frame's ``t_dot``) prints as
+    the velocity, ``\\dot{x}``; any other by its own name (``w`` stays w even where w = θ̇)."""
+    name = frame.names[a]
+    try:
+        row = list(frame.B[a, :])
+        space = frame.space
+    except (AttributeError, TypeError, IndexError):  # pragma: no cover - not a geonh Frame
+        return _names_latex(name)
+    ones = [j for j, e in enumerate(row) if e != 0]
+    if len(ones) == 1 and row[ones[0]] == 1:
+        j = ones[0]
+        coord = space.coords[j]
+        if name == f"{coord.name}_dot":   # named as that velocity (a name of the user's own stays)
+            return _accented(sp.latex(coord), 1)
+    return _names_latex(name)
+
+
 def _simp(simplify, limit):
     """The simplifier of the renderers: ``simplify`` if given, else :func:`tidy` within ``limit``."""
     if simplify is not None:
@@ -214,8 +277,8 @@ def field_text(components, coords) -> str:
     """A vector field as text: ``R*cos(theta) ∂_x + R*sin(theta) ∂_y + ∂_phi`` (zero terms
     left out)."""
     terms = []
-    for c, q in zip(components, coords):
-        c = sp.sympify(c)
+    for c, q in zip(as_sequence(components, "components"), as_sequence(coords, "coordinates")):
+        c = expr_of(c, what="component")
         if c == 0:
             continue
         if c == 1:
@@ -246,15 +309,21 @@ def equations_latex(eqs, *, limit: int = DISPLAY_LIMIT, simplify=None) -> str:
 
 def structure_latex(frame, c=None, *, limit: int = DISPLAY_LIMIT, simplify=None) -> str:
     """The non-zero structure coefficients c^d_ab (a < b) of ``frame`` as LaTeX."""
-    c = frame.structure_coefficients() if c is None else c
     n = frame.dim
+    if c is None:
+        c = frame.structure_coefficients()
+    elif not isinstance(c, sp.NDimArray):
+        c = sp.Array(sympy_of(c.tolist() if hasattr(c, "tolist") else as_sequence(c, "structure coefficients"),
+                              what="structure coefficients"))
+    if c.shape != (n, n, n):
+        raise DimensionError(f"structure coefficients c[d, a, b] of shape {(n, n, n)} needed, got {c.shape}")
     rows = []
     for a in range(n):
         for b in range(a + 1, n):
             for d in range(n):
                 v = _simp(simplify, limit)(c[d, a, b])
                 if v != 0:
-                    nm = [_names_latex(frame.names[i]) for i in (d, a, b)]
+                    nm = [frame_name_latex(frame, i) for i in (d, a, b)]
                     rows.append(rf"c^{{{nm[0]}}}_{{{nm[1]}\,{nm[2]}}} &= {_tex(v)}")
     if not rows:
         return r"\text{all structure coefficients vanish}"
@@ -266,16 +335,17 @@ def frame_latex(frame, *, limit: int = DISPLAY_LIMIT, coefficients: bool = True,
     coefficients of ``frame`` as LaTeX."""
     S = frame.space
     rows = []
-    for nm, om in zip(frame.names, frame.quasi_velocities()):
-        rows.append(rf"{_names_latex(nm)} &= {_tex(_simp(simplify, limit)(om))}")
-    for nm, X in zip(frame.names, frame.fields):
+    names = [frame_name_latex(frame, a) for a in range(frame.dim)]
+    for nm, om in zip(names, frame.quasi_velocities()):
+        rows.append(rf"{nm} &= {_tex(_simp(simplify, limit)(om))}")
+    for nm, X in zip(names, frame.fields):
         terms = []
         for comp, q in zip(X.components, S.coords):
             comp = _simp(simplify, limit)(comp)
             if comp != 0:
                 d = rf"\partial_{{{sp.latex(q)}}}"
                 terms.append(d if comp == 1 else rf"\left({_tex(comp)}\right) {d}")
-        rows.append(rf"X_{{{_names_latex(nm)}}} &= {' + '.join(terms) or '0'}")
+        rows.append(rf"X_{{{nm}}} &= {' + '.join(terms) or '0'}")
     out = r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
     if coefficients:
         out += r" \quad " + structure_latex(frame, limit=limit, simplify=simplify)
@@ -290,7 +360,7 @@ def relations_latex(rel, *, limit: int = DISPLAY_LIMIT, simplify=None) -> str:
         rows.append(rf"d\delta {sp.latex(q)} - \delta d {sp.latex(q)} &= {_tex(_simp(simplify, limit)(e))}")
     g = rel.gamma
     p = rel.p
-    names = [_names_latex(n) for n in rel.frame.names]
+    names = [frame_name_latex(rel.frame, a) for a in range(len(rel.frame.names))]
     for nu in range(p):
         for lam in range(p):
             for mu in range(p):

@@ -71,6 +71,52 @@ class ParseError(GeonhError, ValueError, TypeError):
     since many such inputs are of the wrong type (``None``, a bool, a dict)."""
 
 
+class LimitError(ParseError):
+    """An input beyond one of geonh's size limits: a formula string that is too long or too
+    deeply nested, a number with too many digits (a literal, a decimal such as ``1e999999``, or
+    the result of an operation such as ``(9**999)**999``), an exponent that is too large, or a
+    sympy expression with too many nodes, too deep a tree or a number too large to work with.
+    The message names the limit and how to raise it (``with geonh.limits(...)``, see
+    :mod:`geonh.kernel.parsing`).  A :class:`ParseError`, so ``except ParseError`` catches it."""
+
+
+class ModelFileError(ParseError):
+    """A model file (``geonh.models.files``) that cannot be read as a model: not readable,
+    not UTF-8, not TOML, too big or nested too deeply, an unknown key, a value of the wrong
+    type, or a formula or name that is refused.  The message names the file, the key and what
+    was expected.  A :class:`ParseError`, so code catching that keeps working."""
+
+
+class UnsupportedSetupError(GeonhError, ValueError):
+    """A sympy.physics.mechanics set-up (KanesMethod, LagrangesMethod, System) holds something
+    that :mod:`geonh.interop` cannot bring into a MechanicalSystem without changing the motion
+    (a constraint built into the velocities, a configuration constraint the velocity constraints
+    do not enforce, inconsistent acceleration constraints, …); the message names it and says how
+    to state it so that it comes in."""
+
+
+class IntegrationError(GeonhError, RuntimeError):
+    """A numerical integration that stopped before the end of its interval: the system is stiff
+    for an explicit method, the step size collapsed (a singularity, a blow-up), or the step or
+    time limit was reached (:func:`geonh.simulate`).  ``reason`` is one of ``"stiff"``,
+    ``"step_limit"``, ``"time_limit"`` and ``"step_size"``; ``trajectory`` is the motion up to
+    the last accepted output (a :class:`~geonh.numerics.Trajectory`, or None)."""
+
+    def __init__(self, message: str, reason: str = "step_size", trajectory=None):
+        super().__init__(message)
+        self.reason = reason
+        self.trajectory = trajectory
+
+    def __reduce__(self):  # keep reason and trajectory across processes (Dask, multiprocessing)
+        return type(self), (self.args[0] if self.args else "", self.reason, self.trajectory)
+
+
+class NotPicklableError(GeonhError, TypeError):
+    """An object that holds compiled machine code (an ``ODEFunction``, an ``Observable``) was
+    pickled for another process (Dask, multiprocessing) or a file.  Ship what it was built from
+    instead (the ``Equations``, or the model's name) and compile it there, once per process."""
+
+
 class BudgetExceededError(GeonhError, TimeoutError):
     """The time budget of a :func:`geonh.budget` block ran out during a long symbolic step.
 
@@ -92,9 +138,3 @@ class BudgetExceededError(GeonhError, TimeoutError):
 
     def __reduce__(self):  # pickles (and crosses process boundaries) with its data
         return (type(self), (self.step, self.done, self.total, self.unit, self.seconds))
-
-
-class ExpressionTooLargeError(GeonhError, ValueError):
-    """An input expression beyond the size limits of :func:`geonh.budget` (too many distinct
-    subexpressions, a number with too many digits, ``factorial(10**8)``): refused before any
-    work starts, with a message naming the entry and the limit."""

@@ -22,11 +22,15 @@ from typing import Any, Sequence
 import sympy as sp
 
 from .equations.base import Equations
-from .errors import DimensionError, GeonhError, NotLinearError
-from .kernel.generic_point import lu_solve
+from .errors import (DimensionError, GeonhError, NotLinearError, ParseError, RankError, SingularMapError,
+                     UnsupportedSetupError)
+from .kernel.generic_point import generic_rank, independent_rows, is_zero, lu_solve
+from .kernel.parsing import as_floats, as_mapping, expr_of, sympy_of
+from .kernel.space import ConfigurationSpace
 from .systems.mechanical import MechanicalSystem
 
-__all__ = ["from_kanes_method", "to_sympy", "to_pydy_system", "SympyEquations"]
+__all__ = ["from_sympy", "from_kanes_method", "from_lagranges_method", "to_sympy", "to_pydy_system",
+           "SympyEquations"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -46,80 +50,433 @@ class _Location:
     """A load's point or frame with its velocity rewritten in q̇ (for ``from_mechanics``)."""
 
     def __init__(self, original, frame, rep):
-        if hasattr(original, "vel"):
-            self.vel = lambda f, v=original.vel(frame).xreplace(rep): v
-        else:
-            self.ang_vel_in = lambda f, w=original.ang_vel_in(frame).xreplace(rep): w
-
-
-def _setup(km, frame):
-    """(q, u, kdes as expressions = 0, bodies, loads, frame, velocity constraints = 0,
-    configuration constraints) of a KanesMethod or a sympy System."""
-    q, u = list(km.q), list(km.u)
-    if hasattr(km, "kindiffdict") and not hasattr(km, "form_eoms"):  # KanesMethod
         try:
-            kd = km.kindiffdict()
-        except AttributeError as exc:
-            raise GeonhError(f"the KanesMethod has no kinematic differential equations: {exc}") from None
-        kdes = [qd - rhs for qd, rhs in kd.items()]
-        bodies = list(getattr(km, "bodies", None) or [])
-        loads = list(getattr(km, "loads", None) or [])
-        frame = frame if frame is not None else getattr(km, "_inertial", None)
-        k_nh, f_nh = getattr(km, "_k_nh", sp.Matrix()), getattr(km, "_f_nh", sp.Matrix())
-        vel = list(k_nh * sp.Matrix(u) + f_nh) if k_nh.shape[0] else []
-        config = list(getattr(km, "_f_h", sp.Matrix()))
-    else:  # sympy.physics.mechanics.System
-        kdes = list(km.kdes)
-        bodies, loads = list(km.bodies), list(km.loads)
-        frame = frame if frame is not None else km.frame
-        vel = list(km.nonholonomic_constraints)
-        config = list(km.holonomic_constraints)
-    if frame is None:
-        raise GeonhError("the set-up names no inertial frame: pass frame=")
-    if not bodies:
-        raise GeonhError("the set-up has no bodies: build the KanesMethod with bodies=[...] (or pass a System)")
-    return q, u, kdes, bodies, loads, frame, vel, config
+            if hasattr(original, "vel"):
+                v = original.vel(frame).xreplace(rep)
+                self.vel = lambda f, v=v: v
+            else:
+                w = original.ang_vel_in(frame).xreplace(rep)
+                self.ang_vel_in = lambda f, w=w: w
+        except (ValueError, AttributeError) as exc:
+            raise UnsupportedSetupError(f"the load on {original} has no velocity in {frame}: {exc}") from None
 
 
-def _speeds_from_kdes(q, u, kdes):
-    """{u_j: u_j(q, q̇)} from the kinematic differential equations (linear in u)."""
+@dataclass
+class _Door:
+    """What a sympy set-up holds, read once (every entry point fills the same record)."""
+
+    kind: str                      # "KanesMethod", "System" or "LagrangesMethod"
+    q: list                        # coordinates q(t)
+    u: list                        # speeds u(t) (none for Lagrange: the speeds are q̇)
+    u_aux: list                    # auxiliary speeds (zero on the motion)
+    kdes: list                     # kinematic differential equations (= 0)
+    bodies: list
+    loads: list                    # (point or frame, vector)
+    frame: Any
+    holonomic: list                # configuration constraints f(t, q) = 0
+    velocity: list                 # velocity constraints (= 0) in q, q̇, u, t
+    lagrangian: Any = None         # LagrangesMethod: L = T − V
+    acceleration: Any = None       # KanesMethod: explicit acceleration constraints (k_dnh, f_dnh)
+
+
+def _mechanics():
+    import sympy.physics.mechanics as me
+    return me
+
+
+def _read(setup, frame) -> _Door:
+    """Dispatch on the kind of set-up (duck-typed where sympy's classes allow it)."""
+    me = _mechanics()
+    system_cls = getattr(me, "System", None)
+    if system_cls is not None and isinstance(setup, system_cls):
+        eom = setup.eom_method
+        if eom is not None:  # formed: the method sympy integrates holds exactly what it uses
+            door = _read(eom, frame)
+            door.kind = f"System ({door.kind})"
+            return door
+        return _read_system(setup, frame)
+    if isinstance(setup, me.LagrangesMethod):
+        return _read_lagrange(setup, frame)
+    if isinstance(setup, me.KanesMethod):
+        return _read_kane(setup, frame)
+    raise UnsupportedSetupError(f"expected a sympy.physics.mechanics KanesMethod, LagrangesMethod or System, not "
+                                f"{type(setup).__name__}")
+
+
+def _read_kane(km, frame) -> _Door:
+    q, u = list(km.q), list(km.u)
+    if getattr(km, "_qdot_u_map", None) is None:
+        raise UnsupportedSetupError("the KanesMethod has no kinematic differential equations (kd_eqs=...): "
+                                    "geonh needs them to express the speeds in q̇")
+    qd = [x.diff(_t()) for x in q]
+    if hasattr(km, "_k_ku_implicit"):  # the kdes as given: k_ku u + k_kq̇ q̇ + f_k = 0
+        kdes = list(km._k_ku_implicit * sp.Matrix(u) + km._k_kqdot_implicit * sp.Matrix(qd)
+                    + km._f_k_implicit)
+    else:  # pragma: no cover - older sympy: the solved form q̇ = K(q, u)
+        kdes = [d - rhs for d, rhs in km.kindiffdict().items()]
+    k_nh = getattr(km, "_k_nh", sp.Matrix())
+    vel = list(k_nh * sp.Matrix(u) + km._f_nh) if k_nh.shape[0] else []
+    acc = None
+    k_dnh = getattr(km, "_k_dnh", None)
+    if vel and k_dnh is not None and k_dnh is not k_nh:  # acceleration constraints given explicitly
+        acc = (k_dnh, km._f_dnh, k_nh, km._f_nh, dict(km._qdot_u_map))
+    return _Door("KanesMethod", q, u, list(getattr(km, "_uaux", None) or []), kdes,
+                 list(km.bodies or []), list(km.loads or []), frame if frame is not None else km._inertial,
+                 list(getattr(km, "_f_h", None) or []), vel, acceleration=acc)
+
+
+def _read_system(system, frame) -> _Door:
+    loads = list(system.loads) + [ld for act in system.actuators for ld in act.to_loads()]
+    return _Door("System", list(system.q), list(system.u), list(system.u_aux), list(system.kdes),
+                 list(system.bodies), loads, frame if frame is not None else system.frame,
+                 list(system.holonomic_constraints), list(system.velocity_constraints))
+
+
+def _read_lagrange(lm, frame) -> _Door:
+    hol = list(getattr(lm, "_hol_coneqs", None) or [])
+    con = list(lm.coneqs) if lm.coneqs is not None else []
+    return _Door("LagrangesMethod", list(lm.q), [], [], [], list(lm.bodies or []), list(lm.forcelist or []),
+                 frame if frame is not None else lm.inertial, hol, con[len(hol):], lagrangian=lm._L[0])
+
+
+def _dynamic_atoms(exprs) -> tuple[set, set]:
+    """(functions of time f(t), their derivatives) in the expressions."""
     t = _t()
+    funcs, ders = set(), set()
+    for e in exprs:
+        e = sympy_of(e)
+        for d in e.atoms(sp.Derivative):
+            if isinstance(d.expr, sp.core.function.AppliedUndef) and d.expr.args == (t,):
+                ders.add(d)
+        for f in e.atoms(sp.core.function.AppliedUndef):
+            if f.args == (t,):
+                funcs.add(f)
+    return funcs, ders
+
+
+def _scalars(vec, frame) -> list:
+    """A sympy Vector as its components in ``frame`` (for scanning its symbols)."""
+    if vec == 0:
+        return []
+    return list(vec.to_matrix(frame))
+
+
+def _exogenous(door: _Door, scan: list) -> dict:
+    """{f(t): Symbol f} for the functions of time that are neither coordinates nor speeds
+    (specified inputs such as a torque T(t)): they come in as parameters of the same name,
+    whose values may be expressions in t.  Their derivatives cannot come in."""
+    known = set(door.q) | set(door.u) | set(door.u_aux)
+    funcs, ders = _dynamic_atoms(scan)
+    ext = sorted((f for f in funcs if f not in known), key=str)
+    bad = sorted({str(d) for d in ders if d.expr not in known})
+    if bad:
+        raise UnsupportedSetupError(f"the {door.kind} set-up uses the time derivatives {bad} of functions that are not "
+                                    "coordinates: geonh cannot bring them in (give such inputs as expressions in t)")
+    out = {}
+    names = {x.func.__name__ for x in door.q}
+    for f in ext:
+        nm = f.func.__name__
+        if nm in names:
+            raise UnsupportedSetupError(f"the function of time {f} has the name of a coordinate")
+        out[f] = sp.Symbol(nm)
+    return out
+
+
+def _explicit_time(exprs) -> bool:
+    """Does an expression depend on t other than through functions of t?"""
+    t = _t()
+    for e in exprs:
+        e = sympy_of(e)
+        if t not in e.free_symbols:
+            continue
+        funcs, ders = _dynamic_atoms([e])
+        rep = {d: sp.Dummy() for d in ders}
+        e = e.xreplace(rep)
+        e = e.xreplace({f: sp.Dummy() for f in _dynamic_atoms([e])[0]})
+        if t in e.free_symbols:
+            return True
+    return False
+
+
+def _solve_full_rank(A: sp.Matrix, rhs: sp.Matrix, what: str) -> sp.Matrix:
+    """x with A x = rhs for A of full rank at the generic point (decided by ``generic_rank``
+    before): a diagonal A entry by entry, else LU with generic pivots, else (should the pivot
+    search ever disagree with the rank) sympy's LU with geonh's generic zero test."""
+    n = A.rows
+    if all(A[i, j] == 0 for i in range(n) for j in range(n) if i != j):
+        return sp.Matrix([rhs[i] / A[i, i] for i in range(n)])
+    try:
+        return lu_solve(A, rhs, what=what)
+    except SingularMapError:
+        return A.LUsolve(rhs, iszerofunc=is_zero)
+
+
+def _speeds_from_kdes(S, door: _Door, exo: dict) -> dict:
+    """{u_j(t): u_j(q, q̇) in dynamicsymbols}: the kinematic differential equations (linear in u)
+    solved for the speeds.  Done in plain symbols (the coordinates of ``S`` and a dummy per
+    speed), so the rank of ∂kdes/∂u is decided at random points like every other rank in
+    geonh (:func:`~geonh.kernel.generic_point.generic_rank`) and the solve follows that
+    verdict."""
+    t = _t()
+    q, u, kdes = door.q, door.u, door.kdes
     if len(kdes) != len(q) or len(u) != len(q):
         raise DimensionError(f"{len(q)} coordinates, {len(u)} speeds and {len(kdes)} kinematic differential "
                              "equations: geonh needs one speed per coordinate (dependent speeds included)")
-    K = sp.Matrix(kdes)
-    A = K.jacobian(u)
-    if K.has(*[x.diff(t) for x in u]):
+    udots = [x.diff(t) for x in u]
+    if any(sympy_of(k).has(*udots) for k in kdes):
         raise NotLinearError("the kinematic differential equations involve u̇")
-    b = -K.xreplace({s: 0 for s in u})
-    if any(A[i, j].has(*u) for i in range(A.rows) for j in range(A.cols)):
+    U = [sp.Dummy(x.func.__name__) for x in u]
+    rep = dict(zip(u, U)) | {x: 0 for x in door.u_aux} | exo
+    K = sp.Matrix([S.from_dynamic(sympy_of(k).xreplace(rep)) for k in kdes])
+    A = K.jacobian(U)
+    if any(e.has(*U) for e in A):
         raise NotLinearError("the kinematic differential equations are not linear in the speeds u")
-    sol = lu_solve(A, b, what="∂kdes/∂u")
-    return {s: sp.simplify(v) for s, v in zip(u, sol)}
+    b = -K.xreplace({s: 0 for s in U})
+    r = generic_rank(A)
+    if r < len(u):
+        raise SingularMapError(f"∂kdes/∂u has rank {r} < {len(u)} at the generic point: the kinematic "
+                               "differential equations do not determine the speeds from q̇")
+    sol = _solve_full_rank(A, b, "∂kdes/∂u")
+    return {x: S.to_dynamic(v) for x, v in zip(u, sol)}
 
 
-def from_kanes_method(km, *, frame=None, potential=0, time: bool = False, name: str = "") -> MechanicalSystem:
-    """A :class:`~geonh.systems.MechanicalSystem` from a sympy ``KanesMethod`` (built with
-    ``bodies=`` and ``forcelist=``) or a ``sympy.physics.mechanics.System``.
+def _not_a_derivative(S, v: list) -> str:
+    """Why the velocity components ``v`` (plain symbols, linear in q̇) are not the time
+    derivative of a position r(t, q), or "" if they are: v = J q̇ + v₀ is dr/dt exactly when
+    the form J dq + v₀ dt is closed (∂J_i/∂q_j = ∂J_j/∂q_i, ∂J_i/∂t = ∂v₀/∂q_i; without time
+    v₀ = 0)."""
+    zero = {x: 0 for x in S.qd}
+    for comp in v:
+        J = [sp.diff(comp, x) for x in S.qd]
+        v0 = comp.xreplace(zero)
+        if S.t is None and not is_zero(v0):
+            return f"it has the part {v0} at rest"
+        for i in range(S.n):
+            for j in range(i + 1, S.n):
+                if not is_zero(sp.diff(J[i], S.q[j]) - sp.diff(J[j], S.q[i])):
+                    return f"∂/∂{S.q[j]} of its {S.qd[i]} part differs from ∂/∂{S.q[i]} of its {S.qd[j]} part"
+            if S.t is not None and not is_zero(sp.diff(J[i], S.t) - sp.diff(v0, S.q[i])):
+                return f"∂/∂t of its {S.qd[i]} part differs from ∂/∂{S.q[i]} of its part at rest"
+    return ""
 
-    Reads q, u, the kinematic differential equations (solved for u = u(q, q̇); they must be
-    linear in u, one speed per coordinate), the bodies (T = Σ body.kinetic_energy), the loads
-    (generalized forces) and the velocity constraints, all rewritten in q and q̇; the inertial
-    frame is the set-up's own unless ``frame`` is given.  ``potential``: V in dynamicsymbols
-    (loads already carry gravity if the set-up has it; do not give both).  The result is built
-    by :meth:`MechanicalSystem.from_mechanics`.  Configuration (holonomic) constraints of the
-    set-up are refused (``GeonhError``): give them to :class:`MechanicalSystem` directly."""
-    q, u, kdes, bodies, loads, frame, vel, config = _setup(km, frame)
-    if config:
-        raise GeonhError(f"configuration constraints {config} are not read from a KanesMethod set-up; "
-                         "build the MechanicalSystem with holonomic=[...]")
-    rep = _speeds_from_kdes(q, u, kdes)
-    T = sum((b.kinetic_energy(frame) for b in bodies), sp.S.Zero)
-    energy = [_Energy(sp.expand(T.xreplace(rep)))]
-    new_loads = [(_Location(loc, frame, rep), vec.xreplace(rep)) for loc, vec in loads]
-    constraints = [sp.expand(c.xreplace(rep)) for c in vel]
-    return MechanicalSystem.from_mechanics(q, energy, frame, loads=new_loads, constraints=constraints,
-                                           potential=potential, time=time, name=name)
+
+def _check_kinematics(S, door: _Door, rep: dict) -> None:
+    """Kane's method works with the velocities as the set-up states them; Lagrange's equations of
+    T(q, q̇) = Σ ½ m v² + ½ ωᵀ I ω (geonh's route) hold only if each mass centre's velocity is the
+    time derivative of a position in q and each body's angular velocity is that of its
+    orientation.  A set-up that builds a constraint into its velocities (sympy's rolling disc: a
+    contact point declared at rest whose position is no coordinate) fails this and is refused —
+    it would otherwise come in as another motion."""
+    t = _t()
+    N = door.frame
+    for b in door.bodies:
+        label = getattr(b, "name", str(b))
+        P = getattr(b, "masscenter", None)
+        if P is not None and sympy_of(getattr(b, "mass", 1)) != 0:
+            v = [S.from_dynamic(sympy_of(c).xreplace(rep)) for c in P.vel(N).to_matrix(N)]
+            why = _not_a_derivative(S, v)
+            if why:
+                raise UnsupportedSetupError(
+                    f"the velocity of {P} (mass centre of {label}) in {N} is not the time derivative of a "
+                    f"position in the coordinates {[x.name for x in S.q]} ({why}): the set-up builds a "
+                    "constraint into its velocities (e.g. a rolling contact point declared at rest, its "
+                    "position left out of the coordinates).  Kane's partial velocities handle that, a "
+                    "kinetic energy T(q, q̇) cannot: add the point's coordinates (e.g. the contact point's "
+                    "x, y) with their speeds and state the constraint as velocity constraints")
+        B = getattr(b, "frame", None)
+        if B is None or B == N or getattr(b, "central_inertia", None) is None:
+            continue
+        try:
+            C = B.dcm(N)
+        except ValueError:
+            raise UnsupportedSetupError(f"the frame {B} of {label} has no orientation relative to {N}: its angular "
+                                        "velocity cannot be checked against its orientation (orient it)") from None
+        W = -(C.diff(t) * C.T)   # the angular velocity of the orientation, in B's components
+        stored = B.ang_vel_in(N).to_matrix(B)
+        for k, (r_, c_) in enumerate(((2, 1), (0, 2), (1, 0))):
+            d = S.from_dynamic(sympy_of(stored[k]).xreplace(rep) - W[r_, c_])
+            if not is_zero(d):
+                raise UnsupportedSetupError(
+                    f"the angular velocity of {B} ({label}) in {N} is not that of its orientation (they differ "
+                    f"by {d} along {B}.{'xyz'[k]}): the set-up builds a constraint into its velocities, "
+                    "which a kinetic energy T(q, q̇) cannot carry")
+
+
+def _coefficient_rows(S, exprs, what: str) -> sp.Matrix:
+    """Rows (∂c/∂q̇ | c at q̇ = 0) of expressions in plain symbols, refused unless linear in q̇."""
+    rows = []
+    zero = {v: 0 for v in S.qd}
+    for c in exprs:
+        grad = [sp.diff(c, v) for v in S.qd]
+        if any(g.has(*S.qd) for g in grad):
+            raise NotLinearError(f"the {what} {c} = 0 is not linear in the velocities")
+        rows.append(grad + [c.xreplace(zero)])
+    return sp.Matrix(rows) if rows else sp.zeros(0, S.n + 1)
+
+
+def _velocity_constraints(S, door: _Door, hol: list, vel: list) -> list:
+    """The velocity constraints that go to the MechanicalSystem next to the holonomic ones.
+
+    For Kane's method (a KanesMethod, a System) the velocity constraints are the motion's: they
+    must contain the time derivative of every configuration constraint (sympy's own rule; it is
+    checked at the generic point — otherwise sympy's motion would leave f = 0, geonh's would not,
+    and the set-up is refused).  geonh enters a holonomic constraint through ḟ itself, so the
+    velocity constraints that only repeat the ḟ are left out.  Lagrange's method keeps its
+    holonomic and nonholonomic constraints apart already."""
+    if door.lagrangian is not None or not hol:
+        return vel
+    fdot = []
+    for h in hol:
+        f = S.from_dynamic(h)
+        fdot.append(sum((sp.diff(f, x) * v for x, v in zip(S.q, S.qd)), sp.diff(f, S.t) if S.t is not None else 0))
+    H = _coefficient_rows(S, fdot, "time derivative of the configuration constraint")
+    V = _coefficient_rows(S, [S.from_dynamic(c) for c in vel], "velocity constraint")
+    rv = generic_rank(V)
+    if rv < V.rows:
+        raise RankError(f"the {V.rows} velocity constraints of the {door.kind} have rank {rv}: they are dependent")
+    if generic_rank(H) < H.rows:
+        raise RankError(f"the configuration constraints {hol} of the {door.kind} are dependent")
+    if generic_rank(H.col_join(V)) > rv:
+        raise UnsupportedSetupError(
+            f"the configuration constraints {hol} of the {door.kind} are not enforced by its velocity "
+            "constraints (their time derivatives are not combinations of them): sympy's Kane equations "
+            "move with the velocity constraints only, geonh would keep f = 0, so the motions differ; "
+            "add the time derivatives to the velocity constraints")
+    keep = independent_rows(H.col_join(V))
+    return [vel[i - H.rows] for i in keep if i >= H.rows]
+
+
+def _check_acceleration(S, door: _Door, exo: dict) -> None:
+    """Explicit acceleration constraints of a KanesMethod must be the time derivative of its
+    velocity constraints (geonh derives them from the velocity constraints): checked by rank,
+    at the generic point, in the speeds u and their rates as independent variables."""
+    k_dnh, f_dnh, k_nh, f_nh, qdot_u = door.acceleration
+    t = _t()
+    u = sp.Matrix(door.u)
+    expected = (k_nh.diff(t) * u + f_nh.diff(t)).xreplace(qdot_u)
+    U = [sp.Dummy(x.func.__name__) for x in door.u]
+    Ud = [sp.Dummy(f"{x.func.__name__}_dot") for x in door.u]
+    rep = {x.diff(t): d for x, d in zip(door.u, Ud)}
+    rep2 = dict(zip(door.u, U)) | {x: 0 for x in door.u_aux} | exo
+
+    def plain(e):
+        return S.from_dynamic(sympy_of(e).xreplace(rep).xreplace(rep2))
+
+    E = sp.Matrix([[plain(k_nh[i, j]) for j in range(k_nh.cols)] + [plain(expected[i])] for i in range(k_nh.rows)])
+    G = sp.Matrix([[plain(k_dnh[i, j]) for j in range(k_dnh.cols)] + [plain(f_dnh[i])] for i in range(k_dnh.rows)])
+    if generic_rank(E.col_join(G)) > generic_rank(E):
+        raise UnsupportedSetupError(
+            "the acceleration constraints given to the KanesMethod are not the time derivative of its velocity "
+            "constraints; geonh derives them from the velocity constraints, so the motions would differ: drop "
+            "acceleration_constraints= or make them consistent")
+
+
+def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body_potentials: bool | None = None,
+               conditions: Sequence = (), name: str = "") -> MechanicalSystem:
+    """A :class:`~geonh.systems.MechanicalSystem` from a sympy.physics.mechanics set-up: a
+    ``KanesMethod``, a ``LagrangesMethod`` or a ``System``.  Everything the set-up holds comes
+    in, or a :class:`~geonh.errors.GeonhError` says what cannot:
+
+    * coordinates q (kept by name); time ``t`` when an expression depends on it explicitly
+      (``time=None``; ``True``/``False`` force it);
+    * the speeds: the kinematic differential equations (linear in u, one speed per coordinate)
+      are solved for u = u(q, q̇) — the rank of ∂kdes/∂u is decided at the generic point
+      (:func:`~geonh.kernel.generic_point.generic_rank`); auxiliary speeds are zero;
+    * the kinetic energy Σ body.kinetic_energy (Kane's method) or the Lagrangian L = T − V split
+      by degree in q̇ (Lagrange's method); every load (also a System's actuators) as generalized
+      forces; functions of time that are neither coordinates nor speeds (specified inputs)
+      become parameters of the same name (their derivatives are refused);
+    * every constraint: holonomic (``configuration_constraints``, ``hol_coneqs``,
+      ``System.holonomic_constraints``) as holonomic constraints; velocity constraints
+      (``velocity_constraints``, ``nonhol_coneqs``, ``System.nonholonomic_constraints`` or its
+      ``velocity_constraints`` however they were set).  For Kane's method the velocity
+      constraints are the motion's and must contain the time derivatives of the configuration
+      constraints (checked); explicit acceleration constraints must be their time derivative
+      (checked);
+    * ``body.potential_energy``: LagrangesMethod uses it (through its Lagrangian); KanesMethod
+      ignores it.  A Kane set-up whose bodies carry a potential energy is refused unless
+      ``body_potentials`` says what to do: ``True`` adds it to V, ``False`` ignores it as
+      sympy's KanesMethod does.
+
+    A System whose equations were formed (``form_eoms``) is read through its method
+    (KanesMethod or LagrangesMethod); an unformed System is read as sympy's default,
+    KanesMethod.  ``frame`` overrides the inertial frame; ``potential`` (in dynamicsymbols) is
+    added to V; ``conditions`` restrict the parameters (as for :class:`MechanicalSystem`: sympy's
+    symbols often carry no sign, e.g. ``conditions=[m > 0, r > 0]``).  The result has the same
+    accelerations as the set-up's own ``rhs()`` at states
+    that satisfy the constraints (tests/test_interop_roundtrip.py)."""
+    potential = expr_of(potential, what="potential")  # a formula string is parsed, never evaluated
+    door = _read(setup, frame)
+    t = _t()
+    if door.frame is None and (door.loads or door.lagrangian is None):
+        raise UnsupportedSetupError(f"the {door.kind} set-up names no inertial frame: pass frame=")
+    if door.lagrangian is None and not door.bodies:
+        raise UnsupportedSetupError(f"the {door.kind} set-up has no bodies: build it with bodies=[...] "
+                                    "(or pass a System with bodies)")
+    pe = [b for b in door.bodies if sympy_of(getattr(b, "potential_energy", 0) or 0) != 0]
+    if door.lagrangian is None and pe and body_potentials is None:
+        raise UnsupportedSetupError(
+            f"the bodies {[getattr(b, 'name', str(b)) for b in pe]} carry a potential_energy, which Kane's "
+            f"method (the {door.kind}) does not use: pass body_potentials=True to add it to V or "
+            "body_potentials=False to ignore it as sympy's KanesMethod does (or form a System's equations "
+            "with LagrangesMethod first)")
+    # what to scan for functions of time: every scalar the set-up holds
+    scan = list(door.kdes) + list(door.holonomic) + list(door.velocity) + [potential]
+    if door.lagrangian is not None:
+        scan.append(door.lagrangian)
+    try:
+        energies = [b.kinetic_energy(door.frame) for b in door.bodies] if door.lagrangian is None else []
+        load_parts = []
+        for loc, vec in (tuple(ld) for ld in door.loads):
+            vl = loc.vel(door.frame) if hasattr(loc, "vel") else loc.ang_vel_in(door.frame)
+            load_parts += _scalars(vec, door.frame) + _scalars(vl, door.frame)
+    except (ValueError, AttributeError, TypeError) as exc:
+        raise UnsupportedSetupError(f"the {door.kind} set-up cannot be read: {exc}") from None
+    scan += energies + load_parts
+    scan += [getattr(b, "potential_energy", 0) or 0 for b in pe] if body_potentials else []
+    exo = _exogenous(door, scan)
+    use_time = _explicit_time(scan) if time is None else bool(time)
+    S = ConfigurationSpace([x.func.__name__ for x in door.q], time=t if use_time else False)
+    rep = dict(exo) | {x: 0 for x in door.u_aux}
+    if door.u:
+        rep |= _speeds_from_kdes(S, door, exo)
+    V = sympy_of(potential).xreplace(exo)
+    if door.lagrangian is not None:
+        L = S.from_dynamic(sympy_of(door.lagrangian).xreplace(exo))
+        L0 = L.xreplace({v: 0 for v in S.qd})
+        T = sp.expand(S.to_dynamic(L - L0))
+        V = V - S.to_dynamic(L0)
+    else:
+        _check_kinematics(S, door, rep)
+        T = sp.expand(sum(energies, sp.S.Zero).xreplace(rep))
+        if body_potentials:
+            V = V + sum((sympy_of(b.potential_energy).xreplace(exo) for b in pe), sp.S.Zero)
+    loads = [(_Location(loc, door.frame, rep), vec.xreplace(rep)) for loc, vec in (tuple(ld) for ld in door.loads)]
+    hol = [sympy_of(h).xreplace(exo) for h in door.holonomic]
+    vel = [sp.expand(sympy_of(c).xreplace(rep)) for c in door.velocity]
+    if door.acceleration is not None:
+        _check_acceleration(S, door, exo)
+    vel = _velocity_constraints(S, door, hol, vel)
+    return MechanicalSystem.from_mechanics(door.q, [_Energy(T)], door.frame, loads=loads, constraints=vel,
+                                           holonomic=hol, potential=V, time=use_time, name=name,
+                                           conditions=conditions)
+
+
+def from_kanes_method(km, *, frame=None, potential=0, time: bool | None = None, body_potentials: bool | None = None,
+                      conditions: Sequence = (), name: str = "") -> MechanicalSystem:
+    """:func:`from_sympy` for a ``KanesMethod`` (or a ``System``): q, the kinematic differential
+    equations solved for u = u(q, q̇), the bodies, the loads and every constraint, rewritten in q
+    and q̇."""
+    return from_sympy(km, frame=frame, potential=potential, time=time, body_potentials=body_potentials,
+                      conditions=conditions, name=name)
+
+
+def from_lagranges_method(lm, *, frame=None, potential=0, time: bool | None = None, conditions: Sequence = (),
+                          name: str = "") -> MechanicalSystem:
+    """:func:`from_sympy` for a ``LagrangesMethod``: its Lagrangian (T the part of degree ≥ 1 in
+    q̇, V = −L at q̇ = 0), its forcelist as generalized forces, ``hol_coneqs`` as holonomic and
+    ``nonhol_coneqs`` as velocity constraints."""
+    return from_sympy(lm, frame=frame, potential=potential, time=time, conditions=conditions, name=name)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -187,7 +544,7 @@ def to_sympy(eqs: Equations) -> SympyEquations:
         rep[time] = t
 
     def conv(e):
-        return S.to_dynamic(sp.sympify(e).xreplace(rep))
+        return S.to_dynamic(sympy_of(e).xreplace(rep))
 
     q = sp.Matrix(list(S.dynamicsymbols()))
     n = len(eqs.kinematics)
@@ -236,6 +593,10 @@ def to_pydy_system(eqs: Equations, constants: dict | None = None, initial_condit
         from pydy.system import System
     except ImportError:  # pragma: no cover - depends on the environment
         raise GeonhError("to_pydy_system needs pydy: pip install pydy") from None
+    constants = {k: as_floats(v, f"the value of {k}") for k, v in as_mapping({} if constants is None else constants, "constants").items()}
+    initial_conditions = {k: as_floats(v, f"the initial value of {k}")
+                          for k, v in as_mapping({} if initial_conditions is None else initial_conditions, "initial_conditions").items()}
+    times = as_floats(times, "times") if times is not None else None
     if eqs.lam_vec:
         raise DimensionError(f"the {eqs.form} equations carry multipliers {list(eqs.lam_vec)}; pydy integrates "
                              "M u' = F only: use a form without multipliers (e.g. boltzmann_hamel)")
@@ -244,13 +605,15 @@ def to_pydy_system(eqs: Equations, constants: dict | None = None, initial_condit
     dyn = {str(f.func): f for f in list(se.q) + list(se.u)}
 
     def key(k, table):
+        if not isinstance(k, (str, sp.Basic)):
+            raise ParseError(f"keys are symbols or names, not {type(k).__name__}")
         name = k if isinstance(k, str) else getattr(k, "name", None) or str(getattr(k, "func", k))
         if name not in table:
             raise GeonhError(f"{k!r} is not one of {sorted(table)}")
         return table[name]
 
-    consts = {key(k, by_name): v for k, v in (constants or {}).items()}
-    ics = {key(k, dyn): v for k, v in (initial_conditions or {}).items()}
+    consts = {key(k, by_name): v[()] if v.ndim == 0 else v for k, v in constants.items()}
+    ics = {key(k, dyn): v[()] if v.ndim == 0 else v for k, v in initial_conditions.items()}
     sysm = System(_PydyMethod(se), constants=consts, initial_conditions=ics, **kwargs)
     if times is not None:
         sysm.times = times

@@ -24,8 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import sympy as sp
 
-from .errors import GeonhError
+from .errors import GeonhError, ParseError
+from .kernel.parsing import as_float, as_floats, as_sequence
 
 __all__ = ["bicycle_figure", "eigenvalues_figure", "growth_vector_figure", "invariants_figure", "overview",
            "phase_figure", "reactions_figure", "trajectory_figure"]
@@ -55,7 +57,7 @@ def _columns(traj, which: str):
         return list(traj.u_names), traj.u.T
     if which == "all":
         return list(traj.q_names) + list(traj.u_names), traj.y
-    raise ValueError(f"which must be 'q', 'u' or 'all', not {which!r}")
+    raise ParseError(f"which must be 'q', 'u' or 'all', not {which!r}")
 
 
 def trajectory_figure(traj, *, which: str = "all", names: Sequence[str] | None = None, ax=None, title: str = ""):
@@ -63,7 +65,7 @@ def trajectory_figure(traj, *, which: str = "all", names: Sequence[str] | None =
     columns ``names``)."""
     fig, ax = _axes(ax)
     if names is not None:
-        cols = [(n, traj[n]) for n in names]
+        cols = [(n, traj[n]) for n in as_sequence(names, "names")]
     else:
         labels, data = _columns(traj, which)
         cols = list(zip(labels, data))
@@ -182,7 +184,8 @@ def eigenvalues_figure(values: Sequence[float], eigenvalues: Sequence[Sequence[c
     """Real parts (dots) and, with ``imaginary``, imaginary parts (crosses) of the eigenvalues
     against a parameter; ``eigenvalues[i]`` are those at ``values[i]``."""
     fig, ax = _axes(ax)
-    vals = np.asarray(values, dtype=float)
+    vals = as_floats(values, "values")
+    eigenvalues = _complex_rows(eigenvalues)
     width = max((len(e) for e in eigenvalues), default=0)
     Z = np.full((len(vals), width), np.nan, dtype=complex)
     for i, row in enumerate(eigenvalues):
@@ -219,6 +222,23 @@ def _classify(row) -> dict:
     return out
 
 
+def _complex_rows(rows) -> list[list[complex]]:
+    """Rows of eigenvalues (numbers: Python, numpy, mpmath or sympy) as complex numbers; strings
+    and anything else are refused with ParseError."""
+    out = []
+    for row in as_sequence(rows, "eigenvalues"):
+        vals = []
+        for z in as_sequence(row, "a row of eigenvalues"):
+            if isinstance(z, (str, bytes)):
+                raise ParseError(f"eigenvalues are numbers, not {type(z).__name__}")
+            try:
+                vals.append(complex(z))
+            except (TypeError, ValueError):
+                raise ParseError(f"eigenvalues are numbers, not {type(z).__name__}") from None
+        out.append(vals)
+    return out
+
+
 def bicycle_figure(speeds: Sequence[float], eigenvalues: Sequence[Sequence[complex]], *,
                    weave_speed: float | None = None, capsize_speed: float | None = None, ax=None,
                    title: str = ""):
@@ -226,8 +246,10 @@ def bicycle_figure(speeds: Sequence[float], eigenvalues: Sequence[Sequence[compl
     fig. 3): the weave, capsize and castor curves (real parts) and the weave frequency, with
     the weave and capsize speeds (the stable range between them) marked when given."""
     fig, ax = _axes(ax)
-    modes = [_classify(r) for r in eigenvalues]
-    v = np.asarray(speeds, dtype=float)
+    v = as_floats(speeds, "speeds")
+    weave_speed = as_float(weave_speed, "weave_speed") if weave_speed is not None else None
+    capsize_speed = as_float(capsize_speed, "capsize_speed") if capsize_speed is not None else None
+    modes = [_classify(r) for r in _complex_rows(eigenvalues)]
     (weave,) = ax.plot(v, [complex(m["weave"]).real for m in modes], "-", label="weave (Re)")
     ax.plot(v, [m["weave2"] for m in modes], "-", color=weave.get_color(), label="_weave, second real root")
     ax.plot(v, [abs(complex(m["weave"]).imag) for m in modes], "--", label="weave frequency (Im)")
@@ -251,6 +273,9 @@ def growth_vector_figure(growth: Sequence[int], n: int | None = None, *, ax=None
     """The ranks of the derived flag D¹ ⊂ D² ⊂ … (the growth vector) as bars, with the
     dimension n of the space as a line: bracket generating when the last bar reaches it."""
     fig, ax = _axes(ax, figsize=(5.0, 3.5))
+    growth = as_sequence(growth, "growth vector")
+    if not all(isinstance(g, (int, sp.Integer)) and not isinstance(g, bool) for g in growth):
+        raise ParseError("a growth vector is a sequence of integers")
     growth = [int(g) for g in growth]
     steps = np.arange(1, len(growth) + 1)
     ax.bar(steps, growth, color="tab:blue", label="rank of D^k")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Callable
 
 import sympy as sp
 
@@ -23,6 +24,7 @@ _CSS = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;p
 h1{font-size:1.6em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:1.6em}
 table{border-collapse:collapse}td,th{padding:.2em .8em;border-bottom:1px solid #eee;text-align:left}
 math{font-size:1.1em}.eq{margin:.4em 0;overflow-x:auto}.note{color:#555;font-size:.9em}
+.warning{color:#8a2a00;font-weight:bold}
 img{max-width:100%}code{background:#f4f4f4;padding:0 .2em}"""
 
 
@@ -51,9 +53,12 @@ def _png(fig, alt: str) -> str:
 
 
 def report_html(model, *, certify: bool | None = None, simulate_t: float | None = 10.0,
-                form: str | None = None, progress: Progress = quiet) -> str:
+                form: str | None = None, progress: Progress = quiet,
+                warn: Callable[[str], None] | None = None) -> str:
     """The HTML page of `geonh report`: self-contained (MathML, no scripts; plots as base64 PNG).
-    ``certify``: include the cross-form certificate (None: unless the frame is big)."""
+    ``certify``: include the cross-form certificate (None: unless the frame is big).  The
+    simulation's warnings (an initial state projected onto the constraints, ...) are shown
+    on the page and, if given, passed to ``warn`` too."""
     esc = html.escape
     parts = [(f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>geonh report: "
               f"{esc(model.name)}</title><style>{_CSS}</style></head><body>"),
@@ -124,10 +129,15 @@ def report_html(model, *, certify: bool | None = None, simulate_t: float | None 
     if simulate_t:
         parts.append(f"<h2>Simulation, 0 &le; t &le; {simulate_t:g}</h2>")
         try:
-            traj, _, notes = workbench.run_simulation(model, t_end=simulate_t, form=form, progress=progress)
+            run = workbench.run_simulation(model, t_end=simulate_t, form=form, progress=progress)
+            traj = run.trajectory
+            for w in run.warnings:
+                parts.append(f'<p class="warning">Warning: {esc(w)}</p>')
+                if warn is not None:
+                    warn(w)
             from . import plotting
             parts.append(f"<p>{esc(repr(traj))}</p>")
-            parts += [f'<p class="note">{esc(n)}</p>' for n in notes]
+            parts += [f'<p class="note">{esc(n)}</p>' for n in run.notes]
             parts.append(_png(plotting.overview(traj, title=model.name), "simulation"))
         except (GeonhError, ImportError) as e:
             parts.append(f'<p class="note">no simulation: {esc(str(e))}</p>')

@@ -16,18 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
+from typing import NamedTuple
 
 import sympy as sp
 
 from . import display, models
 from .certificate import certify_forms
 from .equations.registry import FORMS, derive
-from .errors import GeonhError
+from .errors import GeonhError, IntegrationError
 from .kernel.frames import Frame
 from .kernel.trig import trig_tidy
 from .models import files
 from .systems import analyze_constraints
 from .transposition import ConstrainedSetting, voronets_frame
+from .kernel.parsing import expr_of, sympy_of
 
 #: a progress reporter: called with what is being done, returns a context manager around the work
 Progress = Callable[[str], AbstractContextManager]
@@ -123,7 +125,7 @@ def simplified(e) -> tuple:
     """(expression for display, whether it was simplified): :func:`geonh.display.tidy` for small
     expressions, then :func:`geonh.kernel.trig.trig_tidy` for mid-sized trigonometric ones; big
     ones (the Whipple bicycle's) stay as computed."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     out, ok = display.tidy(e)
     if ok or not isinstance(e, sp.Expr) or e.is_number or display.too_big(e, REDUCE_NODES):
         return out, ok
@@ -300,17 +302,37 @@ def certify_data(model, *, progress: Progress = quiet) -> dict:
 
 
 # -- simulation ------------------------------------------------------------------------------------------------
+#: an initial value moved by more than this (absolute, or relative to its size) when the state
+#: is projected onto the constraints is reported: the default ``constraint_tol`` of
+#: :func:`geonh.numerics.simulate`, so what a run without projection would accept goes unreported
+PROJECTION_REPORT_TOL = 1e-9
+
+
+class SimulationRun(NamedTuple):
+    """What :func:`run_simulation` returns: the trajectory, the parameter values used, notes
+    (defaults that were filled in) and warnings (the run is not what was asked for: an initial
+    state moved onto the constraints, [initial] entries that are not state variables)."""
+
+    trajectory: object
+    values: dict
+    notes: list
+    warnings: list
+
+
 def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, params: dict | None = None,
-                   initial: dict | None = None, points: int = 201, progress: Progress = quiet):
-    """Simulate ``model``: (trajectory, parameter values used, notes).  Parameters default to
-    the model file's [values], else 1; coordinates to its [initial], else 0.3; speeds to 0.5."""
+                   initial: dict | None = None, points: int = 201, progress: Progress = quiet) -> SimulationRun:
+    """Simulate ``model`` (a :class:`SimulationRun`).  Parameters default to the model file's
+    [values], else 1; coordinates to its [initial], else 0.3; speeds to 0.5.  An initial state
+    off the constraints is projected onto them (forms with multipliers keep every velocity in
+    the state) and the correction is reported in the warnings, naming the values that moved."""
     from .numerics import simulate
     eqs = equations(model, form, progress=progress)
     f = eqs.ode_function()
     extra = getattr(model, "extra", None) or {}
     given = {str(k): v for k, v in (extra.get("values") or {}).items()}
     given.update({str(k): v for k, v in (params or {}).items()})
-    notes = []
+    notes: list[str] = []
+    warnings: list[str] = []
     values = {}
     names = [p.name for p in list(f.parameters) + _constraint_parameters(eqs, f)]
     unknown = sorted(set(params or {}) - set(names))
@@ -334,6 +356,10 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
     if bad:
         raise TaskError(f"--init {bad[0]}: not a state variable of the {eqs.form} equations "
                         f"(state: {', '.join(state)})")
+    ignored = [nm for nm in init if nm not in state]
+    if ignored:
+        warnings.append(f"[initial] {', '.join(ignored)} of the model file: not state variables of the {eqs.form} "
+                        f"equations (state: {', '.join(state)}), ignored; give the state's own names with --init")
     y0 = []
     for i, nm in enumerate(state):
         y0.append(float(init.get(nm, 0.3 if i < f.n_q else 0.5)))
@@ -343,11 +369,29 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
     project = bool(eqs.lam_vec) and getattr(eqs.system, "n_constraints", 0) > 0
     import numpy as np
     with progress(f"simulating {model.name}"):
-        traj = simulate(f, y0, (0.0, float(t_end)), {k: v for k, v in values.items()},
-                        t_eval=np.linspace(0.0, float(t_end), max(2, points)), project=project)
-    if not traj.success:
-        notes.append(f"the integrator stopped: {traj.message}")
-    return traj, values, notes
+        try:
+            traj = simulate(f, y0, (0.0, float(t_end)), {k: v for k, v in values.items()},
+                            t_eval=np.linspace(0.0, float(t_end), max(2, points)), project=project)
+        except IntegrationError as e:  # show the motion up to where it stopped, and why
+            if e.trajectory is None:
+                raise
+            traj = e.trajectory
+            notes.append(f"the integrator stopped: {e}")
+    if project and len(traj.t) and traj.t[0] == 0.0:
+        moved = _moved(state, y0, traj.y[:, 0])
+        if moved:
+            worst = max(moved, key=lambda m: abs(m[2] - m[1]))
+            changes = ", ".join(f"{nm} {a:.6g} → {b:.6g}" for nm, a, b in moved)
+            warnings.append(f"the initial state is off the constraints and was projected onto them: max |Δ| = "
+                            f"{abs(worst[2] - worst[1]):.3g} in {worst[0]}; {changes} (give initial values on "
+                            "the constraints to start where you mean)")
+    return SimulationRun(traj, values, notes, warnings)
+
+
+def _moved(names, before, after) -> list[tuple[str, float, float]]:
+    """(name, given, used) for every value changed by more than :data:`PROJECTION_REPORT_TOL`."""
+    return [(nm, float(a), float(b)) for nm, a, b in zip(names, before, after)
+            if abs(b - a) > PROJECTION_REPORT_TOL * max(1.0, abs(a))]
 
 
 def _constraint_parameters(eqs, f) -> list:
@@ -362,7 +406,7 @@ def _constraint_parameters(eqs, f) -> list:
     known = set(S.state_symbols) | set(eqs.u) | set(eqs.unknowns) | set(f.parameters)
     syms = set()
     for e in exprs:
-        syms |= {s for s in sp.sympify(e).free_symbols if s not in known}
+        syms |= {s for s in sympy_of(e).free_symbols if s not in known}
     return sorted(syms, key=lambda s: s.name)
 
 
@@ -379,7 +423,7 @@ def linearize(model, at: dict | None = None, params: dict | None = None, form: s
         if speed is not None:
             from .models import bicycle
             eqs = equations(model, form, progress=progress)
-            op = bicycle.benchmark_operating_point(model, sp.nsimplify(speed))
+            op = bicycle.benchmark_operating_point(model, sp.nsimplify(expr_of(speed, what="speed")))
             names = {str(s) for s in model.parameters}
             with progress("linearizing the Whipple bicycle"):
                 return eqs.linearize(op, ignorable="auto", dependent=("theta",),

@@ -1,7 +1,7 @@
-"""Bounded symbolic work (geonh.budget): time budgets with progress, size limits on input, and
-the examples that ran for ever before (issue 20): a huge sum or factorial(10**8) in a frame,
-a dense 9×9 trigonometric quasi-velocity map, and the NotPositiveDefiniteError message of a
-dense mass matrix with symbolic inertia products."""
+"""Bounded symbolic work (geonh.budget): time budgets with progress, and the examples that ran
+for ever before (issue 20): a huge sum or factorial(10**8) in a frame or a system (refused by
+the input limits, geonh.limits), a dense 9×9 trigonometric quasi-velocity map, and the
+NotPositiveDefiniteError message of a dense mass matrix with symbolic inertia products."""
 from __future__ import annotations
 
 import pickle
@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 
 import geonh as g
-from geonh.kernel.budget import MAX_DIGITS, MAX_NODES, check, check_size, count_nodes, current_budget
+from geonh.kernel.budget import check, count_nodes, current_budget
 
 
 @contextmanager
@@ -55,7 +55,6 @@ def trig_frame(n: int) -> g.Frame:
 def test_default_has_no_time_limit_and_no_progress():
     b = current_budget()
     assert b.seconds is None and b.deadline is None and b.progress is None and b.remaining() is None
-    assert (b.max_nodes, b.max_digits) == (MAX_NODES, MAX_DIGITS)
     check("anything", 0, 1)  # a no-op
 
 
@@ -76,14 +75,14 @@ def test_budget_is_scoped_and_nested_budgets_cannot_extend_the_outer_deadline():
     seen = []
     with g.budget(seconds=100, progress=lambda *a: seen.append(a)) as outer:
         assert current_budget() is outer
-        with g.budget(seconds=10_000, max_nodes=50) as inner:
+        with g.budget(seconds=10_000) as inner:
             assert inner.deadline == outer.deadline and inner.seconds == 100
-            assert inner.progress is outer.progress and inner.max_nodes == 50
+            assert inner.progress is outer.progress
             check("inner", 1, 2)
         with g.budget(seconds=1) as shorter:
             assert shorter.deadline < outer.deadline and shorter.seconds == 1
         assert current_budget() is outer
-    assert current_budget().seconds is None and current_budget().max_nodes == MAX_NODES
+    assert current_budget().seconds is None and current_budget().progress is None
     assert seen == [("inner", 1, 2)]
 
 
@@ -103,7 +102,6 @@ def test_progress_may_cancel_by_raising():
 
 @pytest.mark.parametrize("kw", [dict(seconds=0), dict(seconds=-1), dict(seconds=float("nan")),
                                 dict(seconds=float("inf")), dict(seconds="10"), dict(seconds=True),
-                                dict(max_nodes=0), dict(max_nodes=1.5), dict(max_digits=-3),
                                 dict(progress="print")])
 def test_bad_budget_arguments(kw):
     with pytest.raises(g.ParseError, match="budget"):
@@ -146,88 +144,42 @@ def test_equations_flag_and_certificate_report_progress():
         g.same_motion(eqs, g.derive("lagrange", model.system), states=2)
 
 
-# -- size limits ------------------------------------------------------------------------------------
+# -- size: the issue's inputs are refused at the boundary (geonh.limits) ---------------------------
 S3 = g.ConfigurationSpace("x y z")
 X, Y, Z = S3.q
 
 
-def test_factorial_of_a_huge_number_in_a_frame_is_refused_at_once():
+def test_factorial_of_a_huge_number_in_a_frame_or_system_is_refused_at_once():
     big = sp.factorial(10**8, evaluate=False)
+    xd, yd, zd = S3.qd
     with within(10):
-        with pytest.raises(g.ExpressionTooLargeError, match=r"frame field 2, component along z: factorial"):
+        with pytest.raises(g.LimitError, match="factorial"):
             g.Frame([g.VectorField(S3, [1, 0, 0]), g.VectorField(S3, [0, 1, big * X]), g.VectorField(S3, [0, 0, 1])])
-        with pytest.raises(g.ExpressionTooLargeError, match="quasi-velocity 1.*binomial"):
-            g.Frame.from_quasi_velocities(S3, [S3.qd[0] + sp.binomial(10**9, 3, evaluate=False) * S3.qd[1],
-                                               S3.qd[1], S3.qd[2]])
+        with pytest.raises(g.LimitError, match="quasi-velocity"):
+            g.Frame.from_quasi_velocities(S3, [xd + big * yd, yd, zd])
+        with pytest.raises(g.LimitError, match="kinetic energy T"):
+            g.MechanicalSystem(S3, (xd**2 + yd**2 + zd**2) / 2 + big * xd**2)
         fields = [g.VectorField(S3, [1, 0, 0]), g.VectorField(S3, [0, 1, 0]), g.VectorField(S3, [0, 0, 1])]
-        coframe = [g.OneForm(S3, [1, 0, 0]), g.OneForm(S3, [0, 1, 0])]
-        with pytest.raises(g.ExpressionTooLargeError, match="coframe form 3, component along dy"):
-            g.Frame(fields, coframe=[coframe[0], coframe[1], g.OneForm(S3, [0, big * X, 1])])
-        with pytest.raises(g.ExpressionTooLargeError, match=r"change-of-frame matrix entry"):
+        # the new fields of a change of frame are built from C·A without a second check: A is checked
+        with pytest.raises(g.LimitError, match="change-of-frame matrix"):
             g.Frame(fields).change(sp.Matrix([[1, 0, 0], [0, 1, big], [0, 0, 1]]))
-    assert isinstance(g.ExpressionTooLargeError("x"), ValueError)
 
 
-def test_a_sum_of_too_many_terms_in_a_frame_is_refused_naming_the_limit():
+def test_a_sum_of_too_many_terms_in_a_frame_is_refused():
     xd, yd, zd = S3.qd
     huge = sp.Add(*[sp.Mul(k, sp.cos(X), X, evaluate=False) for k in range(1, 25_001)], evaluate=False)
     with within(30):
-        with pytest.raises(g.ExpressionTooLargeError, match=rf"quasi-velocity 1: has more than {MAX_NODES} "):
+        with pytest.raises(g.LimitError, match="quasi-velocity.*distinct subexpressions"):
             g.Frame.from_quasi_velocities(S3, [xd + huge * yd, yd, zd])
-    # the limit is per block: a smaller limit refuses a frame that the default accepts
-    small = sum(sp.cos(k * X) for k in range(1, 40))
-    rows = [xd + small * yd, yd, zd]
-    g.Frame.from_quasi_velocities(S3, rows)
-    with g.budget(max_nodes=50), pytest.raises(g.ExpressionTooLargeError, match="max_nodes"):
-        g.Frame.from_quasi_velocities(S3, rows)
 
 
-@pytest.mark.parametrize("entry, match", [
-    (sp.Integer(10) ** 20_000 * X, "a number of about 20001 digits"),
-    (sp.Rational(1, 3 ** 30_000) * X, "digits"),
-    (X ** (10**6), r"x\*\*1000000 has an exponent beyond"),
-    (sp.Pow(7, 10**8, evaluate=False), "exponent beyond"),
-    (sp.Float(sp.Rational(1, 3), 12_001) * X, "a float of"),
-    (sp.gamma(sp.Rational(10**7, 3)) * X, "gamma of 10000000/3"),
-])
-def test_absurd_numbers_are_refused_in_frames_and_systems(entry, match):
-    with within(10):
-        with pytest.raises(g.ExpressionTooLargeError, match=match):
-            g.Frame([g.VectorField(S3, [1, 0, 0]), g.VectorField(S3, [0, 1, entry]), g.VectorField(S3, [0, 0, 1])])
-        xd, yd, zd = S3.qd
-        with pytest.raises(g.ExpressionTooLargeError, match="potential V"):
-            g.MechanicalSystem(S3, (xd**2 + yd**2 + zd**2) / 2, V=entry)
-
-
-def test_system_inputs_are_size_checked_by_name():
-    xd, yd, zd = S3.qd
-    T = (xd**2 + yd**2 + zd**2) / 2
-    fact = sp.factorial(10**5, evaluate=False)  # 456574 digits once sympy rebuilds it
-    with within(10):
-        with pytest.raises(g.ExpressionTooLargeError, match="kinetic energy T"):
-            g.MechanicalSystem(S3, T + fact * xd**2)
-        with pytest.raises(g.ExpressionTooLargeError, match="generalized force"):
-            g.MechanicalSystem(S3, T, forces=[fact, 0, 0])
-        with pytest.raises(g.ExpressionTooLargeError, match="constraint"):
-            g.MechanicalSystem(S3, T, constraints=[xd - fact * yd])
-        with pytest.raises(g.ExpressionTooLargeError, match="holonomic constraint"):
-            g.MechanicalSystem(S3, T, holonomic=[X - fact])
-        with pytest.raises(g.ExpressionTooLargeError, match="constraint"):
-            g.NonlinearSystem(S3, T, constraints=[xd**2 - fact * yd**2])
-        with pytest.raises(g.ExpressionTooLargeError, match="free acceleration f"):
-            g.FreeSystem(S3, [fact, 0, 0], T)
-
-
-def test_ordinary_inputs_pass_and_the_walk_is_bounded():
-    check_size(sp.factorial(20) * X**50 + sp.Integer(10) ** 300, "fine")
-    check_size(5, "not sympy")
-    # shared subexpressions: a few distinct nodes, 2**60 nodes as a tree
+def test_count_nodes_is_bounded_on_shared_subexpressions():
     e = X
-    for _ in range(60):
+    for _ in range(60):  # a few distinct nodes, 2**60 nodes as a tree
         e = sp.sin(e) + sp.cos(e)
     with within(5):
-        check_size(e, "shared")
         assert count_nodes(e, 10) == 11
+        assert count_nodes(e, 1000) == 181
         assert count_nodes([X, Y, X + Y], 100) == 3
 
 

@@ -1,16 +1,19 @@
 """The command line, driven through its entry point ``geonh.cli.main`` (what the ``geonh``
 script calls): every command with a built-in model and with a model file, and bad input."""
 import contextlib
+import errno
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from geonh import models
+from geonh import cli, models
 from geonh.cli import main, progress
-from geonh.errors import ParseError
+from geonh.errors import ModelFileError, ParseError
 from geonh.models import files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -300,6 +303,76 @@ BAD = {
     "nonlinear constraint": (GOOD + 'constraints = ["x_dot**2 - phi_dot"]\n', ["[dynamics]", "not linear"]),
     "dependent frame": (GOOD + '[frame]\nquasi_velocities = ["x_dot + phi_dot", "2*x_dot + 2*phi_dot"]\n',
                         ["frame.quasi_velocities", "dependent"]),
+    # every documented key refuses a value of the wrong type, naming the key and the type it takes
+    "name a number": ("name = 5\n" + GOOD, ["name: must be a string, not an integer (5)"]),
+    "name empty": ('name = ""\n' + GOOD, ["name:", "non-empty line"]),
+    "name two lines": ('name = "a\\nb"\n' + GOOD, ["name:", "printable"]),
+    "description a table": ("description = {a = 1}\n" + GOOD, ["description: must be a string, not a table"]),
+    "notes an array": ("notes = [1]\n" + GOOD, ["notes: must be a string, not an array"]),
+    "coordinates a number": (GOOD.replace('["x", "phi"]', "5"), ["coordinates: must be an array of names, not an "
+                                                               "integer"]),
+    "coordinate a number": (GOOD.replace('["x", "phi"]', '["x", 7]'), ["coordinates[1]: must be a name", "integer"]),
+    "time a number": ("time = 3\n" + GOOD, ["time: must be true, false or a name, not an integer (3)"]),
+    "parameters an array": (GOOD.replace("[parameters]\nm = [\"positive\"]\nk = \"positive\"\n",
+                                         'parameters = ["m", "k"]\n'), ["parameters: must be a table", "array"]),
+    "assumption a number": (GOOD.replace('m = ["positive"]', "m = [5]"), ["parameters.m[0]: must be an assumption",
+                                                                          "integer"]),
+    "assumption misspelt": (GOOD.replace('m = ["positive"]', 'm = ["postive"]'),
+                            ["parameters.m", "unknown assumption 'postive'", "did you mean 'positive'"]),
+    "assumption not a bool": (GOOD.replace('m = ["positive"]', 'm = { positive = "yes" }'),
+                              ["parameters.m.positive: must be true or false, not a string"]),
+    "assumptions a number": (GOOD.replace('m = ["positive"]', "m = 1"), ["parameters.m: must be an array of "
+                                                                         "assumptions", "integer"]),
+    "dynamics a string": ('dynamics = "T"\n' + GOOD.split("[dynamics]")[0], ["dynamics: must be a table", "string"]),
+    "kinetic energy an array": (GOOD.replace('"m/2*(x_dot**2 + phi_dot**2)"', '["m"]'),
+                                ["dynamics.kinetic_energy: must be a formula", "array"]),
+    "potential a date": (GOOD.replace('"k/2*x**2"', "1979-05-27"), ["dynamics.potential: must be a formula",
+                                                                    "date/time"]),
+    "forces a string": (GOOD + 'forces = "F"\n', ["dynamics.forces: must be a table", "string"]),
+    "force misspelt": (GOOD + 'forces = { ph = "1" }\n', ["dynamics.forces.ph", "not a coordinate",
+                                                           "did you mean 'phi'"]),
+    "constraints a table": (GOOD + "constraints = { a = 1 }\n", ["dynamics.constraints: must be an array of "
+                                                                 "formulas, not a table"]),
+    "frame names a number": (GOOD + '[frame]\nquasi_velocities = ["x_dot", "phi_dot"]\nnames = 3\n',
+                             ["frame.names: must be an array of names, not an integer"]),
+    "frame name a parameter": (GOOD + '[frame]\nquasi_velocities = ["x_dot", "phi_dot"]\nnames = ["v", "m"]\n',
+                               ["frame.names[1]: 'm' is a parameter already"]),
+    "frame name a coordinate": (GOOD + '[frame]\nquasi_velocities = ["x_dot", "phi_dot"]\nnames = ["x", "w"]\n',
+                                ["frame.names[0]: 'x' is a coordinate, velocity or time already"]),
+    "too many dependent": (GOOD + 'constraints = ["x_dot - phi_dot"]\n[frame]\nquasi_velocities = ["x_dot", '
+                                  '"x_dot - phi_dot"]\ndependent = ["phi", "x"]\n',
+                           ["frame.dependent", "2 dependent coordinate(s) for constraints of rank 1"]),
+    "frame a string": ('frame = "x"\n' + GOOD, ["frame: must be a table", "string"]),
+    "value a string name": (GOOD + '[values]\nm = "k"\n', ["values.m", "unknown symbol 'k'"]),
+    "value a bool": (GOOD + "[values]\nm = true\n", ["values.m: must be a number", "boolean"]),
+    "value an array": (GOOD + "[values]\nm = [1]\n", ["values.m: must be a number", "array"]),
+    "value not a parameter": (GOOD + "[values]\nkk = 1\n", ["values.kk", "not a declared parameter",
+                                                              "did you mean 'k'"]),
+    "value nan": (GOOD + "[values]\nm = nan\n", ["values.m", "not a finite number"]),
+    "value inf": (GOOD + "[values]\nm = -inf\n", ["values.m", "not a finite number"]),
+    "value beyond a float": (GOOD + "[values]\nm = 1e400\n", ["values.m", "not a finite number"]),
+    "value 10**400": (GOOD + '[values]\nm = "10**400"\n', ["values.m", "floating-point size"]),
+    "initial a table": ("initial = 3\n" + GOOD, ["initial: must be a table", "integer"]),
+    "initial misspelt": (GOOD + "[initial]\nx_dto = 1\n", ["initial.x_dto", "did you mean 'x_dot'"]),
+    "initial a string": (GOOD + '[initial]\nx = "a"\n', ["initial.x", "unknown symbol 'a'"]),
+    "potential nan": (GOOD.replace('"k/2*x**2"', "nan"), ["dynamics.potential", "not a finite number"]),
+    # unknown keys by name, with the closest known one
+    "top key misspelt": (GOOD.replace("coordinates =", "coordinate ="), ["coordinate: unknown key",
+                                                                         "did you mean 'coordinates'"]),
+    "dynamics key misspelt": (GOOD.replace("potential =", "potentail ="), ["dynamics.potentail: unknown key",
+                                                                           "did you mean 'potential'"]),
+    "frame key misspelt": (GOOD + '[frame]\nquasi_velocity = ["x_dot"]\n', ["frame.quasi_velocity: unknown key",
+                                                                              "did you mean 'quasi_velocities'"]),
+    # size and nesting bounded: a clear error naming the limit, never RecursionError or MemoryError
+    "nested arrays 50000 deep": (GOOD + "notes = " + "[" * 50000 + "]" * 50000 + "\n",
+                                 [f"nested more than {files.MAX_DEPTH} levels"]),
+    "nested tables 50000 deep": (GOOD + "notes = " + "{a = " * 50000 + "1" + "}" * 50000 + "\n",
+                                 [f"nested more than {files.MAX_DEPTH} levels"]),
+    "nested just too deep": (GOOD + "notes = " + "[" * (files.MAX_DEPTH + 1) + "]" * (files.MAX_DEPTH + 1) + "\n",
+                             [f"nested more than {files.MAX_DEPTH} levels"]),
+    "too big": (GOOD + "# " + "x" * files.MAX_BYTES + "\n", [f"larger than {files.MAX_BYTES} bytes"]),
+    "value against assumption": (GOOD + "[values]\nm = -2\n", ["values.m", "positive"]),
+    "zero for a positive value": (GOOD + "[values]\nm = 0.0\n", ["values.m", "positive"]),
 }
 
 
@@ -323,6 +396,287 @@ def test_bad_model_files(capsys, tmp_path, case):
 def test_missing_model_file(capsys, tmp_path):
     code, _, err = run(capsys, "show", str(tmp_path / "nope.toml"))
     assert code == 2 and "cannot read the model file" in err
+
+
+def test_model_file_limits_and_kinds(capsys, tmp_path):
+    """Directories, pipes and oversized files are refused before anything is read (a FIFO
+    would block a read); the assumption table form is accepted; loads bounds its text too."""
+    folder = tmp_path / "dir.toml"
+    folder.mkdir()
+    code, _, err = run(capsys, "show", str(folder))
+    assert code == 2 and "not a regular file" in err
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "show", str(fifo))
+    assert code == 2 and "not a regular file" in err
+    with pytest.raises(ModelFileError, match=f"at most {files.MAX_BYTES}"):
+        files.loads(GOOD + "#" * files.MAX_BYTES)
+    with pytest.raises(ModelFileError, match="TOML text"):
+        files.loads(b"coordinates = []")
+    model = files.loads(GOOD.replace('m = ["positive"]', "m = { positive = true }"))
+    assert model.parameters[0].is_positive
+    assert issubclass(ModelFileError, ParseError)
+
+
+# -- output files: checked before the work, never an input, written whole or not at all ----------------------------
+@pytest.fixture
+def sleigh_copy(tmp_path):
+    path = tmp_path / "m.toml"
+    path.write_bytes(Path(SLEIGH_FILE).read_bytes())
+    return path
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Any computation fails the test: the output checks must come first."""
+    def boom(*a, **k):
+        raise AssertionError("computed before checking the output path")
+    for name in ("load_model", "report_html"):
+        monkeypatch.setattr(cli, name, boom)
+    monkeypatch.setattr(cli.workbench, "run_simulation", boom)
+
+
+@pytest.fixture
+def quick_report(monkeypatch):
+    """report_html returns a fixed page at once."""
+    monkeypatch.setattr(cli, "report_html", lambda *a, **k: "<!DOCTYPE html><p>page</p>")
+
+
+def test_report_never_overwrites_its_model_file(capsys, tmp_path, sleigh_copy, no_work):
+    before = sleigh_copy.read_bytes()
+    os.link(sleigh_copy, tmp_path / "hard.html")
+    (tmp_path / "soft.html").symlink_to(sleigh_copy)
+    (tmp_path / "sub").mkdir()
+    spellings = [str(sleigh_copy), str(tmp_path / "sub" / ".." / "m.toml"), str(tmp_path / "hard.html"),
+                 str(tmp_path / "soft.html")]
+    for out in spellings:
+        code, stdout, err = run(capsys, "report", str(sleigh_copy), "-o", out)
+        assert code == 2 and stdout == ""
+        assert err.startswith("geonh: error: -o/--output") and "refusing to overwrite an input" in err, err
+    code, _, err = run(capsys, "simulate", str(sleigh_copy), "--plot", str(tmp_path / "hard.html"))
+    assert code == 2 and "refusing to overwrite an input" in err
+    assert sleigh_copy.read_bytes() == before
+
+
+def test_report_relative_path_to_its_model_file(capsys, sleigh_copy, no_work, monkeypatch):
+    monkeypatch.chdir(sleigh_copy.parent)
+    code, _, err = run(capsys, "report", "m.toml", "-o", "./m.toml")
+    assert code == 2 and "refusing to overwrite an input" in err
+
+
+@pytest.mark.parametrize("where, needle", [
+    ("missing/r.html", "does not exist"),
+    ("folder", "is a directory"),
+    ("folder/", "names a directory"),
+    ("", "give a file name"),
+    ("nul\0.html", "NUL"),
+    ("afile/r.html", "does not exist"),
+])
+def test_bad_output_paths_refused_before_work(capsys, tmp_path, no_work, where, needle):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "afile").write_text("x")
+    target = f"{tmp_path}/{where}" if where else ""
+    for args in (["report", "chaplygin-sleigh", "-o", target],
+                 ["simulate", "chaplygin-sleigh", "--plot", target],
+                 ["linearize", "chaplygin-sleigh", "--sweep", "a=1:2:2", "--plot", target]):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == "", (args, err)
+        assert needle in err and "Traceback" not in err, (args, err)
+
+
+def test_unwritable_output_refused_before_work(capsys, tmp_path, no_work, monkeypatch):
+    """EACCES, found before the work: a read-only file, a directory without write permission
+    (root may write anywhere, so os.access is what is asked, and is stubbed here)."""
+    locked = tmp_path / "locked.html"
+    locked.write_text("old")
+    real_access = os.access
+    monkeypatch.setattr(cli.os, "access", lambda p, mode: False if "locked" in str(p) else real_access(p, mode))
+    code, _, err = run(capsys, "report", "chaplygin-sleigh", "-o", str(locked))
+    assert code == 2 and "permission denied" in err
+    (tmp_path / "lockeddir").mkdir()
+    code, _, err = run(capsys, "report", "chaplygin-sleigh", "-o", str(tmp_path / "lockeddir" / "r.html"))
+    assert code == 2 and "cannot create files in" in err and "permission denied" in err
+    assert locked.read_text() == "old"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root may write anywhere")
+def test_unwritable_directory_for_real(capsys, tmp_path, no_work):
+    d = tmp_path / "ro"
+    d.mkdir()
+    d.chmod(0o500)
+    try:
+        code, _, err = run(capsys, "report", "chaplygin-sleigh", "-o", str(d / "r.html"))
+    finally:
+        d.chmod(0o700)
+    assert code == 2 and "permission denied" in err
+
+
+def test_plot_format_and_plot_without_sweep_refused_before_work(capsys, tmp_path, no_work):
+    for name, needle in (("p.xyz", "unknown image format 'xyz'"), ("p", "no extension"),
+                         ("p.pgf", "unknown image format 'pgf'")):
+        code, _, err = run(capsys, "simulate", "chaplygin-sleigh", "--plot", str(tmp_path / name))
+        assert code == 2 and needle in err and ".png" in err, err
+    code, _, err = run(capsys, "linearize", "chaplygin-sleigh", "--plot", str(tmp_path / "e.png"))
+    assert code == 2 and "give --sweep" in err
+
+
+def test_report_writes_atomically(capsys, tmp_path, quick_report, monkeypatch):
+    out = tmp_path / "r.html"
+    code, stdout, _ = run(capsys, "report", "chaplygin-sleigh", "-o", str(out))
+    assert code == 0 and "written to" in stdout
+    assert out.read_text() == "<!DOCTYPE html><p>page</p>"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~mask  # as open() would make it, not mkstemp's 0600
+    out.chmod(0o640)
+    out.write_text("old report")
+
+    def full(*a):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(cli.os, "fsync", full)  # the disk fills up after the page was written out
+    code, stdout, err = run(capsys, "report", "chaplygin-sleigh", "-o", str(out))
+    assert code == 2 and stdout == ""
+    assert err == f"geonh: error: cannot write {out}: No space left on device\n"
+    assert out.read_text() == "old report"  # the old file stands, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html"]  # no half-written temporary left
+    monkeypatch.undo()
+    monkeypatch.setattr(cli, "report_html", lambda *a, **k: "new")
+    assert run(capsys, "report", "chaplygin-sleigh", "-o", str(out))[0] == 0
+    assert out.read_text() == "new" and stat.S_IMODE(out.stat().st_mode) == 0o640  # the mode is kept
+
+
+def test_report_through_a_symlink_replaces_the_target(capsys, tmp_path, quick_report):
+    target = tmp_path / "target.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    assert run(capsys, "report", "chaplygin-sleigh", "-o", str(link))[0] == 0
+    assert link.is_symlink() and target.read_text().startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_report_to_a_full_device(capsys, quick_report):
+    code, out, err = run(capsys, "report", "chaplygin-sleigh", "-o", "/dev/full")
+    assert code == 2 and out == ""
+    assert err == "geonh: error: cannot write /dev/full: No space left on device\n"
+
+
+class _Failing:
+    """A standard output whose writes fail with ``code``."""
+
+    def __init__(self, code):
+        self.code = code
+
+    def write(self, s):
+        raise OSError(self.code, os.strerror(self.code))
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+@pytest.mark.parametrize("code, status, message", [
+    (errno.ENOSPC, 2, "geonh: error: cannot write the output: No space left on device (ENOSPC)\n"),
+    (errno.EIO, 2, "geonh: error: cannot write the output: Input/output error (EIO)\n"),
+    (errno.EACCES, 2, "geonh: error: Permission denied (EACCES)\n"),
+    (errno.EPIPE, cli.EXIT_PIPE, ""),  # the reader went away: quiet, like `head` expects
+])
+def test_failing_stdout_is_one_line_and_a_status(capsys, monkeypatch, code, status, message):
+    monkeypatch.setattr(sys, "stdout", _Failing(code))
+    for args in (["list"], ["show", "rolling-disk"], ["--help"], ["show", "--help"]):
+        assert main(args) == status, args
+        assert capsys.readouterr().err == message
+
+
+def test_a_model_the_show_cannot_handle_is_bad_input(capsys, tmp_path):
+    """Two constraints that fix both velocities: no free velocity, named with the model, exit 2."""
+    path = _write(tmp_path, GOOD + 'constraints = ["x_dot - phi_dot", "x_dot + phi_dot"]\n', "stuck.toml")
+    for cmd in ("show", "relations"):
+        code, out, err = run(capsys, cmd, path)
+        assert code == 2 and out == ""
+        assert err.startswith("geonh: error: stuck: ") and "every coordinate is dependent" in err
+
+
+def test_recursion_error_is_one_line(capsys, monkeypatch):
+    def deep(*a, **k):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(cli.workbench, "show_data", deep)
+    code, out, err = run(capsys, "show", "rolling-disk")
+    assert code == 2 and out == ""
+    assert err.startswith("geonh: error: RecursionError: ") and err.count("\n") == 1
+
+
+# -- numeric options: ranges and finiteness --------------------------------------------------------------------------
+@pytest.mark.parametrize("args, needle", [
+    (["simulate", "chaplygin-sleigh", "--points", "0"], "--points"),
+    (["simulate", "chaplygin-sleigh", "--points", "-1"], "--points"),
+    (["simulate", "chaplygin-sleigh", "--points", "1"], "--points"),
+    (["simulate", "chaplygin-sleigh", "--points", str(cli.MAX_POINTS + 1)], "--points"),
+    (["simulate", "chaplygin-sleigh", "--t", "nan"], "not a finite number"),
+    (["simulate", "chaplygin-sleigh", "--t", "inf"], "not a finite number"),
+    (["simulate", "chaplygin-sleigh", "--t", "0"], "must be > 0"),
+    (["simulate", "chaplygin-sleigh", "--t", "-1"], "must be > 0"),
+    (["simulate", "chaplygin-sleigh", "--t", "soon"], "not a number"),
+    (["simulate", "chaplygin-sleigh", "--format", "latex"], "no LaTeX output"),
+    (["simulate", "chaplygin-sleigh", "--param", "a=10**400"], "too large for a floating-point number"),
+    (["simulate", "chaplygin-sleigh", "--init", "v=1e400"], "too large for a floating-point number"),
+    (["report", "chaplygin-sleigh", "--t", "-1"], "must be >= 0"),
+    (["report", "chaplygin-sleigh", "--t", "nan"], "not a finite number"),
+    (["linearize", "chaplygin-sleigh", "--at", "v=10**400"], "too large for a floating-point number"),
+    (["linearize", "whipple-bicycle", "--speed", "nan"], "not a finite number"),
+    (["linearize", "whipple-bicycle", "--speed", "-inf"], "not a finite number"),
+    (["linearize", "chaplygin-sleigh", "--sweep", "a=nan:1:3"], "finite"),
+    (["linearize", "chaplygin-sleigh", "--sweep", "a=0:1e400:3"], "finite"),
+])
+def test_numeric_options_refused_before_work(capsys, no_work, args, needle):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "", err
+    assert needle in err and "Traceback" not in err, err
+
+
+def test_smallest_point_count_runs(capsys):
+    code, out, _ = run(capsys, "simulate", "chaplygin-sleigh", "--t", "0.1", "--points", "2", "--format", "json")
+    assert code == 0 and len(json.loads(out)["t"]) == 2
+
+
+# -- a projected initial state is a warning with its size ------------------------------------------------------------
+def test_projected_initial_state_is_a_warning(capsys):
+    code, out, err = run(capsys, "simulate", SLEIGH_FILE, "--form", "lagrange", "--init", "x_dot=1", "--t", "0.5",
+                         "--points", "3")
+    assert code == 0
+    lines = err.splitlines()
+    proj = [ln for ln in lines if "projected" in ln]
+    assert len(proj) == 1 and proj[0].startswith("geonh: warning: the initial state is off the constraints")
+    # θ = 0.3 from the file, ẋ = 1, ẏ = θ̇ = 0.5: the projection moves all three velocities
+    assert "max |Δ| = 0.202 in theta_dot" in proj[0]
+    assert "x_dot 1 → 1.05383" in proj[0] and "y_dot 0.5 → 0.325987" in proj[0] and "theta_dot 0.5 →" in proj[0]
+    assert "x 0.3 →" not in proj[0]  # the coordinates stay
+    ignored = [ln for ln in lines if "[initial]" in ln]
+    assert len(ignored) == 1 and "v, w of the model file" in ignored[0] and "ignored" in ignored[0]
+    assert "warning" not in out
+    code, out, err = run(capsys, "simulate", SLEIGH_FILE, "--form", "lagrange", "--init", "x_dot=1", "--t", "0.5",
+                         "--points", "3", "--format", "json")
+    warnings = json.loads(out)["warnings"]
+    assert len(warnings) == 2 and any("max |Δ| = 0.202" in w for w in warnings)
+
+
+def test_consistent_initial_state_has_no_projection_warning(capsys):
+    code, _, err = run(capsys, "simulate", SLEIGH_FILE, "--form", "lagrange", "--init", "x_dot=cos(0.3)",
+                       "--init", "y_dot=sin(0.3)", "--t", "0.5", "--points", "3")
+    assert code == 0 and "projected" not in err
+    code, _, err = run(capsys, "simulate", SLEIGH_FILE, "--t", "0.5", "--points", "3")  # its own frame: no warning
+    assert code == 0 and err == ""
+
+
+@pytest.mark.slow
+def test_report_shows_the_projection_warning():
+    from geonh.report import report_html
+    seen = []
+    page = report_html(files.load(SLEIGH_FILE), certify=False, simulate_t=0.5, form="lagrange", warn=seen.append)
+    assert any("projected onto them" in w for w in seen)
+    assert page.count('<p class="warning">Warning: ') == len(seen) == 2
 
 
 def test_model_file_is_never_evaluated(tmp_path, monkeypatch):
@@ -434,3 +788,80 @@ def test_python_dash_m_and_script():
     r = subprocess.run([sys.executable, "-m", "geonh", "show", "bogus"], capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 2 and "unknown model 'bogus'" in r.stderr
+
+
+def _geonh(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "geonh", *args], text=True, timeout=120, **kw)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_full_disk_for_real():
+    """`geonh show rolling-disk > /dev/full`: exit 2, one line on stderr, no traceback; also
+    for click's own help and with stderr full too (then nothing can be said, but no crash)."""
+    for args in (["show", "rolling-disk"], ["--help"], ["list", "--format", "json"]):
+        with open("/dev/full", "w") as full:
+            r = _geonh(*args, stdout=full, stderr=subprocess.PIPE)
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr == "geonh: error: cannot write the output: No space left on device (ENOSPC)\n", r.stderr
+    with open("/dev/full", "w") as full:
+        r = _geonh("show", "no-such-model", stdout=subprocess.PIPE, stderr=full)
+    assert r.returncode == 2 and r.stdout == ""
+
+
+@pytest.mark.slow
+def test_closed_pipe_for_real():
+    """`geonh show x | head -c1` after the reader has gone: quiet, exit 141, no traceback."""
+    for args in (["show", "rolling-disk"], ["--format", "json", "simulate", "chaplygin-sleigh", "--t", "1",
+                                            "--points", "20000"]):
+        p = subprocess.Popen([sys.executable, "-m", "geonh", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        p.stdout.close()  # the reader goes away before geonh writes
+        err = p.stderr.read()
+        assert p.wait(timeout=120) == cli.EXIT_PIPE, err
+        assert err == ""
+
+
+@pytest.mark.slow
+def test_bad_inputs_for_real_give_no_traceback(tmp_path):
+    model = tmp_path / "m.toml"
+    model.write_bytes(Path(SLEIGH_FILE).read_bytes())
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 50000 + "]" * 50000 + "\n")
+    for args, needle in ((["report", str(model), "-o", str(model)], "refusing to overwrite an input"),
+                         (["report", "rolling-disk", "-o", str(tmp_path / "no" / "r.html")], "does not exist"),
+                         (["show", str(deep)], "nested more than"),
+                         (["simulate", "chaplygin-sleigh", "--points", "0"], "--points")):
+        r = _geonh(*args, capture_output=True)
+        assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+    assert model.read_bytes() == Path(SLEIGH_FILE).read_bytes()
+
+
+BLOW_UP = """
+name = "blow-up"
+coordinates = ["x"]
+[parameters]
+m = ["positive"]
+[dynamics]
+kinetic_energy = "m/2*x_dot**2"
+potential = "-x**4"
+[values]
+m = 1
+[initial]
+x = 1
+x_dot = 2
+"""
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_simulate_that_stops_early_exits_1_in_every_format(capsys, tmp_path, fmt):
+    """ẍ = 4x³ from x = 1 blows up before t = 5: the motion up to there is shown with the
+    integrator's reason, and the exit status is 1 in text and JSON alike."""
+    code, out, _ = run(capsys, "simulate", _write(tmp_path, BLOW_UP), "--t", "5", "--format", fmt)
+    assert code == 1
+    if fmt == "json":
+        data = json.loads(out)
+        assert data["success"] is False and data["t"][-1] < 5
+        assert any("integrator stopped" in n for n in data["notes"])
+    else:
+        assert "integrator stopped" in out

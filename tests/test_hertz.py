@@ -117,7 +117,7 @@ def test_coulomb_friction_on_rough_incline():
     nN = sp.sqrt(hs.dot(N, N)).xreplace(vals)
     assert abs(sp.N(nN - sp.Rational(98, 5) * sp.cos(sp.Rational(1, 2)), 30)) < 1e-20
     # ideal: no friction, g sin α
-    acc0 = hertz(hs).accelerations(vals)
+    acc0 = hertz(hs).accelerations({s_: v for s_, v in vals.items() if s_ != k})   # k names nothing there
     assert abs(to_mp(acc0[0]) * mpmath.cos(0.5) - to_mp(acc0[1]) * mpmath.sin(0.5) - 9.8 * mpmath.sin(0.5)) < 1e-12
 
 

@@ -19,7 +19,8 @@ from geonh.equations.linearize import jacobian_at
 from geonh.errors import InconsistentStateError, NotAdaptedError, UnknownCoordinateError
 from geonh.numerics import first_order_function
 
-m, l, g, tau = sp.symbols("m l g tau", positive=True)
+m, l, g = sp.symbols("m l g", positive=True)
+tau = sp.Symbol("tau", real=True)  # a torque of either sign (0 in the operating points)
 
 
 def close(a, b, tol=1e-45) -> bool:

@@ -290,12 +290,16 @@ def test_nan_and_singular_data_give_geonh_errors():
         g.simulate(eq, y0, (0.0, 1.0), {"m": 1.0, "a": math.inf, "I": 0.2})
     with pytest.raises(g.InconsistentStateError, match="v"):
         g.simulate(eq, [0.0, 0.0, 0.0, float("nan"), 0.5], (0.0, 1.0), {"m": 1.0, "a": 0.3, "I": 0.2})
-    # m = I = 0: the mass matrix vanishes
-    with pytest.raises(g.SingularMapError, match="singular"):
+    # m = I = 0 lies outside the declared domain (m, I positive): refused before anything runs
+    with pytest.raises(g.InconsistentStateError, match="m = 0 is outside the domain of m"):
         g.simulate(eq, y0, (0.0, 1.0), {"m": 0.0, "a": 0.3, "I": 0.0})
-    lag = Mo.equations("lagrange")
+    # a mass matrix x² that vanishes at x = 0
+    S = g.ConfigurationSpace("x")
+    eqx = g.derive("lagrange", g.MechanicalSystem(S, S.q[0] ** 2 * S.qd[0] ** 2 / 2))
+    with pytest.raises(g.SingularMapError, match="singular"):
+        g.simulate(eqx, [0.0, 1.0], (0.0, 1.0))
     with pytest.raises(g.SingularMapError):
-        lag.ode_function({"m": 0.0, "a": 0.3, "I": 0.0})(0.0, [0.0, 0.0, 0.0, 1.0, 0.0, 0.5])
+        eqx.ode_function()(0.0, [0.0, 1.0])
 
 
 # ----------------------------------------------------------------------------------------------

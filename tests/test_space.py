@@ -31,7 +31,7 @@ def test_coordinates_and_time():
 def test_symbols_are_kept_and_lookup():
     a, b = sp.symbols("a b", positive=True)
     S = ConfigurationSpace([a, b])
-    assert S.q == (a, b) and S.qd[0].is_positive
+    assert S.q == (a, b) and S.qd[0].is_real and S.qd[0].is_positive is None
     assert S.index("b") == 1 and S.index(b) == 1 and S.coordinate("a") == a
     with pytest.raises(UnknownCoordinateError) as exc:
         S.index("c")
@@ -117,3 +117,13 @@ def test_total_derivative_matches_time_derivative(data):
     t = S.t if S.t is not None else dynamicsymbols._t
     via_sympy = S.from_dynamic(sp.diff(S.to_dynamic(f), t))
     assert sp.expand(S.total_derivative(f) - via_sympy) == 0
+
+
+def test_rates_of_a_positive_coordinate_have_either_sign():
+    """A coordinate declared positive (a radius r > 0) moves both ways: its velocity and
+    acceleration are real, not positive (sqrt(r_dot**2) would silently be r_dot)."""
+    r = sp.Symbol("r", positive=True)
+    S = ConfigurationSpace([r, "th"])
+    rd, rdd = S.qd[0], S.qdd[0]
+    assert rd.is_real and rd.is_positive is None and rdd.is_positive is None
+    assert sp.sqrt(rd ** 2) == sp.Abs(rd)

@@ -292,7 +292,8 @@ def test_tilted_disk_matches_sympy_kanes_method():
         # geonh: quasi-accelerations and, in coordinates, q̈ from Lagrange's equations
         wdot = [float(x) for x in bh.solve_point(vals)]
         qd = {v: sp.sympify(k).xreplace(vals) for v, k in zip(S.qd, bh.kinematics)}
-        qdd = [float(x) for x in lag.accelerations({**vals, **qd})]
+        state = {k: v for k, v in vals.items() if k not in bh.u}          # Lagrange's state: q, q̇
+        qdd = [float(x) for x in lag.accelerations({**state, **qd})]
         # sympy: same coordinates (ψ, θ, φ, x, y) = (q1 … q5), u4 = ẋ, u5 = ẏ from the rolling
         num = [float(vals[s]) for s in S.q] + [float(vals[w]) for w in bh.u] + \
               [float(qd[S.qd[3]]), float(qd[S.qd[4]])] + [float(vals[p]) for p in params]
@@ -542,3 +543,17 @@ def test_tilted_disk_T_agrees_with_sympy_mechanics_bodies():
     assert g.is_zero(sp.expand(S1.T.xreplace(ren) - Mo.system.T))
     for a, b in zip(S1.Q, Mo.system.Q):
         assert g.is_zero(a.xreplace(ren) - b)
+
+
+def test_condition_strings_implied_or_refuted_by_the_assumptions():
+    """A condition string that sympy decides from the symbols' assumptions alone restricts
+    nothing ("m + m > 0", m positive: kept out) or nothing is left ("m < 0": refused by text)."""
+    import geonh as g
+    S = g.ConfigurationSpace("x y")
+    m = sp.Symbol("m", positive=True)
+    T = m * (S.qd[0] ** 2 + S.qd[1] ** 2) / 2
+    assert g.MechanicalSystem(S, T, conditions=["+".join(["m"] * 50) + " > 0"]).conditions == ()
+    with pytest.raises(g.InconsistentStateError, match="'m < 0'"):
+        g.MechanicalSystem(S, T, conditions=["m < 0"])
+    with pytest.raises(g.ParseError, match="truth value"):
+        g.MechanicalSystem(S, T, conditions=[True])

@@ -88,6 +88,7 @@ from ..kernel.generic_point import (
 )
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints
+from ..kernel.parsing import as_sequence, sympy_of
 
 __all__ = ["Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
@@ -226,7 +227,7 @@ class IntegralSearch:
     def contains(self, expr) -> bool:
         """Is ``expr`` (in the equations' variables) a linear combination, with coefficients
         constant along the motion (parameters allowed), of the integrals found?"""
-        fs = [sp.sympify(e) for e in self.integrals]
+        fs = [sympy_of(e) for e in self.integrals]
         e = expression_in(self.equations, expr)
         return _rank_of_functions(self.equations, fs + [e]) == _rank_of_functions(self.equations, fs)
 
@@ -252,7 +253,7 @@ _JACOBI = "Painlevé–Jacobi integral; Neimark & Fufaev 1972, ch. III § 1; Par
 # helpers
 # ----------------------------------------------------------------------------------------------
 def _on_motion(eqs: Equations, expr) -> sp.Expr:
-    return sp.sympify(expr).xreplace(dict(zip(eqs.space.qd, eqs.kinematics)))
+    return sympy_of(expr).xreplace(dict(zip(eqs.space.qd, eqs.kinematics)))
 
 
 def _system(obj) -> MechanicalSystem:
@@ -304,7 +305,7 @@ def jacobi_integral(eqs: Equations) -> Integral:
     else:
         K = list(eqs.kinematics)
         qdd = [S.total_derivative(k, along=K, speeds=eqs.u, rates=rates) for k in K]
-        Lop = [sp.sympify(e).xreplace(dict(zip(S.qdd, qdd))) for e in system.lagrange_operator]
+        Lop = [sympy_of(e).xreplace(dict(zip(S.qdd, qdd))) for e in system.lagrange_operator]
         R = [_on_motion(eqs, lo - Q) for lo, Q in zip(Lop, system.Q)]
         terms["power of the reactions"] = sum((r * k for r, k in zip(R, K)), sp.S.Zero)
         note = "affine (rheonomic) constraints: the reactions' power is R·q̇ = −λ·b"
@@ -354,7 +355,7 @@ def _as_field(space, g, k: int) -> VectorField:
         return g
     if isinstance(g, Mapping):
         return VectorField.from_dict(space, g)
-    comps = list(g)
+    comps = as_sequence(g, f"generator {k + 1}")
     if len(comps) == space.n and space.t is not None:
         comps = comps + [0]
     return VectorField(space, comps)
@@ -401,7 +402,7 @@ def check_symmetry(system, generators: Sequence) -> tuple[VectorField, ...]:
     generator and condition that fail."""
     system = _system(system)
     S = system.space
-    X = tuple(_as_field(S, g, k) for k, g in enumerate(generators))
+    X = tuple(_as_field(S, g, k) for k, g in enumerate(as_sequence(generators, "generators")))
     if not X:
         raise DimensionError("no generators given")
     for k, Xa in enumerate(X):
@@ -428,7 +429,7 @@ def check_symmetry(system, generators: Sequence) -> tuple[VectorField, ...]:
 
 
 def _clear_denominators(v: Sequence[sp.Expr]) -> list[sp.Expr]:
-    parts = [sp.fraction(sp.together(sp.sympify(e))) for e in v]
+    parts = [sp.fraction(sp.together(sympy_of(e))) for e in v]
     den = sp.S.One
     for _, d in parts:
         den = sp.lcm(den, d)
@@ -474,7 +475,7 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
     system = _system(system)
     S = system.space
     X = (check_symmetry(system, generators) if check
-         else tuple(_as_field(S, g, k) for k, g in enumerate(generators)))
+         else tuple(_as_field(S, g, k) for k, g in enumerate(as_sequence(generators, "generators"))))
     n = S.n
     Xm = sp.Matrix([[Xa.components[i] for Xa in X] for i in range(n)])      # n × k
     A, _ = system.constraint_matrix
@@ -489,7 +490,7 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         fields = [_clear_denominators(f) for f in fields]
     else:
         fields = []
-        for k, Y in enumerate(sections):
+        for k, Y in enumerate(as_sequence(sections, "sections")):
             Yf = _as_field(S, Y, k)
             comps = list(Yf.components[:n])
             if A.rows and not all(is_zero(e) for e in A * sp.Matrix(comps)):
@@ -516,8 +517,8 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         rate = sum((pi * zi for pi, zi in zip(p, xi_dot) if zi != 0), sp.S.Zero)
         rate += sum((Qi * yi for Qi, yi in zip(Qs, comps) if yi != 0 and Qi != 0), sp.S.Zero)
         rate = _tidy(rate)
-        horizontal = all(not (sp.sympify(ca).free_symbols & set(coords_t)) for ca in c)
-        conserved = is_zero(sp.sympify(rate).xreplace(on_D))
+        horizontal = all(not (sympy_of(ca).free_symbols & set(coords_t)) for ca in c)
+        conserved = is_zero(sympy_of(rate).xreplace(on_D))
         sec = VectorField(S, comps + ([0] if S.t is not None else []))
         out.append(NonholonomicMomentum(sec, tuple(c), J, rate, horizontal, conserved))
     return MomentumMap(system, X, tuple(out))
@@ -563,7 +564,8 @@ def _monomials(u: Sequence[sp.Symbol], degree: int) -> list[sp.Expr]:
 def _coefficient_functions(space, coordinates, kind: str, order: int) -> list[sp.Expr]:
     """Tensor products over ``coordinates`` (a sequence, or a mapping {coordinate: kind}) of
     1, cos jθ, sin jθ (kind "trig") or θ^j (kind "poly"), j ≤ order."""
-    items = list(coordinates.items()) if isinstance(coordinates, Mapping) else [(c, kind) for c in coordinates]
+    items = list(coordinates.items()) if isinstance(coordinates, Mapping) else \
+        [(c, kind) for c in as_sequence(coordinates, "coordinates")]
     per = []
     for c, kd in items:
         s = c if isinstance(c, sp.Symbol) else space.coordinate(c)
@@ -583,7 +585,7 @@ def _coefficient_functions(space, coordinates, kind: str, order: int) -> list[sp
 
 def _tidy(e: sp.Expr) -> sp.Expr:
     """A shorter equal form for display (trigsimp on small expressions; unchanged otherwise)."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     if sp.count_ops(e) > 400:
         return e
     try:
@@ -636,7 +638,7 @@ class _Point:
         return None
 
     def __call__(self, expr: sp.Expr) -> sp.Expr:
-        expr = sp.sympify(expr)
+        expr = sympy_of(expr)
         if expr in self.cache:
             return self.cache[expr]
         rep = {}
@@ -664,7 +666,7 @@ class _Point:
 def _as_generators(e, gens: dict) -> sp.Expr:
     """e with every function atom (of the parameters alone, at this stage) replaced by a dummy
     generator of the coefficient field, shared through ``gens``."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     rep = {}
     for a in e.atoms(sp.Function):
         if a not in gens:
@@ -685,17 +687,17 @@ def _point_rows(P, grads, Kp, xp, u, gens) -> list[list[sp.Expr]]:
     exprs = Kp + xp + [e for a, bq, bu in pieces for e in [a, *bq, *bu]]
     rep = {}
     for e in exprs:
-        for a in sp.sympify(e).atoms(sp.Function):
+        for a in sympy_of(e).atoms(sp.Function):
             if a not in gens:
                 gens[a] = sp.Dummy(f"g{len(gens)}")
             rep[a] = gens[a]
     syms = set(gens_u)
     for e in exprs:
-        syms |= sp.sympify(e).xreplace(rep).free_symbols
+        syms |= sympy_of(e).xreplace(rep).free_symbols
     order = gens_u + sorted(syms - set(gens_u), key=sp.default_sort_key)
     try:
         F, *_ = sp.field(order, sp.QQ)
-        conv = lambda e: F.from_expr(sp.sympify(e).xreplace(rep))
+        conv = lambda e: F.from_expr(sympy_of(e).xreplace(rep))
         Kf = [conv(k) for k in Kp]
         xf = [conv(x) for x in xp]
         nu = len(gens_u)
@@ -762,11 +764,10 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
     if degree < 0:
         raise DimensionError("degree must be ≥ 0")
     S = eqs.space
-    rates = _rates(eqs)
     if functions is None:
         funcs = _coefficient_functions(S, coordinates, kind, order)
     else:
-        funcs = [expression_in(eqs, f, "a coefficient function") for f in functions]
+        funcs = [expression_in(eqs, f, "a coefficient function") for f in as_sequence(functions, "functions")]
         if any(f.free_symbols & set(S.qd) or f.free_symbols & set(eqs.u) for f in funcs):
             raise NotLinearError("the coefficient functions φ_k may depend on t and q only")
     basis: list[sp.Expr] = []
@@ -775,7 +776,8 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             b = f * mu
             if b.free_symbols & (set(S.coords) | set(eqs.u)) and b not in basis:
                 basis.append(b)
-    extras = [expression_in(eqs, e, "an extra candidate") for e in extra]
+    extras = [expression_in(eqs, e, "an extra candidate") for e in as_sequence(extra, "extra")]
+    rates = _rates(eqs)
     system = eqs.system
     if include_potential and degree >= 2 and getattr(system, "V", 0) != 0:
         extras.append(_on_motion(eqs, system.V))
@@ -841,7 +843,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             for vec in null:
                 full = [sp.S.Zero] * N
                 for j, c in zip(support, vec):
-                    full[j] = sp.sympify(c).xreplace(back)
+                    full[j] = sympy_of(c).xreplace(back)
                 vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
@@ -862,10 +864,10 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
 def _at_point(rows: list[list], pt: dict, rng: random.Random) -> sp.Matrix:
     """rows (rational functions of the parameters) at the random rational point ``pt``
     (extended as needed)."""
-    syms = set().union(*[sp.sympify(e).free_symbols for row in rows for e in row]) if rows else set()
+    syms = set().union(*[sympy_of(e).free_symbols for row in rows for e in row]) if rows else set()
     for s in sorted(syms - set(pt), key=sp.default_sort_key):
         pt[s] = sp.Rational(rng.randint(7, 97), rng.randint(7, 97))
-    return sp.Matrix([[sp.sympify(e).xreplace(pt) for e in row] for row in rows])
+    return sp.Matrix([[sympy_of(e).xreplace(pt) for e in row] for row in rows])
 
 
 class _Echelon:
@@ -908,7 +910,7 @@ def _rank_of_functions(eqs: Equations, fs: list[sp.Expr]) -> int:
     state = list(S.coords) + list(eqs.u)
     rng = random.Random(11)
     pts = [{s: sp.Rational(rng.randint(1, 97), rng.randint(1, 97)) for s in state} for _ in range(len(fs) + 3)]
-    M = sp.Matrix([[sp.sympify(f).xreplace(p) for f in fs] for p in pts])
+    M = sp.Matrix([[sympy_of(f).xreplace(p) for f in fs] for p in pts])
     return generic_rank(M)
 
 

@@ -28,8 +28,9 @@ from typing import Mapping
 
 import sympy as sp
 
-from ..errors import GeonhError, NotFoundError
+from ..errors import GeonhError, NotFoundError, ParseError
 from ..kernel.frames import Frame
+from ..kernel.parsing import as_mapping
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import voronets_frame
 from .base import Equations
@@ -120,8 +121,8 @@ def advise_frame(system: MechanicalSystem, frames: Mapping[str, Frame] | None = 
         frame_forms = [k for k, v in FORMS.items() if v.takes == "frame"]
         raise NotFoundError(f"{form!r} is not a frame form; frame forms: {', '.join(frame_forms)}")
     if not isinstance(system, MechanicalSystem):
-        raise TypeError(f"advise_frame takes a MechanicalSystem, not {type(system).__name__}")
-    cands: list[tuple[str, object]] = list((frames or {}).items())
+        raise ParseError(f"advise_frame takes a MechanicalSystem, not {type(system).__name__}")
+    cands: list[tuple[str, object]] = list(as_mapping(frames, "frames").items()) if frames is not None else []
     if voronets:
         cands += _voronets_candidates(system, limit)
     rows = []

@@ -12,12 +12,32 @@ from typing import Any, Sequence
 import mpmath
 import sympy as sp
 
-from ..kernel.evaluation import PRECISION, is_big, solve_linear_at, to_mp, to_sympy, value_at
+from ..display import latex as display_latex
+from ..display import register_rate
+from ..errors import DimensionError, ParseError
+from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
+                                 value_at)
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
+from ..kernel.parsing import as_expr, as_exprs, as_mapping, as_matrix, as_sequence, as_symbols, sympy_of
 from ..systems.protocol import SystemLike
 
 __all__ = ["Equations"]
+
+
+def _register_roles(eqs: "Equations") -> None:
+    """Record the roles of the speeds and their rates for display (:func:`geonh.display.register_rate`):
+    u̇_j is the rate of u_j, and a speed that is a coordinate's velocity — its definition is q̇_i
+    and it carries q̇_i's name, as the Voronets, Chaplygin and Neimark–Fufaev speeds do — is the
+    rate of q_i, so its rate prints as q̈_i (never as ``\\dot{x}_{dot}``); a quasi-velocity of
+    another name keeps its name."""
+    S = eqs.space
+    for j, (u, ud) in enumerate(zip(eqs.u, eqs.ud)):
+        register_rate(ud, u)
+        if j < len(eqs.speeds) and u not in S.qd:
+            speed = sympy_of(eqs.speeds[j])
+            if speed in S.qd and u.name == speed.name:
+                register_rate(u, S.q[S.qd.index(speed)])
 
 
 class Equations:
@@ -52,26 +72,40 @@ class Equations:
                  linear: tuple[sp.Matrix, sp.Matrix] | None = None,
                  reduced_coordinates: Sequence[sp.Symbol] = (), details: dict[str, Any] | None = None):
         put = object.__setattr__
+        space = getattr(system, "space", None)
+        if space is None:
+            raise ParseError(f"Equations need a system with a configuration space, not {type(system).__name__}")
+        syms = space.state_symbols
+        u, ud = as_symbols(u, what="speeds u"), as_symbols(ud, what="speed rates u̇")
+        multipliers = as_symbols(multipliers, what="multipliers")
         put(self, "form", form)
         put(self, "system", system)
-        put(self, "space", system.space)
-        put(self, "u", tuple(u))
-        put(self, "ud", tuple(ud))
-        put(self, "kinematics", tuple(kinematics))
-        put(self, "speeds", tuple(speeds))
+        put(self, "space", space)
+        put(self, "u", u)
+        put(self, "ud", ud)
+        put(self, "kinematics", tuple(as_exprs(kinematics, syms + u, what="kinematics")))
+        put(self, "speeds", tuple(as_exprs(speeds, syms, what="speeds")))
+        residuals = as_exprs(residuals, syms + u + ud + multipliers, what="residuals")
         given = None
         if linear is not None:
-            given = (sp.ImmutableMatrix(linear[0]), sp.ImmutableMatrix(linear[1]))
+            pair = as_sequence(linear, "linear (M, F)")
+            if len(pair) != 2:
+                raise ParseError("linear must be the pair (M, F)")
+            given = tuple(sp.ImmutableMatrix(as_matrix(m, syms + u, what=w)) for m, w in zip(pair, ("M", "F")))
+            if given[0].shape != (len(ud) + len(multipliers),) * 2 or given[1].shape != (given[0].rows, 1):
+                raise DimensionError(f"linear (M, F) must be square and a column of the size of the unknowns, "
+                                     f"got {given[0].shape} and {given[1].shape}")
             x = sp.Matrix(list(ud) + list(multipliers))
             residuals = list(given[0] * x - given[1])
         put(self, "_linear_given", given)
         put(self, "residuals", tuple(residuals))
         put(self, "lam_vec", tuple(multipliers))
         put(self, "frame", frame)
-        put(self, "reactions", tuple(reactions))
+        put(self, "reactions", tuple(as_exprs(reactions, what="reactions")))
         put(self, "notes", notes)
-        put(self, "reduced_coordinates", tuple(reduced_coordinates))
-        put(self, "details", dict(details or {}))
+        put(self, "reduced_coordinates", as_symbols(reduced_coordinates, what="reduced coordinates"))
+        put(self, "details", dict(as_mapping(details, "details") if details is not None else {}))
+        _register_roles(self)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Equations are immutable (tried to set {name!r}); pass it to the constructor")
@@ -148,18 +182,60 @@ class Equations:
         return ODEFunction(self, params, backend=backend, jacobian=jacobian)
 
     # -- evaluation -------------------------------------------------------------------------
+    @cached_property
+    def value_symbols(self) -> frozenset:
+        """The symbols a value mapping for these equations may name: time, coordinates, their
+        velocities and accelerations, speeds and their rates, multipliers, and every parameter
+        of the equations and of the system (T, V, forces, constraints)."""
+        S = self.space
+        out = set(S.coords) | set(S.qd) | set(S.qdd) | set(self.u) | set(self.ud) | set(self.lam_vec)
+        memo: dict = {}
+        out |= symbols_in(list(self._linear[0]) + list(self._linear[1]) + list(self.kinematics)
+                          + list(self.speeds), memo)
+        sysm = self.system
+        if callable(getattr(sysm, "parameters", None)):   # NonlinearSystem, GaussSystem
+            out |= set(sysm.parameters())
+        parts = [getattr(sysm, "T", 0), getattr(sysm, "V", 0), *getattr(sysm, "Q", ()), *getattr(sysm, "holonomic", ())]
+        cod = getattr(sysm, "constraints", None)
+        if hasattr(cod, "matrix"):
+            parts += list(cod.matrix())
+        for c in getattr(sysm, "conditions", ()) or ():
+            parts.append(c.lhs - c.rhs)
+        out |= symbols_in(parts, memo)
+        return frozenset(s for s in out if isinstance(s, sp.Symbol))
+
+    def resolve_values(self, values, what: str = "values") -> dict:
+        """``values`` keyed by the symbols of :attr:`value_symbols`: names and symbols that differ
+        only in their assumptions are matched, anything else is refused
+        (:func:`geonh.kernel.evaluation.resolve_keys`)."""
+        return resolve_keys(values, self.value_symbols, what=what)
+
+    def _state_values(self, values, what: str) -> dict:
+        """:meth:`resolve_values` with the values as sympy numbers (Python and numpy numbers,
+        mpmath numbers, formula strings parsed safely)."""
+        out = {}
+        for s, v in self.resolve_values(values, what).items():
+            if isinstance(v, (mpmath.mpf, mpmath.mpc)):
+                v = to_sympy(v)
+            elif not isinstance(v, sp.Basic):
+                v = as_expr(v, what=f"value of {s}")
+            out[s] = v
+        return out
+
     def solve_point(self, values: dict) -> list:
-        """Unknowns x (u̇, λ) at a state given by ``values`` {symbol: number} for t, q, u and
-        parameters: sympy numbers, exact Rationals when all values are rational, else
-        PRECISION-digit Floats."""
+        """Unknowns x (u̇, λ) at a state given by ``values`` {symbol or name: number} for t, q, u
+        and parameters: sympy numbers, exact Rationals when all values are rational, else
+        PRECISION-digit Floats.  Keys follow :meth:`resolve_values`."""
+        values = self._state_values(values, "solve_point values")
         return [to_sympy(v) for v in
                 solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")]
 
     def accelerations(self, values: dict) -> list:
         """q̈ at a state given in coordinates {t, q, q̇, parameters}: u from q̇ by
         :attr:`speeds`, u̇ from M u̇ = F, and q̈ = d/dt K(t, q, u) (one time derivative,
-        :meth:`ConfigurationSpace.total_derivative`, then evaluated)."""
-        vals = dict(values)
+        :meth:`ConfigurationSpace.total_derivative`, then evaluated).  Keys follow
+        :meth:`resolve_values`."""
+        vals = self._state_values(values, "accelerations values")
         for u, sexpr in zip(self.u, self.speeds):
             if u not in vals:
                 vals[u] = to_sympy(value_at(sexpr, vals))
@@ -199,10 +275,11 @@ class Equations:
         return linearize(self, operating_point, inputs=inputs, symbolic=symbolic, **kw)
 
     def latex(self) -> str:
-        """LaTeX of M x = F and the kinematics."""
-        lines = [sp.latex(sp.Eq(sp.MatMul(self.mass_matrix, sp.Matrix(self.unknowns)), self.forcing,
-                                evaluate=False))]
-        lines += [sp.latex(sp.Eq(v, k)) for v, k in zip(self.space.qd, self.kinematics)]
+        """LaTeX of M x = F and the kinematics, symbols printed by their roles (q̇ and u̇ with dots,
+        q̈ with two: :func:`geonh.display.latex`)."""
+        lines = [display_latex(sp.Eq(sp.MatMul(self.mass_matrix, sp.Matrix(self.unknowns)), self.forcing,
+                                     evaluate=False))]
+        lines += [display_latex(sp.Eq(v, k)) for v, k in zip(self.space.qd, self.kinematics)]
         return " \\\\\n".join(lines)
 
     def _repr_latex_(self) -> str:

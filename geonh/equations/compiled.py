@@ -31,6 +31,15 @@ of the compiled code either way, so binding later (:meth:`ODEFunction.bind`) cos
 recompilation.  A value that is an expression (e.g. a forcing ``F: sin(t)``) is substituted
 before compiling.  On a space without time, a symbol named ``t`` is the time.
 
+Pickling.  An ODEFunction (and an :class:`Observable`) holds machine code, which does not
+travel between processes: ``pickle.dumps(f)`` raises :class:`~geonh.errors.NotPicklableError`
+saying what to ship instead — the :class:`Equations` (plain sympy data), compiled on the other
+side once per process with ``equations.ode_function(params)``, which is what
+:func:`geonh.sweep` does on Dask.  Recompiling silently at every unpickling would hide a cost
+of seconds per task.  ``copy.copy``/``copy.deepcopy`` work (the same compiled code, a fresh
+argument buffer).  A :class:`~geonh.numerics.Trajectory` pickles: it keeps its numbers and the
+recipe of its function (:meth:`ODEFunction._recipe`), recompiled only if asked for.
+
 The hot path ``f(t, y[, p])`` writes t, y and p into an argument buffer owned by the function
 (no allocation), runs the compiled code into a fresh output array and returns a view of its
 first n_q + n_u entries: the result is never reused.  The buffer belongs to the thread that
@@ -47,9 +56,11 @@ from typing import Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from ..errors import DimensionError, InconsistentStateError, SingularMapError, UnknownCoordinateError
+from ..errors import (DimensionError, InconsistentStateError, NotPicklableError, ParseError, SingularMapError,
+                      UnknownCoordinateError)
 from ..kernel.codegen import compile_function, expression_atoms
-from ..kernel.parsing import as_expr
+from ..kernel.evaluation import check_assumptions
+from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
@@ -254,7 +265,7 @@ class _Core:
     def prepare(self, exprs) -> tuple[list, set]:
         """The expressions with expression-valued parameters substituted and every symbol named
         like the time made the time; and their symbols."""
-        exprs = [sp.sympify(e) for e in exprs]
+        exprs = [sympy_of(e) for e in exprs]
         if self.exprs_params:
             exprs = [e.xreplace(self.exprs_params) for e in exprs]
         syms, _ = expression_atoms(exprs)
@@ -315,6 +326,7 @@ class ODEFunction:
                     raise DimensionError(f"{key} is a state variable (or the time), not a parameter")
                 continue
             values[sym] = _float(v, str(key))
+            check_assumptions(sym, values[sym])
         self.bound = {s: values[s] for s in core.params if s in values}
         self.parameters = tuple(s for s in core.params if s not in values)
         template = np.zeros(len(core.args))
@@ -357,6 +369,26 @@ class ODEFunction:
         out._init(self._core, merged)
         return out
 
+    def _recipe(self) -> tuple:
+        """(equations, params, backend, opt_level) that rebuild this function: what a
+        :class:`~geonh.numerics.Trajectory` pickles instead of the compiled code."""
+        c = self._core
+        return c.eqs, {**c.exprs_params, **self._given}, c.backend_request, c.opt_level
+
+    @classmethod
+    def _rebuild(cls, recipe: tuple) -> "ODEFunction":
+        eqs, params, backend, opt_level = recipe
+        return cls(eqs, params, backend=backend, opt_level=opt_level)
+
+    def __reduce__(self):
+        raise _not_picklable("an ODEFunction", self.equations)
+
+    def __copy__(self) -> "ODEFunction":
+        return self.bind({})
+
+    def __deepcopy__(self, memo) -> "ODEFunction":
+        return self.bind({})
+
     @property
     def n_q(self) -> int:
         return self._core.n
@@ -377,6 +409,11 @@ class ODEFunction:
     # -- evaluation ----------------------------------------------------------------------------------
     def _args(self, t, y, p) -> np.ndarray:
         a = self._template.copy()
+        t = as_float(t, "t")
+        y = as_floats(y, "the state y")
+        if y.ndim != 1:
+            raise DimensionError(f"the state y must be a vector, got shape {y.shape}")
+        p = as_floats(p, "the parameter values p") if p is not None else None
         a[0] = t
         if len(y) != self._ny:
             raise DimensionError(f"state of length {len(y)}; expected {self._ny} = (q, u) = {list(self.state_names)}")
@@ -443,7 +480,8 @@ class ODEFunction:
         return out[c.iM:c.iF].reshape(c.k, c.k).copy(), out[c.iF:c.iF + c.k].copy()
 
     def _batch_args(self, t, Y, P) -> np.ndarray:
-        Y = np.asarray(Y, dtype=float)
+        Y = as_floats(Y, "the states Y")
+        t = as_floats(t, "t")
         if Y.ndim != 2 or Y.shape[1] != self._ny:
             raise DimensionError(f"states of shape {Y.shape}; expected (k, {self._ny})")
         A = np.empty((Y.shape[0], len(self._template)))
@@ -454,8 +492,8 @@ class ODEFunction:
             if P is None:
                 raise UnknownCoordinateError(
                     f"no values for the parameters {', '.join(s.name for s in self.parameters)}")
-            P = np.asarray(P, dtype=float)
-            if P.shape[-1] != self._np:
+            P = as_floats(P, "the parameter values P")
+            if P.ndim == 0 or P.shape[-1] != self._np:
                 raise DimensionError(f"{P.shape[-1]} parameter values for {self._np} parameters")
             A[:, self._pidx] = P
         return A
@@ -531,8 +569,10 @@ class Observable:
     :meth:`ODEFunction.observable`)."""
 
     def __init__(self, f: ODEFunction, exprs, unknowns: bool, what: str, backend: str | None):
+        if not isinstance(f, ODEFunction):
+            raise ParseError(f"an Observable is built on an ODEFunction, not {type(f).__name__}")
         core = f._core
-        flat = list(exprs)
+        flat = as_exprs(exprs, what=what)
         self.shape = exprs.shape if isinstance(exprs, sp.MatrixBase) else (len(flat),)
         flat, syms = core.prepare(flat)
         known = set(core.args) | (set(core.x) if unknowns else set())
@@ -554,6 +594,9 @@ class Observable:
         self._fn = compile_function(flat, args, backend=backend or core.backend, what=what,
                                     opt_level=core.opt_level)
 
+    def __reduce__(self):
+        raise _not_picklable("an Observable", self._f.equations)
+
     def __call__(self, t, y, p=None) -> np.ndarray:
         f = self._f
         a = f._args(t, y, p)
@@ -572,6 +615,14 @@ class Observable:
         return self._fn.batch(A).reshape((A.shape[0],) + self.shape)
 
 
+def _not_picklable(what: str, eqs) -> NotPicklableError:
+    return NotPicklableError(
+        f"{what} of the {eqs.form} equations holds compiled machine code and cannot be pickled (for "
+        "Dask, multiprocessing or a file): ship the Equations instead (or the model's name) and call "
+        "equations.ode_function(params) on the other side, once per process; geonh.sweep does this for "
+        "you.  A Trajectory pickles as it is")
+
+
 def _resolve(key, params: Sequence[sp.Symbol], by_name: Mapping):
     if isinstance(key, sp.Symbol) and key in params:
         return key
@@ -582,17 +633,21 @@ def _resolve(key, params: Sequence[sp.Symbol], by_name: Mapping):
 
 
 def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
-    """(numbers, expressions) of a params mapping; keys are symbols or names."""
+    """(numbers, expressions) of a params mapping keyed by symbols or names, resolved to the
+    equations' symbols (:meth:`~geonh.equations.base.Equations.resolve_values`)."""
     numbers, exprs = {}, {}
     if params is None:
         return numbers, exprs
     if not isinstance(params, Mapping):
         raise DimensionError("params must be a mapping {symbol or name: value}; an array of values goes "
                              "to the call, f(t, y, p)")
-    names = None
-    for key, v in params.items():
+    for key in params:
         if not isinstance(key, (str, sp.Symbol)):
             raise DimensionError(f"parameter keys are symbols or names, got {key!r}")
+    # the one rule of every value mapping: names, symbols, symbols differing only in their
+    # assumptions (matched by name); a key that names nothing of the equations is refused
+    params = eqs.resolve_values(params, "params")
+    for key, v in params.items():
         if isinstance(v, str):
             raise DimensionError(f"parameter {key} = {v!r}: give a number or a sympy expression")
         if _is_number(v) or isinstance(v, (complex, np.complexfloating)):
@@ -602,19 +657,6 @@ def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
         if e.is_number:
             numbers[key] = e
             continue
-        if names is None:
-            names = _equation_symbols(eqs)
-        name = key if isinstance(key, str) else key.name
-        sym = key if isinstance(key, sp.Symbol) and names.get(name) == key else names.get(name, key)
-        if isinstance(sym, str):
-            sym = sp.Symbol(sym)
-        exprs[sym] = e
+        exprs[key] = e
     return numbers, exprs
 
-
-def _equation_symbols(eqs) -> dict:
-    out = {}
-    for e in list(eqs.mass_matrix) + list(eqs.forcing) + list(eqs.kinematics):
-        for s in sp.sympify(e).free_symbols:
-            out.setdefault(s.name, s)
-    return out

@@ -19,10 +19,11 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, SpaceMismatchError
+from ..errors import DimensionError, ParseError, SpaceMismatchError
 from ..kernel.budget import check
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
+from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols, expr_of
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import check_adapted, frame_kinematics, speed_symbols, voronets_frame
 from .base import Equations
@@ -38,6 +39,7 @@ def lagrange_split(system: MechanicalSystem, K: Sequence[sp.Expr], u: Sequence[s
     Also returns p, ∂T/∂q and Q on the motion."""
     S = system.space
     n = S.n
+    u, K = _motion(S, K, u)
     prim = system.primitives
     Mq = system.mass_matrix
     qd_on = dict(zip(S.qd, K))
@@ -55,6 +57,23 @@ def lagrange_split(system: MechanicalSystem, K: Sequence[sp.Expr], u: Sequence[s
     MdK = [[sum((M_on[i, j] * dKdu[j][s] for j in range(n) if dKdu[j][s] != 0 and M_on[i, j] != 0), sp.S.Zero)
             for s in range(len(u))] for i in range(n)]
     return MdK, LQ0, p_on, dTdq, Q_on
+
+
+def _motion(S, K, u) -> tuple[tuple, list]:
+    """(u, K) converted at the boundary: speed symbols, and n kinematic expressions in (t, q, u)."""
+    u = as_symbols(u, what="speeds u")
+    K = as_exprs(K, S.state_symbols + u, what="kinematics K")
+    if len(K) != S.n:
+        raise DimensionError(f"{S.n} kinematic expressions K needed, got {len(K)}")
+    return u, K
+
+
+def _fields(S, W) -> list:
+    W = as_sequence(W, "δ fields W")
+    for X in W:
+        if not isinstance(X, VectorField) or X.space != S:
+            raise SpaceMismatchError(f"the δ fields must be VectorFields on {S!r}")
+    return W
 
 
 def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[VectorField],
@@ -75,6 +94,18 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
 
     E is linear in u̇; returns (M, F) with E = M u̇ − F, M_rs = W_r·M·∂K/∂u_s.
     """
+    S = system.space
+    if not isinstance(V, VectorField) or V.space != S:
+        raise SpaceMismatchError(f"the d field V must be a VectorField on {S!r}")
+    W = _fields(S, W)
+    u, K = _motion(S, K, u)
+    ud = as_symbols(ud, what="speed rates u̇")
+    if isinstance(on_motion, (list, tuple)):
+        on_motion = [as_mapping(o, "on_motion") for o in on_motion]
+        if len(on_motion) != len(W):
+            raise DimensionError(f"one on-motion substitution per δ field ({len(W)}), got {len(on_motion)}")
+    else:
+        on_motion = as_mapping(on_motion, "on_motion")
     fast = _central_equations_symengine(system, V, W, on_motion, u, K)
     if fast is not None:
         return fast
@@ -131,9 +162,11 @@ class NativeSplit:
     @classmethod
     def create(cls, system: MechanicalSystem, K, u, extra=()):
         from ..kernel import backend as bk
+        S = system.space
+        u, K = _motion(S, K, u)
+        extra = as_exprs(extra, what="extra expressions")
         if not bk.use_symengine():
             return None
-        S = system.space
         n = S.n
         Mq, bq, T0 = system.quadratic_parts
         upper = [Mq[i, j] for i in range(n) for j in range(i, n)]
@@ -209,8 +242,14 @@ class NativeSplit:
         self.pdot = [Macc0[i] + pdot0[i] for i in range(n)]          # ṗ with u̇ = 0
         self.LQ0 = [self.pdot[i] - dTdq[i] - self.Q[i] for i in range(n)]
 
+    def _native(self, e):
+        """A native (symengine) expression; a sympy one or a formula string is converted."""
+        import symengine as se
+        return e if isinstance(e, se.Basic) else self.cv(expr_of(e, what="expression"))
+
     def grad(self, e):
         """[∂e/∂x for x in (q, t)], or None when e is free of them."""
+        e = self._native(e)
         if e == 0:
             return None
         fs = e.free_symbols
@@ -221,17 +260,23 @@ class NativeSplit:
         """Σ_j g_j ẋ^j on the motion (g a gradient from :meth:`grad`)."""
         if g is None:
             return self.zero
+        g = [self._native(x) for x in as_sequence(g, "gradient")]
+        if len(g) != len(self.X):
+            raise DimensionError(f"a gradient has {len(self.X)} entries, got {len(g)}")
         return self.add([g[j] * self.xd[j] for j in range(len(self.X)) if g[j] != 0])
 
     def derivative(self, components, f):
         """X(f) = X^i ∂f/∂x^i for a field X given by its (native) components over (q, t)."""
         g = self.grad(f)
+        components = [self._native(x) for x in as_sequence(components, "components")]
+        if len(components) != len(self.X):
+            raise DimensionError(f"a field has {len(self.X)} components, got {len(components)}")
         if g is None:
             return self.zero
         return self.add([components[i] * g[i] for i in range(len(self.X)) if components[i] != 0 and g[i] != 0])
 
     def to_sympy(self, e):
-        return self.tr.to_sympy(e)
+        return self.tr.to_sympy(self._native(e))
 
 
 def _central_equations_symengine(system, V, W, on_motion, u, K):
@@ -306,6 +351,15 @@ class FormDeclaration:
 
     def __post_init__(self):
         S = self.system.space
+        put = object.__setattr__
+        put(self, "W", tuple(as_sequence(self.W, "δ fields W")))
+        put(self, "on_motion", tuple(as_mapping(o, "on_motion") for o in as_sequence(self.on_motion, "on_motion")))
+        u = as_symbols(self.u, what="speeds u")
+        put(self, "u", u)
+        put(self, "ud", as_symbols(self.ud, what="speed rates u̇"))
+        put(self, "kinematics", tuple(as_exprs(self.kinematics, S.state_symbols + u, what="kinematics")))
+        put(self, "speeds", tuple(as_exprs(self.speeds, S.state_symbols, what="speeds")))
+        put(self, "reduced_coordinates", as_symbols(self.reduced_coordinates, what="reduced coordinates"))
         for X in (self.V, *self.W):
             if not isinstance(X, VectorField) or X.space != S:
                 raise SpaceMismatchError(f"{self.form}: the d and δ fields must be VectorFields on {S!r}")
@@ -352,5 +406,8 @@ def in_frame(form: str, system: MechanicalSystem, frame: Frame | None, **kw) -> 
 
 def contract(vec: Sequence[sp.Expr], frame: Frame, a: int) -> sp.Expr:
     """Σ_i vec_i C^i_a: a covector (force, Lagrange expression) along the frame field X_a."""
+    vec = as_exprs(vec, what="covector")
+    if len(vec) > frame.C.rows or isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < frame.C.cols:
+        raise DimensionError(f"contract needs at most {frame.C.rows} covector entries and 0 ≤ a < {frame.C.cols}")
     return sum((vec[i] * frame.C[i, a] for i in range(len(vec)) if frame.C[i, a] != 0 and vec[i] != 0),
                sp.S.Zero)

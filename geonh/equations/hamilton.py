@@ -45,12 +45,13 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import NotAdaptedError, NotLinearError
+from ..errors import DimensionError, NotAdaptedError, NotLinearError, ParseError
 from ..kernel.frames import Frame
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import check_adapted, frame_kinematics, solve_constraints, speed_symbols, voronets_frame
 from ..transposition.relations import ConstrainedSetting
 from .base import Equations
+from ..kernel.parsing import sympy_of
 
 __all__ = ["PRINCIPLE_FORMS", "hamilton_equations", "hamilton_integrand", "woronetz_identity", "naive_terms"]
 
@@ -63,7 +64,7 @@ class _Setup:
 
     def __init__(self, system: MechanicalSystem, k, frame, dependent):
         if not isinstance(system, MechanicalSystem):
-            raise TypeError(f"expected a MechanicalSystem (linear constraints), got {type(system).__name__}")
+            raise ParseError(f"expected a MechanicalSystem (linear constraints), got {type(system).__name__}")
         S = system.space
         self.system = system
         self.S = S
@@ -71,7 +72,7 @@ class _Setup:
         self.kmax = r
         self.k = r if k is None else int(k)
         if not 0 <= self.k <= r:
-            raise ValueError(f"k must satisfy 0 ≤ k ≤ n − m = {r}, got {k}")
+            raise DimensionError(f"k must satisfy 0 ≤ k ≤ n − m = {r}, got {k}")
         if frame is not None and self.k != r:
             raise NotAdaptedError("the k-family (k < n − m) is defined with the free true coordinates; "
                                   "a general frame needs k = n − m (Hamel's view)")
@@ -113,7 +114,7 @@ class _Setup:
             sub[tr.delta_symbols[q]] = self.eta[c]
         if S.t is not None:
             sub[tr.d_symbols[S.t]] = sp.S.One
-        out = [sp.sympify(c).xreplace(sub) for c in comps[:n]]
+        out = [sympy_of(c).xreplace(sub) for c in comps[:n]]
         left = set().union(*[e.free_symbols for e in out]) & (set(tr.d_symbols.values()) | set(tr.delta_symbols.values()))
         if left:  # pragma: no cover - guards an API change of geonh.transposition
             raise NotAdaptedError(f"unexpected symbols {left} in the transpositional relations")
@@ -200,7 +201,7 @@ def hamilton_integrand(system: MechanicalSystem, form: str = "general", *, k=Non
                 w -= a0[kk]
             I += st.p[j] * st.delta(w)
     else:
-        raise ValueError(f"form must be one of {PRINCIPLE_FORMS}, not {form!r}")
+        raise ParseError(f"form must be one of {PRINCIPLE_FORMS}, not {form!r}")
     return sp.expand(I) if not I.has(sp.Function) else I
 
 

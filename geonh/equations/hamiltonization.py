@@ -43,6 +43,7 @@ from ..kernel.trig import trig_tidy
 from ..kernel.generic_point import (det_small, generic_rank, independent_rows, inverse, is_zero, lu_solve,
                                     sample_points)
 from .base import Equations
+from ..kernel.parsing import sympy_of
 
 __all__ = ["InvariantMeasure", "Hamiltonization", "invariant_measure", "hamiltonize"]
 
@@ -92,7 +93,7 @@ def _reduced(eqs: Equations):
             raise NotAdaptedError(f"the equations are not closed in {[q.name for q in r]}: {e} involves "
                                   f"{sorted(map(str, e.free_symbols & other))}")
     x = lu_solve(M, F, what="reduced mass matrix")
-    return r, u, M, [sp.sympify(v) for v in x]
+    return r, u, M, [sympy_of(v) for v in x]
 
 
 def _linear_coefficients(expr: sp.Expr, u: tuple, what: str) -> list[sp.Expr]:
@@ -139,7 +140,7 @@ def _tidy(e: sp.Expr) -> sp.Expr:
     """e reduced modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.trig_tidy`) when it is not
     huge, otherwise e: the frame machinery's output is often far larger than the function it
     represents (the Chaplygin ball's forcing: 2650 operations → 3)."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     if sp.count_ops(e) > TIDY_OPS:
         return e
     r = trig_tidy(e)
@@ -149,7 +150,7 @@ def _tidy(e: sp.Expr) -> sp.Expr:
 def _frame_fields(eqs: Equations) -> list[list[sp.Expr]]:
     """The fields X_a with q̇ = Σ_a X_a u_a (components ∂K/∂u_a), checked: the kinematics must
     be linear and homogeneous in the speeds."""
-    K = [sp.sympify(k) for k in eqs.kinematics]
+    K = [sympy_of(k) for k in eqs.kinematics]
     u = eqs.u
     zero = {v: 0 for v in u}
     X = [[sp.diff(k, v).xreplace(zero) for k in K] for v in u]
@@ -186,11 +187,11 @@ def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
     X = [[_tidy(c) for c in Xa] for Xa in _frame_fields(eqs)]
     K = [sum((X[a][i] * u[a] for a in range(len(u))), sp.S.Zero) for i in range(len(q))]
     Mm, F = eqs.mass_matrix.applyfunc(_tidy), eqs.forcing.applyfunc(_tidy)
-    x = [sp.sympify(v) for v in lu_solve(Mm, F, what="mass matrix")]
+    x = [sympy_of(v) for v in lu_solve(Mm, F, what="mass matrix")]
     div = sum((sp.diff(K[i], q[i]) for i in range(len(q))), sp.S.Zero) \
         + sum((sp.diff(x[a], u[a]) for a in range(len(u))), sp.S.Zero)
     E = _linear_coefficients(div, u, "the divergence of the flow, Σ ∂q̇_i/∂q_i + Σ ∂u̇_a/∂u_a,")
-    present = set().union(*(sp.sympify(e).free_symbols for e in list(Mm) + list(F) + K))
+    present = set().union(*(sympy_of(e).free_symbols for e in list(Mm) + list(F) + K))
     cs = [v for v in q if v in present]
     idx = [q.index(v) for v in cs]
     base = [VectorField(S, Xa) for Xa in X]
@@ -224,7 +225,7 @@ def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
     grad: list = []
     if cs:
         keep = independent_rows(A)
-        grad = [sp.sympify(v) for v in lu_solve(A.extract(keep, list(range(len(cs)))), b.extract(keep, [0]),
+        grad = [sympy_of(v) for v in lu_solve(A.extract(keep, list(range(len(cs)))), b.extract(keep, [0]),
                                                  what="equations for ∇ log ρ")]
     if not all(is_zero(e) for e in A * sp.Matrix(len(cs), 1, grad) - b):
         raise NotFoundError("no invariant measure with a density in the coordinates: the equations "
@@ -249,7 +250,7 @@ def hamiltonize(eqs: Equations) -> Hamiltonization:
     fields = eqs.frame.fields[:len(r)]
     Q = list(system.Q)
     Qs = [sum((Q[i] * X.components[i] for i in range(S.n) if X.components[i] != 0), sp.S.Zero) for X in fields]
-    if any(sp.sympify(q).has(*u) for q in Qs) or any(sp.sympify(q).free_symbols & set(S.qd) for q in Qs):
+    if any(sympy_of(q).has(*u) for q in Qs) or any(sympy_of(q).free_symbols & set(S.qd) for q in Qs):
         raise NotFoundError("the reduced forces depend on the velocities: no Hamiltonian form")
     V = potential([-q for q in Qs], r) if not all(is_zero(q) for q in Qs) else sp.S.Zero
     if V is None:

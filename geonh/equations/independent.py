@@ -13,7 +13,9 @@ from typing import Sequence
 
 import sympy as sp
 
+from ..errors import DimensionError, ParseError
 from ..kernel.frames import Frame
+from ..kernel.parsing import as_exprs, as_matrix, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
 from .base import Equations
@@ -71,6 +73,10 @@ def hamel_raw(system: MechanicalSystem, dependent: Sequence | None = None) -> Eq
 def motion_substitution(system, K, u, ud) -> dict:
     """{q̇ → K, q̈ → d/dt K} for expressions in (t, q, q̇, q̈)."""
     S = system.space
+    u, ud = as_symbols(u, what="speeds u"), as_symbols(ud, what="speed rates u̇")
+    K = as_exprs(K, S.state_symbols + u, what="kinematics K")
+    if len(K) != S.n:
+        raise DimensionError(f"{S.n} kinematic expressions K needed, got {len(K)}")
     acc = [S.total_derivative(k, along=K, speeds=u, rates=ud) for k in K]
     sub = dict(zip(S.qdd, acc))
     sub.update(zip(S.qd, K))
@@ -127,7 +133,7 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     a_{m,i} K_{n+m}.  (Printed (5), (10) and (II) write q̇ or q where q̈ is meant; see docs.)
     """
     if kind not in (1, 2):
-        raise ValueError("Tzénoff's form is kind=1 or kind=2")
+        raise ParseError("Tzénoff's form is kind=1 or kind=2")
     S = system.space
     free, dep, a, a0 = solve_constraints(system, dependent)
     # the Voronets kinematics q̇_s = u_s, q̇_j = a_js u_s + a_j
@@ -176,6 +182,12 @@ def multiplier_equations(form: str, system, accel: Sequence[sp.Expr], Theta: sp.
     with accel Lagrange's d/dt ∂T/∂q̇ − ∂T/∂q or Appell's ∂S/∂q̈, Θ the virtual-displacement
     rows and φ the constraints (expressions in t, q, q̇)."""
     S = system.space
+    accel = as_exprs(accel, S.state_symbols, what="accelerations")
+    phis = as_exprs(phis, S.state_symbols, what="constraints φ")
+    Theta = as_matrix(Theta, S.state_symbols, what="virtual-displacement rows Θ")
+    if len(accel) != S.n or Theta.shape != (len(phis), S.n):
+        raise DimensionError(f"multiplier_equations needs {S.n} accelerations and a {len(phis)} x {S.n} Θ, "
+                             f"got {len(accel)} and {Theta.shape}")
     r = len(phis)
     lam = tuple(sp.Symbol(f"lambda{k + 1}", real=True) for k in range(r))
     reactions = [sum((lam[k] * Theta[k, i] for k in range(r)), sp.S.Zero) for i in range(S.n)]

@@ -49,10 +49,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, SingularMapError,
-                      UnknownCoordinateError)
-from ..kernel.evaluation import PRECISION, to_mp
-from ..kernel.parsing import as_expr
+from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
+                      SingularMapError, UnknownCoordinateError)
+from ..kernel.evaluation import PRECISION, resolve_keys, symbols_in, to_mp
+from ..kernel.evaluation import check_assumptions
+from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
@@ -100,7 +101,7 @@ class _Jet:
         self.cache: dict = {}
 
     def __call__(self, expr) -> tuple[Any, dict]:
-        expr = sp.sympify(expr)
+        expr = sympy_of(expr)
         cache = self.cache
         with mpmath.workdps(PRECISION):
             stack = [(expr, False)]
@@ -120,7 +121,7 @@ class _Jet:
     def _leaf(self, e):
         if e.is_Symbol:
             if e not in self.point:
-                raise ValueError(f"no value for {e}")
+                raise MissingValueError(f"no value for {e}")
             i = self.index.get(e)
             return self.point[e], ({i: mpmath.mpf(1)} if i is not None else {})
         return _mpf(e), {}
@@ -210,7 +211,7 @@ def _symbols_of(exprs: Iterable, memo: dict | None = None) -> set:
     memo = {} if memo is None else memo
     out: set = set()
     for expr in exprs:
-        expr = sp.sympify(expr)
+        expr = sympy_of(expr)
         if expr in memo:
             out |= memo[expr]
             continue
@@ -246,7 +247,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
         for s in sorted(_symbols_of([e for g in groups for e in g], memo), key=str):
             base = None
             v = values.get(s)
-            if v is not None and not sp.sympify(v).free_symbols:
+            if v is not None and not sympy_of(v).free_symbols:
                 try:
                     base = _mpf(v)
                 except (ValueError, SingularMapError):
@@ -275,9 +276,11 @@ def jacobian_at(exprs: Iterable, variables: Sequence[sp.Symbol], point: Mapping)
     """Values and the Jacobian of ``exprs`` with respect to ``variables`` at ``point``
     {symbol: number} (every symbol of the expressions needs a value), by forward-mode
     automatic differentiation at PRECISION digits: returns (values, rows) as mpmath numbers."""
+    variables = as_symbols(variables, what="variables")
+    point = as_values(point, what="point")
     jet = _Jet(point, variables)
     vals, rows = [], []
-    for e in exprs:
+    for e in as_exprs(exprs, what="expressions"):
         v, g = jet(e)
         vals.append(v)
         rows.append([g.get(i, mpmath.mpf(0)) for i in range(len(variables))])
@@ -360,8 +363,12 @@ class Linearization:
     def eigenvalues(self, values: Mapping | None = None, *, high_precision: bool = False):
         """Eigenvalues of A (``values`` for symbols left in a symbolic A); see :func:`eigenvalues`."""
         A = self.A
+        if values is not None:
+            values = as_mapping(values, "values")
         if values:
-            A = A.xreplace({_sym(self, k): as_expr(v, what=f"value of {k}") for k, v in values.items()})
+            known = set(self.equations.value_symbols) | symbols_in(A)
+            A = A.xreplace({s: as_expr(v, what=f"value of {s}")
+                            for s, v in resolve_keys(values, known, what="eigenvalue values").items()})
         return eigenvalues(A, high_precision=high_precision)
 
     def second_order(self, coordinates: Sequence | None = None) -> SecondOrder:
@@ -380,15 +387,6 @@ class Linearization:
         return _second_order(self, coordinates)
 
 
-def _sym(lin: Linearization, key):
-    if isinstance(key, sp.Symbol):
-        return key
-    for s in set().union(*(e.free_symbols for e in lin.A)) | set(lin.operating_point):
-        if isinstance(s, sp.Symbol) and s.name == key:
-            return s
-    raise UnknownCoordinateError(f"{key!r} is not a symbol of A")
-
-
 # ----------------------------------------------------------------------------------------------
 # linear algebra in the two modes (sympy matrices throughout; numeric solves by mpmath)
 # ----------------------------------------------------------------------------------------------
@@ -399,7 +397,7 @@ class _Mode:
 
     def zero(self, x, scale=1) -> bool:
         if self.symbolic:
-            x = sp.sympify(x)
+            x = sympy_of(x)
             if x == 0:
                 return True
             if not x.free_symbols:
@@ -430,7 +428,7 @@ class _Mode:
         free = set().union(*(e.free_symbols for e in M))
         pt = sample_points(free, 1)[0] if free else {}
         with mpmath.workdps(PRECISION):
-            return [[_mpf(sp.sympify(M[i, j]).xreplace(pt)) for j in range(M.cols)] for i in range(M.rows)]
+            return [[_mpf(sympy_of(M[i, j]).xreplace(pt)) for j in range(M.cols)] for i in range(M.rows)]
 
 
 def _rank_columns(mode: _Mode, M: sp.Matrix, prefer: Sequence[int]) -> list[int]:
@@ -473,7 +471,9 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         and the parameters.  Missing values are completed where possible: ignorable
         coordinates are 0, dependent coordinates are solved from the holonomic constraints
         (numerically, from 0), dependent speeds of a multiplier form from the velocity
-        constraints.  Symbols the equations do not contain are ignored.
+        constraints.  Keys are names or symbols (:meth:`Equations.resolve_values`: a symbol that
+        differs from the equations' only in its assumptions is matched by name; a key that
+        names no symbol of the equations or of the system is refused).
     inputs : symbols (or names) of forces/torques in the equations; B = ∂f/∂inputs at their
         operating values (default 0).
     symbolic : symbolic A, B (sympy derivatives; every symbol without a value stays) instead of
@@ -484,7 +484,38 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         (default: chosen by pivoting, last coordinates first).
     parameters : more values, merged into ``operating_point``.
     tol : the zero tolerance of the numeric decisions (default 10^(−PRECISION/3), relative).
+
+    A frame form whose equations are singular at the point although its frame is regular there
+    (the frame's inverse, computed once by LU with pivots chosen at random points, may divide by
+    sin θ where the true inverse does not: a removable singularity) is derived again in the same
+    frame with its inverse's pivots chosen at the operating point, so that no pivot vanishes
+    there, and that is linearized (:attr:`Linearization.equations`).  A frame singular at the
+    point raises :class:`SingularMapError` saying so.
     """
+    from .base import Equations as _Equations
+    if not isinstance(equations, _Equations):
+        raise ParseError(f"linearize takes Equations, not {type(equations).__name__}")
+    tol = as_float(tol, "tol", minimum=0) if tol is not None else None
+    operating_point = as_mapping(operating_point, "operating point")
+    parameters = as_mapping(parameters, "parameters") if parameters is not None else None
+    inputs = as_sequence(inputs, "inputs")
+    dependent = as_sequence(dependent, "dependent")
+    if not (isinstance(ignorable, str) and ignorable == "auto"):
+        ignorable = as_sequence(ignorable, "ignorable")
+    kw = dict(inputs=inputs, symbolic=symbolic, ignorable=ignorable, dependent=dependent, parameters=parameters,
+              tol=tol)
+    try:
+        return _linearize(equations, operating_point, **kw)
+    except SingularMapError as exc:
+        regular = _regular_frame_equations(equations, operating_point, parameters, exc)
+        if regular is None:
+            raise
+    return _linearize(regular, operating_point, **kw)
+
+
+def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequence, symbolic: bool,
+               ignorable: Sequence | str, dependent: Sequence, parameters: Mapping | None, tol) -> Linearization:
+    """The linearization proper (:func:`linearize` adds the retry in a frame regular at the point)."""
     mode = _Mode(symbolic, tol)
     S = equations.space
     q = S.q
@@ -494,13 +525,13 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     k = len(lam)
     system = equations.system
     xs = tuple(equations.unknowns)
-    res = [sp.sympify(r) for r in equations.residuals]
+    res = [sympy_of(r) for r in equations.residuals]
     Kin = list(equations.kinematics)
     N = len(res)
     if N != m + k:
         raise DimensionError(f"linearize needs a square system in (u̇, λ): {N} equations, {m} speeds and "
                              f"{k} multipliers")
-    hol = [sp.sympify(f) for f in getattr(system, "holonomic", ())]
+    hol = [sympy_of(f) for f in getattr(system, "holonomic", ())]
     # velocity constraints g(q, u) = A K + b (only forms whose speeds are not independent)
     gexprs: list = []
     if k:
@@ -520,16 +551,14 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     universe -= set(xs)
     by_name = {s.name: s for s in universe}
     values: dict = {}
-    for key, val in list((parameters or {}).items()) + list(operating_point.items()):
-        s = key if isinstance(key, sp.Symbol) else by_name.get(str(key))
-        if s is None:
-            if isinstance(key, sp.Symbol):
-                continue
-            raise UnknownCoordinateError(f"the operating point names {key!r}, which is not a symbol of the "
-                                         f"equations (coordinates {[x.name for x in q]}, speeds "
-                                         f"{[x.name for x in u]})")
-        values[s] = (sp.Rational(repr(val)) if isinstance(val, float)
-                     else as_expr(val, universe, what=f"operating-point value of {key}"))
+    # keys: names or symbols, matched by the one rule of every value mapping (resolve_keys)
+    given = {**equations.resolve_values(parameters, "linearize parameters"),
+             **equations.resolve_values(operating_point, "operating point")}
+    for s, val in given.items():
+        # a float (numpy's too) is taken at its shortest decimal: 0.1 is 1/10 (finite only)
+        values[s] = (sp.Rational(repr(as_float(val, f"operating-point value of {s}"))) if isinstance(val, float)
+                     else as_expr(val, universe, what=f"operating-point value of {s}"))
+        check_assumptions(s, values[s], "operating-point value")
     inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
     if any(x is None for x in inputs):
         raise UnknownCoordinateError("an input is not a symbol of the equations")
@@ -612,10 +641,10 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     F0 = sp.Matrix([-v for v in vals[offs[1]:offs[2]]])
     f0, gf = vals[offs[2]:offs[3]], [row[:nv] for row in grads[offs[2]:offs[3]]]
     g0, gg = vals[offs[3]:offs[4]], [row[:nv] for row in grads[offs[3]:offs[4]]]
-    scale = max([abs(_mpf(x)) for x in list(M0) + list(F0) if not sp.sympify(x).free_symbols] + [1])
+    scale = max([abs(_mpf(x)) for x in list(M0) + list(F0) if not sympy_of(x).free_symbols] + [1])
     x0 = mode.solve(M0, F0, f"{equations.form} mass matrix")
     # ∂R/∂y, R = F − M x0, from the residual at x = x0 (a second pass unless x0 = 0)
-    if all(sp.sympify(v) == 0 for v in x0):
+    if all(sympy_of(v) == 0 for v in x0):
         dR = [[-d for d in row[:nv]] for row in rows_r]
     else:
         at = {**values, **{x: v for x, v in zip(xs, x0)}}
@@ -739,8 +768,61 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
                          {s: v for s, v in values.items() if v is not None}, equations, symbolic, parts)
 
 
+def _regular_frame_equations(equations: Equations, operating_point: Mapping, parameters, exc: SingularMapError):
+    """The equations of the same frame form derived again in the same frame, its inverse C = B⁻¹
+    computed by LU with the rows pivoted at the operating point (every pivot non-zero there, so
+    C and the equations have no singularity there); None when that does not apply (not a
+    frame form, or the point does not fix the coordinates).  A frame singular at the point
+    raises SingularMapError naming it and a form without a frame."""
+    from ..kernel.fields import VectorField
+    from ..kernel.frames import Frame
+    from .registry import FORMS
+
+    entry = FORMS.get(equations.form)
+    frame = equations.frame
+    if frame is None or entry is None or entry.takes != "frame":
+        return None
+    try:
+        given = {**equations.resolve_values(parameters, "linearize parameters"),
+                 **equations.resolve_values(operating_point, "operating point")}
+        point = {s: as_expr(v, what=f"value of {s}") for s, v in given.items()}
+    except (UnknownCoordinateError, ValueError):
+        return None
+    S = frame.space
+    if S.t is not None:
+        point.setdefault(S.t, sp.S.Zero)
+    B = frame.B
+    n = B.rows
+    with mpmath.workdps(PRECISION):
+        try:
+            A = [[_mpf(sympy_of(B[i, j]).xreplace(point)) for j in range(n)] for i in range(n)]
+        except (ValueError, TypeError, SingularMapError):
+            return None                       # the point does not fix the frame's coordinates
+        order = list(range(n))
+        big = max((abs(x) for r in A for x in r), default=mpmath.mpf(0))
+        tol = (1 + big) * mpmath.mpf(10) ** (-(PRECISION // 2))
+        for c in range(n):
+            k = max(range(c, n), key=lambda r: abs(A[r][c]))
+            if abs(A[k][c]) <= tol:
+                raise SingularMapError(
+                    f"{exc}; the frame {list(frame.names)} itself is singular at the operating point (its "
+                    f"coframe matrix has rank {c} < {n} there), so the {equations.form} equations have no "
+                    "value there: linearize a form without this frame, e.g. derive('lagrange', system)") from None
+            A[c], A[k] = A[k], A[c]
+            order[c], order[k] = order[k], order[c]
+            for r in range(c + 1, n):
+                f = A[r][c] / A[c][c]
+                if f:
+                    A[r] = [x - f * y for x, y in zip(A[r], A[c])]
+    rows = list(range(n))
+    C = B.extract(order, rows).LUsolve(sp.eye(n).extract(order, rows), iszerofunc=lambda e: e == 0)
+    fields = [VectorField(S, list(C[:, a])) for a in range(n)]
+    regular = Frame(fields, names=frame.names, coframe=frame.coframe)
+    return entry(equations.system, regular, None)
+
+
 def _tidy(e):
-    e = sp.sympify(e)
+    e = sympy_of(e)
     if e.is_number or len(e.free_symbols) > 6 or sp.count_ops(e) > 400:
         return e
     return sp.cancel(e)
@@ -756,7 +838,7 @@ def _clean(X: sp.Matrix) -> sp.Matrix:
 
 
 def _show(x) -> str:
-    x = sp.sympify(x) if isinstance(x, sp.Basic) else x
+    x = sympy_of(x) if isinstance(x, sp.Basic) else x
     if isinstance(x, sp.Basic) and x.free_symbols:
         return str(x)
     v = _mpf(x)
@@ -769,7 +851,7 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
     if not mode.symbolic:
         missing = _symbols_of(exprs, memo) - set(values)
         if missing:
-            raise ValueError(f"give values for {sorted(map(str, missing))} in the operating point "
+            raise MissingValueError(f"give values for {sorted(map(str, missing))} in the operating point "
                              "(or linearize with symbolic=True)")
         jet = _Jet(values, variables)
         vals, grads = [], []
@@ -781,7 +863,7 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
     sub = {s: v for s, v in values.items() if v is not None}
     vals, grads = [], []
     for e in exprs:
-        e = sp.sympify(e)
+        e = sympy_of(e)
         fs = e.free_symbols
         vals.append(e.xreplace(sub))
         grads.append([sp.diff(e, x).xreplace(sub) if x in fs else sp.S.Zero for x in variables])
@@ -791,10 +873,10 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
 def _solve_coordinates(missing, hol, values, mode: _Mode) -> None:
     """Solve the holonomic constraints for missing coordinate values (Newton from 0)."""
     if mode.symbolic or not hol:
-        raise ValueError(f"give values for the coordinates {[x.name for x in missing]}")
+        raise MissingValueError(f"give values for the coordinates {[x.name for x in missing]}")
     eqs = [f for f in hol if f.free_symbols & set(missing)]
     if len(eqs) != len(missing):
-        raise ValueError(f"give values for the coordinates {[x.name for x in missing]} "
+        raise MissingValueError(f"give values for the coordinates {[x.name for x in missing]} "
                          f"({len(eqs)} holonomic constraint(s) involve them)")
     known = {s: v for s, v in values.items() if v is not None}
 
@@ -823,16 +905,16 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
     if all(v in values for v in S.qd) and not set(missing) & set(S.qd):
         for s in missing:
             e = equations.speeds[u.index(s)]
-            values[s] = sp.sympify(e).xreplace(values)
+            values[s] = sympy_of(e).xreplace(values)
         return
     if not gexprs:
-        raise ValueError(f"give values for the speeds {[x.name for x in missing]}")
+        raise MissingValueError(f"give values for the speeds {[x.name for x in missing]}")
     known = {s: v for s, v in values.items() if v is not None and s not in missing}
     zero = {s: 0 for s in missing}
 
     def at(e):
         if mode.symbolic:
-            return sp.sympify(e).xreplace(known)
+            return sympy_of(e).xreplace(known)
         return _num(_Jet(known, [])(e)[0])
 
     rows, rhs = [], []
@@ -844,7 +926,7 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
         rhs.append(-at(g.xreplace(zero)))
     A = sp.Matrix(rows) if rows else sp.zeros(0, len(missing))
     if A.rows != len(missing):
-        raise ValueError(f"give values for the speeds {[x.name for x in missing]} ({A.rows} velocity "
+        raise MissingValueError(f"give values for the speeds {[x.name for x in missing]} ({A.rows} velocity "
                          f"constraint(s) involve them)")
     sol = mode.solve(A, sp.Matrix(rhs), "velocity constraints")
     for s, v in zip(missing, sol):
@@ -867,7 +949,7 @@ def _second_order(lin: Linearization, coordinates) -> SecondOrder:
         sel = list(range(len(ind)))
     else:
         sel = []
-        for c in coordinates:
+        for c in as_sequence(coordinates, "coordinates"):
             s = c if isinstance(c, sp.Symbol) else next((x for x in ind if x.name == str(c)), None)
             if s not in ind:
                 raise UnknownCoordinateError(f"{c!r} is not an independent coordinate of the linearization "
@@ -965,16 +1047,20 @@ def eigenvalues(A, *, high_precision: bool = False):
     if isinstance(A, sp.MatrixBase):
         free = set().union(*(e.free_symbols for e in A)) if A else set()
         if free:
-            raise ValueError(f"A has symbols {sorted(map(str, free))}; give their values")
+            raise MissingValueError(f"A has symbols {sorted(map(str, free))}; give their values")
         rows, cols = A.shape
         entries = [[_mpf(A[i, j]) for j in range(cols)] for i in range(rows)]
     elif isinstance(A, mpmath.matrix):
         rows, cols = A.rows, A.cols
         entries = [[A[i, j] for j in range(cols)] for i in range(rows)]
-    else:
-        arr = np.asarray(A)
+    elif isinstance(A, np.ndarray) and A.dtype.kind in "iufc":
+        arr = A
+        if arr.ndim != 2:
+            raise DimensionError(f"eigenvalues of an array of shape {arr.shape}")
         rows, cols = arr.shape
         entries = [[mpmath.mpmathify(arr[i, j]) for j in range(cols)] for i in range(rows)]
+    else:
+        return eigenvalues(as_matrix(A, what="A"), high_precision=high_precision)
     if rows != cols:
         raise DimensionError(f"eigenvalues of a {rows}x{cols} matrix")
     if rows == 0:

@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
 from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
-from ..kernel.parsing import as_expr
+from ..kernel.parsing import as_expr, as_names, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.velocity_frames import VelocityFrame, singular_at
 from ..systems.nonlinear import as_nonlinear
 from ..transposition.adapted import speed_symbols
@@ -151,8 +151,19 @@ def invert_quasi_velocities(system, quasi: Sequence, vstar: Sequence[sp.Symbol],
       Either way the branch is checked on consistent states.
     """
     system = as_nonlinear(system)
-    quasi = [as_expr(q, system.space.state_symbols, what="quasi-velocity") for q in quasi]
+    S = system.space
+    quasi = [as_expr(q, S.state_symbols, what="quasi-velocity") for q in as_sequence(quasi, "quasi")]
+    vstar = as_symbols(vstar, what="vstar")
+    inverse = _inverse_of(inverse, S, vstar)
     return list(_inverted_frame(system, quasi, vstar, inverse, branch).inverse)
+
+
+def _inverse_of(inverse, space, vstar) -> list | None:
+    """The user's inverse q̇(t, q, v*) converted at the boundary (None: sympy solves)."""
+    if inverse is None:
+        return None
+    return [as_expr(e, space.state_symbols + tuple(vstar), what="inverse q̇(t, q, v*)")
+            for e in as_sequence(inverse, "inverse")]
 
 
 def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = None,
@@ -168,10 +179,14 @@ def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = Non
     S = system.space
     n, k = S.n, system.n_constraints
     l = n - k
-    quasi = [as_expr(q, S.state_symbols, what="quasi-velocity") for q in quasi]
+    quasi = [as_expr(q, S.state_symbols, what="quasi-velocity") for q in as_sequence(quasi, "quasi")]
     if len(quasi) != n:
         raise DimensionError(f"{n} quasi-velocities needed (l = {l} free, then the {k} constraints), "
                              f"got {len(quasi)}")
+    if names is not None:
+        names = as_names(names, "names of the free quasi-velocities")
+    if inverse is not None:
+        inverse = as_sequence(inverse, "inverse")
     rng = random.Random(5)
     states = [system.sample_state(rng) for _ in range(2)]
     if k:
@@ -189,14 +204,14 @@ def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = Non
                                 "on the constraint manifold")
     if names is None:
         # v1, v2, … unless the system already has a symbol of that name (a parameter v1, say)
-        taken = {x.name for e in (*quasi, system.T, *system.phi, *system.Q) for x in sp.sympify(e).free_symbols}
+        taken = {x.name for e in (*quasi, system.T, *system.phi, *system.Q) for x in sympy_of(e).free_symbols}
         prefix = next(p for p in ("v", "v_star", "w_star") if not any(f"{p}{i + 1}" in taken for i in range(l)))
         names = [f"{prefix}{i + 1}" for i in range(l)]
     names = list(names)
     if len(names) != l:
         raise DimensionError(f"{l} names for the free quasi-velocities needed, got {len(names)}")
     vstar = _symbols_for(names, "") + tuple(sp.Symbol(f"v_c{j + 1}", real=True) for j in range(k))
-    return _inverted_frame(system, quasi, vstar, inverse, branch)
+    return _inverted_frame(system, quasi, vstar, _inverse_of(inverse, S, vstar), branch)
 
 
 class _OnTQ:
@@ -218,7 +233,7 @@ class _OnTQ:
 
     def motion(self, expr: sp.Expr) -> sp.Expr:
         """expr(t, q, q̇, q̈) on the motion, in (t, q, u, u̇)."""
-        return sp.sympify(expr).xreplace(self.sub)
+        return sympy_of(expr).xreplace(self.sub)
 
     def project(self, row: Sequence[sp.Expr], tau: int) -> sp.Expr:
         """Σ_σ row_σ ε^σ_τ."""
@@ -316,7 +331,7 @@ def boltzmann_hamel_nonlinear(system, quasi: Sequence | VelocityFrame, *, names:
 def reactions_at(eq: Equations, state: Mapping) -> list:
     """Evaluate :attr:`Equations.reactions` of a Maggi result at a state {t, q, q̇, parameters}:
     u from the speeds, u̇ from the equations (exact or PRECISION digits)."""
-    vals = dict(state)
+    vals = as_values(state, eq.space.state_symbols + tuple(eq.u), what="state")
     for u, s in zip(eq.u, eq.speeds):
         vals.setdefault(u, to_sympy(value_at(s, vals)))
     x = eq.solve_point(vals)

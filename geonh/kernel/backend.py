@@ -11,7 +11,12 @@ Choosing the backend
 --------------------
 * :func:`set_backend` ``("symengine" | "sympy")``, :func:`get_backend`, and the context
   manager :func:`using_backend` (restores the previous backend on exit).
-* The environment variable ``GEONH_BACKEND`` is read once, at import.
+* The choice is **scoped** (a :class:`contextvars.ContextVar`): ``set_backend`` and
+  ``using_backend`` act on the current context only — this thread, or this asyncio task
+  (tasks it creates copy it).  Another thread, or a concurrent task, keeps its own backend.
+  A new thread starts from the **process default**, which :func:`set_default_backend`
+  changes (threaded sweep workers use it).
+* The environment variable ``GEONH_BACKEND`` is read once, at import (the process default).
 * Default: ``"symengine"`` when the ``symengine`` module imports, otherwise ``"sympy"``
   (:data:`SYMENGINE_AVAILABLE` says which).  Asking for symengine when it is missing, or for
   an unknown name, raises :class:`BackendError` (a :class:`~geonh.errors.GeonhError`).
@@ -90,17 +95,32 @@ active backend (symengine ``DenseMatrix``/expressions, or sympy ``Matrix``/expre
 follow geonh's inverse policy (:func:`geonh.kernel.generic_point.inverse`): the identity as
 is, adj(M)/det(M) up to size 4, LU with generic-point pivots beyond (the row order is found
 at random points, so every symbolic pivot is provably non-zero at the generic point).
+
+Verdicts (docs/errors.md, "What a backend may decide")
+-------------------------------------------------------
+A verdict — zero, rank, independence, regularity, definiteness — is decided once, by the
+function of :mod:`geonh.kernel.generic_point` both backends call, never by a backend on its
+own.  The symengine route may prove a matrix regular (its pivot search
+:func:`generic_pivot_order` uses the shared rule
+:func:`~geonh.kernel.generic_point.pivot_order_at` at the same points and PRECISION digits)
+and may skip structural zeros; anything it cannot prove — no pivot order, a pivot that is
+structurally 0, a result holding ``zoo``/``nan``/``±oo`` — is re-decided by the reference
+route (:func:`~geonh.kernel.generic_point.regular_pivot_order`: a refusal states the rank
+:func:`~geonh.kernel.generic_point.generic_rank` finds, full generic rank is always solved),
+never returned.
 """
 from __future__ import annotations
 
+import contextvars
 import os
 from contextlib import contextmanager
 from typing import Iterable, Sequence
 
 import sympy as sp
 
-from ..errors import GeonhError, SingularMapError
+from ..errors import DimensionError, GeonhError, ParseError, SingularMapError
 from .budget import check
+from .parsing import as_mapping, as_matrix, as_sequence, expr_of, sympy_of
 
 try:  # pragma: no cover - depends on the installation
     import symengine as se
@@ -137,37 +157,55 @@ def _initial() -> str:
     return "symengine" if SYMENGINE_AVAILABLE else "sympy"
 
 
-_BACKEND = _initial()
+#: the process default: what a context that never chose a backend uses (new threads included)
+_DEFAULT = _initial()
+#: the choice of the current context (thread, asyncio task); None: the process default
+_CHOICE: contextvars.ContextVar[str | None] = contextvars.ContextVar("geonh_backend", default=None)
 
 
 def get_backend() -> str:
-    """The active backend: ``"symengine"`` or ``"sympy"``."""
-    return _BACKEND
+    """The active backend of the current context: ``"symengine"`` or ``"sympy"``."""
+    return _CHOICE.get() or _DEFAULT
 
 
 def set_backend(name: str) -> str:
-    """Make ``name`` (``"symengine"`` or ``"sympy"``) the active backend; returns the previous
-    one.  An unknown or unavailable name raises :class:`BackendError`."""
-    global _BACKEND
+    """Make ``name`` (``"symengine"`` or ``"sympy"``) the active backend **of the current
+    context** (this thread, or this asyncio task and the tasks it creates); returns the
+    previous one.  Other threads keep theirs; a new thread starts from the process default
+    (:func:`set_default_backend`).  An unknown or unavailable name raises
+    :class:`BackendError`."""
     name = _check_name(name)
-    old, _BACKEND = _BACKEND, name
+    old = get_backend()
+    _CHOICE.set(name)
+    return old
+
+
+def set_default_backend(name: str) -> str:
+    """Make ``name`` the process default: the backend of every context that has not chosen
+    one with :func:`set_backend` / :func:`using_backend` (new threads, worker threads of a
+    threaded sweep); returns the previous default.  Initially ``GEONH_BACKEND`` or the
+    module default."""
+    global _DEFAULT
+    name = _check_name(name)
+    old, _DEFAULT = _DEFAULT, name
     return old
 
 
 @contextmanager
 def using_backend(name: str):
     """``with using_backend("sympy"): ...`` runs the block on ``name`` and restores the
-    previous backend afterwards (also on error)."""
-    old = set_backend(name)
+    previous backend afterwards (also on error).  Scoped to the current context: other
+    threads and asyncio tasks running meanwhile keep their own backend."""
+    token = _CHOICE.set(_check_name(name))
     try:
         yield name
     finally:
-        set_backend(old)
+        _CHOICE.reset(token)
 
 
 def use_symengine() -> bool:
-    """True when the active backend is symengine."""
-    return _BACKEND == "symengine"
+    """True when the active backend of the current context is symengine."""
+    return get_backend() == "symengine"
 
 
 # -- what symengine may see -------------------------------------------------------------------
@@ -207,7 +245,7 @@ def _scan(expr, funcs: list | None = None) -> tuple[str | None, dict]:
     function nodes met are appended to ``funcs`` when given."""
     names: dict = {}
     for e in _flatten(expr):
-        e = sp.sympify(e)
+        e = sympy_of(e)
         hit = _OK_CACHE.get(e)
         if hit is None:
             stack, seen, found, fn = [e], set(), [], []
@@ -295,6 +333,8 @@ class Translation:
         ``DenseMatrix``, a list stays a list)."""
         if not SYMENGINE_AVAILABLE:
             raise BackendError("symengine is not installed")
+        if not _is_se(obj):
+            obj = sympy_of(obj, what="to_symengine")  # strings parsed here, never by symengine's own parser
         self._record(obj)
         return _to_se(obj)
 
@@ -312,6 +352,8 @@ class Translation:
         translation), function nodes of the inputs come back as the very input objects, and
         sums and products are assembled in sympy's canonical argument order without
         re-running sympy's flattening (symengine has already collected terms)."""
+        if not _is_se(obj) and not isinstance(obj, (sp.Basic, sp.MatrixBase, list, tuple)):
+            obj = expr_of(obj, what="to_sympy")  # strings parsed, never by symengine's own parser
         if se is None:
             return _to_sp(obj, {})
         self._prepare()
@@ -392,7 +434,7 @@ def _to_sp(obj, rep: dict):
         return [_to_sp(o, rep) for o in obj]
     if isinstance(obj, sp.Basic):
         return obj.xreplace(rep) if rep else obj
-    e = obj._sympy_() if hasattr(obj, "_sympy_") else sp.sympify(obj)
+    e = obj._sympy_() if hasattr(obj, "_sympy_") else sympy_of(obj)
     if rep and not e.is_Number:
         e = e.xreplace(rep)
     return e
@@ -419,8 +461,8 @@ def to_native(obj, translation: Translation | None = None):
     if isinstance(obj, sp.MatrixBase):
         return sp.Matrix(obj)
     if isinstance(obj, (list, tuple)):
-        return [sp.sympify(o) for o in obj]
-    return sp.sympify(obj)
+        return [sympy_of(o) for o in obj]
+    return sympy_of(obj)
 
 
 class LazyArray(sp.ImmutableDenseNDimArray):
@@ -435,6 +477,16 @@ class LazyArray(sp.ImmutableDenseNDimArray):
 
     def __new__(cls, iterable, shape=None, **kwargs):
         # sympy's own rebuilding (func(*args), type(self)(list, shape), unpickling)
+        if not isinstance(iterable, (sp.Basic, sp.NDimArray, sp.MatrixBase)):  # sympy would sympify strings
+            if hasattr(iterable, "tolist"):
+                iterable = iterable.tolist()
+            elif not isinstance(iterable, (str, bytes, dict, set)) and hasattr(iterable, "__iter__"):
+                iterable = list(iterable)
+            iterable = sympy_of(iterable, what="array entries")
+        if shape is not None and not isinstance(shape, sp.Tuple):
+            shape = tuple(as_sequence(shape, "array shape"))
+            if not all(isinstance(d, (int, sp.Integer)) for d in shape):
+                raise DimensionError(f"an array shape is a sequence of integers, not {shape!r:.80}")
         return sp.ImmutableDenseNDimArray(iterable, shape, **kwargs)
 
     @classmethod
@@ -443,15 +495,19 @@ class LazyArray(sp.ImmutableDenseNDimArray):
         """The array of ``shape`` (row-major flat ``values``: sympy expressions, or ``None``
         where ``pending`` maps the flat index to the symengine expression that
         ``translation.to_sympy`` converts on first access)."""
+        dims = tuple(as_sequence(shape, "array shape"))
+        if not all(isinstance(d, int) and d >= 0 for d in dims):
+            raise DimensionError(f"an array shape is a sequence of non-negative integers, not {shape!r:.80}")
+        values = [v if v is None else sympy_of(v, what="array entry") for v in as_sequence(values, "array values")]
+        pending = as_mapping(pending, "pending entries")
         self = object.__new__(cls)
         self._assumptions = cls.default_assumptions
         self._mhash = None
-        dims = tuple(int(d) for d in shape)
         size = 1
         for d in dims:
             size *= d
         if len(values) != size:
-            raise ValueError(f"{len(values)} values for shape {dims}")
+            raise DimensionError(f"{len(values)} values for shape {dims}")
         self._dims = dims
         self._shape = sp.Tuple(*dims)
         self._rank = len(dims)
@@ -543,6 +599,7 @@ def fraction_field_inverse(M: sp.MatrixBase):
     ``False`` when M is singular over the fraction field (i.e. at the generic point);
     ``None`` when the domain is not QQ or a field of rational functions over ZZ or QQ, or the
     exact LU fails otherwise: the caller takes the sympy route then."""
+    M = as_matrix(M, what="fraction_field_inverse matrix")
     from sympy.polys.matrices import DomainMatrix
     from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
     n = M.rows
@@ -601,9 +658,24 @@ def _zero(e) -> bool:
     return e == 0
 
 
+def _natives(values, what: str) -> list:
+    """A sequence of native expressions: symengine objects as they are, anything else through
+    :func:`~geonh.kernel.parsing.expr_of` (sympy objects unchanged, strings parsed, others refused)."""
+    return [v if _is_se(v) else expr_of(v, what=what) for v in as_sequence(values, what)]
+
+
+def _native_symbols(values, what: str) -> list:
+    out = _natives(values, what)
+    for s in out:
+        if not getattr(s, "is_Symbol", False):
+            raise ParseError(f"{what}: {str(s)[:60]} is not a symbol")
+    return out
+
+
 def jacobian(exprs: Sequence, symbols: Sequence):
     """J[k, i] = ∂ exprs[k] / ∂ symbols[i] (native matrix; symengine if the inputs are)."""
-    exprs = list(exprs)
+    exprs = _natives(exprs, "jacobian expressions")
+    symbols = _native_symbols(symbols, "jacobian symbols")
     if exprs and any(_is_se(e) for e in exprs):
         syms = [se.sympify(s) for s in symbols]
         return se.DenseMatrix(len(exprs), len(syms), [se.diff(e, s) for e in exprs for s in syms])
@@ -614,8 +686,11 @@ def directional_derivative(components: Sequence, f, symbols: Sequence):
     """X(f) = X^i ∂f/∂q^i for X = X^i ∂_i given by ``components`` over ``symbols``
     (CONVENTIONS.md, "Fields, forms, brackets").  symengine if ``f`` or a component is a
     symengine object, sympy otherwise."""
+    components = _natives(components, "field components")
+    f = f if _is_se(f) else expr_of(f, what="function")
+    symbols = _native_symbols(symbols, "symbols")
     native_se = _is_se(f) or any(_is_se(c) for c in components)
-    conv = se.sympify if native_se else sp.sympify
+    conv = se.sympify if native_se else sympy_of
     f = conv(f)
     free = f.free_symbols
     out = conv(0)
@@ -629,6 +704,8 @@ def directional_derivative(components: Sequence, f, symbols: Sequence):
 def lie_bracket(X: Sequence, Y: Sequence, symbols: Sequence) -> list:
     """[X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k (CONVENTIONS.md; check [∂_x, x ∂_y] = +∂_y),
     for fields given by component lists over ``symbols``."""
+    X, Y = _natives(X, "field components"), _natives(Y, "field components")
+    symbols = _native_symbols(symbols, "symbols")
     if any(_is_se(e) for e in list(X) + list(Y)):
         syms = [se.sympify(s) for s in symbols]
         X = [se.sympify(e) for e in X]
@@ -641,6 +718,12 @@ def lie_bracket(X: Sequence, Y: Sequence, symbols: Sequence) -> list:
 
 def matmul(A, B):
     """Matrix product A·B of native matrices (symengine ``DenseMatrix`` or sympy)."""
+    A = A if _is_se(A) else as_matrix(A, what="matmul A")
+    B = B if _is_se(B) else as_matrix(B, what="matmul B")
+    cols = A.ncols() if _is_se(A) else A.cols
+    rows = B.nrows() if _is_se(B) else B.rows
+    if cols != rows:
+        raise DimensionError(f"matmul: A has {cols} columns, B has {rows} rows")
     return A * B
 
 
@@ -651,47 +734,55 @@ def _eye_like(n: int, native_se: bool):
 def _se_values(entries: list, point: dict) -> list | None:
     """Values of symengine ``entries`` at ``point`` ({symengine symbol: sympy Rational}):
     exact Rationals where no function needs evaluating, mpmath numbers at PRECISION digits
-    otherwise; round-off zeros become exact 0; None where an entry is singular."""
+    otherwise (symengine's MPFR at BITS bits, read **at PRECISION digits**: read at mpmath's
+    default 15 digits, the round-off of an identity such as sin²x + cos²x − 1 survived the
+    elimination as a "pivot" and a dependent frame got an inverse full of ``zoo``); an entry
+    symengine cannot evaluate (not real there, ...) is evaluated by sympy/mpmath; round-off
+    zeros become exact 0; None where an entry is singular."""
     import mpmath
-    from .evaluation import BITS, PRECISION
-    sub = {k: se.Rational(v.p, v.q) for k, v in point.items()}
-    out = []
+    from .evaluation import PRECISION, native_values, value_at
+    vals = native_values(entries, point)
     tol = mpmath.mpf(10) ** (-(PRECISION // 2))
-    for e in entries:
-        v = e.xreplace(sub) if e.free_symbols else e
-        if v.is_Rational:
-            out.append(sp.Integer(int(v)) if v.is_Integer else sp.Rational(int(v.p), int(v.q)))
-            continue
-        try:
-            mv = mpmath.mpf(str(v.n(BITS, real=True)))
-        except (RuntimeError, TypeError, ValueError):
-            # not real here (or not evaluable by symengine): sympy/mpmath decides this entry
-            from .evaluation import value_at
-            mv = value_at(_sympy_plain(e), {sp.Symbol(str(k)): r for k, r in point.items()},
-                          strict=False, tree=True)
+    out = []
+    with mpmath.workdps(PRECISION):
+        for e, mv in zip(entries, vals):
             if mv is None:
-                return None
+                # not real here (or not evaluable by symengine): sympy/mpmath decides this entry
+                mv = value_at(_sympy_plain(e), {sp.Symbol(str(k)): r for k, r in point.items()},
+                              strict=False, tree=True)
+                if mv is None:
+                    return None
             if isinstance(mv, sp.Basic):
                 out.append(mv)
                 continue
-        if not mpmath.isfinite(mv):
-            return None
-        if abs(mv) < tol:
-            mv = sp.S.Zero
-        out.append(mv)
+            if not mpmath.isfinite(mv):
+                return None
+            out.append(sp.S.Zero if abs(mv) < tol else mv)
     return out
 
 
 def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
     """Row order of the square symengine matrix M for which Gaussian elimination without
-    row exchanges has pivots non-zero at the generic point; None if M is singular at every
-    sample point.  The rule is :func:`geonh.kernel.generic_point._pivot_rows`' (partial
-    pivoting at the same reproducible random rational points, exact or at PRECISION
-    digits), but M is evaluated in symengine.  ``symbols`` maps names to the original sympy
-    symbols (from a :class:`Translation`), so the points are the sympy route's points."""
-    import mpmath
-    from .evaluation import PRECISION, to_mp
-    from .generic_point import TRIALS, sample_points
+    row exchanges has pivots non-zero at the generic point; None if none is found at the
+    sample points.  The rule is the sympy route's, :func:`geonh.kernel.generic_point.pivot_order_at`
+    (the same function, at the same reproducible random rational points, exact or at
+    PRECISION digits), but M is evaluated in symengine.  ``symbols`` maps names to the
+    original sympy symbols (from a :class:`Translation`), so the points are the sympy
+    route's points.
+
+    None is not a verdict: the callers (:func:`lu_solve`, :func:`inverse`) then defer to
+    the reference route, :func:`geonh.kernel.generic_point.regular_pivot_order`, which
+    refuses M only with the rank :func:`~geonh.kernel.generic_point.generic_rank` finds.
+    A sympy matrix (which may hold functions of time, q(t), q'(t): sampled as symbols) is
+    searched by the sympy route's own search."""
+    from .generic_point import TRIALS, pivot_rows, pivot_order_at, sample_points
+    if not _is_se(M):
+        M = as_matrix(M, what="matrix")
+        if not M.is_square:
+            raise DimensionError(f"generic_pivot_order takes a square matrix, not {M.rows}x{M.cols}")
+        return pivot_rows(M)
+    if symbols is not None:
+        symbols = as_mapping(symbols, "generic_pivot_order symbols")
     n = M.nrows()
     entries = list(M)
     fs = set()
@@ -706,29 +797,8 @@ def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
             continue
         got += 1
         exact = all(isinstance(v, sp.Basic) for v in vals)
-        A = [vals[i * n:(i + 1) * n] for i in range(n)]
-        order = list(range(n))
-        ok = True
-        with mpmath.workdps(PRECISION):
-            if not exact:
-                A = [[to_mp(v) for v in r] for r in A]
-                big = max((abs(v) for r in A for v in r), default=mpmath.mpf(0))
-                tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
-            for j in range(n):
-                col = max(abs(A[i][j]) for i in range(j, n))
-                if (exact and col == 0) or (not exact and col <= tol):
-                    ok = False
-                    break
-                k = next(i for i in range(j, n)
-                         if (A[i][j] != 0 if exact else abs(A[i][j]) > col * mpmath.mpf(10) ** -8))
-                piv = A[k][j]
-                A[j], A[k] = A[k], A[j]
-                order[j], order[k] = order[k], order[j]
-                for i in range(j + 1, n):
-                    f = A[i][j] / piv
-                    if f != 0:
-                        A[i] = [x - f * y for x, y in zip(A[i], A[j])]
-        if ok:
+        order = pivot_order_at(exact, [vals[i * n:(i + 1) * n] for i in range(n)])
+        if order is not None:
             return order
         if got >= TRIALS:
             break
@@ -736,7 +806,75 @@ def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
 
 
 def _sympy_plain(e):
-    return e._sympy_() if hasattr(e, "_sympy_") else sp.sympify(e)
+    return e._sympy_() if hasattr(e, "_sympy_") else sympy_of(e)
+
+
+def as_sympy_matrix(M, symbols: dict | None = None) -> sp.Matrix:
+    """The symengine matrix M as a sympy Matrix with the original symbols of ``symbols``
+    (name → sympy symbol, a :class:`Translation`'s) put back, so the reference route
+    samples it at the sympy route's points with the same sign assumptions."""
+    if not _is_se(M):
+        raise ParseError("as_sympy_matrix takes a symengine matrix")
+    if symbols is not None:
+        symbols = as_mapping(symbols, "as_sympy_matrix symbols")
+    out = sp.Matrix(M.nrows(), M.ncols(), [_sympy_plain(e) for e in M])
+    rep = {sp.Symbol(k): v for k, v in (symbols or {}).items() if v != sp.Symbol(k)}
+    return out.xreplace(rep) if rep else out
+
+
+class _Deferred(Exception):
+    """The fast route cannot prove its result (a pivot that is structurally 0, a non-finite
+    entry): the reference route decides instead."""
+
+
+_NONFINITE = () if se is None else (se.zoo, se.nan, se.oo, -se.oo)
+
+
+def _finite(X) -> bool:
+    """No ``zoo``, ``nan`` or ``±oo`` in the symengine matrix X (a fast-route result holding
+    one is never returned: it is re-decided by the reference route).  One walk over the
+    distinct subexpressions: an LU result shares them heavily (a dense 9×9 trigonometric
+    inverse has a few hundred distinct nodes per entry, ~10⁸ as a tree), and ``has`` walks
+    the tree."""
+    bad = set(_NONFINITE)
+    seen: set = set()
+    stack = list(X)
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if e in bad:
+            return False
+        stack.extend(e.args)
+    return True
+
+
+def _reference_solve(M, rhs, what: str, symbols: dict | None):
+    """The reference route for a symengine M that the fast route could not decide: the
+    regularity verdict :func:`geonh.kernel.generic_point.regular_pivot_order` on M in sympy
+    (raises :class:`SingularMapError` with the generic rank when M is singular) and, when it
+    finds pivots, the symengine LU in that order; else sympy's solve, converted."""
+    from .generic_point import lu_solve as sympy_lu_solve, regular_pivot_order
+    Ms = as_sympy_matrix(M, symbols)
+    order = regular_pivot_order(Ms, what=what)
+    rhs = rhs if _is_se(rhs) else se.DenseMatrix(rhs)
+    if order is not None:
+        try:
+            X = _lu_solve_ordered(*_reorder(M, rhs, order))
+            if _finite(X):
+                return X
+        except _Deferred:
+            pass
+    T = Translation()
+    X = sympy_lu_solve(Ms, as_sympy_matrix(rhs, symbols), what=what)
+    return T.to_symengine(X)
+
+
+def _reorder(M, rhs, order):
+    n, m = M.nrows(), rhs.ncols()
+    return (se.DenseMatrix(n, n, [M[i, j] for i in order for j in range(n)]),
+            se.DenseMatrix(n, m, [rhs[i, j] for i in order for j in range(m)]))
 
 
 def lu_solve(M, rhs, *, what: str = "matrix", order: Sequence[int] | None = None,
@@ -744,7 +882,12 @@ def lu_solve(M, rhs, *, what: str = "matrix", order: Sequence[int] | None = None
     """Solve M x = rhs by LU with generic-point pivoting (the policy of
     :func:`geonh.kernel.generic_point.lu_solve`): rows are taken in an ``order`` for which
     elimination without exchanges has pivots non-zero at the generic point.  Native objects
-    in and out; a singular M raises :class:`SingularMapError` naming ``what``."""
+    in and out; a singular M raises :class:`SingularMapError` naming ``what``.
+
+    The fast route decides nothing it cannot prove: when its pivot search finds no order,
+    a pivot turns out structurally 0, or the result holds a non-finite entry, the reference
+    route (:func:`_reference_solve`: generic rank, then pivots) decides, so a refusal always
+    states the rank r < n of :func:`~geonh.kernel.generic_point.generic_rank`."""
     if not _is_se(M):
         from .generic_point import lu_solve as sympy_lu_solve
         return sympy_lu_solve(M, rhs, what=what)
@@ -753,25 +896,29 @@ def lu_solve(M, rhs, *, what: str = "matrix", order: Sequence[int] | None = None
         raise SingularMapError(f"{what} is {n}x{M.ncols()}, not square; it has no inverse")
     if order is None:
         order = generic_pivot_order(M, symbols)
-    if order is None:
-        from .generic_point import generic_rank
-        r = generic_rank(sp.Matrix(n, n, [_sympy_plain(e) for e in M]))
-        raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
     rhs = rhs if _is_se(rhs) else se.DenseMatrix(rhs)
-    Mo = se.DenseMatrix(n, n, [M[i, j] for i in order for j in range(n)])
-    ro = se.DenseMatrix(n, rhs.ncols(), [rhs[i, j] for i in order for j in range(rhs.ncols())])
-    return _lu_solve_ordered(Mo, ro)
+    if order is not None:
+        try:
+            X = _lu_solve_ordered(*_reorder(M, rhs, order))
+            if _finite(X):
+                return X
+        except _Deferred:
+            pass
+    return _reference_solve(M, rhs, what, symbols)
 
 
 def _lu_solve_ordered(M, rhs):
     """Doolittle elimination without row exchanges (pivots known non-zero), then back
-    substitution; entries are symengine expressions, structural zeros skipped."""
+    substitution; entries are symengine expressions, structural zeros skipped.  A pivot
+    that is structurally 0 raises :class:`_Deferred` (never a division by zero)."""
     n, m = M.nrows(), rhs.ncols()
     A = [[M[i, j] for j in range(n)] for i in range(n)]
     R = [[rhs[i, j] for j in range(m)] for i in range(n)]
     for j in range(n):
         check("LU elimination", j, n, "columns")
         piv = A[j][j]
+        if piv == 0:
+            raise _Deferred(j)
         for i in range(j + 1, n):
             if A[i][j] == 0:
                 continue
@@ -802,21 +949,27 @@ def lu_inverse(M, *, what: str = "matrix", order: Sequence[int] | None = None,
 def inverse(M, what: str = "matrix", symbols: dict | None = None):
     """geonh's inverse policy (:func:`geonh.kernel.generic_point.inverse`) on native objects:
     the identity as is, adj(M)/det(M) for sizes ≤ 4 (cofactor expansion), LU with generic
-    pivots beyond; a singular M raises :class:`SingularMapError`."""
+    pivots beyond; a singular M raises :class:`SingularMapError`.  Regularity is the pivot
+    search's verdict (the reference route's when the fast one finds no pivots), never a
+    determinant that merely does not look like 0."""
     if not _is_se(M):
         from .generic_point import inverse as sympy_inverse
         return sympy_inverse(M, what)
     n = M.nrows()
     if n == 0:
         return se.zeros(0, 0)
+    if n != M.ncols():
+        raise SingularMapError(f"{what} is {n}x{M.ncols()}, not square; it has no inverse")
     if all(M[i, j] == (1 if i == j else 0) for i in range(n) for j in range(n)):
         return se.eye(n)
     if n <= 4:
+        if generic_pivot_order(M, symbols) is None:
+            return _reference_solve(M, se.eye(n), what, symbols)
         from .generic_point import det_small
         A = [[M[i, j] for j in range(n)] for i in range(n)]
         det = se.expand(det_small(A))
         if det == 0:
-            raise SingularMapError(f"{what} is singular (its determinant vanishes identically)")
+            return _reference_solve(M, se.eye(n), what, symbols)
         out = se.zeros(n, n)
         for i in range(n):
             for j in range(n):
@@ -829,9 +982,9 @@ def inverse(M, what: str = "matrix", symbols: dict | None = None):
 
 __all__ = [
     "BACKENDS", "SYMENGINE_AVAILABLE", "BackendError", "UnsupportedExpressionError",
-    "get_backend", "set_backend", "using_backend", "use_symengine",
+    "get_backend", "set_backend", "set_default_backend", "using_backend", "use_symengine",
     "SUPPORTED_FUNCTIONS", "supports", "unsupported_reason",
     "Translation", "to_symengine", "to_sympy", "to_native", "LazyArray", "fraction_field_inverse",
     "jacobian", "directional_derivative", "lie_bracket", "matmul",
-    "lu_solve", "lu_inverse", "inverse", "generic_pivot_order",
+    "lu_solve", "lu_inverse", "inverse", "generic_pivot_order", "as_sympy_matrix",
 ]

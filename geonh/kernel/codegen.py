@@ -35,7 +35,8 @@ from typing import Iterable, Sequence
 import numpy as np
 import sympy as sp
 
-from ..errors import DimensionError, NotFoundError, UnknownCoordinateError
+from ..errors import DimensionError, NotFoundError, ParseError, UnknownCoordinateError
+from .parsing import as_floats, as_sequence, expr_of, sympy_of
 
 __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "factor_sums",
            "llvm_available", "symengine_available"]
@@ -69,18 +70,19 @@ def llvm_available() -> bool:
 
 
 def _flatten(exprs) -> tuple[list[sp.Expr], tuple[int, ...]]:
+    what = "the expressions to compile"
     if isinstance(exprs, sp.MatrixBase):
-        return [sp.sympify(e) for e in exprs], (exprs.rows, exprs.cols)
+        return [expr_of(e, what=what) for e in exprs], (exprs.rows, exprs.cols)
     if isinstance(exprs, np.ndarray):
-        return [sp.sympify(e) for e in exprs.ravel()], exprs.shape
+        return [expr_of(e, what=what) for e in exprs.ravel()], exprs.shape
     if isinstance(exprs, sp.Basic):
         return [exprs], ()
-    flat = [sp.sympify(e) for e in exprs]
+    flat = [expr_of(e, what=what) for e in as_sequence(exprs, what)]
     return flat, (len(flat),)
 
 
 def _check_args(args: Sequence) -> tuple[sp.Symbol, ...]:
-    out = tuple(sp.sympify(a) for a in args)
+    out = tuple(expr_of(a, what="argument") for a in as_sequence(args, "arguments"))
     for a in out:
         if not isinstance(a, sp.Symbol):
             raise DimensionError(f"arguments must be sympy Symbols, got {a!r}")
@@ -101,7 +103,7 @@ def expression_atoms(exprs: Iterable[sp.Basic]) -> tuple[set, set]:
     seen: set = set()
     syms: set = set()
     undef: set = set()
-    stack = list(exprs)
+    stack = [expr_of(e, what="expression") for e in as_sequence(exprs, "expressions")]
     while stack:
         e = stack.pop()
         if e in seen:
@@ -177,7 +179,7 @@ def _to_symengine(flat: list[sp.Expr], args: tuple[sp.Symbol, ...], definitions:
         return memo[root]
 
     for sym, e in definitions:
-        memo[sym] = convert(sp.sympify(e))
+        memo[sym] = convert(sympy_of(e))
     return se_args, [convert(root) for root in flat]
 
 
@@ -235,6 +237,7 @@ def factor_sums(exprs, rounds: int = 2):
     expression graph of the same values (exact algebra: distributivity only, which lets like
     terms inside a factored sum cancel).  Returns the new list of expressions."""
     import symengine as se
+    exprs = [e if isinstance(e, se.Basic) else expr_of(e, what="expression") for e in as_sequence(exprs, "expressions")]
     one = se.Integer(1)
 
     def fac(e):
@@ -279,13 +282,13 @@ class CompiledFunction:
         self.into = into
 
     def __call__(self, x) -> np.ndarray:
-        x = np.ascontiguousarray(x, dtype=float)
+        x = _floats(x, "the argument values")
         if x.shape != (len(self.args),):
             raise DimensionError(f"expected {len(self.args)} argument values, got shape {x.shape}")
         return self._single(x).reshape(self.shape)
 
     def batch(self, X) -> np.ndarray:
-        X = np.ascontiguousarray(X, dtype=float)
+        X = _floats(X, "the argument vectors")
         if X.ndim != 2 or X.shape[1] != len(self.args):
             raise DimensionError(f"expected argument vectors of shape (k, {len(self.args)}), got {X.shape}")
         return self._batch(X).reshape((X.shape[0],) + self.shape)
@@ -346,6 +349,23 @@ def _numpy(args, flat, wrt, definitions):
     return single, batch, into
 
 
+def _definition(pair) -> tuple:
+    """One (placeholder symbol, expression) pair of ``definitions``, converted."""
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        raise ParseError(f"definitions are (placeholder symbol, expression) pairs, not {str(pair)[:60]}")
+    d, e = (expr_of(x, what="definition") for x in pair)
+    if not isinstance(d, sp.Symbol):
+        raise ParseError(f"a definition's placeholder must be a Symbol, not {str(d)[:60]}")
+    return d, e
+
+
+def _floats(x, what: str) -> np.ndarray:
+    """``x`` as a C-contiguous float array; anything not numeric is refused with ParseError."""
+    if type(x) is np.ndarray and x.dtype == np.float64:  # the hot path
+        return np.ascontiguousarray(x)
+    return np.ascontiguousarray(as_floats(x, what))
+
+
 def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str = "the expressions",
                      opt_level: int | None = None, wrt: Sequence | None = None, definitions: Sequence = (),
                      factor: bool = True) -> CompiledFunction:
@@ -361,16 +381,16 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
     compiling (:func:`factor_sums`; symengine backends, not with ``wrt``)."""
     if backend not in BACKENDS:
         raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
-    args = _check_args(list(args))
+    args = _check_args(args)
     flat, shape = _flatten(exprs)
-    definitions = [(sp.sympify(d), sp.sympify(e)) for d, e in definitions]
+    definitions = [_definition(pair) for pair in as_sequence(definitions, "definitions")]
     known = list(args)
     for d, e in definitions:
         _check_free([e], tuple(known), what)
         known.append(d)
     _check_free(flat, tuple(known), what)
     if wrt is not None:
-        wrt = tuple(sp.sympify(w) for w in wrt)
+        wrt = tuple(expr_of(w, what="wrt") for w in as_sequence(wrt, "wrt"))
         missing = [str(w) for w in wrt if w not in args]
         if missing:
             raise UnknownCoordinateError(f"cannot differentiate with respect to {', '.join(missing)}: "

@@ -18,20 +18,21 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import NotFoundError, RankError, SpaceMismatchError
+from ..errors import DimensionError, NotFoundError, ParseError, RankError, SpaceMismatchError
 from .budget import check
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
 from .evaluation import to_mp, value_at
 from .generic_point import PRECISION, RowRank, sample_points, tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
 from .space import ConfigurationSpace
+from .parsing import as_sequence, as_symbols, sympy_of
 
 
 def _space_of(items, space):
     items = list(items)
     if space is None:
         if not items:
-            raise ValueError("an empty span needs its configuration space: pass space=...")
+            raise DimensionError("an empty span needs its configuration space: pass space=...")
         space = items[0].space
     for it in items:
         if it.space != space:
@@ -43,9 +44,10 @@ class Distribution:
     """The span of vector fields (at the generic point)."""
 
     def __init__(self, fields: Sequence[VectorField], space: ConfigurationSpace | None = None):
+        fields = as_sequence(fields, "Distribution fields")
         for X in fields:
             if not isinstance(X, VectorField):
-                raise TypeError(f"a Distribution is spanned by VectorFields, got {type(X).__name__}")
+                raise ParseError(f"a Distribution is spanned by VectorFields, got {type(X).__name__}")
         fields, space = _space_of(fields, space)
         self.space = space
         self.fields: tuple[VectorField, ...] = tuple(fields)
@@ -186,9 +188,10 @@ class Codistribution:
     """The span of one-forms, e.g. the constraint forms θ^κ of a nonholonomic system."""
 
     def __init__(self, forms: Sequence[OneForm], space: ConfigurationSpace | None = None):
+        forms = as_sequence(forms, "Codistribution forms")
         for f in forms:
             if not isinstance(f, OneForm):
-                raise TypeError(f"a Codistribution is spanned by OneForms, got {type(f).__name__}")
+                raise ParseError(f"a Codistribution is spanned by OneForms, got {type(f).__name__}")
         forms, space = _space_of(forms, space)
         self.space = space
         self.forms: tuple[OneForm, ...] = tuple(forms)
@@ -204,7 +207,7 @@ class Codistribution:
 
         On a space with time the affine part becomes the dt component (time as a coordinate).
         """
-        forms = [velocity_form(space, ex, "constraint") for ex in constraints]
+        forms = [velocity_form(space, ex, "constraint") for ex in as_sequence(constraints, "constraints")]
         return cls(forms, space)
 
     def matrix(self, all_forms: bool = False) -> sp.Matrix:
@@ -301,7 +304,8 @@ class Codistribution:
         :class:`NotFoundError` if the integrals or the solution have no closed form."""
         fs = self.first_integrals()
         r = len(fs)
-        cs = list(constants) if constants is not None else list(sp.symbols(f"c1:{r + 1}"))
+        cs = list(as_symbols(constants, what="constants")) if constants is not None \
+            else list(sp.symbols(f"c1:{r + 1}"))
         if len(cs) != r:
             raise RankError(f"{r} constants needed (one per first integral), got {len(cs)}")
         coords = list(self.space.coords)
@@ -398,7 +402,7 @@ def _log_potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -
         return None
     logs = [[sp.diff(p, x) / p for p in facs] for x in coords]
     rows, rhs = [], []
-    free = set().union(*(sp.sympify(c).free_symbols for c in components), *(p.free_symbols for p in facs))
+    free = set().union(*(sympy_of(c).free_symbols for c in components), *(p.free_symbols for p in facs))
     tiny = mpmath.mpf(10) ** (-(PRECISION // 2))
     with mpmath.workdps(PRECISION):
         for pt in sample_points(free, len(facs) + 2):

@@ -17,22 +17,27 @@ digits (:data:`BITS` bits).  :func:`value_at` is the one entry point:
 :func:`to_mp` and :func:`to_sympy` convert between the two number worlds (a sympy ``Float``
 made here has PRECISION digits, never 15), and :func:`random_rational` draws the random
 rationals of every reproducible random point or state.
+:func:`check_assumptions` refuses a number outside the domain its symbol declares (a
+parameter declared positive given −2): :func:`geonh.simulate`, :meth:`geonh.Equations.ode_function`,
+:func:`geonh.numerics.sweep` and :meth:`geonh.Equations.linearize` call it on every value;
+:func:`short_repr` shows a value in an error message.
 
 This module sits at the bottom of the kernel: it imports nothing else from geonh but the
-errors, and :mod:`geonh.kernel.generic_point` builds its decisions on it.
+errors and the input boundary (:mod:`geonh.kernel.parsing`), and :mod:`geonh.kernel.generic_point` builds its decisions on it.
 """
 from __future__ import annotations
 
 import random
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import mpmath
 import sympy as sp
 
-from ..errors import MissingValueError, SingularMapError
+from ..errors import InconsistentStateError, MissingValueError, SingularMapError, UnknownCoordinateError
+from .parsing import as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
 
 __all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
-           "solve_linear_at", "random_rational"]
+           "solve_linear_at", "random_rational", "resolve_keys", "symbols_in", "check_assumptions", "short_repr"]
 
 #: decimal digits of every non-exact value (and of the generic-point decisions)
 PRECISION = 60
@@ -69,7 +74,9 @@ def to_sympy(x) -> sp.Expr:
         return x
     if isinstance(x, mpmath.mpc):
         return sp.Float(x.real, PRECISION) + sp.I * sp.Float(x.imag, PRECISION)
-    return sp.Float(x, PRECISION)
+    if isinstance(x, (mpmath.mpf, float, int)) and not isinstance(x, bool):
+        return sp.Float(x, PRECISION)
+    return expr_of(x, what="to_sympy")
 
 
 # -- fixed-precision evaluation of large trees --------------------------------------------------
@@ -86,6 +93,8 @@ def postorder(expr: sp.Expr, cache: dict, leaf: Callable, node: Callable):
     gives the value of a leaf (None for an inner node), ``node(e, child_values)`` combines.
     ``cache`` (subexpression → value) may be shared between calls.  Serves :func:`tree_eval`
     and the forward-mode derivatives of :func:`geonh.kernel.generic_point.directional_derivative`."""
+    expr = expr_of(expr, what="postorder")
+    cache = as_mapping(cache, "postorder cache")
     stack = [(expr, False)]
     while stack:
         e, ready = stack.pop()
@@ -108,8 +117,13 @@ def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
     other's work).  Call it inside ``mpmath.workdps(PRECISION)``; a node that is singular or
     lacks a value raises ``ValueError``.  No compilation: sympy's adaptive evalf and
     lambdify's code generation are both far slower on big trees."""
+    expr = expr_of(expr, what="tree_eval")
+    point = as_mapping(point, "tree_eval point")
+
     def leaf(e):
         if e.is_Symbol:
+            if e not in point:
+                raise MissingValueError(f"tree_eval: no value given for {e}")
             return to_mp(point[e])
         if e.is_Rational:
             return mpmath.mpf(e.p) / e.q
@@ -142,9 +156,10 @@ def native_values(natives: list, values: Mapping) -> list:
     Raises ``TypeError`` if a value is not a rational number (the caller's cue to use the
     sympy route for the whole point)."""
     import symengine as se
+    natives = as_sequence(natives, "native_values natives")
     sub = {}
-    for k, v in values.items():
-        v = sp.sympify(v)
+    for k, v in as_values(values, what="native_values values").items():
+        v = sympy_of(v)
         if not v.is_Rational:
             raise TypeError("symengine route: rational point values only")
         sub[se.sympify(k)] = se.Rational(int(v.p), int(v.q))
@@ -174,6 +189,7 @@ def _native_value(expr: sp.Expr, values: Mapping):
 
 def is_big(expr: sp.Expr, limit: int = 150) -> bool:
     """Has ``expr`` more than ``limit`` nodes?  (Stops counting there.)"""
+    expr = expr_of(expr, what="is_big")
     for k, _ in enumerate(sp.preorder_traversal(expr)):
         if k > limit:
             return True
@@ -205,10 +221,10 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
     ``tree=True``: an expression with functions and more than 150 nodes whose symbols all
     have values is evaluated by :func:`tree_eval` at fixed precision (fast; the last digits
     may differ from sympy's adaptive ``evalf``, which is used otherwise)."""
-    expr = sp.sympify(expr)
+    expr = expr_of(expr, what="value_at")
     if expr.is_Rational:
         return expr
-    values = {} if values is None else values if isinstance(values, dict) else dict(values)
+    values = {} if values is None else as_values(values, what="value_at values")
     if tree and expr.has(sp.Function) and is_big(expr) and all(s in values for s in expr.free_symbols):
         v = _native_value(expr, values)
         if v is not None:
@@ -257,6 +273,8 @@ def real_value(expr: sp.Expr, values: Mapping | None = None) -> sp.Expr | None:
 def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: Mapping, what: str = "matrix") -> list:
     """Solve M x = F at a state: exactly if every entry is rational there, else with mpmath
     (large entries with functions evaluated at fixed PRECISION digits, ``tree=True``)."""
+    M, F = as_matrix(M, what=what), as_matrix(F, what=f"right-hand side of {what}")
+    values = as_values(values, what="solve_linear_at values")
     Mv = [value_at(e, values, tree=True) for e in M]
     Fv = [value_at(e, values, tree=True) for e in F]
     n = M.rows
@@ -276,3 +294,155 @@ def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: Mapping, what: str = "ma
         except (ZeroDivisionError, TypeError, ValueError):
             raise SingularMapError(f"{what} is singular at this state") from None
         return [x[i] for i in range(n)]
+
+
+# -- the keys of a value mapping ------------------------------------------------------------------
+def resolve_keys(values: Mapping | None, known: Iterable[sp.Symbol], *, what: str = "values") -> dict:
+    """``{symbol: value}`` from a user's value mapping keyed by names or symbols: geonh's one
+    rule for the keys of every value mapping (parameters, states, operating points).  The
+    values are returned untouched; ``known`` are the symbols the mapping may name.
+
+    * a symbol of ``known`` stands for itself;
+    * a name (``str``) stands for the known symbol of that name;
+    * a ``Symbol`` that is not known but whose name is — it differs only in its assumptions,
+      e.g. a plain ``Symbol("m")`` for geonh's ``m`` (positive) — stands for that symbol: a
+      value must never be dropped because the user's symbol was declared differently;
+    * a name shared by known symbols of different assumptions must be given as the exact
+      symbol (the mapping would be ambiguous);
+    * any other key is refused with :class:`UnknownCoordinateError` naming it and the closest
+      known names; so is a symbol named twice with different values.
+    """
+    import difflib
+
+    if values is None:
+        return {}
+    if not isinstance(values, Mapping):
+        raise UnknownCoordinateError(f"{what} must be a mapping {{symbol or name: value}}, "
+                                     f"not {type(values).__name__}")
+    known = [s for s in as_sequence(known, "known symbols") if isinstance(s, sp.Symbol)]
+    known_set = set(known)
+    by_name: dict[str, list] = {}
+    for s in known:
+        if s not in by_name.setdefault(s.name, []):
+            by_name[s.name].append(s)
+    out: dict = {}
+    given: dict = {}
+    for key, val in values.items():
+        if isinstance(key, sp.Symbol) and key in known_set:
+            sym = key
+        elif isinstance(key, (str, sp.Symbol)):
+            name = key if isinstance(key, str) else key.name
+            cands = by_name.get(name, [])
+            if len(cands) > 1:
+                raise UnknownCoordinateError(
+                    f"{what}: the name {name!r} is ambiguous: it names {len(cands)} symbols that differ "
+                    f"in their assumptions ({', '.join(str(c.assumptions0) for c in cands)}); key the "
+                    "value by the exact symbol")
+            if not cands:
+                close = difflib.get_close_matches(name, sorted(by_name), n=3, cutoff=0.6)
+                hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+                raise UnknownCoordinateError(
+                    f"{what}: {key!r} names nothing here (known names: "
+                    f"{', '.join(sorted(by_name)) or 'none'}){hint}")
+            sym = cands[0]
+        else:
+            raise UnknownCoordinateError(f"{what}: the key {key!r} ({type(key).__name__}) is not a name or "
+                                         "a sympy Symbol")
+        if sym in out and not _same_value(out[sym], val):
+            raise UnknownCoordinateError(f"{what}: {sym} is given twice with different values "
+                                         f"({given[sym]!r}: {out[sym]!r} and {key!r}: {val!r})")
+        out[sym] = val
+        given[sym] = key
+    return out
+
+
+def _same_value(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # e.g. numpy arrays: equal only if they are the same object
+        return a is b
+
+
+def symbols_in(exprs: Iterable, memo: dict | None = None) -> set:
+    """The free symbols of ``exprs``, one visit per distinct subexpression (sympy's
+    ``free_symbols`` walks the whole tree: 1.4 s on the Whipple bicycle's equations, against
+    20 ms here); ``memo`` may be shared between calls."""
+    memo = {} if memo is None else as_mapping(memo, "memo")
+    out: set = set()
+    for expr in as_sequence(exprs, "expressions"):
+        expr = expr_of(expr, what="expression")
+        if expr not in memo:
+            stack = [(expr, False)]
+            while stack:
+                e, ready = stack.pop()
+                if e in memo:
+                    continue
+                if e.is_Symbol:
+                    memo[e] = frozenset((e,))
+                elif not e.args:
+                    memo[e] = frozenset()
+                elif not ready:
+                    stack.append((e, True))
+                    stack.extend((a, False) for a in e.args if a not in memo)
+                else:
+                    memo[e] = frozenset().union(*(memo[a] for a in e.args))
+        out |= memo[expr]
+    return out
+
+
+#: the sign and number-kind assumptions :func:`check_assumptions` enforces, in the order they are
+#: checked ("real" first: the order comparisons below need a real number), with the rule shown
+_DOMAIN_RULES: tuple = (
+    ("real", "a real number", lambda z: z.imag == 0),
+    ("integer", "an integer", lambda z: float(z.real).is_integer()),
+    ("even", "an even integer", lambda z: float(z.real).is_integer() and z.real % 2 == 0),
+    ("odd", "an odd integer", lambda z: float(z.real).is_integer() and z.real % 2 == 1),
+    ("positive", "> 0", lambda z: z.real > 0),
+    ("negative", "< 0", lambda z: z.real < 0),
+    ("nonnegative", ">= 0", lambda z: z.real >= 0),
+    ("nonpositive", "<= 0", lambda z: z.real <= 0),
+    ("nonzero", "!= 0", lambda z: z.real != 0),
+)
+
+
+def check_assumptions(symbol, value, what: str = "parameter") -> None:
+    """Refuse ``value`` for ``symbol`` if it violates an assumption the symbol carries (sympy's
+    ``positive``, ``negative``, ``nonnegative``, ``nonpositive``, ``nonzero``, ``integer``,
+    ``even``, ``odd``, ``real``, and what they imply): :class:`InconsistentStateError` naming
+    the symbol, the value and the rule.
+
+    Why: every decision geonh makes symbolically (a mass matrix positive definite, a square
+    root taken as positive, a division by m) relies on these assumptions; a number outside
+    the declared domain would give numbers for equations that do not hold there, a silent
+    wrong answer.  Values that are not numbers (an expression in t, q, u such as a forcing
+    sin(t)) and non-symbols are not checked here."""
+    if not isinstance(symbol, sp.Symbol) or isinstance(value, bool):
+        return
+    if isinstance(value, sp.Basic) and (value.free_symbols or not value.is_number):
+        return
+    try:
+        z = complex(value)
+    except (TypeError, ValueError, OverflowError):
+        return
+    if z != z or abs(z) == float("inf"):  # not finite: the callers refuse it with their own message
+        return
+    for prop, rule, ok in _DOMAIN_RULES:
+        if getattr(symbol, f"is_{prop}") is True and not ok(z):
+            shown = z.real if z.imag == 0 else z
+            declared = getattr(symbol, "_assumptions_orig", None) or {prop: True}
+            decl = ", ".join(k if v else f"{k}=False" for k, v in declared.items())
+            raise InconsistentStateError(
+                f"{what} {symbol.name} = {shown:g} is outside the domain of {symbol.name} (declared {decl}): "
+                f"the value must be {rule}; give another value, or declare {symbol.name} without that "
+                "assumption")
+
+
+def short_repr(value, limit: int = 60) -> str:
+    """``repr(value)`` for an error message: cut to ``limit`` characters, and a described
+    stand-in for a value whose repr fails (an int of more than 4300 digits, which Python
+    refuses to convert to a string): a message must never fail to be built."""
+    try:
+        text = repr(value)
+    except (ValueError, OverflowError, RecursionError):
+        return f"<a {type(value).__name__} too large to print>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -10,9 +10,9 @@ from typing import Callable, Iterable, Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, SpaceMismatchError
+from ..errors import DimensionError, ParseError, SpaceMismatchError
 from . import backend as _be
-from .parsing import as_expr
+from .parsing import as_expr, as_mapping, as_substitution, brief
 from .space import ConfigurationSpace
 
 
@@ -24,7 +24,7 @@ def check_same_space(a, b, what: str = "combine") -> None:
 
 def as_scalar(f, space: ConfigurationSpace) -> sp.Expr:
     if hasattr(f, "space"):
-        raise TypeError(f"expected a function (sympy expression), got {type(f).__name__}")
+        raise ParseError(f"expected a function (sympy expression), got {type(f).__name__}")
     return as_expr(f, space.state_symbols, what="function")
 
 
@@ -35,9 +35,9 @@ class VectorField:
 
     def __init__(self, space: ConfigurationSpace, components: Sequence):
         if not isinstance(space, ConfigurationSpace):
-            raise TypeError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
+            raise ParseError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
         if isinstance(components, (str, bytes)) or not hasattr(components, "__iter__"):
-            raise DimensionError(f"a vector field needs a sequence of {space.dim} components, got {components!r}")
+            raise DimensionError(f"a vector field needs a sequence of {space.dim} components, got {brief(components)}")
         comps = tuple(as_expr(c, space.state_symbols, what="vector field component") for c in components)
         if len(comps) != space.dim:
             raise DimensionError(
@@ -78,7 +78,7 @@ class VectorField:
     def from_dict(cls, space: ConfigurationSpace, comps: dict) -> "VectorField":
         """Field from ``{coordinate: component}`` (missing coordinates are 0)."""
         out = [sp.S.Zero] * space.dim
-        for k, v in comps.items():
+        for k, v in as_mapping(comps, "VectorField.from_dict components").items():
             out[space.index(k)] = as_expr(v, space.state_symbols, what=f"component along {k}")
         return cls(space, out)
 
@@ -125,7 +125,9 @@ class VectorField:
         return self.applyfunc(sp.expand)
 
     def subs(self, *args, **kw) -> "VectorField":
-        return self.applyfunc(lambda a: a.subs(*args, **kw))
+        """sympy's ``subs`` on every component; strings in ``args`` are parsed, never evaluated."""
+        pairs = as_substitution(args, self.space.state_symbols, what="VectorField.subs")
+        return self.applyfunc(lambda a: a.subs(pairs, **kw))
 
     # -- calculus ---------------------------------------------------------------------------
     def __call__(self, f) -> sp.Expr:
@@ -148,7 +150,7 @@ class VectorField:
     def bracket(self, other: "VectorField") -> "VectorField":
         """Lie bracket [X, Y]^k = X^i ∂_i Y^k − Y^i ∂_i X^k."""
         if not isinstance(other, VectorField):
-            raise TypeError(f"the Lie bracket takes two vector fields, got {type(other).__name__}")
+            raise ParseError(f"the Lie bracket takes two vector fields, got {type(other).__name__}")
         check_same_space(self, other, "bracket")
         native = _native(self.space, self.components, other.components)
         if native is not None:
@@ -209,7 +211,7 @@ def fields_matrix(fields: Iterable[VectorField]) -> sp.Matrix:
     """Matrix whose columns are the components of ``fields`` (C^i_a for a frame)."""
     fields = list(fields)
     if not fields:
-        raise ValueError("no fields given")
+        raise DimensionError("no fields given")
     for f in fields[1:]:
         check_same_space(fields[0], f)
     return sp.Matrix.hstack(*[f.as_matrix() for f in fields])

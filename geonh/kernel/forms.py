@@ -14,9 +14,9 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError
+from ..errors import DimensionError, ParseError
 from .fields import VectorField, check_same_space, as_scalar
-from .parsing import as_expr
+from .parsing import as_expr, as_mapping, as_substitution, brief
 from .space import ConfigurationSpace
 
 
@@ -40,12 +40,14 @@ class Form:
 
     def __init__(self, space: ConfigurationSpace, degree: int, components: Mapping):
         if not isinstance(space, ConfigurationSpace):
-            raise TypeError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
+            raise ParseError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
         if degree < 0:
             raise DimensionError(f"a form has a non-negative degree, not {degree}")
         # degree > dim is allowed: such a form is necessarily zero (e.g. a wedge product)
         c: dict[tuple[int, ...], sp.Expr] = {}
-        for key, val in components.items():
+        for key, val in as_mapping(components, "form components").items():
+            if isinstance(key, (int, str, sp.Basic)) or not isinstance(key, (tuple, list)):
+                key = (key,)
             key = tuple(space.index(k) if not isinstance(k, int) else k for k in key)
             if len(key) != degree or any(not 0 <= k < space.dim for k in key):
                 raise DimensionError(f"index {key} does not fit a {degree}-form on {space!r}")
@@ -124,7 +126,9 @@ class Form:
         return self.applyfunc(sp.expand)
 
     def subs(self, *args, **kw) -> "Form":
-        return self.applyfunc(lambda a: a.subs(*args, **kw))
+        """sympy's ``subs`` on every component; strings in ``args`` are parsed, never evaluated."""
+        pairs = as_substitution(args, self.space.state_symbols, what="Form.subs")
+        return self.applyfunc(lambda a: a.subs(pairs, **kw))
 
     # -- evaluation -------------------------------------------------------------------------
     def __call__(self, *fields: VectorField) -> sp.Expr:
@@ -133,7 +137,7 @@ class Form:
             raise DimensionError(f"a {self.degree}-form takes {self.degree} vector fields, got {len(fields)}")
         for X in fields:
             if not isinstance(X, VectorField):
-                raise TypeError(f"forms are evaluated on VectorFields, got {type(X).__name__}")
+                raise ParseError(f"forms are evaluated on VectorFields, got {type(X).__name__}")
             check_same_space(self, X, "evaluate")
         if self.degree == 0:
             return self._c.get((), sp.S.Zero)
@@ -172,7 +176,7 @@ class OneForm(Form):
 
     def __init__(self, space: ConfigurationSpace, components: Sequence):
         if isinstance(components, (str, bytes)) or not hasattr(components, "__iter__"):
-            raise DimensionError(f"a one-form needs a sequence of {space.dim} components, got {components!r}")
+            raise DimensionError(f"a one-form needs a sequence of {space.dim} components, got {brief(components)}")
         comps = [as_expr(c, space.state_symbols, what="one-form component") for c in components]
         if len(comps) != space.dim:
             raise DimensionError(
@@ -183,7 +187,7 @@ class OneForm(Form):
     @classmethod
     def from_dict(cls, space: ConfigurationSpace, comps: dict) -> "OneForm":
         out = [sp.S.Zero] * space.dim
-        for k, v in comps.items():
+        for k, v in as_mapping(comps, "OneForm.from_dict components").items():
             out[space.index(k)] += as_expr(v, space.state_symbols, what=f"component along {k}")
         return cls(space, out)
 
@@ -198,7 +202,7 @@ class OneForm(Form):
     def __call__(self, X: VectorField) -> sp.Expr:  # type: ignore[override]
         """θ(X) = θ_i X^i."""
         if not isinstance(X, VectorField):
-            raise TypeError(f"forms are evaluated on VectorFields, got {type(X).__name__}")
+            raise ParseError(f"forms are evaluated on VectorFields, got {type(X).__name__}")
         check_same_space(self, X, "evaluate")
         return sp.Add(*[v * X.components[i] for (i,), v in self._c.items()])
 
@@ -243,7 +247,7 @@ def velocity_form(space: ConfigurationSpace, expr, what: str = "expression") -> 
 def exterior_derivative(omega: Form) -> Form:
     """dω:  (dω)_K = Σ_a (−1)^a ∂_{k_a} ω_{K∖k_a}, i.e. d(ω_I dq^I) = ∂_j ω_I dq^j ∧ dq^I."""
     if not isinstance(omega, Form):
-        raise TypeError("exterior_derivative takes a Form; for a function use differential(space, f)")
+        raise ParseError("exterior_derivative takes a Form; for a function use differential(space, f)")
     sp_ = omega.space
     out: dict[tuple[int, ...], sp.Expr] = {}
     for I, w in omega._c.items():
@@ -261,14 +265,14 @@ def d(obj, space: ConfigurationSpace | None = None) -> Form:
     if isinstance(obj, Form):
         return exterior_derivative(obj)
     if space is None:
-        raise TypeError("d(f) of a function needs the configuration space: d(f, space)")
+        raise ParseError("d(f) of a function needs the configuration space: d(f, space)")
     return differential(space, obj)
 
 
 def wedge(*forms: Form) -> Form:
     """α ∧ β ∧ … with no ½:  (α ∧ β)_K = Σ sign(I, J → K) α_I β_J."""
     if not forms:
-        raise ValueError("wedge of no forms")
+        raise DimensionError("wedge of no forms")
     out = forms[0]
     for b in forms[1:]:
         out = _wedge2(out, b)
@@ -277,7 +281,7 @@ def wedge(*forms: Form) -> Form:
 
 def _wedge2(a: Form, b: Form) -> Form:
     if not isinstance(a, Form) or not isinstance(b, Form):
-        raise TypeError("wedge takes Forms")
+        raise ParseError("wedge takes Forms")
     check_same_space(a, b, "wedge")
     deg = a.degree + b.degree
     out: dict[tuple[int, ...], sp.Expr] = {}

@@ -16,13 +16,13 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DependentFieldsError, DimensionError, SingularMapError
+from ..errors import DependentFieldsError, DimensionError, ParseError, SingularMapError
 from . import backend as _be
-from .budget import check, check_size
+from .budget import check
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
-from .generic_point import generic_rank, is_zero, lu_inverse
-from .parsing import as_expr
+from .generic_point import generic_rank, is_zero, lu_inverse, singular_error
+from .parsing import as_expr, as_exprs, as_matrix, as_names, as_sequence
 from .space import ConfigurationSpace
 
 
@@ -32,36 +32,29 @@ class Frame:
     Build it from fields (``Frame(fields)``), from one-forms (:meth:`from_coframe`) or from
     quasi-velocity definitions ω = B(q) q̇ (:meth:`from_quasi_velocities`).  Independence is
     checked at the generic point (:func:`geonh.kernel.generic_point.generic_rank`) and the inverse is
-    computed by LU; a dependent set raises :class:`DependentFieldsError`.  The given components
-    pass the size limits of :func:`geonh.budget` (:class:`~geonh.errors.ExpressionTooLargeError`
-    names the entry); the long loops (inversion, structure coefficients) report progress to
-    and stop at a :func:`geonh.budget`.
+    computed by LU; a dependent set raises :class:`DependentFieldsError`.  The long loops
+    (inversion, structure coefficients) report progress to and stop at a :func:`geonh.budget`.
     """
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
                  coframe: Sequence[OneForm] | None = None):
-        fields = list(fields)
+        fields = as_sequence(fields, "frame fields")
+        names = as_names(names, "frame names") if names is not None else None
         if not fields:
             raise DimensionError("a frame needs at least one field")
         for X in fields:
             if not isinstance(X, VectorField):
-                raise TypeError(f"a frame is built from VectorFields, got {type(X).__name__}")
+                raise ParseError(f"a frame is built from VectorFields, got {type(X).__name__}")
             check_same_space(fields[0], X, "build a frame from")
         space = fields[0].space
         if len(fields) != space.dim:
             raise DimensionError(f"a frame on {space!r} has {space.dim} fields, got {len(fields)}")
-        for a, X in enumerate(fields):
-            for c, s in zip(X.components, space.coords):
-                check_size(c, f"frame field {a + 1}, component along {s}")
         C = fields_matrix(fields)
         if coframe is not None:
             # a known dual coframe (closed forms beat an LU inverse); duality is verified
-            coframe = list(coframe)
+            coframe = as_sequence(coframe, "coframe")
             if len(coframe) != space.dim or any(not isinstance(f, OneForm) or f.space != space for f in coframe):
                 raise DimensionError(f"the coframe must be {space.dim} OneForms on {space!r}")
-            for a, f in enumerate(coframe):
-                for c, s in zip(f.covector, space.coords):
-                    check_size(c, f"coframe form {a + 1}, component along d{s}")
             Bk = sp.Matrix([list(f.covector) for f in coframe])
             native = None
             if _be.use_symengine() and _be.supports([C, Bk]):
@@ -79,24 +72,21 @@ class Frame:
             self._set(fields, C, B, names)
             self._native = native
             return
-        native = _native_inverse(C, "frame matrix C")
-        if native is False:
-            r = generic_rank(C)
+        # one regularity verdict on both backends (generic_point.regular_pivot_order): the
+        # symengine route defers to it whenever it cannot prove its own inverse
+        try:
+            native = _native_inverse(C, "frame matrix C")
+            B = None if native is not None else lu_inverse(C, what="frame matrix C", check=False)
+        except SingularMapError as exc:
             raise DependentFieldsError(
-                f"the {space.dim} fields are dependent at the generic point (rank {r}); "
-                "they do not form a frame")
+                f"the {space.dim} fields are dependent at the generic point (rank {_rank_of(exc, C)}); "
+                "they do not form a frame") from None
         if native is not None:
             T, Cs, Bs, B_sympy = native
             # B stays in symengine until it is asked for (Frame.B converts it once)
             self._set(fields, C, None, names, B_sympy=B_sympy)
             self._native = (T, Cs, Bs)
             return
-        r = generic_rank(C)
-        if r < space.dim:
-            raise DependentFieldsError(
-                f"the {space.dim} fields are dependent at the generic point (rank {r}); "
-                "they do not form a frame")
-        B = lu_inverse(C, what="frame matrix C", check=False)
         self._set(fields, C, B, names)
 
     def _set(self, fields, C: sp.Matrix, B: sp.Matrix | None, names, *, B_sympy=None) -> None:
@@ -156,33 +146,28 @@ class Frame:
     @classmethod
     def from_coframe(cls, forms: Sequence[OneForm], *, names: Sequence[str] | None = None) -> "Frame":
         """Frame dual to n one-forms θ^a = B^a_i dq^i (C = B⁻¹ by LU)."""
-        forms = list(forms)
+        forms = as_sequence(forms, "coframe forms")
+        names = as_names(names, "frame names") if names is not None else None
         if not forms:
             raise DimensionError("a coframe needs at least one form")
         for f in forms:
             if not isinstance(f, OneForm):
-                raise TypeError(f"a coframe is built from OneForms, got {type(f).__name__}")
+                raise ParseError(f"a coframe is built from OneForms, got {type(f).__name__}")
             check_same_space(forms[0], f, "build a coframe from")
         space = forms[0].space
         if len(forms) != space.dim:
             raise DimensionError(f"a coframe on {space!r} has {space.dim} forms, got {len(forms)}")
-        for a, f in enumerate(forms):
-            for c, s in zip(f.covector, space.coords):
-                check_size(c, f"coframe form {a + 1}, component along d{s}")
         B = sp.Matrix([list(f.covector) for f in forms])
-        native = _native_inverse(B, "coframe matrix B")
-        if native is None:
-            r = generic_rank(B)
-        if native is False or (native is None and r < space.dim):
-            r = generic_rank(B)
+        try:
+            native = _native_inverse(B, "coframe matrix B")
+            C = None if native is not None else lu_inverse(B, what="coframe matrix B", check=False)
+        except SingularMapError as exc:
             raise SingularMapError(
-                f"the {space.dim} one-forms are dependent at the generic point (rank {r}); "
-                "the quasi-velocity map is not invertible")
+                f"the {space.dim} one-forms are dependent at the generic point (rank {_rank_of(exc, B)}); "
+                "the quasi-velocity map is not invertible") from None
         if native is not None:
             T, Bs, Cs, C_sympy = native
             C = C_sympy()  # the fields need sympy components now
-        else:
-            C = lu_inverse(B, what="coframe matrix B", check=False)
         # C = B⁻¹ is computed from checked input: no second boundary check (VectorField._derived)
         fields = [VectorField._derived(space, list(C[:, a])) for a in range(space.dim)]
         out = cls._assemble(fields, B, names)
@@ -199,11 +184,9 @@ class Frame:
         rheonomic space the time column B^a_t is the coefficient-free part (ω = B q̇ + B_t),
         so affine definitions are allowed there and only there.
         """
-        omegas = [as_expr(w, space.state_symbols, what="quasi-velocity") for w in omegas]
+        omegas = [as_expr(w, space.state_symbols, what="quasi-velocity") for w in as_sequence(omegas, "quasi-velocities")]
         if len(omegas) != space.dim:
             raise DimensionError(f"{space!r} needs {space.dim} quasi-velocities, got {len(omegas)}")
-        for a, w in enumerate(omegas):
-            check_size(w, f"quasi-velocity {a + 1}")
         forms = [velocity_form(space, w, "quasi-velocity") for w in omegas]
         return cls.from_coframe(forms, names=names)
 
@@ -239,6 +222,7 @@ class Frame:
 
     def velocities_from(self, omega: Sequence) -> list[sp.Expr]:
         """q̇^i = C^i_a ω^a for given quasi-velocity values/symbols (components over coords)."""
+        omega = as_exprs(omega, self.space.state_symbols, what="quasi-velocity values")
         if len(omega) != self.dim:
             raise DimensionError(f"{self.dim} quasi-velocities needed, got {len(omega)}")
         return list(self.C * sp.Matrix(omega))
@@ -295,7 +279,7 @@ class Frame:
                         c[dd][a][b] = v
                         c[dd][b][a] = -v
             return sp.Array(c)
-        raise ValueError(f"method must be 'bracket' or 'exterior', not {method!r}")
+        raise ParseError(f"method must be 'bracket' or 'exterior', not {method!r}")
 
     def _native_matrices(self):
         """(Translation, C, B) in symengine when that backend is active and C, B are supported
@@ -319,12 +303,11 @@ class Frame:
     def change(self, A: sp.MatrixBase) -> "Frame":
         """The frame X'_a = X_b A^b_a for an invertible matrix function A (columns = new fields
         in the old frame)."""
-        A = sp.Matrix(A)
+        A = as_matrix(A, self.space.state_symbols, what="change-of-frame matrix")
         if A.shape != (self.dim, self.dim):
             raise DimensionError(f"change-of-frame matrix must be {self.dim}x{self.dim}, got {A.shape}")
         for e in A:  # the new fields are built unchecked from C·A (VectorField._derived): check A here
-            check_size(as_expr(e, self.space.state_symbols, what="change-of-frame matrix entry"),
-                       "change-of-frame matrix entry")
+            as_expr(e, self.space.state_symbols, what="change-of-frame matrix entry")
         r = generic_rank(A)
         if r < self.dim:
             raise SingularMapError(f"change-of-frame matrix is singular at the generic point (rank {r})")
@@ -341,12 +324,21 @@ class Frame:
         return f"Frame([{', '.join(self.names)}] on {self.space!r})"
 
 
+def _rank_of(exc: SingularMapError, M: sp.Matrix) -> int:
+    """The generic rank a singular verdict carries (:func:`~geonh.kernel.generic_point.singular_error`),
+    else the rank verdict itself."""
+    r = getattr(exc, "rank", None)
+    return generic_rank(M) if r is None else r
+
+
 def _native_inverse(M: sp.Matrix, what: str):
     """M⁻¹ computed for the symengine backend: ``(Translation, M, M⁻¹, to_sympy)`` with M and
     M⁻¹ symengine matrices and ``to_sympy()`` returning M⁻¹ as a sympy Matrix (converted when
     called); ``None`` when the sympy route applies (backend sympy, or M not supported by
-    symengine); ``False`` when M is singular at the generic point (the caller raises with
-    the rank).
+    symengine).  A singular M raises :class:`SingularMapError` with the rank of the one
+    verdict (:func:`~geonh.kernel.generic_point.singular_error`): the fast route never
+    returns an inverse it cannot prove, it defers to the reference route
+    (:func:`geonh.kernel.backend.lu_solve`).
 
     With functions: LU with generic pivots in symengine.  Rational (function-free) data:
     the sympy route's exact fraction-field LU (cancelled entries, the same M⁻¹ as
@@ -357,21 +349,18 @@ def _native_inverse(M: sp.Matrix, what: str):
     T = _be.Translation()
     if not any(e.has(sp.Function) for e in M):
         exact = _be.fraction_field_inverse(M)
-        if exact is False:
-            return False
-        if exact is not None:
+        if exact is False:  # singular over the fraction field: exact, so the rank is < n
+            exc = singular_error(M, what)
+            if exc is not None:
+                raise exc
+        elif exact is not None:
             Minv, Minv_sympy = exact
             return T, T.to_symengine(M), Minv, Minv_sympy
         # another coefficient domain: the sympy route's inverse, converted once
-        if generic_rank(M) < M.rows:
-            return False
         Minv = lu_inverse(M, what=what, check=False)
         return T, T.to_symengine(M), T.to_symengine(Minv), lambda: Minv
     Ms = T.to_symengine(M)
-    order = _be.generic_pivot_order(Ms, T.symbols)
-    if order is None:
-        return False
-    Minv = _be.lu_inverse(Ms, what=what, order=order)
+    Minv = _be.lu_inverse(Ms, what=what, symbols=T.symbols)
     return T, Ms, Minv, lambda: T.to_sympy(Minv)
 
 
@@ -421,8 +410,10 @@ def transform_structure_coefficients(frame: Frame, A: sp.MatrixBase) -> sp.Array
 
     where X'_a = A^f_a X_f.  (Expand [A^f_a X_f, A^g_b X_g] by Leibniz.)
     """
-    A = sp.Matrix(A)
+    A = as_matrix(A, frame.space.state_symbols, what="change-of-frame matrix")
     n = frame.dim
+    if A.shape != (n, n):
+        raise DimensionError(f"change-of-frame matrix must be {n}x{n}, got {A.shape}")
     c = frame.structure_coefficients()
     Ainv = lu_inverse(A, what="change-of-frame matrix")
     newf = [sum((A[f, a] * frame.fields[f] for f in range(1, n)), A[0, a] * frame.fields[0])

@@ -16,6 +16,14 @@ generic point?" by **evaluation at random points**:
   (values by :func:`~geonh.kernel.evaluation.value_at` with ``strict=False, tree=True``: a
   point where the expression is singular is skipped, big trees are evaluated in one pass);
 * a rank is the **maximum** rank over ``TRIALS`` points;
+* functions of time — dynamicsymbols q(t) and their derivatives q'(t), q''(t) — are
+  independent symbols at the generic point (:func:`generic_symbols`), so matrices such as
+  ∂kdes/∂u of a ``KanesMethod`` are sampled like any other;
+* regularity of a square matrix is one verdict for both backends,
+  :func:`regular_pivot_order`: a pivot order found at the sample points, or a refusal that
+  states the rank :func:`generic_rank` finds (never "rank n < n"); the solve/inverse
+  functions (:func:`lu_solve` = :func:`generic_solve`, :func:`lu_inverse`, :func:`inverse`)
+  are built on it;
 * a **float screen** comes first for ranks, independent rows and (in
   :class:`~geonh.systems.MechanicalSystem`) positive definiteness: the matrix is compiled once
   and evaluated in double precision at the same points (:func:`float_values`), and a verdict
@@ -44,8 +52,9 @@ from typing import Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import SingularMapError
+from ..errors import DimensionError, SingularMapError
 from .evaluation import PRECISION, native_values, postorder, random_rational, to_mp, tree_eval, value_at
+from .parsing import as_matrix, expr_of, sympy_of
 
 TRIALS = 3
 _SEED = 20240601
@@ -141,8 +150,59 @@ def is_nonanalytic(expr: sp.Basic) -> bool:
 def _free(exprs: Iterable[sp.Expr]) -> set:
     out: set = set()
     for e in exprs:
-        out |= sp.sympify(e).free_symbols
+        out |= sympy_of(e).free_symbols
     return out
+
+
+# -- functions of time at the generic point --------------------------------------------------
+_APPLIED = sp.core.function.AppliedUndef
+_JETS: dict = {}
+
+
+def _jet_node(e) -> bool:
+    """Is ``e`` an applied undefined function of symbols (q(t), a dynamicsymbol) or a
+    derivative of one with respect to those symbols (q'(t), q''(t))?"""
+    if isinstance(e, sp.Derivative):
+        e = e.expr
+    return isinstance(e, _APPLIED) and all(a.is_Symbol for a in e.args)
+
+
+def _jet_symbol(node) -> sp.Dummy:
+    """The symbol standing for ``node`` (one per node for the whole process, so the sample
+    points of a matrix are the same at every call); its sign assumptions are the node's."""
+    s = _JETS.get(node)
+    if s is None:
+        kw = {"positive": True} if node.is_positive else {"real": True} if node.is_real else {}
+        if len(_JETS) > 4096:
+            _JETS.clear()
+        s = _JETS[node] = sp.Dummy(str(node), **kw)
+    return s
+
+
+def generic_symbols(expr):
+    """``expr`` (an expression or a matrix) with every function of time — an applied
+    undefined function of symbols such as a dynamicsymbol q(t), and each derivative of one,
+    q'(t), q''(t) — replaced by a symbol of its own.
+
+    The rule and why: at a generic instant the values q(t₀), q'(t₀), q''(t₀), … of functions
+    of time are independent numbers (any jet is the jet of some function), so an expression
+    in them vanishes identically exactly when it vanishes as a function of independent
+    symbols.  The generic-point decisions can then sample it like any other expression
+    (they cannot give q(t) a value otherwise).  An expression with any other node built on
+    such a function (a derivative of a compound expression, f(q(t)), ``Subs``) is left as
+    it is."""
+    if isinstance(expr, sp.MatrixBase):
+        if not any(isinstance(e, sp.Basic) and e.has(_APPLIED) for e in expr):
+            return expr
+        return expr.applyfunc(generic_symbols)
+    expr = sympy_of(expr)
+    if not expr.has(_APPLIED):
+        return expr
+    nodes = expr.atoms(_APPLIED, sp.Derivative, sp.Subs)
+    if not all(_jet_node(n) for n in nodes):
+        return expr
+    # derivatives first (xreplace matches whole subtrees top-down, so q'(t) is one symbol)
+    return expr.xreplace({n: _jet_symbol(n) for n in nodes})
 
 
 _MP_DERIVS = {
@@ -210,8 +270,10 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
 
     Numerical verdict by evaluation at random points (see the module docstring); with
     ``certify=True`` a "zero" verdict must also be confirmed by ``sympy.simplify``.
+    Functions of time (dynamicsymbols and their derivatives) are independent symbols at the
+    generic point (:func:`generic_symbols`).
     """
-    expr = sp.sympify(expr)
+    expr = generic_symbols(expr_of(expr, what="is_zero"))
     if expr == 0:
         return True
     if expr.is_number and expr.is_Rational:
@@ -311,7 +373,7 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
     and take every other decision at PRECISION digits, exactly as without the screen.  An
     expression the error model does not cover turns the screen off (every entry None)."""
     import numpy as np
-    exprs = [sp.sympify(e) for e in exprs]
+    exprs = [sympy_of(e) for e in exprs]
     if not points:
         return []
     syms = sorted(_free(exprs), key=lambda s: (s.name, str(s.assumptions0)))
@@ -524,8 +586,10 @@ def _sample_rank(exact: bool, rows: list) -> int:
 
 
 def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TRIALS) -> int:
-    """Rank of a symbolic matrix at the generic point (maximum over random points)."""
-    M = sp.Matrix(matrix)
+    """Rank of a symbolic matrix at the generic point (maximum over random points); functions
+    of time are independent symbols there (:func:`generic_symbols`).  The one rank verdict of
+    both backends (docs/errors.md, "What a backend may decide")."""
+    M = generic_symbols(as_matrix(matrix, what="generic_rank matrix"))
     if M.rows == 0 or M.cols == 0:
         return 0
     full = min(M.shape)
@@ -546,8 +610,8 @@ def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TR
 
 def independent_rows(matrix: sp.MatrixBase) -> list[int]:
     """Indices of a maximal set of rows independent at the generic point (greedy, in order);
-    the matrix is evaluated once per sample point."""
-    M = sp.Matrix(matrix)
+    the matrix is evaluated once per sample point (functions of time as in :func:`generic_rank`)."""
+    M = generic_symbols(as_matrix(matrix, what="matrix"))
     if M.rows == 0:
         return []
     # float screen: a row is independent of the kept ones if double precision proves it at one
@@ -572,43 +636,113 @@ def independent_rows(matrix: sp.MatrixBase) -> list[int]:
     return keep
 
 
-def _pivot_rows(M: sp.Matrix) -> list[int] | None:
+def pivot_order_at(exact: bool, rows: list) -> list[int] | None:
+    """The row order of Gaussian elimination with partial pivoting on one evaluated square
+    matrix (``rows``: Rationals when ``exact``, else numbers at PRECISION digits), or None if
+    it is singular there (exactly, or to 10^-(PRECISION/2) of its largest entry).
+
+    The one pivot rule of both backends: in each column the first usable row (sympy's own
+    order, which keeps pivots simple), usable meaning non-zero (exact) or not negligible
+    against the column's largest entry (numeric).  A symbolic pivot taken in this order
+    equals this numeric pivot, which is non-zero, so it is not identically zero."""
+    n = len(rows)
+    A = [list(r) for r in rows]
+    order = list(range(n))
+    with mpmath.workdps(PRECISION):
+        if not exact:
+            A = [[to_mp(v) for v in r] for r in A]
+            big = max((abs(v) for r in A for v in r), default=mpmath.mpf(0))
+            tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
+        for j in range(n):
+            col = max(abs(A[i][j]) for i in range(j, n))
+            if (exact and col == 0) or (not exact and col <= tol):
+                return None
+            k = next(i for i in range(j, n)
+                     if (A[i][j] != 0 if exact else abs(A[i][j]) > col * mpmath.mpf(10) ** -8))
+            piv = A[k][j]
+            A[j], A[k] = A[k], A[j]
+            order[j], order[k] = order[k], order[j]
+            for i in range(j + 1, n):
+                f = A[i][j] / piv
+                if f != 0:
+                    A[i] = [x - f * y for x, y in zip(A[i], A[j])]
+    return order
+
+
+def pivot_rows(M: sp.Matrix, trials: int = TRIALS) -> list[int] | None:
     """A row order for which Gaussian elimination without row exchanges has non-zero pivots
-    at the generic point, found by elimination at a random sample point (exact or at
-    PRECISION digits).  ``None`` if M is singular at every sample point.
+    at the generic point, found by elimination at a random sample point
+    (:func:`pivot_order_at`).  ``None`` if M is singular at every sample point.
 
     Each symbolic pivot then equals a numeric pivot that is non-zero at that point, so it is
     not identically zero: the symbolic LU needs only a structural zero test (no expensive
     zero decisions on large pivot expressions)."""
-    n = M.rows
-    for exact, rows in _samples(M, TRIALS):
-        A = [list(r) for r in rows]
-        order = list(range(n))
-        with mpmath.workdps(PRECISION):
-            if not exact:
-                A = [[to_mp(v) for v in r] for r in A]
-                big = max((abs(v) for r in A for v in r), default=mpmath.mpf(0))
-                tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
-            ok = True
-            for j in range(n):
-                # the first usable row (sympy's own order, which keeps pivots simple), where
-                # usable means non-zero (exact) or not negligible against the column (numeric)
-                col = max(abs(A[i][j]) for i in range(j, n))
-                if (exact and col == 0) or (not exact and col <= tol):
-                    ok = False
-                    break
-                k = next(i for i in range(j, n)
-                         if (A[i][j] != 0 if exact else abs(A[i][j]) > col * mpmath.mpf(10) ** -8))
-                piv = A[k][j]
-                A[j], A[k] = A[k], A[j]
-                order[j], order[k] = order[k], order[j]
-                for i in range(j + 1, n):
-                    f = A[i][j] / piv
-                    if f != 0:
-                        A[i] = [x - f * y for x, y in zip(A[i], A[j])]
-        if ok:
+    for exact, rows in _samples(generic_symbols(M), trials):
+        order = pivot_order_at(exact, rows)
+        if order is not None:
             return order
     return None
+
+
+def singular_error(M: sp.MatrixBase, what: str = "matrix") -> SingularMapError | None:
+    """The refusal of a square M as singular, worded by the one rank verdict: a
+    :class:`SingularMapError` saying "``what`` is singular at the generic point (rank r < n)"
+    with r = :func:`generic_rank`, the rank also kept as the exception's ``rank`` attribute
+    (callers that reword the refusal, e.g. :class:`~geonh.kernel.frames.Frame`, read it).
+    None when the generic rank is full: there is nothing to refuse then, the caller must find
+    the pivots instead."""
+    n = M.rows
+    r = generic_rank(M)
+    if r >= n:
+        return None
+    exc = SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
+    exc.rank = r
+    return exc
+
+
+def regular_pivot_order(M: sp.MatrixBase, *, what: str = "matrix") -> list[int] | None:
+    """The one regularity verdict for a square matrix, shared by both backends: a row order
+    whose LU pivots are non-zero at the generic point, or :class:`SingularMapError`.
+
+    1. the pivot search :func:`pivot_rows` at the sample points (the symengine route runs
+       the same rule, :func:`pivot_order_at`, on its own values first, and defers here when
+       it finds nothing);
+    2. if that finds none, the rank verdict :func:`generic_rank` decides: rank r < n raises
+       ``SingularMapError("… (rank r < n)")`` (:func:`singular_error`), so a refusal always
+       agrees with ``generic_rank``;
+    3. full rank: the pivots are searched again at more points, signed ones included
+       (an entry may vanish on the positive orthant only); ``None`` if none is found even
+       so — M is regular and the caller eliminates with :func:`is_zero` as the pivot test.
+
+    Functions of time are independent symbols (:func:`generic_symbols`)."""
+    M = sp.Matrix(M)
+    n = M.rows
+    if n != M.cols:
+        raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
+    found = pivot_rows(M)
+    if found is not None:
+        return found
+    exc = singular_error(M, what)
+    if exc is not None:
+        raise exc
+    G = generic_symbols(M)
+    for exact, rows in _samples(G, 3 * TRIALS) + _signed_samples(G, 3 * TRIALS):
+        found = pivot_order_at(exact, rows)
+        if found is not None:
+            return found
+    return None
+
+
+def _signed_samples(M: sp.Matrix, trials: int) -> list:
+    """Values of M at ``trials`` points of either sign (see :func:`sample_points`)."""
+    entries = list(M)
+    native = _native(entries)
+    out = []
+    for pt in sample_points(_free(M), trials, signs=True):
+        vals = _numeric_values(entries, pt, native)
+        if vals is not None:
+            out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
+    return out
 
 
 def _structural_zero(e) -> bool:
@@ -650,21 +784,27 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
 
     sympy's default ``inv()`` (Gauss elimination with simplification) is ~100x slower on
     trigonometric frames, and its zero test can accept an unexpanded zero as a pivot.  Here
-    the row order comes from partial pivoting at a random point (:func:`_pivot_rows`), so
+    the row order comes from partial pivoting at a random point (:func:`pivot_rows`), so
     every symbolic pivot is provably non-zero at the generic point; a matrix singular at the
     generic point raises :class:`SingularMapError` naming ``what``.  Sizes ≤ 3 with functions
     are solved by Cramer's rule (cofactors, :func:`det_small`) once the pivot search has shown
     M regular at the generic point.
+
+    This is the **generic-rank route** (also named :func:`generic_solve`): regularity is the
+    one verdict :func:`regular_pivot_order` (a refusal always states the rank r < n that
+    :func:`generic_rank` finds; a matrix of full generic rank is always solved), and entries
+    may hold functions of time (dynamicsymbols q(t) and their derivatives, sampled as
+    independent symbols, :func:`generic_symbols`), e.g. ∂kdes/∂u of a ``KanesMethod``.
     """
-    M = sp.Matrix(M)
+    M = as_matrix(M, what=what)
     n = M.rows
-    if M.rows != M.cols:
-        raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
-    order = _pivot_rows(M)
+    order = regular_pivot_order(M, what=what)
+    rhs = as_matrix(rhs, what=f"right-hand side of {what}")
+    if rhs.rows != M.rows:
+        raise DimensionError(f"the right-hand side of {what} has {rhs.rows} rows, not {M.rows}")
     if order is None:
-        r = generic_rank(M)
-        raise SingularMapError(f"{what} is singular at the generic point (rank {r} < {n})")
-    rhs = sp.Matrix(rhs)
+        # regular (full generic rank) but no numeric pivot order: the zero verdict picks pivots
+        return M.LUsolve(rhs, iszerofunc=is_zero)
     if n <= 3 and any(e.has(sp.Function) for e in M):
         # Cramer's rule with cofactor determinants: flat expressions built without any
         # arithmetic on the (large) entries, where sympy's LUsolve spends seconds on them
@@ -689,16 +829,20 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
                                                       iszerofunc=_structural_zero)
 
 
+#: the generic-rank route by its role's name: solve M x = rhs, or refuse M by its generic rank
+generic_solve = lu_solve
+
+
 def lu_inverse(M: sp.MatrixBase, *, what: str = "matrix", check: bool = True) -> sp.Matrix:
     """Inverse by LU with generic-point pivoting (see :func:`lu_solve`).  ``check`` is kept for
     callers that verified the rank already; the pivot search checks it anyway."""
-    M = sp.Matrix(M)
+    M = as_matrix(M, what=what)
     return lu_solve(M, sp.eye(M.rows), what=what)
 
 
 def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:
     """Right null space basis of ``M`` at the generic point (rref with reliable pivots)."""
-    M = sp.Matrix(M)
+    M = as_matrix(M, what="matrix")
     return M.nullspace(iszerofunc=is_zero, simplify=False)
 
 
@@ -711,14 +855,19 @@ def inverse(M: sp.MatrixBase, what: str = "matrix") -> sp.Matrix:
     ``inverse(M, what)``; where only M⁻¹ b is needed, solve ``lu_solve(M, b, what=...)``
     instead (and ``lu_solve(M, eye(n))`` where an explicit LU inverse is wanted).  Never
     sympy's ``inv()`` (slow, and its zero test may accept an unexpanded zero as a pivot).
-    A singular M raises :class:`SingularMapError` naming ``what``."""
-    M = sp.Matrix(M)
+    A singular M raises :class:`SingularMapError` naming ``what``: singular means
+    :func:`regular_pivot_order` refuses it (never a determinant that merely does not look
+    like 0, such as y − y(sin²x + cos²x))."""
+    M = as_matrix(M, what=what)
     n = M.rows
     if n == 0:
         return sp.zeros(0, 0)
+    if n != M.cols:
+        raise SingularMapError(f"{what} is {M.rows}x{M.cols}, not square; it has no inverse")
     if all(M[i, j] == (1 if i == j else 0) for i in range(n) for j in range(n)):
         return sp.eye(n)
     if n <= 4:
+        regular_pivot_order(M, what=what)  # the regularity verdict: raises when singular
         det = M.det(method="berkowitz")
         if det == 0:
             raise SingularMapError(f"{what} is singular (its determinant vanishes identically)")

@@ -12,8 +12,10 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from ..display import register_rate
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
-from .parsing import as_expr, check_lookalikes
+from . import roles
+from .parsing import as_expr, as_exprs, brief, check_lookalikes, expr_of
 
 
 def as_expression(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression") -> sp.Expr:
@@ -60,7 +62,7 @@ def _as_symbols(coords: str | Iterable, what: str = "coordinate") -> tuple[sp.Sy
     elif isinstance(coords, sp.Symbol):
         coords = [coords]
     elif not hasattr(coords, "__iter__"):
-        raise ParseError(f"coordinates must be names (a string or a list), not {coords!r}")
+        raise ParseError(f"coordinates must be names (a string or a list), not {brief(coords)}")
     out = []
     for c in coords:
         if isinstance(c, str):
@@ -93,7 +95,8 @@ class ConfigurationSpace:
     q : tuple of the true coordinates.
     t : the time symbol or ``None``.
     coords : all coordinates the fields and forms act on (``q`` then ``t``).
-    qd, qdd : velocity and acceleration symbols of ``q``.
+    qd, qdd : velocity and acceleration symbols of ``q``; they are real whatever ``q`` is
+        declared (a positive coordinate has velocities of either sign).
     """
 
     def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
@@ -110,7 +113,7 @@ class ConfigurationSpace:
         elif isinstance(time, (str, sp.Symbol)):
             (t,) = _as_symbols([time], "time")
         else:
-            raise ParseError(f"time must be True, False, a name or a Symbol, not {time!r}")
+            raise ParseError(f"time must be True, False, a name or a Symbol, not {brief(time)}")
         if t is not None and t.name in names:
             raise DimensionError(f"time symbol {t} is also a coordinate")
         derived = {f"{n}_dot" for n in names} | {f"{n}_ddot" for n in names}
@@ -122,9 +125,14 @@ class ConfigurationSpace:
         self.t: sp.Symbol | None = t
         self.coords: tuple[sp.Symbol, ...] = q + ((t,) if t is not None else ())
         self.qd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_dot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_dot", real=True) for s in q)
         self.qdd: tuple[sp.Symbol, ...] = tuple(
-            sp.Symbol(f"{s.name}_ddot", **s.assumptions0) for s in q)
+            sp.Symbol(f"{s.name}_ddot", real=True) for s in q)
+        for c, v, a in zip(q, self.qd, self.qdd):
+            roles.record(v, "velocity", c)
+            roles.record(a, "acceleration", c)
+            register_rate(v, c)          # and for display: a rate prints as a dot over what it is the rate of
+            register_rate(a, v)
         self._index = {s: i for i, s in enumerate(self.coords)}
         self._vel = dict(zip(q, self.qd))
         self._acc = dict(zip(self.qd, self.qdd))
@@ -165,10 +173,10 @@ class ConfigurationSpace:
             for s in self.coords:
                 if s.name == coord:
                     return self._index[s]
-        elif coord in self._index:
+        elif isinstance(coord, sp.Basic) and coord in self._index:
             return self._index[coord]
         raise UnknownCoordinateError(
-            f"{coord!s} is not a coordinate of {self!r}; its coordinates are "
+            f"{str(coord)[:80]} is not a coordinate of {self!r}; its coordinates are "
             f"{[s.name for s in self.coords]}")
 
     def coordinate(self, coord: str | sp.Symbol) -> sp.Symbol:
@@ -195,9 +203,19 @@ class ConfigurationSpace:
         :class:`SpaceMismatchError`), a function of time such as a dynamicsymbol ``x(t)``
         (:class:`SpaceMismatchError`: convert with :meth:`from_dynamic`), and, on a space
         without time, a symbol named like time (``t``): it would be a constant parameter, not
-        time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``).
-        Returns ``expr``."""
+        time (:class:`SpaceMismatchError`; use ``ConfigurationSpace(..., time=True)``), and
+        the velocity or acceleration symbol of a coordinate of another space (``z_dot`` where
+        this space has no ``z``): it would be a constant parameter, not a velocity
+        (:class:`SpaceMismatchError`).  Returns ``expr``."""
+        expr = expr_of(expr, what=what)
         check_lookalikes(expr, self.state_symbols, what=what)
+        for s in roles.foreign_rates(expr, self.state_symbols):
+            role = roles.symbol_role(s)
+            raise SpaceMismatchError(
+                f"{what} contains {s}, the {role[0]} of the coordinate {role[1]} of another "
+                f"configuration space; {self!r} has no such coordinate, so {s} would silently be "
+                "a constant parameter: use this space's symbols (space.qd, space.qdd) or add the "
+                "coordinate")
         for f in expr.atoms(sp.core.function.AppliedUndef):
             raise SpaceMismatchError(
                 f"{what} contains the function {f}; use plain symbols (ConfigurationSpace.from_dynamic "
@@ -221,7 +239,11 @@ class ConfigurationSpace:
         d/dt f = ∂f/∂t + Σ K^i ∂f/∂q^i + Σ rates_k ∂f/∂speeds_k for f in (t, q, u), the speeds
         u having the derivatives ``rates`` (symbols u̇, or values).
         """
-        expr = sp.sympify(expr)
+        expr = expr_of(expr, self.state_symbols, what="total_derivative")
+        if along is not None:
+            along = as_exprs(along, self.state_symbols, what="total_derivative along")
+        speeds = as_exprs(speeds, what="total_derivative speeds")
+        rates = as_exprs(rates, what="total_derivative rates")
         free = expr.free_symbols
         out = sp.S.Zero
         if self.t is not None and self.t in free:
@@ -257,7 +279,7 @@ class ConfigurationSpace:
             rep[a] = f.diff(t, 2)
             rep[v] = f.diff(t)
             rep[s] = f
-        return sp.sympify(expr).xreplace(rep)
+        return expr_of(expr, self.state_symbols, what="to_dynamic").xreplace(rep)
 
     def from_dynamic(self, expr: sp.Expr) -> sp.Expr:
         """Rewrite an expression in dynamicsymbols q(t), q'(t), q''(t) with plain symbols.
@@ -265,7 +287,7 @@ class ConfigurationSpace:
         Functions of time are matched by name to the coordinates; an unknown function of
         time raises :class:`UnknownCoordinateError`.
         """
-        expr = sp.sympify(expr)
+        expr = expr_of(expr, what="from_dynamic")
         t = self._time_for_dynamic()
         by_name = {s.name: (s, v, a) for s, v, a in zip(self.q, self.qd, self.qdd)}
         rep = {}

@@ -13,7 +13,8 @@ from typing import Sequence
 
 import sympy as sp
 
-from .parsing import as_expr
+from ..errors import ParseError
+from .parsing import as_expr, as_exprs, expr_of
 
 __all__ = ["trig_reduce", "trig_tidy"]
 
@@ -27,7 +28,9 @@ def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
     expr = expr.replace(sp.tan, lambda x: sp.sin(x) / sp.cos(x)).replace(sp.cot, lambda x: sp.cos(x) / sp.sin(x))
     if angles is None:
         angles = sorted({f.args[0] for f in expr.atoms(sp.sin, sp.cos)}, key=sp.default_sort_key)
-    angles = list(angles)
+    angles = as_exprs(angles, what="trig_reduce angles")
+    if len(set(angles)) != len(angles):
+        raise ParseError(f"trig_reduce: repeated angles {angles}")
     if not angles:
         return sp.factor(sp.cancel(expr))
     s = {a: sp.Dummy(f"s_{a}") for a in angles}
@@ -50,6 +53,7 @@ def trig_tidy(expr: sp.Expr) -> sp.Expr | None:
     """:func:`trig_reduce` of ``expr`` when ``expr`` is trigonometric in single-symbol angles and
     the result is no larger (by ``count_ops``); None otherwise (nothing to reduce, arguments that
     are not symbols, or a reduction sympy's polynomial machinery refuses)."""
+    expr = expr_of(expr, what="trig_tidy")
     trig = expr.atoms(sp.sin, sp.cos, sp.tan, sp.cot)
     if not trig or not all(isinstance(f.args[0], sp.Symbol) for f in trig):
         return None

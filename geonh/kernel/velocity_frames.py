@@ -36,7 +36,7 @@ import sympy as sp
 from ..errors import DimensionError, SingularMapError
 from .evaluation import PRECISION, real_value
 from .generic_point import sample_points
-from .parsing import as_expr
+from .parsing import as_expr, as_matrix, as_sequence, as_symbols, as_values
 from .space import ConfigurationSpace
 
 __all__ = ["VelocityFrame", "singular_at"]
@@ -46,7 +46,10 @@ _TOL = sp.Float(10) ** (-(PRECISION // 3))
 
 def singular_at(jacobian: sp.Matrix, states: Sequence[dict]) -> bool:
     """Is the square ``jacobian`` (e.g. ∂v*/∂q̇) singular, or not real, at one of ``states``?"""
-    for st in states:
+    jacobian = as_matrix(jacobian, what="jacobian")
+    if not jacobian.is_square:
+        raise DimensionError(f"singular_at takes a square jacobian, not {jacobian.rows}x{jacobian.cols}")
+    for st in as_sequence(states, "states"):
         J = sp.Matrix(jacobian.rows, jacobian.cols, [real_value(e, st) for e in jacobian])
         if any(x is None for x in J) or abs(J.det()) < _TOL:
             return True
@@ -70,9 +73,12 @@ class VelocityFrame:
     def __init__(self, space: ConfigurationSpace, quasi: Sequence[sp.Expr], symbols: Sequence[sp.Symbol],
                  inverse: Sequence[sp.Expr], *, states: Sequence[dict] | None = None):
         n = space.n
-        symbols = tuple(symbols)
-        quasi = [as_expr(e, space.state_symbols, what="quasi-velocity") for e in quasi]
-        inverse = [as_expr(e, space.state_symbols + symbols, what="inverse q̇(t, q, v*)") for e in inverse]
+        symbols = as_symbols(symbols, what="quasi-velocity symbols")
+        quasi = [as_expr(e, space.state_symbols, what="quasi-velocity") for e in as_sequence(quasi, "quasi")]
+        inverse = [as_expr(e, space.state_symbols + symbols, what="inverse q̇(t, q, v*)")
+                   for e in as_sequence(inverse, "inverse")]
+        if states is not None:
+            states = [as_values(st, space.state_symbols, what="state") for st in as_sequence(states, "states")]
         if not (len(quasi) == len(symbols) == len(inverse) == n):
             raise DimensionError(f"a frame on TQ needs {n} quasi-velocities, symbols and inverse expressions; "
                                  f"got {len(quasi)}, {len(symbols)}, {len(inverse)}")
@@ -137,6 +143,7 @@ class VelocityFrame:
     def euler_lagrange(self, f: sp.Expr) -> list[sp.Expr]:
         """E_σ(f) = d/dt ∂f/∂q̇^σ − ∂f/∂q^σ for f(t, q, q̇); in (t, q, q̇, q̈)."""
         S = self.space
+        f = as_expr(f, S.state_symbols, what="euler_lagrange f")
         return [S.total_derivative(sp.diff(f, qd)) - sp.diff(f, q) for q, qd in zip(S.q, S.qd)]
 
     def transposition(self) -> sp.Matrix:

@@ -36,14 +36,18 @@ from typing import Mapping
 import mpmath
 import sympy as sp
 
+from ..errors import DimensionError, MissingValueError, SpaceMismatchError
 from ..kernel.distributions import Codistribution
-from ..kernel.evaluation import PRECISION
+from ..kernel.evaluation import PRECISION, to_mp, value_at
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
+from ..kernel.parsing import as_expr, as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
 from ..kernel.space import ConfigurationSpace
+from .arguments import flag
 from ..systems.mechanical import MechanicalSystem
 from .mechanical import MechanicalModel
+from ..kernel.parsing import sympy_of
 
 __all__ = ["whipple_bicycle", "BENCHMARK", "benchmark_parameters", "benchmark_operating_point",
            "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed",
@@ -89,6 +93,7 @@ def whipple_bicycle(torques: bool = True) -> MechanicalModel:
     forward axis) and a steer torque T_delta (between the rear and the front frame, about the
     steering axis) act; their generalized forces are Q_φ = T_φ, Q_δ = T_δ.
     """
+    torques = flag(torques, "whipple_bicycle: torques")
     S = ConfigurationSpace("x y psi phi delta theta theta_R theta_F")
     x, y, psi, phi, delta, theta, thR, thF = S.q
     xd, yd, psid, phid, deltad, thetad, thRd, thFd = S.qd
@@ -250,7 +255,7 @@ def benchmark_operating_point(model: MechanicalModel, v) -> dict:
     op = benchmark_parameters(model)
     P = model.extra["parameters"]
     op.update({q: sp.S.Zero for q in model.space.q})
-    op.update({"phi_dot": 0, "delta_dot": 0, "theta_R_dot": -sp.sympify(v) / op[P["r_R"]]})
+    op.update({"phi_dot": 0, "delta_dot": 0, "theta_R_dot": -expr_of(v, what="speed v") / op[P["r_R"]]})
     op.update({x: sp.S.Zero for x in model.parameters if x.name in ("T_phi", "T_delta")})
     return op
 
@@ -272,7 +277,7 @@ def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
     if equations is None:
         equations = model.equations(form)
     elif equations.space != model.space:
-        raise ValueError("the equations are not those of geonh.models.bicycle.whipple_bicycle()")
+        raise SpaceMismatchError("the equations are not those of geonh.models.bicycle.whipple_bicycle()")
     P = model.extra["parameters"]
     q = ("phi", "delta")
     out = {}
@@ -307,13 +312,39 @@ def _dependent_speeds(equations) -> tuple:
 
 
 def _as_mp_matrix(A) -> mpmath.matrix:
-    return mpmath.matrix([[mpmath.mpmathify(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+    return A if isinstance(A, mpmath.matrix) else \
+        mpmath.matrix([[mpmath.mpmathify(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+
+
+def _number(x, what: str):
+    """A user's number (mpmath, Python, sympy or a formula string) as an mpmath number."""
+    if isinstance(x, (mpmath.mpf, mpmath.mpc)):
+        return x
+    return to_mp(value_at(expr_of(x, what=what)))
+
+
+def _benchmark(mats: Mapping) -> dict:
+    """The matrices M, C1, K0, K2 (2 x 2, numbers) and g of :func:`benchmark_matrices`, checked
+    and converted to mpmath once."""
+    mats = as_mapping(mats, "benchmark matrices")
+    missing = [k for k in ("M", "C1", "K0", "K2", "g") if k not in mats]
+    if missing:
+        raise MissingValueError(f"the benchmark matrices lack {missing} (see benchmark_matrices)")
+    out = {"g": _number(mats["g"], "g")}
+    for k in ("M", "C1", "K0", "K2"):
+        A = mats[k] if isinstance(mats[k], mpmath.matrix) else as_matrix(mats[k], what=f"benchmark matrix {k}")
+        if (A.rows, A.cols) != (2, 2):
+            raise DimensionError(f"benchmark matrix {k} must be 2 x 2, got {A.rows} x {A.cols}")
+        out[k] = A if isinstance(A, mpmath.matrix) else \
+            mpmath.matrix([[_number(A[i, j], k) for j in range(2)] for i in range(2)])
+    return out
 
 
 def state_matrix(mats: Mapping, v) -> mpmath.matrix:
     """A(v) of the benchmark's lean-steer system, state (φ, δ, φ̇, δ̇), from the matrices of
     :func:`benchmark_matrices` (mpmath, at the current mpmath precision)."""
-    v = mpmath.mpmathify(v)
+    mats = _benchmark(mats)
+    v = _number(v, "speed v")
     M = _as_mp_matrix(mats["M"])
     C = _as_mp_matrix(mats["C1"]) * v
     K = _as_mp_matrix(mats["K0"]) * mpmath.mpmathify(mats["g"]) + _as_mp_matrix(mats["K2"]) * v**2
@@ -339,7 +370,7 @@ def capsize_speed(mats: Mapping):
     """The capsize speed: the real eigenvalue crosses 0 where det(g K0 + v² K2) = 0 (a
     quadratic in v²; the root in the benchmark's stable range, the larger positive one)."""
     with mpmath.workdps(PRECISION):
-        return _capsize(mats)
+        return _capsize(_benchmark(mats))
 
 
 def _det2(X):
@@ -363,6 +394,12 @@ def weave_speed(mats: Mapping, bracket=(3, 5)):
     """The weave speed: the oscillatory pair crosses the imaginary axis, where the Hurwitz
     determinant a1 a2 a3 − a0 a3² − a1² a4 of det(M s² + v C1 s + g K0 + v² K2) vanishes
     (found by mpmath's root finder inside ``bracket``)."""
+    with mpmath.workdps(PRECISION):
+        mats = _benchmark(mats)
+        bracket = [_number(b, "bracket") for b in as_sequence(bracket, "bracket")]
+    if len(bracket) != 2:
+        raise DimensionError(f"bracket is a pair of speeds, not {len(bracket)} values")
+
     def hurwitz(v):
         M = _as_mp_matrix(mats["M"])
         C = _as_mp_matrix(mats["C1"]) * v
@@ -440,7 +477,10 @@ def basu_to_geonh(model: MechanicalModel, basu: Mapping) -> dict:
     and ż are not used (z = r_R cos φ_g is a consequence; :func:`constraint_residuals`)."""
     S = model.space
     x, y, psi, phi, delta, theta, thR, thF = S.q
-    b = {k: sp.Rational(v) if isinstance(v, str) else sp.sympify(v) for k, v in basu.items()}
+    b = {k: as_expr(v, what=f"Basu-Mandal value {k}") for k, v in as_mapping(basu, "basu").items()}
+    missing = [k for k in BASU_MANDAL_STATE if k not in b and k not in ("z", "zd")]
+    if missing:
+        raise MissingValueError(f"the Basu-Mandal state lacks {missing}")
     rR = model.extra["parameters"]["r_R"]
     q = {psi: -b["theta"], phi: sp.pi / 2 - b["psi"], theta: sp.pi - b["phi"], delta: -b["psif"],
          thR: -b["betar"], thF: -b["betaf"]}
@@ -462,7 +502,10 @@ def constraint_residuals(model: MechanicalModel, values: Mapping) -> list:
     (four rolling conditions and df/dt)."""
     par = benchmark_parameters(model)
     A, _ = model.system.constraint_matrix
-    vals = dict(par) | dict(values)
+    vals = dict(par) | as_values(values, model.space.state_symbols, what="state")
+    missing = [s for s in model.space.q + model.space.qd if s not in vals]
+    if missing:
+        raise MissingValueError(f"no value given for {[s.name for s in missing]}")
     with mpmath.workdps(PRECISION):
         out = [mpmath.mpmathify(sp.N(model.extra["holonomic"].xreplace(vals), PRECISION))]
         qd = sp.Matrix([vals[s] for s in model.space.qd])
@@ -504,7 +547,7 @@ def basu_mandal_state(model: MechanicalModel, basu: Mapping | None = None, *, on
     with mpmath.workdps(PRECISION):
         for i, s in enumerate(S.qd):
             e = sum((frame.fields[k].components[i] * u[k] for k in range(3)), sp.S.Zero)
-            vals[s] = sp.Float(sp.N(sp.sympify(e).xreplace(out).xreplace({q: vals[q] for q in S.q}), PRECISION),
+            vals[s] = sp.Float(sp.N(sympy_of(e).xreplace(out).xreplace({q: vals[q] for q in S.q}), PRECISION),
                                PRECISION)
     return out | vals
 

@@ -10,11 +10,14 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ..errors import DimensionError
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
+from ..kernel.parsing import as_expr
 from ..kernel.space import ConfigurationSpace
+from .arguments import count
 
 
 @dataclass
@@ -90,6 +93,10 @@ def rigid_body() -> KinematicModel:
     return KinematicModel("rigid-body", "body angular velocities on SO(3), z-x-z Euler angles", S, F, 3)
 
 
+#: the largest N of :func:`n_trailer` (and :func:`geonh.models.mechanical.dynamic_n_trailer`)
+MAX_TRAILERS = 100
+
+
 def n_trailer(N: int, lengths=None) -> KinematicModel:
     """Unicycle pulling N trailers hitched at the axle midpoints (kinematic N-trailer).
 
@@ -97,18 +104,26 @@ def n_trailer(N: int, lengths=None) -> KinematicModel:
     speed, v_i = v_{i−1} cos(θ_{i−1} − θ_i) and d_i θ̇_i = v_{i−1} sin(θ_{i−1} − θ_i).
     Coframe: v = cos θ0 ẋ + sin θ0 ẏ, w = θ̇0, then the constraints
     sin θ0 ẋ − cos θ0 ẏ = 0 and θ̇_i − f_i(θ) v = 0.  ``lengths``: hitch lengths d_i
-    (default symbols d1 … dN).
+    (default symbols d1 … dN).  N is an int, 1 ≤ N ≤ :data:`MAX_TRAILERS`; numeric hitch
+    lengths are positive.
     """
-    if N < 0:
-        raise ValueError(f"N must be >= 0, got {N}")
+    N = count(N, "n_trailer: N, the number of trailers", hint=" (the unicycle() has none)")
+    if N > MAX_TRAILERS:
+        raise DimensionError(f"n_trailer: N = {N} trailers is too large: at most {MAX_TRAILERS} (the frame's "
+                             "expressions grow with N², and N = 100 already takes seconds)")
     S = ConfigurationSpace(["x", "y"] + [f"theta{i}" for i in range(N + 1)])
     x, y, *th = S.q
     xd, yd, *thd = S.qd
     if lengths is None:
         lengths = [sp.Symbol(f"d{i}", positive=True) for i in range(1, N + 1)]
-    lengths = [sp.sympify(L) for L in lengths]
+    if isinstance(lengths, (str, bytes)) or not hasattr(lengths, "__len__"):
+        raise DimensionError(f"n_trailer: lengths must be a sequence of {N} hitch lengths, not {lengths!r}")
     if len(lengths) != N:
-        raise ValueError(f"{N} hitch lengths needed, got {len(lengths)}")
+        raise DimensionError(f"n_trailer: {N} hitch lengths needed, got {len(lengths)}")
+    given, lengths = lengths, [as_expr(L, what=f"n_trailer: hitch length d{i}") for i, L in enumerate(lengths, 1)]
+    for i, L in enumerate(lengths):
+        if L.is_positive is False:
+            raise DimensionError(f"n_trailer: hitch length d{i + 1} = {given[i]!r} must be positive")
     n = N + 3
     c0, s0 = sp.cos(th[0]), sp.sin(th[0])
     speed = sp.S.One  # v_{i-1} / v0

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ..errors import DimensionError
 from ..equations.registry import derive
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
@@ -27,6 +28,7 @@ from ..kernel.space import ConfigurationSpace
 from ..kernel.trig import trig_reduce
 from ..systems.mechanical import MechanicalSystem, quadratic_form, velocity_quadratic_parts
 from . import kinematic as catalog
+from .arguments import count, flag
 
 __all__ = [
     "MechanicalModel", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
@@ -212,6 +214,7 @@ def vertical_rolling_disk(torques: bool = False) -> MechanicalModel:
     driving torque τ_φ act.  Frame: :func:`geonh.models.kinematic.rolling_disk` (free θ̇, φ̇).
     Equations: I θ̈ = τ_θ, (J + m R²) φ̈ = τ_φ.
     """
+    torques = flag(torques, "vertical_rolling_disk: torques")
     model = catalog.rolling_disk()
     S = model.space
     x, y, th, ph = S.q
@@ -251,6 +254,7 @@ def free_rigid_body(torques: bool = True) -> MechanicalModel:
     The generalized forces are Q_i = M_a ∂Ω_a/∂q̇^i (virtual work M·δπ).  Volterra's
     equations in this frame are Euler's:  I1 Ω̇1 + (I3 − I2) Ω2 Ω3 = M1  (cyclic).
     """
+    torques = flag(torques, "free_rigid_body: torques")
     model = catalog.rigid_body()
     S = model.space
     I1, I2, I3 = _pos("I1 I2 I3")
@@ -279,6 +283,7 @@ def heavy_top(symmetric: bool = False) -> MechanicalModel:
 
     γ the upward vertical in body axes (the gravity torque is l e3 × (−m g γ)).
     """
+    symmetric = flag(symmetric, "heavy_top: symmetric")
     model = catalog.rigid_body()
     S = model.space
     ps, th, ph = S.q
@@ -412,6 +417,7 @@ def rotating_knife_edge(force: bool = True) -> MechanicalModel:
     (rheonomic constraint −sin ωt ẋ + cos ωt ẏ = 0), pushed by a constant force F along x.
     Coordinates (x, y) and time.  Frame: v = cos ωt ẋ + sin ωt ẏ, the constraint, dt.
     Equation: m v̇ = F cos ωt (the reaction is normal to the blade)."""
+    force = flag(force, "rotating_knife_edge: force")
     S = ConfigurationSpace("x y", time=True)
     x, y = S.q
     xd, yd = S.qd
@@ -465,8 +471,7 @@ def dynamic_n_trailer(N: int = 1) -> MechanicalModel:
     along the tractor's heading at P_0 and a steering torque τ on θ0.
     Frame: :func:`geonh.models.kinematic.n_trailer` (v = tractor speed, w = θ̇0, then the constraints).
     """
-    if N < 0:
-        raise ValueError(f"N must be >= 0, got {N}")
+    N = count(N, "dynamic_n_trailer: N, the number of trailers")
     model = catalog.n_trailer(N)
     S = model.space
     x, y, *th = S.q

@@ -12,6 +12,7 @@ import sympy as sp
 from ..kernel.space import ConfigurationSpace
 from ..systems.nonlinear import NonlinearSystem
 from . import mechanical
+from .arguments import flag
 
 __all__ = ["appell_hamel", "speed_constraint_particle", "isokinetic_particle", "aumann_example_31",
            "linear_examples"]
@@ -20,6 +21,7 @@ __all__ = ["appell_hamel", "speed_constraint_particle", "isokinetic_particle", "
 def appell_hamel(squared: bool = True) -> NonlinearSystem:
     """Appell–Hamel's example: a particle (mass m, gravity g along −z) with
     ż² = a²(ẋ² + ẏ²) (``squared=True``) or ż = a √(ẋ² + ẏ²); branch ż > 0 for sampling."""
+    squared = flag(squared, "appell_hamel: squared")
     S = ConfigurationSpace("x y z")
     x, y, z = S.q
     xd, yd, zd = S.qd

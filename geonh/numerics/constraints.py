@@ -24,6 +24,7 @@ import sympy as sp
 
 from ..equations.compiled import ODEFunction
 from ..errors import SingularMapError
+from ..kernel.parsing import as_float, as_floats, sympy_of
 from ..systems.gauss import GaussSystem
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
@@ -67,7 +68,7 @@ class ConstraintSet:
         self.r = len(phis)
         #: the state keeps every velocity (u = q̇): the constraints hold only through the data
         self.keeps_velocities = (tuple(eqs.u) == tuple(S.qd)
-                                 and [sp.sympify(k) for k in eqs.kinematics] == list(S.qd))
+                                 and [sympy_of(k) for k in eqs.kinematics] == list(S.qd))
         self._sub = dict(zip(S.qd, eqs.kinematics))
         self._psi = None
         self._proj = None
@@ -103,7 +104,8 @@ class ConstraintSet:
 
     def project(self, t, y, *, tol: float = 1e-15, iterations: int = 6) -> np.ndarray:
         """y with its velocities u projected onto the constraints (module doc)."""
-        y = np.array(y, dtype=float)
+        y = np.array(as_floats(y, "the state y"), dtype=float)
+        tol = as_float(tol, "tol", minimum=0)
         if not self.r:
             return y
         n = self.f.n_q

@@ -87,6 +87,7 @@ from ..errors import (DimensionError, InconsistentStateError, MissingValueError,
                       ParseError, SingularMapError, UnknownCoordinateError)
 from ..kernel.codegen import compile_function
 from ..systems.mechanical import MechanicalSystem
+from ..kernel.parsing import sympy_of
 
 __all__ = ["RULES", "DLAScheme", "DLATrajectory", "dla_scheme", "dla_integrate"]
 
@@ -150,12 +151,12 @@ class DLAScheme:
         q, qd = list(S.q), list(S.qd)
         T = system.T
         V = system.V
-        p = [sp.sympify(e) for e in system.momenta]
+        p = [sympy_of(e) for e in system.momenta]
         G = [sp.diff(T, q[i]) + system.Q[i] for i in range(n)]
 
         # parameters: every symbol that is not a coordinate or a velocity
         exprs = [T, V] + list(system.Q) + list(A)
-        free = set().union(*[sp.sympify(e).free_symbols for e in exprs])
+        free = set().union(*[sympy_of(e).free_symbols for e in exprs])
         self.parameters: tuple[sp.Symbol, ...] = tuple(sorted(free - set(q) - set(qd), key=lambda s: s.name))
 
         # argument symbols (dummies: no clash with user names)
@@ -168,7 +169,7 @@ class DLAScheme:
         step_args = v + mu + q0 + p0 + [h] + P
 
         def at(e, qq, vv):
-            return sp.sympify(e).xreplace({**dict(zip(q, qq)), **dict(zip(qd, vv))})
+            return sympy_of(e).xreplace({**dict(zip(q, qq)), **dict(zip(qd, vv))})
 
         A0 = A.xreplace(dict(zip(q, q0)))
         qbar = [q0[i] + h * v[i] / 2 for i in range(n)]

@@ -10,6 +10,14 @@ right-hand side and the parameters of the run: ``qdot`` (= K(t, q, u)), ``unknow
 ``raw`` is scipy's own result (``solve_ivp``'s OdeResult, or the same fields when the run
 was projected step by step); ``sol`` is its dense output (``None`` unless asked for).
 
+Pickling.  A trajectory pickles as plain data (to another process, a Dask worker's result, a
+file): its arrays, scipy's result, every quantity already computed, and the recipe of its
+right-hand side (the :class:`~geonh.Equations`, the parameter values and the backend) in place
+of the compiled code, which does not travel.  The unpickled trajectory has the same numbers; it
+recompiles its ``function`` only when something needs it (``energy``, ``multipliers``, … not
+computed before pickling).  ``copy.copy`` and ``copy.deepcopy`` return the trajectory itself:
+it is immutable.
+
 Signs.  Lagrange's multipliers follow CONVENTIONS.md: the reaction force is
 R_i = +λ_κ A_κi = +λ_κ ∂φ^κ/∂q̇^i — the opposite sign of sympy's ``LagrangesMethod`` —
 and ``reactions`` of the Lagrange form are these R_i.  Maggi's ``reactions`` are his Λ_κ,
@@ -26,6 +34,7 @@ import sympy as sp
 
 from ..equations.compiled import ODEFunction
 from ..errors import NotFoundError, UnknownCoordinateError
+from ..kernel.parsing import as_floats, sympy_of
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
 from .constraints import ConstraintSet
@@ -34,7 +43,7 @@ __all__ = ["Trajectory"]
 
 
 def _frozen(a) -> np.ndarray:
-    a = np.array(a, dtype=float)
+    a = np.array(as_floats(a, "trajectory data"), dtype=float)
     a.flags.writeable = False
     return a
 
@@ -55,29 +64,34 @@ class Trajectory:
     def __post_init__(self):
         object.__setattr__(self, "t", _frozen(self.t))
         object.__setattr__(self, "y", _frozen(self.y))
+        # the layout, kept apart from the compiled function so that an unpickled trajectory
+        # answers everything but computed quantities without recompiling
+        object.__setattr__(self, "_names", self.function.state_names)
+        object.__setattr__(self, "_nq", self.function.n_q)
+        object.__setattr__(self, "_equations", self.function.equations)
 
     # -- the state ---------------------------------------------------------------------------------
     @property
     def equations(self):
-        return self.function.equations
+        return self._equations
 
     @property
     def q_names(self) -> tuple[str, ...]:
-        return self.function.state_names[:self.function.n_q]
+        return self._names[:self._nq]
 
     @property
     def u_names(self) -> tuple[str, ...]:
-        return self.function.state_names[self.function.n_q:]
+        return self._names[self._nq:]
 
     @property
     def q(self) -> np.ndarray:
         """Coordinates, one row per time (columns :attr:`q_names`)."""
-        return self.y[:self.function.n_q].T
+        return self.y[:self._nq].T
 
     @property
     def u(self) -> np.ndarray:
         """Speeds, one row per time (columns :attr:`u_names`)."""
-        return self.y[self.function.n_q:].T
+        return self.y[self._nq:].T
 
     @property
     def states(self) -> np.ndarray:
@@ -112,7 +126,7 @@ class Trajectory:
         """One column by name: a coordinate, a speed, "t", a multiplier name, "energy"."""
         if name == "t":
             return self.t
-        names = self.function.state_names
+        names = self._names
         if name in names:
             return self.y[names.index(name)]
         lam = [s.name for s in self.equations.lam_vec]
@@ -125,7 +139,7 @@ class Trajectory:
     def as_dict(self) -> dict[str, np.ndarray]:
         """{"t": t, name: column} for the coordinates and speeds."""
         out = {"t": self.t}
-        out.update({n: self.y[i] for i, n in enumerate(self.function.state_names)})
+        out.update({n: self.y[i] for i, n in enumerate(self._names)})
         return out
 
     # -- computed along the motion -----------------------------------------------------------------
@@ -166,7 +180,7 @@ class Trajectory:
             raise NotFoundError(f"{type(system).__name__} has no kinetic and potential energy T + V "
                                 "(a Gauss system has forces f, not a potential)")
         S = self.equations.space
-        E = (sp.sympify(T) + sp.sympify(V)).xreplace(dict(zip(S.qd, self.equations.kinematics)))
+        E = (sympy_of(T) + sympy_of(V)).xreplace(dict(zip(S.qd, self.equations.kinematics)))
         g = self.function.observable([E], what="the energy")
         return _frozen(g.batch(self.t, self.states)[:, 0])
 
@@ -177,6 +191,37 @@ class Trajectory:
         cons = self.constraints if self.constraints is not None else ConstraintSet(self.function)
         return _frozen(cons.residuals_batch(self.t, self.states))
 
+    # -- pickling: plain data (module doc) ------------------------------------------------------
+    def __reduce__(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in ("function", "constraints")}
+        if "_recipe" not in state:
+            state["_recipe"] = self.function._recipe()
+        state["constraints"] = None  # rebuilt from the function when needed
+        return _restore, (state,)
+
+    def __copy__(self) -> "Trajectory":
+        return self
+
+    def __deepcopy__(self, memo) -> "Trajectory":
+        return self
+
+    def __getattr__(self, name: str):
+        """Only reached for a missing attribute: the function of an unpickled trajectory,
+        recompiled from its recipe on first use."""
+        recipe = self.__dict__.get("_recipe")
+        if name == "function" and recipe is not None:
+            f = ODEFunction._rebuild(recipe)
+            object.__setattr__(self, "function", f)
+            return f
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __repr__(self) -> str:
         return (f"Trajectory({self.equations.form}: {len(self.t)} times in [{self.t[0]:g}, {self.t[-1]:g}], "
-                f"y = {list(self.function.state_names)}{', projected' if self.projected else ''})")
+                f"y = {list(self._names)}{', projected' if self.projected else ''})")
+
+
+def _restore(state: dict) -> Trajectory:
+    """A pickled :class:`Trajectory` (its ``function`` recompiled on first use)."""
+    traj = object.__new__(Trajectory)
+    traj.__dict__.update(state)
+    return traj

@@ -32,6 +32,7 @@ from ..systems.hertz import HertzSpace
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
 from .ledger import Finding, compare, definition, formula
+from ..kernel.parsing import sympy_of
 
 _DIGITS = 60
 
@@ -43,7 +44,7 @@ def _lagrange_expressions(S: ConfigurationSpace, T) -> list:
 
 def _at(expr, values: dict):
     """expr at a state, PRECISION digits."""
-    return sp.N(sp.sympify(expr).xreplace(values), _DIGITS)
+    return sp.N(sympy_of(expr).xreplace(values), _DIGITS)
 
 
 # ==============================================================================================
@@ -84,8 +85,8 @@ def _car():
     loads = [(C, F1 * Bf.x - F2 * vCvec / vC), (Af, (L1 - L2) * N.z), (Bf, -(L1 - L2) * N.z)]
     mech = MechanicalSystem.from_mechanics(list(q), [body, axle], N, loads=loads)
     ren = {s: w for s in mech.space.q + mech.space.qd for w in S.q + S.qd if s.name == w.name}
-    T_bodies = sp.expand(sp.sympify(mech.T).xreplace(ren))
-    Q_bodies = [sp.sympify(e).xreplace(ren) for e in mech.Q]
+    T_bodies = sp.expand(sympy_of(mech.T).xreplace(ren))
+    Q_bodies = [sympy_of(e).xreplace(ren) for e in mech.Q]
     # the no-slip conditions of the axles, from the velocities of A and B
     rA = (x + l1 * sp.cos(ph), y + l1 * sp.sin(ph))
     rB = (x - l2 * sp.cos(ph), y - l2 * sp.sin(ph))
@@ -153,7 +154,7 @@ def _printed_car(model) -> dict:
 def _car_on_motion(expr):
     """A car expression in (q, q̇, q̈) along the motion of the derived frame: q̇ = K(q, v), q̈ = K̇."""
     model, system, frame, eq, P, geo = _car()
-    return sp.sympify(expr).xreplace(motion_substitution(system, eq.kinematics, eq.u, eq.ud))
+    return sympy_of(expr).xreplace(motion_substitution(system, eq.kinematics, eq.u, eq.ud))
 
 
 @formula("juschkov", "(31)", topic="car: no-slip constraints of the two axles",
@@ -524,7 +525,7 @@ def _j29() -> Finding:
     printed, computed = {}, {}
     for trial in (1, 2):
         st = s.sample_state(rng)
-        A, b = sp.linear_eq_to_matrix([sp.sympify(e).xreplace(st) for e in eqs], list(S.qdd))
+        A, b = sp.linear_eq_to_matrix([sympy_of(e).xreplace(st) for e in eqs], list(S.qdd))
         sol = A.LUsolve(b)
         ref = ch.solve_point(st)[:S.n]
         for i, qdd in enumerate(S.qdd):
@@ -557,7 +558,7 @@ def _surface():
     rough = hertz(hs, "coulomb", k)
     W_rough = rough.solve_point(vals)
     N, T0 = hs.reactions("coulomb", k)
-    W_ideal = chetaev_lagrange(system).solve_point(vals)[:S.n]
+    W_ideal = chetaev_lagrange(system).solve_point({s: v for s, v in vals.items() if s != k})[:S.n]  # no friction
     # § 3's basis: y(q) = (q¹, q², q³ + c q¹ q²), e_σ = ∂y/∂q^σ at q = (x, y, 0); e³ = ∇f
     q1, q2, q3 = sp.symbols("q1 q2 q3", real=True)
     yq = [q1, q2, q3 + c * q1 * q2]
@@ -585,7 +586,7 @@ def _surface_sides(W):
     d = _surface()
     vals = d["vals"]
     MW = [d["m"].xreplace(vals) * w for w in W]
-    Y = [sp.sympify(e).xreplace(vals) for e in d["system"].Q]
+    Y = [sympy_of(e).xreplace(vals) for e in d["system"].Q]
     WL, WK = _split_in(d["e_low"][:2], [d["e_up3"]], MW, vals)
     YL, YK = _split_in(d["e_low"][:2], [d["e_up3"]], Y, vals)
     return [a - b for a, b in zip(WL, YL)], [a - b for a, b in zip(WK, YK)]
@@ -602,7 +603,7 @@ _SURFACE = ("one particle (M = m) on the saddle z = c x y under gravity, q = (x,
 def _j20() -> Finding:
     d = _surface()
     left, _ = _surface_sides(d["W_rough"])
-    T0 = [sp.N(sp.sympify(e).xreplace(d["vals"]), _DIGITS) for e in d["T0"]]
+    T0 = [sp.N(sympy_of(e).xreplace(d["vals"]), _DIGITS) for e in d["T0"]]
     labels = ["x", "y", "z"]
     nonzero = any(abs(v) > 1e-20 for v in T0)
     return compare({f"(M W_L − Y_L)_{a}": sp.N(v, _DIGITS) for a, v in zip(labels, left)},
@@ -618,7 +619,7 @@ def _j20() -> Finding:
 def _j21() -> Finding:
     d = _surface()
     _, right = _surface_sides(d["W_rough"])
-    Nv = [sp.N(sp.sympify(e).xreplace(d["vals"]), _DIGITS) for e in d["N"]]
+    Nv = [sp.N(sympy_of(e).xreplace(d["vals"]), _DIGITS) for e in d["N"]]
     labels = ["x", "y", "z"]
     # the unnumbered component formula after (21): W^K_{l+κ} = g_{l+κ,σ} q̈^σ + Γ_{l+κ,αβ} q̇^α q̇^β,
     # i.e. W·e_{l+κ}; the e^{l+κ}-component of W^K is W·e_{l+κ} − W_L·e_{l+κ}
@@ -626,7 +627,7 @@ def _j21() -> Finding:
     A = sp.Matrix([d["e_low"][0], d["e_low"][1], d["e_up3"]]).T.xreplace(vals)
     W = list(d["W_rough"])
     coef = A.LUsolve(sp.Matrix(W))
-    e3 = [sp.sympify(e).xreplace(vals) for e in d["e_low"][2]]
+    e3 = [sympy_of(e).xreplace(vals) for e in d["e_low"][2]]
     cov = sum((a * b for a, b in zip(W, e3)), sp.S.Zero)
     note = ("the unnumbered formula after (21), W^K_{l+κ} = g_{l+κ,σ} q̈^σ + Γ_{l+κ,αβ} q̇^α q̇^β (= W·e_{l+κ}), "
             + ("agrees here" if is_zero(coef[2] - cov) else
@@ -656,7 +657,7 @@ def _j22() -> Finding:
     eps = _nl_eps(_nl_inverse(), v, S).xreplace(at)
     eps_up3 = [sp.diff(n4["phi"], w).xreplace(st) for w in S.qd]
     MW = [n4["m"].xreplace(st) * w for w in W]
-    Y = [sp.sympify(e).xreplace(st) for e in n4["F"]]
+    Y = [sympy_of(e).xreplace(st) for e in n4["F"]]
     WL, _ = _split_in([list(eps[:, 0]), list(eps[:, 1])], [eps_up3], MW, {})
     YL, _ = _split_in([list(eps[:, 0]), list(eps[:, 1])], [eps_up3], Y, {})
     for a, x1, x2 in zip("xyz", WL, YL):

@@ -27,6 +27,7 @@ from ..kernel.space import ConfigurationSpace
 from ..systems.hertz import HertzSpace
 from ..systems.nonlinear import NonlinearSystem
 from .ledger import Finding, compare, definition, formula, solve_linear
+from ..kernel.parsing import sympy_of
 
 _SRC = "juschkov"
 
@@ -36,7 +37,7 @@ _SRC = "juschkov"
 # ----------------------------------------------------------------------------------------------
 def _dt(S: ConfigurationSpace, e) -> sp.Expr:
     """d/dt of an expression in (t, q, q̇), typed out by the chain rule (for the printed sides)."""
-    e = sp.sympify(e)
+    e = sympy_of(e)
     out = sp.diff(e, S.t) if S.t is not None else sp.S.Zero
     out += sum((sp.diff(e, q) * v for q, v in zip(S.q, S.qd)), sp.S.Zero)
     out += sum((sp.diff(e, v) * a for v, a in zip(S.qd, S.qdd)), sp.S.Zero)
@@ -379,7 +380,7 @@ def _in_y(S, mt, expr):
     to_y.update({v: yy / sp.sqrt(w) for v, yy, w in zip(S.qd, yds, mt)})
     back = {yy: sp.sqrt(w) * q for yy, q, w in zip(ys, S.q, mt)}
     back.update({yy: sp.sqrt(w) * v for yy, v, w in zip(yds, S.qd, mt)})
-    return sp.sympify(expr).xreplace(to_y), ys, yds, back
+    return sympy_of(expr).xreplace(to_y), ys, yds, back
 
 
 @formula(_SRC, "(13)", topic="constraints of the representing point",

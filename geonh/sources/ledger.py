@@ -29,9 +29,9 @@ from typing import Callable, Iterable, Iterator, Literal, Mapping
 import sympy as sp
 
 from ..display import tidy
-from ..errors import GeonhError, NotFoundError
-from ..kernel.generic_point import is_zero
-from ..kernel.parsing import as_expr
+from ..errors import GeonhError, NotFoundError, ParseError, SingularMapError
+from ..kernel.generic_point import generic_rank, is_zero
+from ..kernel.parsing import as_expr, as_exprs, as_matrix, as_sequence, as_substitution, as_symbols
 
 __all__ = ["Status", "Finding", "Formula", "AuditRow", "AuditReport", "SOURCES", "formula", "formulas",
            "audit", "compare", "definition", "show", "solve_linear"]
@@ -70,7 +70,7 @@ class Finding:
 
     def __post_init__(self):
         if self.status not in STATUSES:
-            raise ValueError(f"unknown audit status {self.status!r}; expected one of {STATUSES}")
+            raise ParseError(f"unknown audit status {self.status!r}; expected one of {STATUSES}")
 
     @property
     def shown(self) -> str:
@@ -149,7 +149,7 @@ class AuditReport:
     """The rows of an audit run, in the order of the sources and of the papers."""
 
     def __init__(self, rows: Iterable[AuditRow]):
-        self.rows: list[AuditRow] = list(rows)
+        self.rows: list[AuditRow] = list(as_sequence(rows, "audit rows"))
 
     def __iter__(self) -> Iterator[AuditRow]:
         return iter(self.rows)
@@ -223,9 +223,9 @@ def formula(source: str, number: str, *, topic: str, printed: str, computed: str
             expected: Status) -> Callable[[Callable[[], Finding]], Callable[[], Finding]]:
     """Decorator: register the decorated zero-argument function as the check of a formula."""
     if source not in SOURCES:
-        raise ValueError(f"unknown source {source!r}; expected one of {sorted(SOURCES)}")
+        raise ParseError(f"unknown source {source!r}; expected one of {sorted(SOURCES)}")
     if expected not in STATUSES:
-        raise ValueError(f"unknown audit status {expected!r}; expected one of {STATUSES}")
+        raise ParseError(f"unknown audit status {expected!r}; expected one of {STATUSES}")
 
     def register(check: Callable[[], Finding]) -> Callable[[], Finding]:
         if any(f.number == number for f in _REGISTRY[source]):
@@ -311,10 +311,8 @@ def show(D, most: int = 3) -> str:
 
 
 def _as_matrix(x) -> sp.Matrix:
-    if isinstance(x, sp.MatrixBase):
-        return sp.Matrix(x)
-    if isinstance(x, (list, tuple)):
-        return sp.Matrix(x)
+    if isinstance(x, (sp.MatrixBase, list, tuple)):
+        return as_matrix(x, what="audited value")
     return sp.Matrix([[as_expr(x, what="audited value")]])
 
 
@@ -322,7 +320,8 @@ def _difference(printed, computed):
     if isinstance(printed, dict) or isinstance(computed, dict):
         if not (isinstance(printed, dict) and isinstance(computed, dict)) or printed.keys() != computed.keys():
             raise GeonhError("printed and computed families must be dicts with the same labels")
-        return {k: sp.sympify(printed[k] - computed[k]) for k in printed}
+        return {k: as_expr(printed[k], what="printed value") - as_expr(computed[k], what="computed value")
+                for k in printed}
     P, C = _as_matrix(printed), _as_matrix(computed)
     if P.shape != C.shape:
         raise GeonhError(f"printed and computed forms have different shapes {P.shape} and {C.shape}")
@@ -348,6 +347,8 @@ def compare(printed, computed, example: str, *, hypothesis: str = "",
     the difference vanishes under it → ``hypothesis``; otherwise ``misprint``.  The finding
     carries printed − computed (simplified where cheap) as the difference.
     """
+    if under is not None and not callable(under):
+        under = as_substitution((under,), what="under")  # sympy's subs would evaluate strings
     D = _difference(printed, computed)
     if _zero(D):
         return Finding("agrees", example, sp.S.Zero, detail)
@@ -366,10 +367,15 @@ def solve_linear(equations, unknowns) -> dict:
     """{unknown: value} of equations linear in ``unknowns``, by LU on the coefficient matrix
     (never ``sympy.solve``, whose simplification can run for minutes); for the printed sides
     of the checks."""
-    unknowns = list(unknowns)
+    unknowns = list(as_symbols(unknowns, what="unknowns"))
+    if len(set(unknowns)) != len(unknowns):
+        raise GeonhError("the unknowns must be distinct symbols")
+    equations = as_exprs(equations, what="equations")
     A, b = sp.linear_eq_to_matrix([sp.expand(e) if sp.count_ops(e) < 400 else e for e in equations], unknowns)
     if A.shape[0] != A.shape[1]:
         raise GeonhError(f"{A.shape[0]} equations for {A.shape[1]} unknowns")
+    if not generic_rank(A) == A.rows:
+        raise SingularMapError("the equations do not determine the unknowns (singular coefficient matrix)")
     return dict(zip(unknowns, A.LUsolve(b)))
 
 

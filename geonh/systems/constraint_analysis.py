@@ -33,6 +33,7 @@ import sympy as sp
 from ..errors import InconsistentStateError, NotLinearError, RankError
 from ..kernel.evaluation import to_sympy, value_at
 from ..kernel.generic_point import generic_rank, is_zero, nullspace
+from ..kernel.parsing import as_float, as_sequence, as_values, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression
 
 __all__ = ["ConstraintReport", "analyze_constraints"]
@@ -105,7 +106,8 @@ class ConstraintReport:
     def violations(self, state: Mapping, tol: float = 1e-9) -> list[str]:
         """Constraints (configuration and velocity, given and hidden) violated at ``state``."""
         bad = []
-        st = {k: sp.sympify(v) for k, v in dict(state).items()}
+        tol = as_float(tol, "tol", minimum=0)
+        st = as_values(state, self.space.state_symbols, what="state")
         for label, group in (("configuration", self.configuration_constraints),
                              ("velocity", list(self.original) + list(self.velocity_constraints))):
             for g in group:
@@ -130,7 +132,8 @@ def analyze_constraints(space: ConfigurationSpace, constraints: Sequence, holono
     ``holonomic`` adds more velocity-free ones.  Returns a :class:`ConstraintReport`.
     """
     S = space
-    original = [as_expression(c, S.state_symbols, what="constraint") for c in list(constraints) + list(holonomic)]
+    original = [as_expression(c, S.state_symbols, what="constraint")
+                for c in as_sequence(constraints, "constraints") + as_sequence(holonomic, "holonomic")]
     for c in original:
         if c.has(*S.qdd):
             raise NotLinearError(f"constraint {c} = 0 contains accelerations")

@@ -35,10 +35,9 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError
-from ..kernel.budget import check_size
 from ..kernel.evaluation import PRECISION, to_mp, value_at
 from ..kernel.generic_point import generic_rank, lu_solve
-from ..kernel.parsing import as_expr, as_sequence
+from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_sequence, as_symbols, as_values, expr_of, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .constraint_analysis import analyze_constraints
 from .mechanical import MechanicalSystem
@@ -65,8 +64,6 @@ class FreeSystem:
             for e in as_sequence(f, "f"))
         if len(self.f) != space.n:
             raise DimensionError(f"f needs {space.n} components, got {len(self.f)}")
-        for e in self.f:
-            check_size(e, "free acceleration f")
         for e in self.f:
             if e.has(*space.qdd):
                 raise NotLinearError(f"the free accelerations f must not contain accelerations: {e}")
@@ -104,7 +101,8 @@ def _change(old: ConfigurationSpace, new: ConfigurationSpace, X: Mapping):
     """Substitution {x: X(x̃), ẋ: J x̃̇, (t: t)} and the Jacobian J for x = X(x̃)."""
     if new.n != old.n:
         raise DimensionError("a change of coordinates keeps the dimension")
-    X = {old.coordinate(k): sp.sympify(v) for k, v in X.items()}
+    X = {old.coordinate(k): as_expr(v, new.state_symbols, what="coordinate change X")
+         for k, v in as_mapping(X, "coordinate change X").items()}
     if set(X) != set(old.q):
         raise DimensionError(f"X must give every old coordinate {[s.name for s in old.q]}")
     for v in X.values():
@@ -142,8 +140,6 @@ class GaussSystem:
                        for c in as_sequence(constraints, "constraints")]
         holonomic = [S.check_expression(as_expression(c, known, what="holonomic constraint"),
                                         "holonomic constraint") for c in as_sequence(holonomic, "holonomic")]
-        for c in constraints + holonomic:
-            check_size(c, "constraint")
         report = analyze_constraints(S, constraints, holonomic) if not allow_rank_deficient else None
         raw = []
         self.configuration_constraints = []
@@ -164,7 +160,7 @@ class GaussSystem:
                 "the hidden ones unenforced); build GaussSystem.regularized(free, constraints) instead")
         if allow_rank_deficient:
             self.rank_deficient = generic_rank(self.B) < len(self.b)
-        self._solved = dict(solved) if solved is not None else None
+        self._solved = as_values(solved, S.state_symbols, what="solved") if solved is not None else None
 
     @classmethod
     def regularized(cls, free: FreeSystem, constraints: Sequence, holonomic: Sequence = ()) -> "GaussSystem":
@@ -205,7 +201,9 @@ class GaussSystem:
 
     def Z(self, r: Sequence) -> sp.Expr:
         """Gauss's constraint Z(r) = T(x, r, t) (the quadratic form a, seed 001 § 4)."""
-        r = sp.Matrix(list(r))
+        r = sp.Matrix(as_exprs(r, self.space.state_symbols, what="r"))
+        if r.rows != self.space.n:
+            raise DimensionError(f"r needs {self.space.n} components, got {r.rows}")
         return (r.T * self.free.metric * r)[0, 0] / 2
 
     def constraint_acceleration(self) -> sp.Matrix:
@@ -232,7 +230,7 @@ class GaussSystem:
         Cholesky factor L) or ``"kkt"`` (solve (5), (7)).  A rank-deficient b_2 at the state
         raises :class:`RankError` unless ``allow_rank_deficient`` (then the pseudo-inverse
         result is returned as is — wrong in general, see example 3.1)."""
-        vals = dict(state)
+        vals = as_values(state, self.space.state_symbols, what="state")
         a = [[to_mp(value_at(e, vals)) for e in row] for row in self.free.metric.tolist()]
         B = [[to_mp(value_at(e, vals)) for e in row] for row in self.B.tolist()]
         c = [to_mp(value_at(e, vals)) for e in self.c]
@@ -254,20 +252,36 @@ class GaussSystem:
             self._solved = solve_dependent_velocities(self.space, self.b, self.parameters())
         conds = self.free.conditions
         extra = set().union(*[c.free_symbols for c in conds]) if conds else set()
-        params = sorted(self.parameters() | set(extra_symbols) | extra, key=sp.default_sort_key)
+        params = sorted(self.parameters() | set(as_symbols(extra_symbols, what="extra symbols")) | extra,
+                        key=sp.default_sort_key)
         return sample_consistent_state(self.space, self.b, self._solved, rng, params, conditions=conds)
 
     def __repr__(self) -> str:
         return f"GaussSystem({self.space!r}, {len(self.b)} constraint(s))"
 
 
-def _mp_matrix(rows) -> mpmath.matrix:
+def _mp(x, what: str):
+    """A number (mpmath, Python, or a sympy number) at PRECISION digits; ParseError / MissingValueError
+    for anything that is not a number."""
+    if isinstance(x, (mpmath.mpf, mpmath.mpc, int, float)) and not isinstance(x, bool):
+        return x if isinstance(x, (mpmath.mpf, mpmath.mpc)) else mpmath.mpf(x)
+    return to_mp(value_at(expr_of(x, what=what)))
+
+
+def _mp_matrix(rows, what: str = "matrix") -> mpmath.matrix:
+    if isinstance(rows, mpmath.matrix):
+        return rows
+    rows = [as_sequence(row, what) for row in as_sequence(rows, what)]
+    if rows and len({len(r) for r in rows}) > 1:
+        raise DimensionError(f"{what}: rows of different lengths")
     with mpmath.workdps(PRECISION):
-        return mpmath.matrix([[to_mp(x) for x in row] for row in rows]) if rows else mpmath.matrix(0, 0)
+        return mpmath.matrix([[_mp(x, what) for x in row] for row in rows]) if rows else mpmath.matrix(0, 0)
 
 
 def moore_penrose(A: mpmath.matrix, rtol=None) -> tuple[mpmath.matrix, int]:
     """Moore–Penrose inverse of a real mpmath matrix by SVD, and its numerical rank."""
+    A = _mp_matrix(A, "A")
+    rtol = as_float(rtol, "rtol", minimum=0) if rtol is not None else None
     with mpmath.workdps(PRECISION):
         m, n = A.rows, A.cols
         U, s, V = mpmath.svd_r(A)
@@ -292,13 +306,17 @@ def constrained_acceleration(a, B, c, *, method: str = "moore-penrose",
     Rank-deficient B raises :class:`RankError` unless ``allow_rank_deficient``.
     """
     with mpmath.workdps(PRECISION):
-        A = _mp_matrix(a)
+        A = _mp_matrix(a, "the metric a")
         n = A.rows
+        c = [_mp(x, "c") for x in as_sequence(c, "c")]
         m = len(c)
         if m == 0:
             return [mpmath.mpf(0)] * n
-        Bm = _mp_matrix(B)
-        cm = mpmath.matrix([to_mp(x) for x in c])
+        Bm = _mp_matrix(B, "B")
+        if A.rows != A.cols or Bm.rows != m or Bm.cols != n:
+            raise DimensionError(f"a must be n x n, B m x n and c of length m; got {A.rows}x{A.cols}, "
+                                 f"{Bm.rows}x{Bm.cols}, {m}")
+        cm = mpmath.matrix(c)
         try:
             L = mpmath.cholesky(A)
         except (ValueError, ZeroDivisionError):

@@ -39,8 +39,9 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotAdaptedError, RankError
+from ..errors import DimensionError, NotAdaptedError, ParseError, RankError
 from ..kernel.generic_point import generic_rank, lu_solve
+from ..kernel.parsing import as_expr, as_exprs, as_sequence
 from .nonlinear import as_nonlinear
 
 __all__ = ["HertzSpace", "split_galgebra", "benchmark_split"]
@@ -65,14 +66,14 @@ class HertzSpace:
         if total_mass is None:
             const_diag = Mass.is_diagonal() and not any(e.has(*S.coords) for e in Mass)
             total_mass = sp.trace(Mass) / 3 if (const_diag and n % 3 == 0) else sp.trace(Mass) / n
-        self.M = sp.sympify(total_mass)
+        self.M = as_expr(total_mass, S.state_symbols, what="total mass")
         self.mass = Mass
         self.metric = Mass / self.M
         if quasi is None:
             J = system.constraint_jacobian
             free = self._complement(J)
             quasi = [S.qd[i] for i in free] + list(system.phi)
-        quasi = [sp.sympify(e) for e in quasi]
+        quasi = [as_expr(e, S.state_symbols, what="quasi-velocity") for e in as_sequence(quasi, "quasi")]
         if len(quasi) != n:
             raise DimensionError(f"{n} quasi-velocities needed, got {len(quasi)}")
         self.quasi = quasi
@@ -105,8 +106,15 @@ class HertzSpace:
 
     def dot(self, a: Sequence, b: Sequence) -> sp.Expr:
         """a·b of two vectors given by covariant component rows: a_σ g^{στ} b_τ."""
-        a, b = sp.Matrix(list(a)), sp.Matrix(list(b))
+        a, b = self._vector(a, "a"), self._vector(b, "b")
         return (a.T * self.mass_inverse * b)[0, 0] * self.M
+
+    def _vector(self, w, what: str) -> sp.Matrix:
+        """Covariant components (n of them) as a column, converted at the boundary."""
+        v = as_exprs(w, self.space.state_symbols, what=f"vector {what}")
+        if len(v) != self.space.n:
+            raise DimensionError(f"vector {what} needs {self.space.n} components, got {len(v)}")
+        return sp.Matrix(v)
 
     def dual_basis(self) -> sp.Matrix:
         """Rows: covariant components of ε^ρ (= ∂v*^ρ/∂q̇)."""
@@ -120,7 +128,7 @@ class HertzSpace:
         """(w_L, w^K): covariant components of the orthogonal parts of a vector w (covariant
         components) in L = span(ε_λ) and K = span(ε^{l+κ}).  Plain sympy:
         w^K = Nᵀ (N g⁻¹ Nᵀ)⁻¹ N g⁻¹ w with N the rows ∂φ/∂q̇."""
-        w = sp.Matrix(list(w))
+        w = self._vector(w, "w")
         N = self.Jv[self.l:, :]
         if N.rows == 0:
             return w, sp.zeros(w.rows, 1)
@@ -161,20 +169,25 @@ class HertzSpace:
 
     def reactions(self, friction: str | None = None, k=None) -> tuple[sp.Matrix, sp.Matrix]:
         """(N, T0) as covariant component columns in (t, q, q̇).  ``friction="coulomb"`` with
-        coefficient ``k``: T0 = −k |N| v_L/|v_L| (module docstring); None: ideal, T0 = 0."""
+        coefficient ``k``: T0 = −k |N| v_L/|v_L| (module docstring); None: ideal, T0 = 0 (and
+        no ``k``: a coefficient without friction would be silently ignored)."""
+        if friction is not None and friction != "coulomb":
+            raise ParseError(f"friction must be None or 'coulomb', not {friction!r}")
+        if friction is None and k is not None:
+            raise ParseError("a friction coefficient k goes with friction='coulomb'; the ideal reactions take none")
+        if friction is not None and k is None:
+            raise ParseError("Coulomb friction needs its coefficient k")
+        if k is not None:  # checked before the multipliers are computed
+            k = as_expr(k, self.space.state_symbols, what="friction coefficient k")
         Lam = self.multipliers()
         N = self.system.constraint_jacobian.T * Lam
         n = self.space.n
         if friction is None:
             return N, sp.zeros(n, 1)
-        if friction != "coulomb":
-            raise ValueError(f"friction must be None or 'coulomb', not {friction!r}")
-        if k is None:
-            raise ValueError("Coulomb friction needs its coefficient k")
         vL, _ = self.split(self.velocity())
         normN = sp.sqrt(self.dot(N, N))
         normv = sp.sqrt(self.dot(vL, vL))
-        return N, -sp.sympify(k) * normN * vL / normv
+        return N, -k * normN * vL / normv
 
 
 # ----------------------------------------------------------------------------------------------
@@ -193,6 +206,7 @@ def split_galgebra(hs: HertzSpace, w: Sequence) -> tuple[sp.Matrix, sp.Matrix]:
     B_K = ε^{l+1} ∧ … ∧ ε^{3n}, in galgebra with the constant metric g.  Returns covariant
     components.  Refuses a position-dependent metric (galgebra's Ga takes a constant one here)."""
     S = hs.space
+    w = list(hs._vector(w, "w"))
     if any(e.has(*S.coords) for e in hs.metric):
         raise NotAdaptedError("split_galgebra needs a constant metric (particles in Cartesian coordinates)")
     ga, e = _ga_for(hs.metric)

@@ -23,12 +23,13 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
                       ParseError, RankError, SpaceMismatchError)
 from ..kernel.distributions import Codistribution
-from ..kernel.budget import check, check_size, count_nodes
+from ..kernel.budget import count_nodes
 from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import (condition_holds, float_positive_definite, float_values, generic_rank,
                                     sample_points)
-from ..kernel.parsing import as_expr, as_sequence, check_lookalikes, parse_condition
+from ..kernel.parsing import (as_expr, as_exprs, as_matrix, as_sequence, as_symbols, check_lookalikes, expr_of,
+                             parse_condition, sympy_of)
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from ..transposition.adapted import solve_constraints
 
@@ -61,8 +62,7 @@ class MechanicalSystem:
     :class:`InconsistentStateError`; a mass matrix that is not positive definite at a point of
     the parameter domain raises :class:`NotPositiveDefiniteError` stating the leading principal
     minors that must be positive (their values at a point where one is not; the minors
-    themselves when they are small); an input beyond the size limits of :func:`geonh.budget`
-    raises :class:`~geonh.errors.ExpressionTooLargeError` naming it.
+    themselves when they are small).
     """
 
     def __init__(self, space: ConfigurationSpace, T, V=0, forces=None, constraints=(),
@@ -84,8 +84,7 @@ class MechanicalSystem:
         self._check_quadratic()
         self.Q: tuple[sp.Expr, ...] = self._forces(forces)
         self.holonomic: tuple[sp.Expr, ...] = tuple(
-            space.check_expression(_sized(as_expression(f, self._known, what="holonomic constraint"),
-                                          "holonomic constraint"),
+            space.check_expression(as_expression(f, self._known, what="holonomic constraint"),
                                    "holonomic constraint") for f in as_sequence(holonomic, "holonomic"))
         for f in self.holonomic:
             if f.has(*space.qd) or f.has(*space.qdd):
@@ -97,7 +96,6 @@ class MechanicalSystem:
         e = as_expr(value, self._known, what=what)
         if not isinstance(e, sp.Expr):
             raise ParseError(f"{what} must be an expression, not the equation {e}")
-        check_size(e, what)  # size limits of geonh.budget, before any work on e
         return self.space.check_expression(e, what)
 
     def _conditions(self, conditions) -> tuple:
@@ -105,7 +103,12 @@ class MechanicalSystem:
         out = []
         for c in as_sequence(conditions, "conditions"):
             if isinstance(c, str):
-                c = parse_condition(c, self._known)
+                text, c = c, parse_condition(c, self._known)
+                if c is sp.true:     # implied by the symbols' assumptions ("m > 0", m positive)
+                    continue
+                if c is sp.false:
+                    raise InconsistentStateError(
+                        f"condition {text!r:.120} is false for every value the symbols' assumptions allow")
             if isinstance(c, (bool, sp.logic.boolalg.BooleanAtom)):
                 raise ParseError(f"condition {c!r} is a truth value, not a condition on parameters "
                                  "(write it with sympy symbols, e.g. J > J0)")
@@ -196,8 +199,7 @@ class MechanicalSystem:
             forms.extend(constraints.forms)
         else:
             forms.extend(Codistribution.from_constraints(
-                S, [S.check_expression(_sized(as_expression(c, self._known, what="constraint"), "constraint"),
-                                       "constraint")
+                S, [S.check_expression(as_expression(c, self._known, what="constraint"), "constraint")
                     for c in as_sequence(constraints, "constraints")]).forms)
         for f in self.holonomic:
             forms.append(OneForm(S, [sp.diff(f, s) for s in S.coords]))
@@ -421,11 +423,11 @@ class MechanicalSystem:
     @classmethod
     def from_mechanics(cls, coordinates: Sequence, bodies: Sequence, frame, loads: Sequence = (),
                        constraints: Sequence = (), holonomic: Sequence = (), potential=0,
-                       time: bool = False, name: str = "") -> "MechanicalSystem":
+                       time: bool = False, name: str = "", conditions: Sequence = ()) -> "MechanicalSystem":
         """Build from sympy.physics.mechanics: dynamicsymbol coordinates q(t), bodies/particles,
         loads (Force(point, vector) or Torque(frame, vector), turned into generalized forces
         Q_i = Σ F·∂v_P/∂q̇^i + M·∂ω/∂q̇^i), constraints in dynamicsymbols.  Names of the
-        coordinates are kept.
+        coordinates are kept; ``conditions`` as for the constructor.
 
         The kinetic energy T = Σ_body ½ m |v|² + ½ ωᵀ I ω is assembled from the bodies'
         velocities (:func:`body_quadratic_parts`): with v = J_v q̇ + v₀ and ω = J_ω q̇ + ω₀,
@@ -439,6 +441,8 @@ class MechanicalSystem:
         from sympy.physics.mechanics import dynamicsymbols
         t = dynamicsymbols._t
         names = []
+        coordinates = as_sequence(coordinates, "coordinates")
+        bodies = _bodies(bodies)
         for q in coordinates:
             if not (isinstance(q, sp.core.function.AppliedUndef) and q.args == (t,)):
                 raise SpaceMismatchError(f"{q} is not a dynamicsymbol q(t)")
@@ -462,7 +466,7 @@ class MechanicalSystem:
                 Q[i] += vec.dot(v.diff(qd, frame))
         return cls(S, T, V=conv(potential), forces=[conv(x) for x in Q],
                    constraints=[conv(c) for c in constraints], holonomic=[conv(h) for h in holonomic],
-                   name=name)
+                   name=name, conditions=conditions)
 
     # -- states -------------------------------------------------------------------------------
     def sample_state(self, rng: random.Random, extra_symbols: Iterable = ()) -> dict:
@@ -475,9 +479,9 @@ class MechanicalSystem:
             free, dep, a, a0 = solve_constraints(self)
         else:
             free, dep, a, a0 = list(range(S.n)), [], None, None
-        params: set = set(extra_symbols)
+        params: set = set(as_symbols(extra_symbols, what="extra symbols"))
         for e in (self.T, self.V, *self.Q, *list(self.constraints.matrix())):
-            params |= sp.sympify(e).free_symbols
+            params |= sympy_of(e).free_symbols
         for _ in range(200):
             vals = random_state(S, rng, params | _condition_symbols(self.conditions),
                                 [S.qd[s] for s in free])
@@ -497,12 +501,6 @@ class MechanicalSystem:
     def __repr__(self) -> str:
         nm = f"{self.name}: " if self.name else ""
         return f"MechanicalSystem({nm}{self.space!r}, {self.n_constraints} constraint(s))"
-
-
-def _sized(e, what: str):
-    """``e`` after the size limits of :func:`geonh.budget` (:func:`~geonh.kernel.budget.check_size`)."""
-    check_size(e, what)
-    return e
 
 
 _PD_POINTS = 8  # points of either sign (or of the conditions' domain) in the positive-definiteness check
@@ -582,6 +580,7 @@ def random_state(space: ConfigurationSpace, rng: random.Random, params: Iterable
     for the coordinates (time included), then for ``params`` (sorted by name; state symbols
     are skipped), then values of either sign for ``velocities`` in the given order.  Every
     ``sample_state`` draws in this order, so a fixed seed gives a fixed state."""
+    params, velocities = as_symbols(params, what="parameters"), as_symbols(velocities, what="velocities")
     vals: dict = {s: random_rational(rng) for s in space.coords}
     for p in sorted(set(params) - set(space.state_symbols), key=sp.default_sort_key):
         vals[p] = random_rational(rng)
@@ -628,7 +627,16 @@ def quadratic_form(qd: Sequence[sp.Symbol], M, b=None, T0=sp.S.Zero) -> sp.Expr:
     the velocities (each coefficient kept as given, not expanded), so that
     :attr:`MechanicalSystem.quadratic_parts` reads (M, b, T0) back off it without
     differentiating.  Only the upper triangle of M is used."""
+    qd = as_symbols(qd, what="velocities")
     n = len(qd)
+    M = as_matrix(M, qd, what="mass matrix M")
+    if M.shape != (n, n):
+        raise DimensionError(f"M must be {n}x{n} for {n} velocities, got {M.shape}")
+    if b is not None:
+        b = as_exprs(b, qd, what="b")
+        if len(b) != n:
+            raise DimensionError(f"b needs {n} entries, got {len(b)}")
+    T0 = expr_of(T0, qd, what="T0")
     terms = []
     for i in range(n):
         if M[i, i] != 0:
@@ -660,18 +668,45 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
     symengine when geonh's backend is symengine and the expressions convert
     (:mod:`geonh.kernel.backend`), else on sympy; the result is sympy."""
     conv = space.from_dynamic
+    bodies = _bodies(bodies)
     blocks = []   # (weight: scalar or 3x3 list, components: list of sympy exprs in plain symbols)
     for body in bodies:
         mass, point = getattr(body, "mass", None), getattr(body, "masscenter", None)
         if mass is None or point is None:
             return None
-        blocks.append((conv(sp.sympify(mass)), [conv(c) for c in point.vel(frame).to_matrix(frame)]))
+        blocks.append((conv(sympy_of(mass)), [conv(c) for c in point.vel(frame).to_matrix(frame)]))
         bf, inertia = getattr(body, "frame", None), getattr(body, "central_inertia", None)
         if bf is not None and inertia is not None:
             Im = inertia.to_matrix(bf)
             W = [[conv(Im[r, c]) for c in range(3)] for r in range(3)]
             blocks.append((W, [conv(c) for c in bf.ang_vel_in(frame).to_matrix(bf)]))
     return velocity_quadratic_parts(space.qd, blocks)
+
+
+def _bodies(bodies) -> list:
+    """sympy.physics.mechanics bodies (particles, rigid bodies: objects with a kinetic energy)."""
+    out = as_sequence(bodies, "bodies")
+    for b in out:
+        if not hasattr(b, "kinetic_energy"):
+            raise ParseError(f"bodies are sympy.physics.mechanics Particles or RigidBodies, not {type(b).__name__}")
+    return out
+
+
+def _block(block) -> tuple:
+    """One (weight, components) velocity block of :func:`velocity_quadratic_parts`, converted."""
+    if not isinstance(block, (list, tuple)) or len(block) != 2:
+        raise ParseError(f"a velocity block is a (weight, components) pair, not {str(block)[:60]}")
+    w, comps = block
+    if isinstance(w, (list, tuple)):
+        w = [as_exprs(row, what="block weight") for row in w]
+        if any(len(row) != len(w) for row in w):
+            raise DimensionError("a matrix weight must be square")
+    else:
+        w = expr_of(w, what="block weight")
+    comps = as_exprs(comps, what="block components")
+    if isinstance(w, list) and len(w) != len(comps):
+        raise DimensionError(f"a {len(w)}x{len(w)} weight needs {len(w)} components, got {len(comps)}")
+    return w, comps
 
 
 def velocity_quadratic_parts(qd, blocks):
@@ -683,6 +718,8 @@ def velocity_quadratic_parts(qd, blocks):
     partial velocities are collected, Σ_b m_b P → (Σ_b m_b) P (exact; nothing expanded or
     simplified)."""
     from ..kernel import backend as bk
+    qd = as_symbols(qd, what="velocities")
+    blocks = [_block(b) for b in as_sequence(blocks, "velocity blocks")]
     n = len(qd)
     flat = [w for w, _ in blocks if not isinstance(w, list)]
     flat += [x for w, _ in blocks if isinstance(w, list) for row in w for x in row]

@@ -25,12 +25,11 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
                       ParseError, RankError)
-from ..kernel.budget import check_size
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION, real_value
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import condition_holds, generic_rank
-from ..kernel.parsing import as_expr, as_sequence
+from ..kernel.parsing import as_expr, as_exprs, as_float, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .mechanical import MechanicalSystem, random_state
 
@@ -47,6 +46,13 @@ def sample_consistent_state(space: ConfigurationSpace, phi: Sequence[sp.Expr], s
     Draws whose dependent velocities are complex or singular, or whose parameters violate
     ``conditions`` (sympy relationals), are rejected and redrawn.
     """
+    phi = as_exprs(phi, space.state_symbols, what="constraints φ")
+    solved = as_values(solved, space.state_symbols, what="solved dependent velocities")
+    params = as_symbols(params, what="parameters")
+    conditions = [c for c in as_sequence(conditions, "conditions")]
+    for c in conditions:
+        if not isinstance(c, sp.Basic) or not (c.is_Relational or isinstance(c, sp.logic.boolalg.Boolean)):
+            raise ParseError(f"conditions are sympy relationals (e.g. J > J0), not {str(c)[:60]}")
     dep = set(solved)
     for _ in range(attempts):
         vals = random_state(space, rng, params, [v for v in space.qd if v not in dep])
@@ -78,7 +84,8 @@ def solve_dependent_velocities(space: ConfigurationSpace, phi: Sequence[sp.Expr]
     {q̇_j: expression} on the first branch sympy returns that is real at random states.
     Raises :class:`NotFoundError` (pass ``solved=``) when sympy cannot solve."""
     from itertools import combinations
-    phi = list(phi)
+    phi = as_exprs(phi, space.state_symbols, what="constraints φ")
+    params = as_symbols(params, what="parameters")
     r = len(phi)
     if r == 0:
         return {}
@@ -139,12 +146,9 @@ class NonlinearSystem:
         self.holonomic: tuple[sp.Expr, ...] = tuple(
             space.check_expression(as_expression(f, known, what="holonomic constraint"), "holonomic constraint")
             for f in as_sequence(holonomic, "holonomic"))
-        for f in self.holonomic:
-            check_size(f, "holonomic constraint")
         phis = []
         for c in as_sequence(constraints, "constraints"):
             c = space.check_expression(as_expression(c, known, what="constraint"), "constraint")
-            check_size(c, "constraint")
             if c.has(*space.qdd):
                 raise NotLinearError(f"constraint {c} = 0 contains accelerations")
             if not c.has(*space.qd):
@@ -181,7 +185,7 @@ class NonlinearSystem:
                 raise RankError("the rows of the virtual-displacement rule are dependent")
             self.virtual = "user"
             self.virtual_matrix = Th
-        self._solved = dict(solved) if solved is not None else None
+        self._solved = as_values(solved, space.state_symbols, what="solved") if solved is not None else None
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -265,7 +269,7 @@ class NonlinearSystem:
         """Symbols other than t, q, q̇, q̈ in T, V, Q, φ and the virtual rule."""
         out: set = set()
         for e in (self.T, self.V, *self.Q, *self.phi, *list(self.virtual_matrix)):
-            out |= sp.sympify(e).free_symbols
+            out |= sympy_of(e).free_symbols
         return out - set(self.space.state_symbols)
 
     # -- consistent states ------------------------------------------------------------------
@@ -277,7 +281,7 @@ class NonlinearSystem:
 
     def sample_state(self, rng: random.Random, extra_symbols=()) -> dict:
         """A random state on the constraint manifold (hook for :func:`geonh.certificate.same_motion`)."""
-        params = self.parameters() | set(extra_symbols)
+        params = self.parameters() | set(as_symbols(extra_symbols, what="extra symbols"))
         for c in self.conditions:
             params |= c.free_symbols
         return sample_consistent_state(self.space, self.phi, self.solved(), rng,
@@ -287,7 +291,8 @@ class NonlinearSystem:
         """Raise :class:`InconsistentStateError` if the state violates a constraint
         (holonomic ones at position level too)."""
         bad = []
-        state = {k: sp.sympify(v) for k, v in dict(state).items()}
+        tol = as_float(tol, "tol", minimum=0)
+        state = as_values(state, self.space.state_symbols, what="state")
         for f in self.holonomic + self.phi:
             v = real_value(f, state)
             if v is None or abs(v) > tol:

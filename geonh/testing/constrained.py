@@ -14,6 +14,7 @@ from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.space import ConfigurationSpace
 from ..transposition.relations import ConstrainedSetting
+from ..kernel.parsing import sympy_of
 
 __all__ = [
     "coefficient_expressions",
@@ -34,7 +35,7 @@ def _term(draw, coords):
     j = draw(st.sampled_from(coords))
     kind = draw(st.sampled_from(["const", "lin", "quad", "sin", "cos", "qcos"]))
     if kind == "const":
-        return sp.sympify(c)
+        return sympy_of(c)
     if kind == "lin":
         return c * i
     if kind == "quad":
@@ -65,7 +66,7 @@ def quasi_velocity_matrices(draw, coords, m: int):
     M = sp.zeros(m, m)
     for r in range(m):
         q = draw(st.sampled_from(coords))
-        M[r, r] = draw(st.sampled_from([sp.S.One, sp.S(2), 1 + q**2, 2 + sp.cos(q)]))
+        M[r, r] = draw(st.sampled_from([sp.S.One, sp.Integer(2), 1 + q**2, 2 + sp.cos(q)]))
         for s in range(r):
             M[r, s] = draw(coefficient_expressions(coords, zero_probability=0.5, max_terms=1))
     perm = draw(st.permutations(list(range(m))))

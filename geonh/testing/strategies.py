@@ -25,10 +25,12 @@ from __future__ import annotations
 import sympy as sp
 from hypothesis import strategies as st
 
+from ..errors import DimensionError, ParseError
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import Form, OneForm, differential
 from ..kernel.frames import Frame
+from ..kernel.parsing import sympy_of
 from ..kernel.space import ConfigurationSpace
 
 __all__ = [
@@ -62,7 +64,7 @@ def coefficients(nonzero: bool = True) -> st.SearchStrategy:
             sp.Rational(-3, 2)]
     if not nonzero:
         vals = [0] + vals
-    return st.sampled_from([sp.sympify(v) for v in vals])
+    return st.sampled_from([sympy_of(v) for v in vals])
 
 
 def configuration_spaces(min_dim: int = 1, max_dim: int = 4, time: bool | None = False):
@@ -74,9 +76,9 @@ def configuration_spaces(min_dim: int = 1, max_dim: int = 4, time: bool | None =
     ``x y z …``, ``theta0 theta1 …``); all are real Symbols.
     """
     if min_dim < 1 or max_dim < min_dim:
-        raise ValueError(f"need 1 <= min_dim <= max_dim, got {min_dim}, {max_dim}")
+        raise DimensionError(f"need 1 <= min_dim <= max_dim, got {min_dim}, {max_dim}")
     if time is True and max_dim < 2:
-        raise ValueError(f"a space with time has dim >= 2; max_dim={max_dim} is too small")
+        raise DimensionError(f"a space with time has dim >= 2; max_dim={max_dim} is too small")
     if time is None and max_dim < 2:
         time = False
     return _configuration_spaces(min_dim, max_dim, time)
@@ -95,7 +97,7 @@ def _configuration_spaces(draw, min_dim, max_dim, time):
 
 def _check_rank(space, rank):
     if not 0 <= rank <= space.dim:
-        raise ValueError(f"rank must be in 0..{space.dim}, got {rank}")
+        raise DimensionError(f"rank must be in 0..{space.dim}, got {rank}")
 
 
 def _coords(space_or_coords) -> list:
@@ -156,7 +158,7 @@ def functions(space, kind: str = "any") -> st.SearchStrategy:
         return coefficients(nonzero=False)
     if kind == "any":
         return st.one_of(polynomial_functions(space), trigonometric_functions(space))
-    raise ValueError(f"kind must be one of {_KINDS}, not {kind!r}")
+    raise ParseError(f"kind must be one of {_KINDS}, not {kind!r}")
 
 
 @st.composite
@@ -187,7 +189,7 @@ def forms(space: ConfigurationSpace, degree: int, kind: str = "any", max_terms: 
     increasing index tuples I (a :class:`OneForm` when ``degree == 1``; the zero form when
     ``degree > space.dim``)."""
     if degree < 0:
-        raise ValueError(f"degree must be >= 0, got {degree}")
+        raise DimensionError(f"degree must be >= 0, got {degree}")
     functions(space, kind)  # validates kind
     return _forms(space, degree, kind, max_terms)
 
@@ -262,7 +264,7 @@ def frames(space: ConfigurationSpace, kind: str = "any", zero_probability: float
     coefficients small; ``inverse="lu"`` lets :class:`~geonh.kernel.Frame` check independence
     and invert C itself (generic-point LU; larger expressions)."""
     if inverse not in ("exact", "lu"):
-        raise ValueError(f"inverse must be 'exact' or 'lu', not {inverse!r}")
+        raise ParseError(f"inverse must be 'exact' or 'lu', not {inverse!r}")
     return _frames(space, kind, zero_probability, inverse)
 
 

@@ -19,12 +19,14 @@ from typing import Protocol, Sequence, Union
 
 import sympy as sp
 
-from ..errors import NotAdaptedError
+from ..display import register_rate
+from ..errors import DimensionError, NotAdaptedError, ParseError
 from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_rank, is_zero
+from ..kernel.parsing import as_exprs, as_names
 from .relations import ConstrainedSetting
 
 __all__ = ["HasConstraints", "speed_symbols", "solve_constraints", "voronets_frame", "check_adapted",
@@ -43,14 +45,17 @@ Constraints = Union[Codistribution, HasConstraints]
 def _codistribution(constraints: Constraints) -> Codistribution:
     cod = constraints if isinstance(constraints, Codistribution) else getattr(constraints, "constraints", None)
     if not isinstance(cod, Codistribution):
-        raise TypeError(f"expected a Codistribution or a system with constraints, got {type(constraints).__name__}")
+        raise ParseError(f"expected a Codistribution or a system with constraints, got {type(constraints).__name__}")
     return cod
 
 
 def speed_symbols(names: Sequence[str]) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Symbol, ...]]:
     """Speed symbols u (real) with these names and their rates u̇ (``<name>_dot``)."""
+    names = as_names(names, "speed names")
     u = tuple(sp.Symbol(nm, real=True) for nm in names)
     ud = tuple(sp.Symbol(f"{nm}_dot", real=True) for nm in names)
+    for s, r in zip(u, ud):   # the rates' roles, for display (x_dot_dot prints as a double dot)
+        register_rate(r, s)
     return u, ud
 
 
@@ -142,6 +147,9 @@ def frame_kinematics(frame: Frame, m: int, u: Sequence[sp.Symbol]):
     u_r = θ^r(q̇) = B^r_i q̇^i."""
     S = frame.space
     n = S.n
+    u = as_exprs(u, what="speeds u")
+    if not isinstance(m, int) or not 0 <= m <= n or len(u) != m:
+        raise DimensionError(f"frame_kinematics needs 0 ≤ m ≤ {n} and m = {m} speeds, got {len(u)}")
     omega = list(u) + [sp.S.Zero] * (n - m) + ([sp.S.One] if S.t is not None else [])
     K = [sum((frame.C[i, a] * omega[a] for a in range(len(omega)) if omega[a] != 0), sp.S.Zero)
          for i in range(n)]

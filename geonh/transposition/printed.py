@@ -15,6 +15,7 @@ import sympy as sp
 from ..errors import DimensionError, SingularMapError
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_rank, inverse
+from ..kernel.parsing import as_matrix, as_symbols
 
 __all__ = ["hamel_matrices", "printed_hamel_beta", "printed_nf_gamma", "corrected_nf_gamma", "printed_nf_B"]
 
@@ -34,8 +35,9 @@ def printed_hamel_beta(b, c, coords: Sequence[sp.Symbol]) -> sp.Array:
     transpose of the b of eq. (13); then β_{i,s,m} = c^m_is (CONVENTIONS.md).  Passing the
     b of (13) (:func:`hamel_matrices`) reproduces the misreading.
     """
-    b = sp.Matrix(b)
-    c = sp.Matrix(c)
+    b = as_matrix(b, what="b")
+    c = as_matrix(c, what="c")
+    coords = as_symbols(coords, what="coordinates")
     n = len(coords)
     if b.shape != (n, n) or c.shape != (n, n):
         raise DimensionError(f"b and c must be {n} x {n} for {n} coordinates")
@@ -72,13 +74,15 @@ def corrected_nf_gamma(a, q: Sequence[sp.Symbol], a_sigma, q_sigma: Sequence[sp.
     ``q``; a_σρ = 0, and with time as the last of ``q`` the column a_σt = a_σ).  For
     ``a_sigma=None`` this is the printed (1.5).  Returns γ[ν, λ, μ].
     """
-    a = sp.Matrix(a)
+    a = as_matrix(a, what="a")
+    q = as_symbols(q, what="coordinates q")
+    q_sigma = as_symbols(q_sigma, what="coordinates q_sigma")
     p = len(q)
     if a.shape != (p, p):
         raise DimensionError(f"a must be {p} x {p} for {p} coordinates, got {a.shape}")
     ns = len(q_sigma)
     if a_sigma is not None:
-        a_sigma = sp.Matrix(a_sigma)
+        a_sigma = as_matrix(a_sigma, what="a_sigma")
         if a_sigma.shape != (ns, p):
             raise DimensionError(f"a_sigma must be {ns} x {p}, got {a_sigma.shape}")
     rk = generic_rank(a)
@@ -116,7 +120,9 @@ def printed_nf_B(a, q_free: Sequence[sp.Symbol], q_dep: Sequence[sp.Symbol], k: 
     time last in ``q_free`` and the affine terms a_j as its column (a_jt = a_j).
     Returns B[σ, r, s].
     """
-    a = sp.Matrix(a)
+    a = as_matrix(a, what="a")
+    q_free = as_symbols(q_free, what="free coordinates")
+    q_dep = as_symbols(q_dep, what="dependent coordinates")
     m = len(q_free)
     nd = len(q_dep)
     if a.shape != (nd, m):

@@ -53,13 +53,14 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotLinearError, RankError, SingularMapError, UnknownCoordinateError
+from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError, UnknownCoordinateError
 from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_rank, inverse, is_zero
 from ..kernel.space import ConfigurationSpace
+from ..kernel.parsing import as_exprs, as_matrix, as_sequence, as_symbols, expr_of, sympy_of
 
 __all__ = ["ConstrainedSetting", "DeltaFields", "TranspositionalRelations", "bilinear_matrix"]
 
@@ -76,14 +77,15 @@ def _delta(s: sp.Symbol) -> sp.Symbol:
 def _no_velocities(space: ConfigurationSpace, exprs, what: str) -> None:
     vel = space.qd + space.qdd
     for e in exprs:
-        if sp.sympify(e).has(*vel):
+        if sympy_of(e).has(*vel):
             raise NotLinearError(f"{what} must be functions of (t, q) only; {e} contains velocities")
 
 
 def bilinear_matrix(expr: sp.Expr, left: Sequence[sp.Symbol], right: Sequence[sp.Symbol]) -> sp.Matrix:
     """M with expr = Σ left_i M_ij right_j, for an expression bilinear in the two symbol lists
     (M_ij = ∂² expr / ∂left_i ∂right_j; bilinearity itself is not checked here)."""
-    expr = sp.sympify(expr)
+    expr = expr_of(expr, what="bilinear_matrix expression")
+    left, right = as_symbols(left, what="left symbols"), as_symbols(right, what="right symbols")
     return sp.Matrix(len(left), len(right),
                      lambda i, j: sp.diff(expr, left[i], right[j]))
 
@@ -111,12 +113,12 @@ class ConstrainedSetting:
     def __init__(self, space: ConfigurationSpace, dependent: Sequence, a, affine=None, *,
                  quasi=None, quasi_affine=None):
         if not isinstance(space, ConfigurationSpace):
-            raise TypeError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
-        dep = tuple(space.coordinate(c) for c in dependent)
+            raise ParseError(f"first argument must be a ConfigurationSpace, got {type(space).__name__}")
+        dep = tuple(space.coordinate(c) for c in as_sequence(dependent, "dependent coordinates"))
         if space.t is not None and space.t in dep:
             raise UnknownCoordinateError(f"time {space.t} cannot be a dependent coordinate")
         if len(set(dep)) != len(dep):
-            raise ValueError(f"repeated dependent coordinate in {[s.name for s in dep]}")
+            raise DimensionError(f"repeated dependent coordinate in {[s.name for s in dep]}")
         free = tuple(q for q in space.q if q not in dep)
         if not free:
             raise RankError("every coordinate is dependent: a constrained setting needs at least "
@@ -127,7 +129,7 @@ class ConstrainedSetting:
         self.n = space.n
         self.m = len(free)
         nd = len(dep)
-        A = sp.Matrix(a) if nd else sp.zeros(0, self.m)
+        A = as_matrix(a, space.state_symbols, what="a_js") if nd else sp.zeros(0, self.m)
         if A.shape != (nd, self.m):
             raise DimensionError(f"a_js must be {nd} x {self.m} (rows {[s.name for s in dep]}, "
                                  f"columns {[s.name for s in free]}), got {A.shape[0]} x {A.shape[1]}")
@@ -135,7 +137,7 @@ class ConstrainedSetting:
         if affine is None:
             aff = sp.zeros(nd, 1)
         else:
-            aff = sp.Matrix(list(affine)) if nd else sp.zeros(0, 1)
+            aff = sp.Matrix(as_exprs(affine, space.state_symbols, what="affine terms")) if nd else sp.zeros(0, 1)
             if aff.shape != (nd, 1):
                 raise DimensionError(f"{nd} affine terms a_j needed, got {aff.rows}")
             _no_velocities(space, aff, "the affine terms a_j")
@@ -157,7 +159,7 @@ class ConstrainedSetting:
         from the rank, :class:`SingularMapError` if the constraints cannot be solved for them.
         """
         if not isinstance(cod, Codistribution):
-            raise TypeError(f"expected a Codistribution, got {type(cod).__name__}")
+            raise ParseError(f"expected a Codistribution, got {type(cod).__name__}")
         space = cod.space
         M = cod.matrix()  # independent rows, columns = space.coords
         r = M.rows
@@ -168,7 +170,7 @@ class ConstrainedSetting:
                             "they cannot be solved for dependent velocities")
         if dependent is None:
             dependent = _auto_dependent(space, Mq)
-        dep = [space.coordinate(c) for c in dependent]
+        dep = [space.coordinate(c) for c in as_sequence(dependent, "dependent coordinates")]
         if len(dep) != r:
             raise RankError(f"the constraints have rank {r}; give exactly {r} dependent coordinate(s), "
                             f"got {len(dep)}: {[s.name for s in dep]}")
@@ -196,7 +198,7 @@ class ConstrainedSetting:
                        quasi_affine=None) -> "ConstrainedSetting":
         """From constraint equations linear in the velocities (``sp.Eq`` or expressions = 0),
         e.g. ``[Eq(y_dot, tan(theta) * x_dot)]``; see :meth:`from_codistribution`."""
-        cod = Codistribution.from_constraints(space, list(equations))
+        cod = Codistribution.from_constraints(space, as_sequence(equations, "constraint equations"))
         return cls.from_codistribution(cod, dependent, quasi=quasi, quasi_affine=quasi_affine)
 
     @classmethod
@@ -206,7 +208,7 @@ class ConstrainedSetting:
         eqs. (20), (21)), and the first m forms are the default free quasi-velocities, restricted
         to the constraints: a_rs = B^r_s + B^r_j a_js, a_r = B^r_t + B^r_j a_j."""
         if not isinstance(frame, Frame):
-            raise TypeError(f"expected a Frame, got {type(frame).__name__}")
+            raise ParseError(f"expected a Frame, got {type(frame).__name__}")
         space = frame.space
         if not isinstance(m, int) or not 1 <= m <= space.n:
             raise DimensionError(f"m must be an integer with 1 ≤ m ≤ n = {space.n}, got {m!r}")
@@ -264,16 +266,16 @@ class ConstrainedSetting:
             Q = sp.eye(m)
             Qa = sp.zeros(m, 1)
         elif isinstance(quasi, (list, tuple)) and quasi and not isinstance(quasi[0], (list, tuple)) \
-                and any(sp.sympify(e).has(*space.qd) for e in quasi):
+                and any(expr_of(e, space.state_symbols, what="quasi-velocity").has(*space.qd) for e in quasi):
             if quasi_affine is not None:
-                raise TypeError("quasi_affine goes with a matrix quasi, not with expressions")
+                raise ParseError("quasi_affine goes with a matrix quasi, not with expressions")
             if len(quasi) != m:
                 raise DimensionError(f"{m} free quasi-velocities needed, got {len(quasi)}")
             sub = self.velocity_substitution()
             vel = dict(zip(space.q, space.qd))
             rows, affs = [], []
             for e in quasi:
-                e = sp.sympify(e).subs(sub)
+                e = expr_of(e, space.state_symbols, what="quasi-velocity").subs(sub)
                 row = []
                 for f in self.free:
                     cv = sp.diff(e, vel[f])
@@ -285,8 +287,9 @@ class ConstrainedSetting:
             Q = sp.Matrix(rows)
             Qa = sp.Matrix(affs)
         else:
-            Q = sp.Matrix(quasi)
-            Qa = sp.zeros(m, 1) if quasi_affine is None else sp.Matrix(list(quasi_affine))
+            Q = as_matrix(quasi, space.state_symbols, what="quasi-velocity matrix a_rs")
+            Qa = sp.zeros(m, 1) if quasi_affine is None else \
+                sp.Matrix(as_exprs(quasi_affine, space.state_symbols, what="quasi_affine"))
         if Q.shape != (m, m):
             raise DimensionError(f"the free quasi-velocity matrix a_rs must be {m} x {m}, got {Q.shape}")
         if Qa.shape != (m, 1):
@@ -309,7 +312,7 @@ class ConstrainedSetting:
     # -- the k-family ---------------------------------------------------------------------------
     def _check_k(self, k) -> int:
         if isinstance(k, bool) or not isinstance(k, (numbers.Integral, sp.Integer)):
-            raise TypeError(f"k must be an integer, got {k!r}")
+            raise ParseError(f"k must be an integer, got {k!r}")
         k = int(k)
         if not 0 <= k <= self.n - self.m:
             raise DimensionError(
@@ -396,6 +399,13 @@ class TranspositionalRelations:
     """
 
     def __init__(self, setting: ConstrainedSetting, k: int, Q: sp.Matrix, Qa: sp.Matrix):
+        if not isinstance(setting, ConstrainedSetting):
+            raise ParseError(f"expected a ConstrainedSetting, got {type(setting).__name__}")
+        k = setting._check_k(k)
+        Q = as_matrix(Q, setting.space.state_symbols, what="quasi-velocity matrix a_rs")
+        Qa = as_matrix(Qa, setting.space.state_symbols, what="quasi-velocity affine terms")
+        if Q.shape != (setting.m, setting.m) or Qa.shape != (setting.m, 1):
+            raise DimensionError(f"Q must be {setting.m} x {setting.m} and Qa {setting.m} x 1, got {Q.shape}, {Qa.shape}")
         self.setting = setting
         self.k = k
         space = setting.space
