@@ -9,6 +9,7 @@ Signs and index orders follow ``CONVENTIONS.md`` (see docs/conventions.md).
 Hypothesis strategies for your own tests: ``import geonh.testing`` (not imported here).
 """
 from .errors import (
+    BudgetExceededError,
     DependentFieldsError,
     DimensionError,
     GeonhError,
@@ -52,6 +53,7 @@ from .kernel import (
     using_backend,
     wedge,
 )
+from .kernel.budget import budget
 from .transposition import (
     ConstrainedSetting,
     TranspositionalRelations,
@@ -119,7 +121,7 @@ __all__ = [
     "ConfigurationSpace", "VectorField", "bracket", "coordinate_fields",
     "Form", "OneForm", "d", "differential", "exterior_derivative", "interior", "lie_derivative", "wedge",
     "Frame", "transform_structure_coefficients", "Distribution", "Codistribution", "IntegrabilityReport",
-    "generic_rank", "is_zero", "get_backend", "set_backend", "using_backend",
+    "generic_rank", "is_zero", "get_backend", "set_backend", "using_backend", "budget",
     # transposition
     "ConstrainedSetting", "TranspositionalRelations", "check_adapted", "solve_constraints", "voronets_frame",
     # systems
@@ -143,7 +145,7 @@ __all__ = [
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
     "IntegrationError", "NotPicklableError",
-    "LimitError",
+    "LimitError", "BudgetExceededError",
     # input limits
     "limits",
 ]

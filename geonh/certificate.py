@@ -19,6 +19,7 @@ import sympy as sp
 from .equations.base import Equations
 from .equations.registry import FORMS, derive
 from .errors import DimensionError, NotFoundError, ParseError, SpaceMismatchError
+from .kernel.budget import check
 from .kernel.evaluation import to_mp
 from .kernel.generic_point import PRECISION
 from .kernel.parsing import as_sequence
@@ -83,7 +84,8 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
     worst = mpmath.mpf(0)
     exact = True
     details = []
-    for _ in range(states):
+    for k in range(states):
+        check("certificate", k, states, "states")
         vals = sampler(rng, extra)
         a1 = eq1.accelerations(_own(eq1, vals))
         a2 = eq2.accelerations(_own(eq2, vals))
@@ -120,8 +122,10 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
             raise NotFoundError(f"unknown form(s) {unknown}; registered: {', '.join(FORMS)}")
     ref = derive(reference, system, frame, dependent)
     out: dict[str, Certificate] = {}
-    for name, entry in FORMS.items():
-        if name == reference or (forms is not None and name not in forms) or not entry.applies(system, dependent):
+    names = [name for name in FORMS if name != reference and (forms is None or name in forms)]
+    for k, (name, entry) in enumerate((name, FORMS[name]) for name in names):
+        check("certify forms", k, len(names), "forms")
+        if not entry.applies(system, dependent):
             continue
         out[name] = same_motion(ref, entry(system, frame, dependent), states=states, seed=seed)
     return out

@@ -22,7 +22,9 @@ names the problem; ``main(argv)`` returns the exit status.  Output files (``repo
 ``--plot``) are checked before any work (:func:`check_output`: never a directory, never the
 model file read) and written whole or not at all (:func:`write_output`); a failed read or write
 (a full disk, a permission) is status 2 with one line on stderr, a closed pipe ends quietly
-(:data:`EXIT_PIPE`).  What the run changed from what was asked (an initial state projected onto
+(:data:`EXIT_PIPE`).  ``geonh --budget SECONDS COMMAND`` stops long symbolic work after SECONDS
+(:func:`geonh.budget`; status :data:`EXIT_BUDGET`, naming the step and how far it got) and
+``--progress`` reports long steps on stderr.  What the run changed from what was asked (an initial state projected onto
 the constraints) is a ``geonh: warning:`` line on stderr.
 
 This module holds the click group and its commands only: it parses the arguments, calls
@@ -52,7 +54,8 @@ import sympy as sp
 
 from . import display, models, workbench
 from .equations.registry import FORMS
-from .errors import GeonhError
+from .errors import BudgetExceededError, GeonhError
+from .kernel.budget import budget
 from .models import files
 from .report import report_html
 from .sources import SOURCES, audit
@@ -92,6 +95,8 @@ class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except GeonhError:   # BudgetExceededError is a TimeoutError, an OSError: not a failed write
+            raise
         except OSError as e:
             raise _OSFailure(e) from None
 
@@ -164,6 +169,8 @@ def load_model(arg: str):
     in it is bad input (exit status 2)."""
     try:
         return workbench.load_model(arg)
+    except BudgetExceededError:
+        raise
     except GeonhError as e:
         raise InputError(str(e)) from None
 
@@ -174,7 +181,7 @@ def _about(model):
     a :class:`~geonh.workbench.TaskError` (complete already) passes on to :func:`main`."""
     try:
         yield
-    except TaskError:
+    except (TaskError, BudgetExceededError):
         raise
     except GeonhError as e:
         raise InputError(f"{model.name}: {e}") from None
@@ -349,8 +356,12 @@ def _fnum(x) -> str:
 @click.version_option(workbench.version(), "--version", prog_name="geonh", message="%(prog)s %(version)s")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="output format of every command: text (default), latex or json")
+@click.option("--budget", "seconds", type=FiniteFloat(0.0, low_open=True), default=None, metavar="SECONDS",
+              help="stop the symbolic work after SECONDS (exit 3, naming the step and how far it got)")
+@click.option("--progress", is_flag=True, default=False,
+              help="report the progress of long symbolic steps on stderr")
 @click.pass_context
-def cli(ctx, fmt):
+def cli(ctx, fmt, seconds, progress):
     """Geometric analytical mechanics of nonholonomic systems.
 
     MODEL is a built-in model (see: geonh list) or a model file (TOML; examples in
@@ -358,6 +369,8 @@ def cli(ctx, fmt):
     """
     ctx.ensure_object(dict)
     ctx.obj["fmt"] = fmt
+    if seconds is not None or progress:
+        ctx.with_resource(budget(seconds=seconds, progress=_progress_line() if progress else None))
 
 
 @cli.command("list")
@@ -849,6 +862,21 @@ def audit_cmd(ctx, source, number, markdown, fmt):
 #: the exit status after the reader of standard output went away (``geonh list | head``): what
 #: a shell reports for a process ended by SIGPIPE (128 + 13), so ``set -o pipefail`` sees it
 EXIT_PIPE = 141
+#: exit status of a run stopped by ``--budget``
+EXIT_BUDGET = 3
+
+
+def _progress_line(interval: float = 0.5) -> Callable[[str, int, int | None], None]:
+    """A progress callback for :func:`geonh.budget` writing ``geonh: step done/total`` to
+    stderr, at most every ``interval`` seconds (and at the end of each step)."""
+    last = [0.0]
+
+    def report(step: str, done: int, total: int | None) -> None:
+        now = time.monotonic()
+        if now - last[0] >= interval or (total is not None and done == total):
+            last[0] = now
+            _say(f"geonh: {step}: {done}" + (f"/{total}" if total is not None else ""))
+    return report
 
 
 def _settle_stdout() -> None:
@@ -894,6 +922,10 @@ def main(argv: list[str] | None = None) -> int:
         error = InputError(str(e))
         error.show()
         return error.exit_code
+    except BudgetExceededError as e:
+        _say(f"geonh: error: stopped by --budget: {e.step}: stopped after {e.done}"
+             + (f" of {e.total}" if e.total is not None else "") + f" {e.unit} (raise it with geonh --budget N)")
+        return EXIT_BUDGET
     except GeonhError as e:
         _say(f"geonh: error: {e}")
         return 1

@@ -115,3 +115,26 @@ class NotPicklableError(GeonhError, TypeError):
     """An object that holds compiled machine code (an ``ODEFunction``, an ``Observable``) was
     pickled for another process (Dask, multiprocessing) or a file.  Ship what it was built from
     instead (the ``Equations``, or the model's name) and compile it there, once per process."""
+
+
+class BudgetExceededError(GeonhError, TimeoutError):
+    """The time budget of a :func:`geonh.budget` block ran out during a long symbolic step.
+
+    The message names the step and how far it got (``structure coefficients: stopped after
+    12 of 36 brackets``) and how to raise the budget; the attributes ``step``, ``done``,
+    ``total``, ``unit`` and ``seconds`` carry the same data.  Also a :class:`TimeoutError`."""
+
+    def __init__(self, step: str, done: int, total: int | None = None, unit: str = "steps",
+                 seconds: float | None = None):
+        self.step, self.done, self.total, self.unit, self.seconds = step, done, total, unit, seconds
+        of = f" of {total}" if total is not None else ""
+        limit = f"the time budget of {seconds:g} s" if seconds is not None else "the time budget"
+        super().__init__(
+            f"{step}: stopped after {done}{of} {unit}: {limit} is used up. Raise it "
+            "(`with geonh.budget(seconds=...):` around the call) or make the input smaller")
+
+    def __str__(self) -> str:  # OSError's formatting would show an errno
+        return str(self.args[0]) if self.args else ""
+
+    def __reduce__(self):  # pickles (and crosses process boundaries) with its data
+        return (type(self), (self.step, self.done, self.total, self.unit, self.seconds))

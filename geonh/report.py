@@ -16,7 +16,7 @@ from collections.abc import Callable
 import sympy as sp
 
 from . import display, models, workbench
-from .errors import GeonhError
+from .errors import BudgetExceededError, GeonhError
 from .systems import analyze_constraints
 from .workbench import Progress, for_display, quiet
 
@@ -139,6 +139,8 @@ def report_html(model, *, certify: bool | None = None, simulate_t: float | None 
             parts.append(f"<p>{esc(repr(traj))}</p>")
             parts += [f'<p class="note">{esc(n)}</p>' for n in run.notes]
             parts.append(_png(plotting.overview(traj, title=model.name), "simulation"))
+        except BudgetExceededError:
+            raise
         except (GeonhError, ImportError) as e:
             parts.append(f'<p class="note">no simulation: {esc(str(e))}</p>')
     parts.append("</body></html>")

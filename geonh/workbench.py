@@ -23,7 +23,7 @@ import sympy as sp
 from . import display, models
 from .certificate import certify_forms
 from .equations.registry import FORMS, derive
-from .errors import GeonhError, IntegrationError
+from .errors import BudgetExceededError, GeonhError, IntegrationError
 from .kernel.frames import Frame
 from .kernel.trig import trig_tidy
 from .models import files
@@ -243,6 +243,8 @@ def relations(model, k: int | None = None, *, progress: Progress = quiet) -> dic
             rel = setting.transposition(k)
             coords = rel.coordinates(on_motion=True)
             gamma = rel.gamma
+        except BudgetExceededError:
+            raise
         except GeonhError as e:
             raise TaskError(f"{model.name}: {e}") from None
     names = rel.frame.names
@@ -297,6 +299,8 @@ def certify_data(model, *, progress: Progress = quiet) -> dict:
     with progress(f"deriving and comparing every form of {model.name}"):
         try:
             return certify_forms(sysm, frame=model.frame, dependent=model.dependent)
+        except BudgetExceededError:
+            raise
         except GeonhError as e:
             raise TaskError(f"{model.name}: {e}") from None
 
@@ -446,7 +450,7 @@ def linearize(model, at: dict | None = None, params: dict | None = None, form: s
         op.update(at)
         with progress(f"linearizing {model.name}"):
             return eqs.linearize(op, ignorable="auto")
-    except TaskError:
+    except (TaskError, BudgetExceededError):
         raise
     except GeonhError as e:
         raise TaskError(f"{model.name}: {e}") from None

@@ -529,6 +529,7 @@ def _on_motion_tuple(c):
 #: per-callable arguments where the by-name table does not fit
 OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.kernel.forms.Form": {"components": lambda c: {(2,): 1}},
+    "geonh.kernel.budget.count_nodes": {"limit": lambda c: 10},
     "geonh.kernel.codegen.CompiledFunction": {
         "args": lambda c: [_x(c)], "shape": lambda c: (1,), "size": lambda c: 1, "backend": lambda c: "numpy",
         "single": lambda c: (lambda x: x), "batch": lambda c: (lambda X: X), "into": lambda c: (lambda x, o: None)},

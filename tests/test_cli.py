@@ -865,3 +865,32 @@ def test_simulate_that_stops_early_exits_1_in_every_format(capsys, tmp_path, fmt
         assert any("integrator stopped" in n for n in data["notes"])
     else:
         assert "integrator stopped" in out
+
+
+# -- --budget and --progress ---------------------------------------------------------------------
+@pytest.mark.parametrize("args", [["show", "whipple-bicycle"], ["certify", "chaplygin-sleigh"],
+                                  ["equations", "whipple-bicycle"]])
+def test_budget_stops_long_symbolic_work_with_exit_3(capsys, args):
+    """geonh --budget S stops the symbolic work (geonh.budget) with status 3 and one line that
+    names the step, how far it got and how to raise the budget; no traceback, no partial output."""
+    code, out, err = run(capsys, "--budget", "0.001", *args)
+    assert code == cli.EXIT_BUDGET, (code, err)
+    assert err.startswith("geonh: error: stopped by --budget: ") and "stopped after" in err
+    assert "--budget N" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_progress_reports_steps_on_stderr_and_leaves_stdout_alone(capsys):
+    code, out, err = run(capsys, "--format", "json", "--progress", "show", "3-trailer")
+    assert code == 0
+    json.loads(out)                                    # stdout is still the bare JSON
+    assert "geonh: structure coefficients: " in err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
+def test_budget_refuses_what_is_not_a_positive_time(capsys, value):
+    code, out, err = run(capsys, "--budget", value, "list")
+    assert code == 2 and "--budget" in err and out == ""
+
+
+def test_generous_budget_changes_nothing(capsys):
+    assert run(capsys, "--budget", "600", "show", "unicycle")[:2] == run(capsys, "show", "unicycle")[:2]

@@ -20,6 +20,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, ParseError, SpaceMismatchError
+from ..kernel.budget import check
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols, expr_of
@@ -116,7 +117,8 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
     xd = list(K) + ([sp.S.One] if S.t is not None else [])
     rows, minusF = [], []
     ons = on_motion if isinstance(on_motion, (list, tuple)) else [on_motion] * len(W)
-    for Wf, on_motion in zip(W, ons):
+    for r, (Wf, on_motion) in enumerate(zip(W, ons)):
+        check("equations of motion", r, len(W), "equations")
         Wc = [c.xreplace(on_motion) for c in Wf.components[:n]]
         nz = [i for i in range(n) if Wc[i] != 0]
         # p·Ẇ with Ẇ = ∂_t W + K^j ∂_j W along the motion
@@ -290,7 +292,8 @@ def _central_equations_symengine(system, V, W, on_motion, u, K):
     n, cv, add = ns.n, ns.cv, ns.add
     Vc = [cv(c) for c in V.components]
     rows, minusF = [], []
-    for Wf, on in zip(W, ons):
+    for r, (Wf, on) in enumerate(zip(W, ons)):
+        check("equations of motion", r, len(W), "equations")
         on_se = {cv(a): cv(v) for a, v in on.items()}
         sub = (lambda e: e.subs(on_se) if e != 0 else e) if on_se else (lambda e: e)  # noqa: E731
         Wraw = [cv(c) for c in Wf.components]
@@ -307,8 +310,12 @@ def _central_equations_symengine(system, V, W, on_motion, u, K):
         QW = add([ns.Q[i] * Wc[i] for i in nz])
         minusF.append(add([ns.pdot[i] * Wc[i] for i in nz]) + pWdot - WT + trans - QW)
         rows.append([add([Wc[i] * ns.MdK[i][s] for i in nz]) for s in range(len(ns.u))])
-    return (sp.Matrix([[ns.to_sympy(e) for e in row] for row in rows]),
-            sp.Matrix([ns.to_sympy(-e) for e in minusF]))
+    out_rows, out_F = [], []
+    for r, (row, e) in enumerate(zip(rows, minusF)):
+        check("equations of motion (conversion to sympy)", r, len(rows), "equations")
+        out_rows.append([ns.to_sympy(x) for x in row])
+        out_F.append(ns.to_sympy(-e))
+    return sp.Matrix(out_rows), sp.Matrix(out_F)
 
 
 @dataclass(frozen=True)

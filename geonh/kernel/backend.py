@@ -119,6 +119,7 @@ from typing import Iterable, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, GeonhError, ParseError, SingularMapError
+from .budget import check
 from .parsing import as_mapping, as_matrix, as_sequence, expr_of, sympy_of
 
 try:  # pragma: no cover - depends on the installation
@@ -528,7 +529,9 @@ class LazyArray(sp.ImmutableDenseNDimArray):
     @property
     def _array(self) -> list:
         if self._pending:
-            for k in list(self._pending):
+            keys = list(self._pending)
+            for done, k in enumerate(keys):
+                check("conversion to sympy", done, len(keys), "entries")
                 self._entry(k)
         return self._values
 
@@ -829,8 +832,22 @@ _NONFINITE = () if se is None else (se.zoo, se.nan, se.oo, -se.oo)
 
 def _finite(X) -> bool:
     """No ``zoo``, ``nan`` or ``±oo`` in the symengine matrix X (a fast-route result holding
-    one is never returned: it is re-decided by the reference route)."""
-    return not any(e.has(*_NONFINITE) for e in X)
+    one is never returned: it is re-decided by the reference route).  One walk over the
+    distinct subexpressions: an LU result shares them heavily (a dense 9×9 trigonometric
+    inverse has a few hundred distinct nodes per entry, ~10⁸ as a tree), and ``has`` walks
+    the tree."""
+    bad = set(_NONFINITE)
+    seen: set = set()
+    stack = list(X)
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if e in bad:
+            return False
+        stack.extend(e.args)
+    return True
 
 
 def _reference_solve(M, rhs, what: str, symbols: dict | None):
@@ -898,6 +915,7 @@ def _lu_solve_ordered(M, rhs):
     A = [[M[i, j] for j in range(n)] for i in range(n)]
     R = [[rhs[i, j] for j in range(m)] for i in range(n)]
     for j in range(n):
+        check("LU elimination", j, n, "columns")
         piv = A[j][j]
         if piv == 0:
             raise _Deferred(j)

@@ -19,6 +19,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, ParseError, RankError, SpaceMismatchError
+from .budget import check
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
 from .evaluation import to_mp, value_at
@@ -93,7 +94,12 @@ class Distribution:
     def is_involutive(self) -> bool:
         """Frobenius: [X_a, X_b] ∈ D for all basis fields."""
         b = self.basis
-        return all(self.contains(b[i].bracket(b[j])) for i in range(len(b)) for j in range(i + 1, len(b)))
+        pairs = [(i, j) for i in range(len(b)) for j in range(i + 1, len(b))]
+        for k, (i, j) in enumerate(pairs):
+            check("involutivity", k, len(pairs), "brackets")
+            if not self.contains(b[i].bracket(b[j])):
+                return False
+        return True
 
     def derived_flag(self, max_steps: int | None = None) -> list["Distribution"]:
         """The Lie flag D^1 ⊂ D^2 ⊂ … with D^{k+1} = D^k + [D, D^k], until the rank stabilizes."""
@@ -124,12 +130,14 @@ class Distribution:
             return at
 
         steps = max_steps if max_steps is not None else dim
-        for _ in range(steps):
+        for level in range(steps):
             added = []
-            for X in self.basis:
-                for Y in newest:
+            total = len(self.basis) * len(newest)
+            for i, X in enumerate(self.basis):
+                for j, Y in enumerate(newest):
                     if tracker.rank == dim:
                         break
+                    check(f"derived flag, level {level + 2}", i * len(newest) + j, total, "brackets")
                     # the rank is decided numerically; the symbolic bracket is formed only for
                     # the fields that join the flag (and only if a further level can follow)
                     if tracker.add_numeric(bracket_values(X, Y)):

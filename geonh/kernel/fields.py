@@ -46,6 +46,23 @@ class VectorField:
         self.space = space
         self.components: tuple[sp.Expr, ...] = comps
 
+    @classmethod
+    def _derived(cls, space: ConfigurationSpace, components: Sequence) -> "VectorField":
+        """A field whose components geonh computed from checked input (an inverse, a bracket,
+        a sum): the boundary check of ``__init__`` is not repeated.  That check walks each
+        component as a *tree* (sympy's ``free_symbols`` and ``has``), which is exponential in
+        the nesting of shared subexpressions: the entries of an LU inverse of a dense 9×9
+        trigonometric matrix have a few hundred distinct nodes but ~10⁸ tree nodes."""
+        out = cls.__new__(cls)
+        out.space = space
+        out.components = tuple(c if isinstance(c, sp.Basic) else as_expr(c, space.state_symbols,
+                                                                          what="vector field component")
+                               for c in components)
+        if len(out.components) != space.dim:
+            raise DimensionError(f"a vector field on {space!r} needs {space.dim} components, "
+                                 f"got {len(out.components)}")
+        return out
+
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def coordinate(cls, space: ConfigurationSpace, coord) -> "VectorField":
@@ -79,22 +96,22 @@ class VectorField:
         if not isinstance(other, VectorField):
             return NotImplemented
         check_same_space(self, other, "add")
-        return VectorField(self.space, [a + b for a, b in zip(self.components, other.components)])
+        return VectorField._derived(self.space, [a + b for a, b in zip(self.components, other.components)])
 
     def __sub__(self, other: "VectorField") -> "VectorField":
         if not isinstance(other, VectorField):
             return NotImplemented
         check_same_space(self, other, "subtract")
-        return VectorField(self.space, [a - b for a, b in zip(self.components, other.components)])
+        return VectorField._derived(self.space, [a - b for a, b in zip(self.components, other.components)])
 
     def __neg__(self) -> "VectorField":
-        return VectorField(self.space, [-a for a in self.components])
+        return VectorField._derived(self.space, [-a for a in self.components])
 
     def __mul__(self, f) -> "VectorField":
         if isinstance(f, VectorField):
             return NotImplemented
         f = as_scalar(f, self.space)
-        return VectorField(self.space, [f * a for a in self.components])
+        return VectorField._derived(self.space, [f * a for a in self.components])
 
     __rmul__ = __mul__
 
@@ -138,8 +155,8 @@ class VectorField:
         native = _native(self.space, self.components, other.components)
         if native is not None:
             T, syms, X, Y = native
-            return VectorField(self.space, T.to_sympy(_be.lie_bracket(X, Y, syms)))
-        return VectorField(self.space, [self(b) - other(a)
+            return VectorField._derived(self.space, T.to_sympy(_be.lie_bracket(X, Y, syms)))
+        return VectorField._derived(self.space, [self(b) - other(a)
                                         for a, b in zip(self.components, other.components)])
 
     def is_zero(self) -> bool:

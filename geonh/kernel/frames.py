@@ -18,6 +18,7 @@ import sympy as sp
 
 from ..errors import DependentFieldsError, DimensionError, ParseError, SingularMapError
 from . import backend as _be
+from .budget import check
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
 from .generic_point import generic_rank, is_zero, lu_inverse, singular_error
@@ -31,7 +32,8 @@ class Frame:
     Build it from fields (``Frame(fields)``), from one-forms (:meth:`from_coframe`) or from
     quasi-velocity definitions ω = B(q) q̇ (:meth:`from_quasi_velocities`).  Independence is
     checked at the generic point (:func:`geonh.kernel.generic_point.generic_rank`) and the inverse is
-    computed by LU; a dependent set raises :class:`DependentFieldsError`.
+    computed by LU; a dependent set raises :class:`DependentFieldsError`.  The long loops
+    (inversion, structure coefficients) report progress to and stop at a :func:`geonh.budget`.
     """
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
@@ -166,7 +168,8 @@ class Frame:
         if native is not None:
             T, Bs, Cs, C_sympy = native
             C = C_sympy()  # the fields need sympy components now
-        fields = [VectorField(space, list(C[:, a])) for a in range(space.dim)]
+        # C = B⁻¹ is computed from checked input: no second boundary check (VectorField._derived)
+        fields = [VectorField._derived(space, list(C[:, a])) for a in range(space.dim)]
         out = cls._assemble(fields, B, names)
         if native is not None:
             out._native = (T, Cs, Bs)
@@ -245,9 +248,15 @@ class Frame:
             cols = [X.as_matrix() for X in self.fields]
             coords = self.space.coords
             # Jacobians of the frame fields, computed once: J[a][k, i] = ∂_i X_a^k
-            J = [sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])) for a in range(n)]
+            J = []
+            for a in range(n):
+                check("structure coefficients (Jacobians of the fields)", a, n, "fields")
+                J.append(sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])))
+            done, total = 0, n * (n - 1) // 2
             for a in range(n):
                 for b in range(a + 1, n):
+                    check("structure coefficients", done, total, "brackets")
+                    done += 1
                     br = J[b] * cols[a] - J[a] * cols[b]
                     if all(e == 0 for e in br):
                         continue
@@ -259,10 +268,13 @@ class Frame:
             return self._c
         if method == "exterior":
             c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+            done, total = 0, n * n * (n - 1) // 2
             for dd, theta in enumerate(self.coframe):
                 dth = exterior_derivative(theta)
                 for a in range(n):
                     for b in range(a + 1, n):
+                        check("structure coefficients (exterior)", done, total, "entries")
+                        done += 1
                         v = -dth(self.fields[a], self.fields[b])
                         c[dd][a][b] = v
                         c[dd][b][a] = -v
@@ -294,12 +306,14 @@ class Frame:
         A = as_matrix(A, self.space.state_symbols, what="change-of-frame matrix")
         if A.shape != (self.dim, self.dim):
             raise DimensionError(f"change-of-frame matrix must be {self.dim}x{self.dim}, got {A.shape}")
+        for e in A:  # the new fields are built unchecked from C·A (VectorField._derived): check A here
+            as_expr(e, self.space.state_symbols, what="change-of-frame matrix entry")
         r = generic_rank(A)
         if r < self.dim:
             raise SingularMapError(f"change-of-frame matrix is singular at the generic point (rank {r})")
         Ainv = lu_inverse(A, what="change-of-frame matrix")
         C2 = self.C * A
-        fields = [VectorField(self.space, list(C2[:, a])) for a in range(self.dim)]
+        fields = [VectorField._derived(self.space, list(C2[:, a])) for a in range(self.dim)]
         return Frame._assemble(fields, Ainv * self.B, None)
 
     def _repr_latex_(self) -> str:
@@ -363,8 +377,11 @@ def _structure_coefficients_native(T, C, B, coords) -> sp.Array:
     Jzero = [J[a].is_zero_matrix for a in range(n)]
     values = [sp.S.Zero] * (n * n * n)  # flat c[d, a, b] at (d * n + a) * n + b
     pending = {}
+    done, total = 0, n * (n - 1) // 2
     for a in range(n):
         for b in range(a + 1, n):
+            check("structure coefficients", done, total, "brackets")
+            done += 1
             if Jzero[a] and Jzero[b]:
                 continue
             if Jzero[a]:
@@ -402,8 +419,11 @@ def transform_structure_coefficients(frame: Frame, A: sp.MatrixBase) -> sp.Array
     newf = [sum((A[f, a] * frame.fields[f] for f in range(1, n)), A[0, a] * frame.fields[0])
             for a in range(n)]
     out = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+    done, total = 0, n * (n - 1) // 2
     for a in range(n):
         for b in range(a + 1, n):
+            check("transformed structure coefficients", done, total, "pairs")
+            done += 1
             inner = []
             for e in range(n):
                 s = sum(c[e, f, g] * A[f, a] * A[g, b] for f in range(n) for g in range(n) if c[e, f, g] != 0)

@@ -23,6 +23,7 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
                       ParseError, RankError, SpaceMismatchError)
 from ..kernel.distributions import Codistribution
+from ..kernel.budget import count_nodes
 from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import (condition_holds, float_positive_definite, float_values, generic_rank,
@@ -60,7 +61,8 @@ class MechanicalSystem:
     :class:`SpaceMismatchError`; constraints that no velocity satisfies raise
     :class:`InconsistentStateError`; a mass matrix that is not positive definite at a point of
     the parameter domain raises :class:`NotPositiveDefiniteError` stating the leading principal
-    minors that must be positive.
+    minors that must be positive (their values at a point where one is not; the minors
+    themselves when they are small).
     """
 
     def __init__(self, space: ConfigurationSpace, T, V=0, forces=None, constraints=(),
@@ -163,7 +165,7 @@ class MechanicalSystem:
                 except (ValueError, ZeroDivisionError):
                     ok = False
             if not ok:
-                raise NotPositiveDefiniteError(_not_pd_message(M, pt, self.conditions))
+                raise NotPositiveDefiniteError(_not_pd_message(M, pt, self.conditions, vals))
 
     def _forces(self, forces) -> tuple[sp.Expr, ...]:
         S = self.space
@@ -511,31 +513,59 @@ def _condition_symbols(conditions) -> set:
     return out
 
 
-def _not_pd_message(M: sp.Matrix, point: dict, conditions) -> str:
-    """Why M is not positive definite at ``point``: the leading principal minors (symbolic for
-    n ≤ 4, their values at the point otherwise) — T is positive definite exactly where all of
-    them are positive (Sylvester's criterion)."""
+#: the symbolic leading principal minors are shown only for n ≤ 4 and entries of at most this
+#: many distinct nodes in all (their determinants stay small; larger ones are only evaluated)
+_PD_SHOWN_NODES = 200
+
+
+def _not_pd_message(M: sp.Matrix, point: dict, conditions, values: Sequence | None = None) -> str:
+    """Why M is not positive definite at ``point``: the values there of the leading principal
+    minors Δ1 … Δk up to the first that is not positive (numerically, from the values of M at
+    the point: nothing symbolic is expanded), and for a small M (n ≤ 4, entries of at most
+    :data:`_PD_SHOWN_NODES` nodes) the minors themselves — T is positive definite exactly
+    where all of them are positive (Sylvester's criterion).
+
+    The message is built within a fixed bound of work: a symbolic determinant of a large or
+    dense mass matrix (Berkowitz on 9×9 symbolic inertia products) and its evaluation took
+    minutes and gigabytes before."""
     n = M.rows
     at = ", ".join(f"{k} = {v}" for k, v in sorted(point.items(), key=lambda kv: sp.default_sort_key(kv[0])))
+    if values is None:
+        values = [value_at(e, point, strict=False, tree=True) for e in M]
+    tol = mpmath.mpf(10) ** (-PRECISION // 3)
+    shown_values, bad = [], None
+    with mpmath.workdps(PRECISION):
+        if any(v is None for v in values):
+            bad = (None, None)
+        else:
+            A = mpmath.matrix(n, n)
+            for k, v in enumerate(values):
+                A[k // n, k % n] = to_mp(v)
+            for k in range(1, n + 1):
+                dk = mpmath.det(A[:k, :k]) if k > 1 else A[0, 0]
+                shown_values.append(f"Δ{k} = {mpmath.nstr(dk, 6)}")
+                if not dk > tol:
+                    bad = (k, dk)
+                    break
     minors = []
-    bad = None
-    for k in range(1, n + 1):
-        dk = M[:k, :k].det(method="berkowitz")
-        if n <= 4:
-            if not dk.has(sp.Function):
+    if n <= 4 and count_nodes(list(M), _PD_SHOWN_NODES) <= _PD_SHOWN_NODES:
+        for k in range(1, n + 1):
+            dk = M[:k, :k].det(method="berkowitz")
+            if not dk.has(sp.Function) and count_nodes(dk, _PD_SHOWN_NODES) <= _PD_SHOWN_NODES:
                 dk = sp.factor(dk)
             minors.append(f"Δ{k} = {dk}")
-        v = value_at(dk, point, strict=False, tree=True)
-        if bad is None and (v is None or not (to_mp(v) > mpmath.mpf(10) ** (-PRECISION // 3))):
-            bad = (k, v)
     msg = "the mass matrix ∂²T/∂q̇² is not positive definite " + (f"at {at}" if at else "(it has no parameters)")
-    if bad is not None:
-        shown = "undefined" if bad[1] is None else sp.N(to_sympy(bad[1]), 6)
-        msg += f": its leading principal minor Δ{bad[0]} is {shown} there"
+    if bad == (None, None):
+        msg += ": it is undefined there"
+    elif bad is not None:
+        msg += f": its leading principal minor Δ{bad[0]} is {mpmath.nstr(bad[1], 6)} there"
+        if bad[0] > 1:
+            msg += f" ({', '.join(shown_values)})"
     if minors:
         msg += ". T is positive definite exactly where " + ", ".join(minors) + " are all > 0"
     else:
-        msg += ". T is positive definite exactly where its leading principal minors are all > 0"
+        msg += (". T is positive definite exactly where its leading principal minors (the determinants of "
+                "the upper-left k×k blocks of ∂²T/∂q̇²) are all > 0")
     if conditions:
         msg += f"; the conditions {list(conditions)} do not ensure that"
     else:
