@@ -723,20 +723,6 @@ def test_why_system_velocity_constraints_through_from_kanes_method():
     assert acc == [0, 0]
 
 
-def test_why_unevaluated_factorial_in_a_frame_is_refused_at_once():
-    """Why, example 4: ``factorial(10**8)`` unevaluated in a frame's field ran for ever at
-    e48e492 (its structure coefficients evaluated it, inside C code that no alarm interrupts);
-    now a clear error naming it, at once."""
-    import time
-    S = S2()
-    x, y = S.q
-    f = sp.factorial(sp.Integer(10) ** 8, evaluate=False)
-    t0 = time.perf_counter()
-    with pytest.raises(g.GeonhError, match="factorial"):
-        g.Frame([g.VectorField(S, [1, f * y]), g.VectorField(S, [0, x])]).structure_coefficients()
-    assert time.perf_counter() - t0 < 5
-
-
 def test_why_initial_state_of_a_model_file_off_the_constraints_is_a_warning_with_its_size(tmp_path):
     """Why, example 7: a model file whose [initial] velocities violate its constraint
     (sin θ ẋ − cos θ ẏ = 0 at θ = 0.3 with ẏ = 0) was projected silently by ``geonh simulate``
