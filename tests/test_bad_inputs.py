@@ -714,13 +714,14 @@ def test_why_system_velocity_constraints_through_from_kanes_method():
     s.u_dep = [u2]
     s.kdes = [u1 - x.diff(), u2 - y.diff()]
     s.add_bodies(me.Particle("p", P, m))
+    s.add_loads(me.Force(P, sp.Symbol("f", positive=True) * N.x))   # pushed along x only
     s.velocity_constraints = [u2 - u1]                      # ẏ = ẋ
     ms = from_kanes_method(s)
     assert ms.n_constraints == 1
     (row,) = ms.constraints.matrix().tolist()
     assert row[0] != 0 and sp.simplify(row[0] + row[1]) == 0        # the constraint is ẏ − ẋ (up to a factor)
-    acc = g.lagrange(ms).accelerations({"x": 0, "y": 0, "x_dot": 1, "y_dot": 1, "m": 1})
-    assert acc == [0, 0]
+    acc = g.lagrange(ms).accelerations({"x": 0, "y": 0, "x_dot": 1, "y_dot": 1, "m": 1, "f": 2})
+    assert acc == [1, 1]                                     # ẍ = ÿ = f/(2m); unconstrained: ẍ = f/m, ÿ = 0
 
 
 def test_why_initial_state_of_a_model_file_off_the_constraints_is_a_warning_with_its_size(tmp_path):
