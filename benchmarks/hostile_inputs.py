@@ -713,7 +713,9 @@ def _toml_entries() -> None:
         names=("coordinates",))
 
     def initial_off_constraints(c: Cli) -> bool:
+        # reported as a note on stdout (before issue 20) or a warning on stderr with the correction
         notes = [ln for ln in c.out.splitlines() if ln.startswith("note:")]
+        notes += [ln for ln in c.err.splitlines() if ln.startswith("geonh: warning:")]
         return c.code == 0 and any("constraint" in n or "project" in n for n in notes)
     off = sleigh_toml(Q='"x_dot", "y_dot", "theta_dot"', initial_extra="x_dot = 1.0\ny_dot = 0.0\ntheta_dot = 0.5").replace(
         'names = ["v", "w", "c"]\n', "").replace('dependent = ["y"]\n', "")
