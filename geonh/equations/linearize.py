@@ -51,8 +51,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
-from ..kernel.evaluation import PRECISION, resolve_keys, symbols_in, to_mp
-from ..kernel.evaluation import check_assumptions
+from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
@@ -205,46 +204,18 @@ class _Jet:
         return val, g
 
 
-def _symbols_of(exprs: Iterable, memo: dict | None = None) -> set:
-    """Free symbols of expressions, one visit per distinct subexpression (sympy's
-    ``free_symbols`` walks the whole tree, which for equations of motion is huge)."""
-    memo = {} if memo is None else memo
-    out: set = set()
-    for expr in exprs:
-        expr = sympy_of(expr)
-        if expr in memo:
-            out |= memo[expr]
-            continue
-        stack = [(expr, False)]
-        while stack:
-            e, ready = stack.pop()
-            if e in memo:
-                continue
-            if e.is_Symbol:
-                memo[e] = frozenset((e,))
-            elif not e.args:
-                memo[e] = frozenset()
-            elif not ready:
-                stack.append((e, True))
-                stack.extend((a, False) for a in e.args if a not in memo)
-            else:
-                memo[e] = frozenset().union(*(memo[a] for a in e.args))
-        out |= memo[expr]
-    return out
-
-
 def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
     """For each group of expressions, the coordinates it depends on: those it contains,
     confirmed by a non-zero derivative at a random point near the operating point (so that
     an unsimplified cos²ψ + sin²ψ does not tie ψ to the equations)."""
-    present = [_symbols_of(g, memo) & set(q) for g in groups]
+    present = [symbols_in(g, memo) & set(q) for g in groups]
     cand = sorted(set().union(*present), key=str)
     if not cand:
         return present
     rng = random.Random(20240601)
     pt = {}
     with mpmath.workdps(PRECISION):
-        for s in sorted(_symbols_of([e for g in groups for e in g], memo), key=str):
+        for s in sorted(symbols_in([e for g in groups for e in g], memo), key=str):
             base = None
             v = values.get(s)
             if v is not None and not sympy_of(v).free_symbols:
@@ -547,7 +518,7 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
     # -- the operating point --------------------------------------------------------------
     memo: dict = {}
     universe: set = set(q) | set(u) | set(S.qd) | ({S.t} if S.t is not None else set())
-    universe |= _symbols_of(res + Kin + hol + gexprs, memo)
+    universe |= symbols_in(res + Kin + hol + gexprs, memo)
     universe -= set(xs)
     by_name = {s.name: s for s in universe}
     values: dict = {}
@@ -849,7 +820,7 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
     """(values, gradient rows) of ``exprs`` at ``values``: numerically by automatic
     differentiation, symbolically by sympy derivatives with the values substituted."""
     if not mode.symbolic:
-        missing = _symbols_of(exprs, memo) - set(values)
+        missing = symbols_in(exprs, memo) - set(values)
         if missing:
             raise MissingValueError(f"give values for {sorted(map(str, missing))} in the operating point "
                              "(or linearize with symbolic=True)")

@@ -859,16 +859,24 @@ def _reference_solve(M, rhs, what: str, symbols: dict | None):
     Ms = as_sympy_matrix(M, symbols)
     order = regular_pivot_order(Ms, what=what)
     rhs = rhs if _is_se(rhs) else se.DenseMatrix(rhs)
-    if order is not None:
-        try:
-            X = _lu_solve_ordered(*_reorder(M, rhs, order))
-            if _finite(X):
-                return X
-        except _Deferred:
-            pass
+    X = _solve_in_order(M, rhs, order)
+    if X is not None:
+        return X
     T = Translation()
     X = sympy_lu_solve(Ms, as_sympy_matrix(rhs, symbols), what=what)
     return T.to_symengine(X)
+
+
+def _solve_in_order(M, rhs, order):
+    """The symengine LU of M x = rhs with the rows in ``order``, or None when there is no
+    order, a pivot is structurally 0 or an entry of x is not finite (then the caller defers)."""
+    if order is None:
+        return None
+    try:
+        X = _lu_solve_ordered(*_reorder(M, rhs, order))
+    except _Deferred:
+        return None
+    return X if _finite(X) else None
 
 
 def _reorder(M, rhs, order):
@@ -897,14 +905,8 @@ def lu_solve(M, rhs, *, what: str = "matrix", order: Sequence[int] | None = None
     if order is None:
         order = generic_pivot_order(M, symbols)
     rhs = rhs if _is_se(rhs) else se.DenseMatrix(rhs)
-    if order is not None:
-        try:
-            X = _lu_solve_ordered(*_reorder(M, rhs, order))
-            if _finite(X):
-                return X
-        except _Deferred:
-            pass
-    return _reference_solve(M, rhs, what, symbols)
+    X = _solve_in_order(M, rhs, order)
+    return X if X is not None else _reference_solve(M, rhs, what, symbols)
 
 
 def _lu_solve_ordered(M, rhs):
