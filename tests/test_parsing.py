@@ -79,6 +79,7 @@ def test_fuzz_only_parse_errors_escape(text):
 
 
 # -- bounded work (issue 20): every input is refused with a LimitError naming the limit ------------
+import sys
 import time  # noqa: E402
 
 from geonh.kernel.parsing import Limits, check_size, current_limits  # noqa: E402
@@ -269,3 +270,19 @@ def test_fuzz_operator_soup(text):
     except g.ParseError:
         pass
     assert time.perf_counter() - t0 < 5.0, text[:80]
+
+
+@pytest.mark.parametrize("n", [2_000, 3_000, 4_000])
+def test_long_sums_within_the_length_limit_parse_in_any_thread(n):
+    """Python's parser nests a sum of n terms n deep and stops near 2,900 terms; within the
+    length limit geonh retries with a raised recursion limit (restored after), so such a sum
+    is an expression, in the main thread and in another one."""
+    import threading
+    text = "+".join(["x"] * n) + f" - {n}*x"
+    assert g.is_zero(text)
+    out = []
+    t = threading.Thread(target=lambda: out.append(g.is_zero(text)))
+    t.start()
+    t.join()
+    assert out == [True]
+    assert sys.getrecursionlimit() < 5_000          # restored

@@ -54,6 +54,7 @@ import keyword
 import math
 import numbers
 import re
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -123,6 +124,31 @@ def limits(**bounds: int) -> Iterator[Limits]:
         _LIMITS.reset(token)
 
 
+#: the longest formula whose parse is retried with a raised recursion limit (the default
+#: length limit: a sum of 10,000 terms)
+_RETRY_LENGTH = 20_000
+
+
+def _ast_parse(text: str) -> ast.Expression:
+    """``ast.parse`` of a formula.  Python's parser builds a chain of n binary operations
+    (a sum of n terms) n levels deep and, past the interpreter's recursion limit (about 2,900
+    terms), raises RecursionError; the string's length limit bounds n, so a retry with the
+    limit raised to cover that length is bounded too (the limit is process-wide: it is
+    restored at once, and a parse in another thread that meets the restored limit fails with
+    a clear LimitError, never a crash)."""
+    try:
+        return ast.parse(text, mode="eval")
+    except RecursionError:
+        if len(text) > _RETRY_LENGTH:    # deeper recursion would risk the C stack: refuse
+            raise
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 2 * len(text) + 1_000))
+    try:
+        return ast.parse(text, mode="eval")
+    finally:
+        sys.setrecursionlimit(old)
+
+
 def _limit_error(what: str, problem: str, name: str) -> LimitError:
     value = getattr(_LIMITS.get(), name)
     kind = "too deep" if name == "depth" else "too large"
@@ -182,7 +208,7 @@ def _parse(text: str, symbols: Iterable[sp.Symbol], what: str, compare: bool):
                 "thousands of terms, or hundreds of nested parentheses); build so large an expression "
                 "in sympy and pass the sympy object")
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = _ast_parse(text)
     except SyntaxError as e:
         if "too many nested" in str(e.msg):
             raise LimitError(too_deep) from None
