@@ -249,3 +249,18 @@ def test_eigenvalues_of_a_symbolic_A_with_values():
     assert np.allclose(sorted(ev, key=lambda z: z.imag), [-2.42981481j, 0, 0, 2.42981481j], atol=1e-8)
     with pytest.raises(ValueError, match="Omega"):
         lin.eigenvalues()
+
+
+def test_nonsmooth_potentials_linearize_where_smooth_and_refuse_clearly_where_not():
+    """V = |x| − x: a force with sign(x), whose derivatives (DiracDelta, DiracDelta(x, 1), …)
+    never end — the jet took them all (RecursionError); at x = 0.5 the linearization is the
+    free particle's, at x = 0 a clear SingularMapError."""
+    import geonh as g
+    from geonh.errors import SingularMapError
+    S = g.ConfigurationSpace("x")
+    m = sp.Symbol("m", positive=True)
+    eq = g.lagrange(g.MechanicalSystem(S, m * S.qd[0] ** 2 / 2, V=sp.Abs(S.q[0]) - S.q[0]))
+    A = eq.linearize({"x": 0.5, "x_dot": 0, "m": 1}).A
+    assert float((A - sp.Matrix([[0, 1], [0, 0]])).norm()) < 1e-30
+    with pytest.raises(SingularMapError, match="operating point"):
+        eq.linearize({"x": 0, "x_dot": 0, "m": 1})

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
+from ..errors import (DimensionError, GeonhError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
@@ -195,12 +195,19 @@ class _Jet:
             return abs(a), {i: s * d for i, d in ga.items()}
         # anything else: its value by sympy, its derivatives symbolically (then evaluated here)
         sub = {s: sp.Float(v, PRECISION) for s, v in self.point.items() if s in e.free_symbols}
-        val = _mpf(e.xreplace(sub))
-        g = {}
-        for s in e.free_symbols:
-            i = self.index.get(s)
-            if i is not None:
-                g[i] = self(sp.diff(e, s))[0]
+        try:
+            val = _mpf(e.xreplace(sub))
+            g = {}
+            for s in e.free_symbols:
+                i = self.index.get(s)
+                if i is not None:   # the derivative's value only (its own jet could recurse for
+                    # ever: sign → DiracDelta → DiracDelta(x, 1) → …)
+                    g[i] = _mpf(sp.diff(e, s).xreplace(sub))
+        except (ValueError, TypeError) as exc:
+            if isinstance(exc, GeonhError):
+                raise
+            raise SingularMapError(f"{e} has no finite value or derivative at the operating point "
+                                   "(e.g. sign or Abs where its argument is 0)") from None
         return val, g
 
 
