@@ -94,23 +94,14 @@ def is_model_file(arg: str) -> bool:
     return arg.endswith(".toml") or Path(arg).is_file()
 
 
+#: the TOML types of parsed values, as the messages name them (bool before int: a bool is an int)
+_KINDS = ((bool, "a boolean"), (int, "an integer"), (float, "a float"), (str, "a string"), (list, "an array"),
+          (dict, "a table"), ((datetime.date, datetime.time), "a date/time"))
+
+
 def _kind(value) -> str:
     """The TOML type of a parsed value, as the messages name it."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, (datetime.date, datetime.time)):
-        return "a date/time"
-    return type(value).__name__  # pragma: no cover - tomllib returns no other type
+    return next((name for kind, name in _KINDS if isinstance(value, kind)), type(value).__name__)
 
 
 def _brief(value, limit: int = 40) -> str:
