@@ -943,7 +943,7 @@ def _system_velocity_constraints(use_nonholonomic: bool):
     ``velocity_constraints`` (or, the control, as a nonholonomic constraint)."""
     import sympy.physics.mechanics as me
     sp = _sp()
-    from geonh.interop import from_kanes_method
+    from geonh.models.interop import from_kanes_method
     x, y = me.dynamicsymbols("x y")
     u1, u2 = me.dynamicsymbols("u1 u2")
     m = sp.Symbol("m", positive=True)
@@ -970,7 +970,7 @@ def _rolling_disc():
     assumptions, as in the docs)."""
     import sympy.physics.mechanics as me
     sp = _sp()
-    from geonh.interop import from_kanes_method
+    from geonh.models.interop import from_kanes_method
     q1, q2, q3 = me.dynamicsymbols("q1 q2 q3")
     u1, u2, u3 = me.dynamicsymbols("u1 u2 u3")
     r, m, gr = sp.symbols("r m g")
@@ -1004,10 +1004,10 @@ def _interop_entries() -> None:
         note="a refusal may also name the contact point Dmc: sympy's docs disc builds its rolling constraint "
              "into the velocities of a point without coordinates, which no T(q, q̇) can carry")
     add("interop.from_kanes_method('string')", "interop",
-        lambda: __import__("geonh.interop", fromlist=["x"]).from_kanes_method("__import__('os').system('touch PWNED')"),
+        lambda: __import__("geonh.models.interop", fromlist=["x"]).from_kanes_method("__import__('os').system('touch PWNED')"),
         "raise", names=("KanesMethod", "System", "str"))
     add("interop.from_kanes_method(None)", "interop",
-        lambda: __import__("geonh.interop", fromlist=["x"]).from_kanes_method(None), "raise",
+        lambda: __import__("geonh.models.interop", fromlist=["x"]).from_kanes_method(None), "raise",
         names=("KanesMethod", "System", "None"))
 
 
@@ -1266,7 +1266,7 @@ def _latex_entries() -> None:
             sl = _sleigh()
             return _g().derive(form, sl.system, dependent=sl.dependent)
         add(f"latex.{form}.display.equations_latex", "latex",
-            lambda eqs=eqs: __import__("geonh.display", fromlist=["x"]).equations_latex(eqs()), _latex_ok,
+            lambda eqs=eqs: __import__("geonh.kernel.display", fromlist=["x"]).equations_latex(eqs()), _latex_ok,
             refuse_ok=False)
         add(f"latex.{form}.cli.equations--latex", "latex",
             lambda form=form: cli("equations", "chaplygin-sleigh", "--form", form, "--latex"),

@@ -449,7 +449,7 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
     # derivation time): geonh's equations, models, backend (symengine) and code generation
     import importlib
     for mod in ("geonh.equations", "geonh.models.mechanical", "geonh.kernel.backend", "symengine",
-                "geonh.equations.compiled"):
+                "geonh.numerics.compiled"):
         try:
             importlib.import_module(mod)
         except ImportError:   # an older geonh (e.g. a baseline checkout) or no symengine

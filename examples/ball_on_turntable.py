@@ -8,7 +8,7 @@ import numpy as np
 
 from geonh import equations as E
 from geonh import is_zero, models, simulate
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 
 model = models.get("ball-on-turntable")
 m, r, I, Om = model.parameters

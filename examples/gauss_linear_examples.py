@@ -1,7 +1,7 @@
 """Gauss's principle (seed 001 eqs. (5)–(7)), Udwadia–Kalaba, Appell, Maggi and Lagrange with
 multipliers agree on the Chaplygin sleigh, the vertical rolling disk, the knife edge on an
 incline and a rheonomic skate on a moving belt."""
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.equations import gauss, lagrange, udwadia_kalaba
 from geonh.equations.nonlinear import appell, maggi_nonlinear
 from geonh.models.seeds import linear_examples

@@ -1,5 +1,5 @@
 """Hamilton's principle for nonholonomic systems: which forms give the right equations."""
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.equations import lagrange
 from geonh.equations.hamilton import hamilton_equations
 from geonh.models import mechanical

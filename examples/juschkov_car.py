@@ -7,7 +7,7 @@ import sympy as sp
 
 from geonh import equations as E
 from geonh import is_zero, models, simulate
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 
 model = models.get("car")
 S = model.space

@@ -3,7 +3,7 @@ import sympy as sp
 
 from geonh import equations as E
 from geonh import is_zero, models
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 
 
 def closed_forms(model):

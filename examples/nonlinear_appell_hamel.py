@@ -5,7 +5,7 @@ import random
 import sympy as sp
 
 from geonh import is_zero
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.equations.nonlinear import (
     appell,
     chetaev_lagrange,

@@ -3,7 +3,7 @@ import random
 
 import sympy as sp
 
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.equations.nonlinear import appell, maggi_nonlinear
 from geonh.kernel.evaluation import to_sympy
 from geonh.models.seeds import isokinetic_particle, speed_constraint_particle

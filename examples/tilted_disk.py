@@ -10,7 +10,7 @@ import sympy as sp
 
 from geonh import equations as E
 from geonh import models, simulate
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 
 model = models.get("tilted-disk")
 system, frame = model.system, model.frame

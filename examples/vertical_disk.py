@@ -8,7 +8,7 @@ import sympy as sp
 
 from geonh import equations as E
 from geonh import is_zero
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.equations.hamilton import hamilton_equations
 from geonh.models import mechanical
 

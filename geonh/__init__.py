@@ -75,7 +75,6 @@ from .equations import (
     FORMS,
     Equations,
     FormDeclaration,
-    advise_frame,
     appell,
     boltzmann_hamel,
     central_equations,
@@ -85,9 +84,7 @@ from .equations import (
     gauss,
     gibbs_appell,
     hamel_raw,
-    hamiltonize,
     hamilton_equations,
-    invariant_measure,
     hertz,
     is_chaplygin,
     kane,
@@ -103,11 +100,12 @@ from .equations import (
     volterra,
     voronets,
 )
-from .equations.compiled import ODEFunction
-from .equations.linearize import Linearization, eigenvalues, linearize
+from .numerics.compiled import ODEFunction
+from .analysis.linearize import Linearization, eigenvalues, linearize
 from .numerics import DLATrajectory, SweepResult, Trajectory, dla_integrate, simulate, sweep
-from .certificate import Certificate, same_motion
-from .analysis import (Integral, IntegralSearch, MomentumMap, NonholonomicMomentum, SymmetryError, check_symmetry,
+from .analysis.certificate import Certificate, same_motion
+from .analysis import (advise_frame, hamiltonize, invariant_measure,
+                       Integral, IntegralSearch, MomentumMap, NonholonomicMomentum, SymmetryError, check_symmetry,
                        conserved_momenta, energy_integral, jacobi_integral, momentum_map, polynomial_first_integrals,
                        verify_along)
 from . import models

@@ -4,7 +4,8 @@ import pytest
 import sympy as sp
 
 from geonh import models, same_motion
-from geonh.equations import FORMS, advise_frame, boltzmann_hamel, equation_size, lagrange
+from geonh.analysis import advise_frame, equation_size
+from geonh.equations import FORMS, boltzmann_hamel, lagrange
 from geonh.errors import NotFoundError
 from geonh.kernel.fields import coordinate_fields
 from geonh.kernel.frames import Frame

@@ -238,7 +238,7 @@ def test_rolling_disc_gets_past_its_speeds_and_is_refused_by_name():
     point declared at rest without coordinates (a constraint built into the velocities that a
     T(q, q̇) cannot carry: accepting it would be a wrong motion), and the refusal says so."""
     from geonh.errors import UnsupportedSetupError
-    from geonh.interop import from_kanes_method
+    from geonh.models.interop import from_kanes_method
     km, N, q, u = _rolling_disc()
     with pytest.raises(UnsupportedSetupError, match=r"Dmc.*not the time derivative") as exc:
         from_kanes_method(km)

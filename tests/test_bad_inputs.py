@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import geonh as g
 from geonh import models
-from geonh.certificate import certify_forms
+from geonh.analysis.certificate import certify_forms
 
 # -- shared data -------------------------------------------------------------------------------
 MARKER = Path(tempfile.mkdtemp(prefix="geonh_bad_inputs_")) / "pwned"
@@ -79,7 +79,7 @@ def sleigh():
 
 def cli(*argv: str) -> tuple[int, str]:
     """Run ``geonh.cli.main`` in process: (exit code, stderr).  argparse's SystemExit is an exit code."""
-    from geonh.cli import main
+    from geonh.app.cli import main
     err, out = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         try:
@@ -699,7 +699,7 @@ def test_why_system_velocity_constraints_through_from_kanes_method():
     ``System.velocity_constraints``, read by ``interop.from_kanes_method``, came in with 0
     constraints at e48e492 (the unconstrained motion, silently)."""
     import sympy.physics.mechanics as me
-    from geonh.interop import from_kanes_method
+    from geonh.models.interop import from_kanes_method
     x, y = me.dynamicsymbols("x y")
     u1, u2 = me.dynamicsymbols("u1 u2")
     m = sp.Symbol("m", positive=True)
@@ -736,7 +736,7 @@ def test_why_initial_state_of_a_model_file_off_the_constraints_is_a_warning_with
         'constraints = ["sin(theta)*x_dot - cos(theta)*y_dot"]\n'
         '[values]\nm = 1\nI = 0.5\n'
         '[initial]\ntheta = 0.3\nx_dot = 1.0\ny_dot = 0.0\ntheta_dot = 0.5\n', encoding="utf-8")
-    from geonh.cli import main
+    from geonh.app.cli import main
     err, out = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
         code = main(["simulate", str(model), "--t", "0.2", "--points", "3"])

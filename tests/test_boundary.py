@@ -133,10 +133,11 @@ def test_the_corpus_is_potent():
 #: public modules without ``__all__``, and why they have none (their names are re-exported by a
 #: package's ``__all__``, or they are the command line's back end, tested through it)
 NO_ALL = {
-    "geonh.cli": "the command line (click); its option strings are parsed through geonh.workbench "
+    "geonh.app": "the application floor's package: its modules (cli, workbench, report, plotting) are listed here",
+    "geonh.app.cli": "the command line (click); its option strings are parsed through geonh.app.workbench "
                  "and geonh.kernel.parsing, tested in tests/test_cli.py",
-    "geonh.report": "the HTML report of `geonh report`, built from geonh.workbench results",
-    "geonh.workbench": "the command line's back end; called by geonh.cli with models and option values",
+    "geonh.app.report": "the HTML report of `geonh report`, built from geonh.app.workbench results",
+    "geonh.app.workbench": "the command line's back end; called by geonh.app.cli with models and option values",
     "geonh.errors": "exception classes only (re-exported by geonh.__all__)",
     "geonh.kernel.distributions": "re-exported by geonh.kernel.__all__",
     "geonh.kernel.fields": "re-exported by geonh.kernel.__all__",
@@ -530,10 +531,10 @@ def _on_motion_tuple(c):
 OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.kernel.forms.Form": {"components": lambda c: {(2,): 1}},
     "geonh.kernel.budget.count_nodes": {"limit": lambda c: 10},
-    "geonh.kernel.codegen.CompiledFunction": {
+    "geonh.numerics.codegen.CompiledFunction": {
         "args": lambda c: [_x(c)], "shape": lambda c: (1,), "size": lambda c: 1, "backend": lambda c: "numpy",
         "single": lambda c: (lambda x: x), "batch": lambda c: (lambda X: X), "into": lambda c: (lambda x, o: None)},
-    "geonh.equations.compiled.Observable": {
+    "geonh.numerics.compiled.Observable": {
         "f": lambda c: c.ode, "exprs": lambda c: [_x(c)], "unknowns": lambda c: False, "what": lambda c: "x",
         "backend": lambda c: None},
     "geonh.numerics.constraints.ConstraintSet": {"f": lambda c: c.ode},
@@ -569,8 +570,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
         "form": lambda c: "custom", "u": lambda c: list(c.eqs.u), "ud": lambda c: list(c.eqs.ud),
         "kinematics": lambda c: list(c.eqs.kinematics), "speeds": lambda c: list(c.eqs.speeds)},
     "geonh.equations.base.Equations.linearize": {"operating_point": lambda c: c.operating_point},
-    "geonh.equations.linearize.linearize": {"operating_point": lambda c: c.operating_point},
-    "geonh.equations.linearize.eigenvalues": {"A": lambda c: sp.Matrix([[0, 1], [-1, 0]])},
+    "geonh.analysis.linearize.linearize": {"operating_point": lambda c: c.operating_point},
+    "geonh.analysis.linearize.eigenvalues": {"A": lambda c: sp.Matrix([[0, 1], [-1, 0]])},
     "geonh.equations.engine.FormDeclaration": {
         "form": lambda c: "boltzmann-hamel", "W": lambda c: tuple(c.decl.W), "on_motion": _on_motion_tuple,
         "u": lambda c: tuple(c.decl.u), "ud": lambda c: tuple(c.decl.ud),
@@ -602,13 +603,13 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.numerics.trajectory.Trajectory": {
         "t": lambda c: np.zeros(1), "y": lambda c: np.zeros((1, 5)), "function": lambda c: c.ode,
         "raw": lambda c: None},
-    "geonh.equations.compiled.ODEFunction.batch": {"Y": lambda c: np.array([c.y0])},
-    "geonh.equations.compiled.ODEFunction.batch_unknowns": {"Y": lambda c: np.array([c.y0])},
-    "geonh.equations.compiled.Observable.batch": {"Y": lambda c: np.array([c.y0])},
+    "geonh.numerics.compiled.ODEFunction.batch": {"Y": lambda c: np.array([c.y0])},
+    "geonh.numerics.compiled.ODEFunction.batch_unknowns": {"Y": lambda c: np.array([c.y0])},
+    "geonh.numerics.compiled.Observable.batch": {"Y": lambda c: np.array([c.y0])},
     "geonh.numerics.constraints.ConstraintSet.residuals_batch": {"Y": lambda c: np.array([c.y0])},
-    "geonh.kernel.codegen.CompiledFunction.batch": {"X": lambda c: np.array([[1.0]])},
-    "geonh.plotting.bicycle_figure": {"speeds": lambda c: [1.0]},
-    "geonh.plotting.eigenvalues_figure": {"values": lambda c: [1.0]},
+    "geonh.numerics.codegen.CompiledFunction.batch": {"X": lambda c: np.array([[1.0]])},
+    "geonh.app.plotting.bicycle_figure": {"speeds": lambda c: [1.0]},
+    "geonh.app.plotting.eigenvalues_figure": {"values": lambda c: [1.0]},
     "geonh.analysis.conserved.IntegralSearch.contains": {},
     _B + "basu_mandal_accelerations": {"model": lambda c: c.bicycle, "eqs": lambda c: c.bicycle_eqs},
     _B + "benchmark_matrices": {"equations": lambda c: c.bicycle_eqs},
@@ -630,12 +631,12 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.kernel.velocity_frames.VelocityFrame": lambda c: c.velocity_frame,
     "geonh.kernel.backend.Translation": lambda c: c.translation,
     "geonh.kernel.backend.LazyArray": lambda c: g.kernel.backend.LazyArray([1, 2]),
-    "geonh.kernel.codegen.CompiledFunction": lambda c: g.kernel.codegen.compile_function([_x(c)], [_x(c)]),
+    "geonh.numerics.codegen.CompiledFunction": lambda c: g.numerics.codegen.compile_function([_x(c)], [_x(c)]),
     "geonh.equations.base.Equations": lambda c: c.eqs,
-    "geonh.equations.compiled.ODEFunction": lambda c: c.ode,
-    "geonh.equations.compiled.Observable": lambda c: c.ode.observable([c.space.q[0]]),
+    "geonh.numerics.compiled.ODEFunction": lambda c: c.ode,
+    "geonh.numerics.compiled.Observable": lambda c: c.ode.observable([c.space.q[0]]),
     "geonh.equations.engine.NativeSplit": lambda c: c.native_split,
-    "geonh.equations.linearize.Linearization": lambda c: c.linearization,
+    "geonh.analysis.linearize.Linearization": lambda c: c.linearization,
     "geonh.equations.registry.EquationForm": lambda c: g.FORMS["voronets"],
     "geonh.transposition.relations.ConstrainedSetting": lambda c: c.setting,
     "geonh.transposition.relations.TranspositionalRelations": lambda c: c.relations,

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from geonh import cli, models
-from geonh.cli import main, progress
+from geonh import models
+from geonh.app import cli
+from geonh.app.cli import main, progress
 from geonh.errors import ModelFileError, ParseError
 from geonh.models import files
 
@@ -672,7 +673,7 @@ def test_consistent_initial_state_has_no_projection_warning(capsys):
 
 @pytest.mark.slow
 def test_report_shows_the_projection_warning():
-    from geonh.report import report_html
+    from geonh.app.report import report_html
     seen = []
     page = report_html(files.load(SLEIGH_FILE), certify=False, simulate_t=0.5, form="lagrange", warn=seen.append)
     assert any("projected onto them" in w for w in seen)
@@ -739,7 +740,7 @@ def test_progress_only_on_a_terminal(monkeypatch):
 
 # -- the workbench under the command: data and geonh errors, no click ------------------------------------------------
 def test_workbench_returns_data_and_raises_geonh_errors():
-    from geonh import workbench
+    from geonh.app import workbench
     from geonh.errors import GeonhError
     assert issubclass(workbench.TaskError, GeonhError)
     with pytest.raises(workbench.TaskError, match="kinematic model"):

@@ -354,7 +354,7 @@ def test_chaplygin_ball_integrals():
     point (its momentum equation has zero right-hand side) and the degree-1 search with
     coefficients trigonometric in (θ, φ) finds exactly it."""
     from geonh import boltzmann_hamel
-    from geonh.equations import is_integral
+    from geonh.analysis import is_integral
     model = models.get("chaplygin-ball")
     ball, S = model.system, model.space
     ps, th, ph, x, y = S.q

@@ -3,7 +3,8 @@ import time
 
 import sympy as sp
 
-from geonh import ConfigurationSpace, display, models
+from geonh import ConfigurationSpace, models
+from geonh.kernel import display
 from geonh.transposition import ConstrainedSetting
 
 

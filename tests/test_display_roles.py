@@ -6,7 +6,8 @@ import pytest
 import sympy as sp
 
 import geonh as g
-from geonh import ConfigurationSpace, display, models
+from geonh import ConfigurationSpace, models
+from geonh.kernel import display
 from geonh.transposition import ConstrainedSetting, voronets_frame
 
 DOT_FORMS = ("voronets", "chaplygin", "neimark-fufaev")

@@ -209,10 +209,10 @@ def test_index_and_readme_name_every_model():
 @pytest.mark.parametrize("name", ["chaplygin-sleigh", "vertical-disk", "rolling-disk", "appell-hamel", "aumann-3.1"])
 def test_geonh_show_runs_for_documented_models(name, capsys):
     """`geonh show NAME` works for the models the docs show (a cheap subset: not the 3-trailer)."""
-    import geonh.cli
+    import geonh.app.cli
 
     assert any(name in _mentioned_models(text) for text in _pages().values())
-    assert geonh.cli.main(["show", name]) == 0
+    assert geonh.app.cli.main(["show", name]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{name}: {geonh.models.describe(name)}")
 

@@ -15,7 +15,7 @@ import geonh as g
 from geonh import equations as E
 from geonh.numerics import first_order_function
 from geonh import transposition as T
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.systems.mechanical import MechanicalSystem
 
 

@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.equations import lagrange
 from geonh.errors import NotLinearError, NotPositiveDefiniteError, RankError
 from geonh.systems.gauss import FreeSystem, GaussSystem, constrained_acceleration
@@ -153,7 +153,7 @@ def test_gauss_without_constraints_is_the_free_motion():
     (found by the audit of Aumann 1971: they used to fail on shapes or return no equations)."""
     import sympy as sp
     from geonh import ConfigurationSpace, MechanicalSystem, lagrange
-    from geonh.certificate import same_motion
+    from geonh.analysis.certificate import same_motion
     from geonh.equations.gauss import gauss, udwadia_kalaba
     from geonh.systems.gauss import GaussSystem
     S = ConfigurationSpace("x y")

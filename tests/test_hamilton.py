@@ -5,7 +5,7 @@ import sympy as sp
 from geonh.equations import lagrange
 from geonh.kernel.frames import Frame
 from geonh.kernel.generic_point import is_zero
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.equations.hamilton import hamilton_equations, naive_terms, woronetz_identity
 
 

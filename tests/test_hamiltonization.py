@@ -13,7 +13,7 @@ import sympy as sp
 
 from geonh import ConfigurationSpace, MechanicalSystem, models
 from geonh.equations import chaplygin
-from geonh.equations.hamiltonization import hamiltonize, invariant_measure
+from geonh.analysis.hamiltonization import hamiltonize, invariant_measure
 from geonh.errors import DimensionError, NotFoundError
 from geonh.kernel.generic_point import is_zero, lu_solve
 

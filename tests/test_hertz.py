@@ -5,7 +5,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.kernel.generic_point import is_zero
 from geonh.systems.hertz import HertzSpace, benchmark_split, split_galgebra
 from geonh.equations import hertz

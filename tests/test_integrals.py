@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from geonh import models
-from geonh.equations.integrals import is_integral, rates, time_derivative
+from geonh.analysis.integrals import is_integral, rates, time_derivative
 from geonh.errors import DimensionError, NotLinearError
 
 

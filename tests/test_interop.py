@@ -8,7 +8,7 @@ import sympy.physics.mechanics as me
 
 import geonh as g
 from geonh.errors import DimensionError, GeonhError
-from geonh.interop import SympyEquations, from_kanes_method, to_pydy_system, to_sympy
+from geonh.models.interop import SympyEquations, from_kanes_method, to_pydy_system, to_sympy
 
 m, a, I, f = sp.symbols("m a I f", positive=True)
 

@@ -11,7 +11,7 @@ import sympy.physics.mechanics as me
 
 import geonh as g
 from geonh.errors import DimensionError, GeonhError, SingularMapError, UnsupportedSetupError
-from geonh.interop import from_kanes_method, from_lagranges_method, from_sympy
+from geonh.models.interop import from_kanes_method, from_lagranges_method, from_sympy
 
 t = me.dynamicsymbols._t
 m, a, I, f0, l, grav, c = sp.symbols("m a I f0 l g c", positive=True)

@@ -14,8 +14,9 @@ import sympy as sp
 
 import geonh
 from geonh import ConfigurationSpace, MechanicalSystem, models
-from geonh.equations import FORMS, eigenvalues, lagrange, linearize
-from geonh.equations.linearize import jacobian_at
+from geonh.analysis import eigenvalues, linearize
+from geonh.analysis.linearize import jacobian_at
+from geonh.equations import FORMS, lagrange
 from geonh.errors import InconsistentStateError, NotAdaptedError, UnknownCoordinateError
 from geonh.numerics import first_order_function
 

@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.kernel.distributions import Codistribution
 from geonh.equations import Equations, lagrange
 from geonh.errors import (InconsistentStateError, NotFoundError, NotLinearError, NotPositiveDefiniteError,

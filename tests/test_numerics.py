@@ -26,7 +26,7 @@ import sympy as sp
 import geonh as g
 from geonh import models
 from geonh.equations import FORMS
-from geonh.kernel.codegen import compile_function, llvm_available
+from geonh.numerics.codegen import compile_function, llvm_available
 from geonh.kernel.evaluation import to_sympy, value_at
 from geonh.numerics import Trajectory, first_order_function
 
@@ -388,7 +388,7 @@ def _spd_symbolic(k: int, seed: int):
 @pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 6])
 def test_compiled_elimination_solves_and_its_check_detects_non_positive_definite(k):
-    from geonh.equations.compiled import _inline_lu
+    from geonh.numerics.compiled import _inline_lu
     M, F, args = _spd_symbolic(k, k)
     defs, xs, check = _inline_lu(M)
     vals = iter([M[i] for i in range(k * k) if M[i] != 0] + list(F))
@@ -437,7 +437,7 @@ def test_ode_function_falls_back_when_the_compiled_elimination_does_not_apply():
 @pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
 def test_factor_sums_keeps_values_and_takes_out_shared_factors():
     import symengine as se
-    from geonh.kernel.codegen import factor_sums
+    from geonh.numerics.codegen import factor_sums
     a, b, c, d, e = se.symbols("a b c d e")
     out = factor_sums([a * b + a * c + d * e - a * d * e])
     assert out[0].is_Add and any(t.is_Mul and a in t.args for t in out[0].args)

@@ -398,7 +398,7 @@ def test_boolean_model_options_take_only_booleans(build, arg, value):
 def test_the_command_line_shows_a_motion_that_stopped_and_fails(tmp_path, capsys):
     """``geonh simulate`` prints the motion up to where the integration stopped, says why in a
     note, and ends with status 1 (a failed computation, not bad input)."""
-    from geonh import cli
+    from geonh.app import cli
     path = tmp_path / "blow_up.toml"
     path.write_text('name = "blow-up"\ncoordinates = ["x"]\n[dynamics]\nkinetic_energy = "x_dot**2/2"\n'
                     'potential = "-x**4"\n[initial]\nx = 1.0\nx_dot = 1.0\n', encoding="utf-8")
@@ -424,7 +424,7 @@ def test_numbers_too_large_for_a_float_and_overflow_noise(sleigh, capsys):
         with pytest.raises(g.SingularMapError, match="not finite"):
             g.simulate(sleigh, [0, 0, 0, 1e308, 0.5], (0, 0.1), SLEIGH_P)
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
-    from geonh import cli
+    from geonh.app import cli
     assert cli.main(["simulate", "chaplygin-sleigh", "--t", "0.1", "--points", "3", "--init", "v=1e308"]) != 0
     err = capsys.readouterr().err
     assert "not finite" in err and len(err.strip().splitlines()) == 1

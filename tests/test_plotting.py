@@ -4,7 +4,8 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
-from geonh import models, plotting, simulate  # after the backend choice
+from geonh import models, simulate
+from geonh.app import plotting  # after the backend choice
 
 PARAMS = {"m": 1, "a": 0.5, "I": 0.2}
 

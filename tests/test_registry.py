@@ -8,8 +8,8 @@ import sympy as sp
 
 import geonh as g
 from geonh import models
-from geonh.certificate import certify_forms
-from geonh.cli import main
+from geonh.analysis.certificate import certify_forms
+from geonh.app.cli import main
 from geonh.equations import FORMS, FormDeclaration, derive
 
 

@@ -590,7 +590,7 @@ def cli_args(draw) -> tuple[list[str], str | None]:
 
 
 def soak_cli(soak: Soak, n: int, seed=None) -> None:
-    from geonh import cli as geonh_cli
+    from geonh.app import cli as geonh_cli
     sleigh = _toml(_sleigh_doc())
 
     @_hyp(n, seed)

@@ -89,7 +89,7 @@ def test_report_rendering():
 def test_cli_audit_one_source(tmp_path):
     import json
     from click.testing import CliRunner
-    from geonh.cli import cli
+    from geonh.app.cli import cli
     res = CliRunner().invoke(cli, ["audit", "--source", "appell1911"])
     assert res.exit_code == 0, res.output
     assert "(4)" in res.output and "misprint" in res.output and "formulas:" in res.output

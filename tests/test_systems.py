@@ -25,7 +25,7 @@ from geonh import transposition as T
 from geonh.equations.independent import motion_substitution
 from geonh import models
 from geonh.models import mechanical
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.kernel.evaluation import to_mp, to_sympy
 from geonh.systems.mechanical import MechanicalSystem
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 
 from geonh import (ConfigurationSpace, boltzmann_hamel_nonlinear, chetaev_lagrange, gibbs_appell_nonlinear,
                    maggi_nonlinear, velocity_frame)
-from geonh.certificate import same_motion
+from geonh.analysis.certificate import same_motion
 from geonh.errors import DimensionError, SingularMapError
 from geonh.kernel.generic_point import is_zero
 from geonh.kernel.velocity_frames import VelocityFrame

@@ -5,6 +5,11 @@ This package sits in the layer of :mod:`geonh.certificate`: it imports from the 
 transposition, systems, equations and numerics layers only (never from the models or the
 command line).
 """
+from .linearize import Linearization, SecondOrder, eigenvalues, linearize
+from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
+from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
+from .integrals import is_integral, rates, time_derivative
+from .certificate import Certificate, certify_forms, same_motion
 from .conserved import (
                         Integral,
                         IntegralSearch,
@@ -20,6 +25,10 @@ from .conserved import (
                         verify_along,
 )
 
-__all__ = ["Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
+__all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues",
+           "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",
+           "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
+           "is_integral", "rates", "time_derivative", "Certificate", "certify_forms", "same_motion",
+           "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
            "polynomial_first_integrals", "verify_along"]

@@ -75,8 +75,8 @@ import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
 from ..equations.base import Equations
-from ..equations.integrals import rates as _rates
-from ..equations.integrals import expression_in, time_derivative
+from .integrals import rates as _rates
+from .integrals import expression_in, time_derivative
 from ..errors import DimensionError, GeonhError, NotLinearError, SpaceMismatchError
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (

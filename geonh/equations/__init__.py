@@ -25,10 +25,6 @@ from .gauss import gauss, udwadia_kalaba
 from .hertz import hertz
 from .hamilton import hamilton_equations
 from .registry import FORMS, EquationForm, derive
-from .linearize import Linearization, SecondOrder, eigenvalues, linearize
-from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
-from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
-from .integrals import is_integral, rates, time_derivative
 
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
@@ -37,8 +33,4 @@ __all__ = [
     "appell", "chetaev_lagrange", "invert_quasi_velocities", "maggi_nonlinear", "reactions_at",
     "velocity_frame", "gibbs_appell_nonlinear", "boltzmann_hamel_nonlinear",
     "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
-    "Linearization", "SecondOrder", "linearize", "eigenvalues",
-    "FrameAdvice", "FrameCandidate", "advise_frame", "equation_size",
-    "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
-    "is_integral", "rates", "time_derivative",
 ]

@@ -12,8 +12,8 @@ from typing import Any, Sequence
 import mpmath
 import sympy as sp
 
-from ..display import latex as display_latex
-from ..display import register_rate
+from ..kernel.display import latex as display_latex
+from ..kernel.display import register_rate
 from ..errors import DimensionError, ParseError
 from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
                                  value_at)
@@ -178,7 +178,7 @@ class Equations:
         M x = F is solved numerically at every call, never inverted symbolically.
         ``params``: {symbol or name: number or expression}; ``backend``: "auto" (LLVM where
         symengine has it, else numpy), "llvm", "lambda" or "numpy" (:mod:`geonh.kernel.codegen`)."""
-        from .compiled import ODEFunction
+        from ..numerics.compiled import ODEFunction
         return ODEFunction(self, params, backend=backend, jacobian=jacobian)
 
     # -- evaluation -------------------------------------------------------------------------
@@ -271,7 +271,7 @@ class Equations:
         Returns a :class:`~geonh.equations.linearize.Linearization` (A, B, the state, the
         second-order form, eigenvalues); ``kw``: ``ignorable``, ``dependent``, ``parameters``,
         ``tol`` (:func:`geonh.equations.linearize.linearize`, docs/linearization.md)."""
-        from .linearize import linearize
+        from ..analysis.linearize import linearize
         return linearize(self, operating_point, inputs=inputs, symbolic=symbolic, **kw)
 
     def latex(self) -> str:
@@ -283,7 +283,7 @@ class Equations:
         return " \\\\\n".join(lines)
 
     def _repr_latex_(self) -> str:
-        from ..display import repr_latex  # duck-typed renderer: imports none of these classes
+        from ..kernel.display import repr_latex  # duck-typed renderer: imports none of these classes
         return repr_latex(self)
 
     def __repr__(self) -> str:

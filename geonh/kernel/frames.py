@@ -314,7 +314,7 @@ class Frame:
         return Frame._assemble(fields, Ainv * self.B, None)
 
     def _repr_latex_(self) -> str:
-        from ..display import repr_latex  # duck-typed renderer: imports none of these classes
+        from .display import repr_latex  # duck-typed renderer: imports none of these classes
         return repr_latex(self)
 
     def __repr__(self) -> str:

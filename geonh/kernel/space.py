@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
-from ..display import register_rate
+from .display import register_rate
 from ..errors import DimensionError, NotLinearError, ParseError, SpaceMismatchError, UnknownCoordinateError
 from . import roles
 from .parsing import as_expr, as_exprs, brief, check_lookalikes, expr_of

@@ -361,7 +361,7 @@ def state_matrix(mats: Mapping, v) -> mpmath.matrix:
 
 def eigenvalues_at(mats: Mapping, v) -> list:
     """Eigenvalues of the benchmark's lean-steer system at speed v (mpmath, sorted by real part)."""
-    from ..equations.linearize import eigenvalues
+    from ..analysis.linearize import eigenvalues
     with mpmath.workdps(PRECISION):
         return eigenvalues(state_matrix(mats, v), high_precision=True)
 

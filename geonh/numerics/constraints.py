@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ..equations.compiled import ODEFunction
+from .compiled import ODEFunction
 from ..errors import SingularMapError
 from ..kernel.parsing import as_float, as_floats, sympy_of
 from ..systems.gauss import GaussSystem

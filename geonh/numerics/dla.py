@@ -85,7 +85,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotFoundError, NotLinearError,
                       ParseError, SingularMapError, UnknownCoordinateError)
-from ..kernel.codegen import compile_function
+from .codegen import compile_function
 from ..systems.mechanical import MechanicalSystem
 from ..kernel.parsing import sympy_of
 

@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..equations.base import Equations
-from ..equations.compiled import ODEFunction
+from .compiled import ODEFunction
 from ..errors import (DimensionError, GeonhError, InconsistentStateError, IntegrationError, NotFoundError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import resolve_keys, short_repr

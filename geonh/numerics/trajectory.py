@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ..equations.compiled import ODEFunction
+from .compiled import ODEFunction
 from ..errors import NotFoundError, UnknownCoordinateError
 from ..kernel.parsing import as_floats, sympy_of
 from ..systems.mechanical import MechanicalSystem

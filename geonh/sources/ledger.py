@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Iterator, Literal, Mapping
 
 import sympy as sp
 
-from ..display import tidy
+from ..kernel.display import tidy
 from ..errors import GeonhError, NotFoundError, ParseError, SingularMapError
 from ..kernel.generic_point import generic_rank, is_zero
 from ..kernel.parsing import as_expr, as_exprs, as_matrix, as_sequence, as_substitution, as_symbols

@@ -495,7 +495,7 @@ class MechanicalSystem:
         return vals
 
     def _repr_latex_(self) -> str:
-        from ..display import repr_latex  # duck-typed renderer: imports none of these classes
+        from ..kernel.display import repr_latex  # duck-typed renderer: imports none of these classes
         return repr_latex(self)
 
     def __repr__(self) -> str:

@@ -19,7 +19,7 @@ from typing import Protocol, Sequence, Union
 
 import sympy as sp
 
-from ..display import register_rate
+from ..kernel.display import register_rate
 from ..errors import DimensionError, NotAdaptedError, ParseError
 from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField

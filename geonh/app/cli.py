@@ -52,13 +52,15 @@ from typing import BinaryIO
 import click
 import sympy as sp
 
-from . import display, models, workbench
-from .equations.registry import FORMS
-from .errors import BudgetExceededError, GeonhError
-from .kernel.budget import budget
-from .models import files
+from .. import models
+from ..kernel import display
+from . import workbench
+from ..equations.registry import FORMS
+from ..errors import BudgetExceededError, GeonhError
+from ..kernel.budget import budget
+from ..models import files
 from .report import report_html
-from .sources import SOURCES, audit
+from ..sources import SOURCES, audit
 from .workbench import TaskError, for_display
 
 FORMATS = ("text", "latex", "json")
@@ -316,7 +318,7 @@ def _pairs(items, what: str) -> dict:
 def _number(text: str, what: str) -> sp.Expr:
     """A real number given on the command line: exact (``pi/2`` stays pi/2) but of floating-point
     size, since every value feeds the numerics (``10**400`` would turn into inf there)."""
-    from .kernel.parsing import parse
+    from ..kernel.parsing import parse
     e = parse(text, (), what=what)
     if not (e.is_number and e.is_real):
         raise InputError(f"{what}: {_clip(text)!r} is not a real number")
@@ -747,7 +749,7 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
         if plot:
             from . import plotting
             if bike and name == "v":
-                from .models import bicycle
+                from ..models import bicycle
                 fig = plotting.bicycle_figure(grid, eigs, weave_speed=float(bicycle.weave_speed(mats)),
                                               capsize_speed=float(bicycle.capsize_speed(mats)))
             else:

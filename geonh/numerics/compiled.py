@@ -58,7 +58,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotPicklableError, ParseError, SingularMapError,
                       UnknownCoordinateError)
-from ..kernel.codegen import compile_function, expression_atoms
+from .codegen import compile_function, expression_atoms
 from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 
@@ -238,7 +238,7 @@ class _Core:
         inline = None
         resolved = backend
         if backend == "auto":
-            from ..kernel.codegen import llvm_available
+            from .codegen import llvm_available
             resolved = "llvm" if llvm_available() else "numpy"
         if resolved in ("llvm", "lambda"):
             inline = _inline_lu(sp.Matrix(self.k, self.k, self.M))

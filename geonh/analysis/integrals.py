@@ -20,7 +20,7 @@ from ..errors import DimensionError, NotLinearError
 from ..kernel.generic_point import is_zero, lu_solve
 from ..kernel.parsing import as_expr, as_exprs, sympy_of
 from ..kernel.space import known_symbols
-from .base import Equations
+from ..equations.base import Equations
 
 __all__ = ["rates", "expression_in", "time_derivative", "is_integral"]
 

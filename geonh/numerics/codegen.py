@@ -36,7 +36,7 @@ import numpy as np
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, ParseError, UnknownCoordinateError
-from .parsing import as_floats, as_sequence, expr_of, sympy_of
+from ..kernel.parsing import as_floats, as_sequence, expr_of, sympy_of
 
 __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "factor_sums",
            "llvm_available", "symengine_available"]

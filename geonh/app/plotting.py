@@ -26,8 +26,8 @@ from collections.abc import Sequence
 import numpy as np
 import sympy as sp
 
-from .errors import GeonhError, ParseError
-from .kernel.parsing import as_float, as_floats, as_sequence
+from ..errors import GeonhError, ParseError
+from ..kernel.parsing import as_float, as_floats, as_sequence
 
 __all__ = ["bicycle_figure", "eigenvalues_figure", "growth_vector_figure", "invariants_figure", "overview",
            "phase_figure", "reactions_figure", "trajectory_figure"]

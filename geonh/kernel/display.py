@@ -31,8 +31,8 @@ from collections.abc import Iterable
 import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-from .errors import DimensionError, ParseError
-from .kernel.parsing import as_sequence, expr_of, sympy_of
+from ..errors import DimensionError, ParseError
+from .parsing import as_sequence, expr_of, sympy_of
 
 __all__ = ["DISPLAY_LIMIT", "DISPLAY_NODES", "balanced", "dotted_names", "equations_latex", "field_text",
            "frame_latex", "frame_name_latex", "latex", "mathml", "rate_role", "register_rate", "relations_latex",

@@ -15,9 +15,11 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from . import display, models, workbench
-from .errors import BudgetExceededError, GeonhError
-from .systems import analyze_constraints
+from .. import models
+from ..kernel import display
+from . import workbench
+from ..errors import BudgetExceededError, GeonhError
+from ..systems import analyze_constraints
 from .workbench import Progress, for_display, quiet
 
 _CSS = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.4}

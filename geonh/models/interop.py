@@ -21,13 +21,13 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from .equations.base import Equations
-from .errors import (DimensionError, GeonhError, NotLinearError, ParseError, RankError, SingularMapError,
+from ..equations.base import Equations
+from ..errors import (DimensionError, GeonhError, NotLinearError, ParseError, RankError, SingularMapError,
                      UnsupportedSetupError)
-from .kernel.generic_point import generic_rank, independent_rows, is_zero, lu_solve
-from .kernel.parsing import as_floats, as_mapping, expr_of, sympy_of
-from .kernel.space import ConfigurationSpace
-from .systems.mechanical import MechanicalSystem
+from ..kernel.generic_point import generic_rank, independent_rows, is_zero, lu_solve
+from ..kernel.parsing import as_floats, as_mapping, expr_of, sympy_of
+from ..kernel.space import ConfigurationSpace
+from ..systems.mechanical import MechanicalSystem
 
 __all__ = ["from_sympy", "from_kanes_method", "from_lagranges_method", "to_sympy", "to_pydy_system",
            "SympyEquations"]

@@ -42,7 +42,7 @@ from ..kernel.fields import VectorField
 from ..kernel.trig import trig_tidy
 from ..kernel.generic_point import (det_small, generic_rank, independent_rows, inverse, is_zero, lu_solve,
                                     sample_points)
-from .base import Equations
+from ..equations.base import Equations
 from ..kernel.parsing import sympy_of
 
 __all__ = ["InvariantMeasure", "Hamiltonization", "invariant_measure", "hamiltonize"]

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
-from .equations.base import Equations
-from .equations.registry import FORMS, derive
-from .errors import DimensionError, NotFoundError, ParseError, SpaceMismatchError
-from .kernel.budget import check
-from .kernel.evaluation import to_mp
-from .kernel.generic_point import PRECISION
-from .kernel.parsing import as_sequence
+from ..equations.base import Equations
+from ..equations.registry import FORMS, derive
+from ..errors import DimensionError, NotFoundError, ParseError, SpaceMismatchError
+from ..kernel.budget import check
+from ..kernel.evaluation import to_mp
+from ..kernel.generic_point import PRECISION
+from ..kernel.parsing import as_sequence
 
 __all__ = ["Certificate", "same_motion", "certify_forms"]
 

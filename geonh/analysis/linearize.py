@@ -56,7 +56,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix,
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
-    from .base import Equations
+    from ..equations.base import Equations
 
 __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian_at"]
 
@@ -470,7 +470,7 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     there, and that is linearized (:attr:`Linearization.equations`).  A frame singular at the
     point raises :class:`SingularMapError` saying so.
     """
-    from .base import Equations as _Equations
+    from ..equations.base import Equations as _Equations
     if not isinstance(equations, _Equations):
         raise ParseError(f"linearize takes Equations, not {type(equations).__name__}")
     tol = as_float(tol, "tol", minimum=0) if tol is not None else None
@@ -754,7 +754,7 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
     raises SingularMapError naming it and a form without a frame."""
     from ..kernel.fields import VectorField
     from ..kernel.frames import Frame
-    from .registry import FORMS
+    from ..equations.registry import FORMS
 
     entry = FORMS.get(equations.form)
     frame = equations.frame

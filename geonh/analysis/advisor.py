@@ -33,8 +33,8 @@ from ..kernel.frames import Frame
 from ..kernel.parsing import as_mapping
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import voronets_frame
-from .base import Equations
-from .registry import FORMS, derive
+from ..equations.base import Equations
+from ..equations.registry import FORMS, derive
 
 __all__ = ["FrameCandidate", "FrameAdvice", "advise_frame", "equation_size"]
 

@@ -20,16 +20,17 @@ from typing import NamedTuple
 
 import sympy as sp
 
-from . import display, models
-from .certificate import certify_forms
-from .equations.registry import FORMS, derive
-from .errors import BudgetExceededError, GeonhError, IntegrationError
-from .kernel.frames import Frame
-from .kernel.trig import trig_tidy
-from .models import files
-from .systems import analyze_constraints
-from .transposition import ConstrainedSetting, voronets_frame
-from .kernel.parsing import expr_of, sympy_of
+from .. import models
+from ..kernel import display
+from ..analysis.certificate import certify_forms
+from ..equations.registry import FORMS, derive
+from ..errors import BudgetExceededError, GeonhError, IntegrationError
+from ..kernel.frames import Frame
+from ..kernel.trig import trig_tidy
+from ..models import files
+from ..systems import analyze_constraints
+from ..transposition import ConstrainedSetting, voronets_frame
+from ..kernel.parsing import expr_of, sympy_of
 
 #: a progress reporter: called with what is being done, returns a context manager around the work
 Progress = Callable[[str], AbstractContextManager]
@@ -265,7 +266,7 @@ def equations(model, form: str | None = None, *, progress: Progress = quiet):
     chetaev-lagrange, the only one, for constraints nonlinear in the velocities)."""
     sysm = system(model)
     if not is_mechanical(model):
-        from .equations import chetaev_lagrange
+        from ..equations import chetaev_lagrange
         if form not in (None, "chetaev-lagrange"):
             raise TaskError(f"{model.name} has constraints nonlinear in the velocities; its equations come in "
                             "the form chetaev-lagrange")
@@ -329,7 +330,7 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
     [values], else 1; coordinates to its [initial], else 0.3; speeds to 0.5.  An initial state
     off the constraints is projected onto them (forms with multipliers keep every velocity in
     the state) and the correction is reported in the warnings, naming the values that moved."""
-    from .numerics import simulate
+    from ..numerics import simulate
     eqs = equations(model, form, progress=progress)
     f = eqs.ode_function()
     extra = getattr(model, "extra", None) or {}
@@ -425,7 +426,7 @@ def linearize(model, at: dict | None = None, params: dict | None = None, form: s
     params = params or {}
     try:
         if speed is not None:
-            from .models import bicycle
+            from ..models import bicycle
             eqs = equations(model, form, progress=progress)
             op = bicycle.benchmark_operating_point(model, sp.nsimplify(expr_of(speed, what="speed")))
             names = {str(s) for s in model.parameters}
@@ -472,7 +473,7 @@ def eigenvalue_sweep(model, name: str, grid, at: dict | None = None, params: dic
 def bicycle_sweep(speeds, model=None, *, progress: Progress = quiet):
     """Eigenvalues of the Whipple bicycle's lean–steer system at each speed (benchmark
     parameters): (benchmark matrices, list of eigenvalue lists)."""
-    from .models import bicycle
+    from ..models import bicycle
     model = model or models.get("whipple-bicycle")
     with progress("linearizing the Whipple bicycle (benchmark matrices)"):
         mats = bicycle.benchmark_matrices(model=model)
