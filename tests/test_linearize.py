@@ -235,7 +235,7 @@ def test_second_order_that_does_not_close():
 
 
 def test_public_names():
-    assert geonh.linearize is linearize and geonh.Linearization is geonh.equations.Linearization
+    assert geonh.linearize is linearize and geonh.Linearization is geonh.analysis.Linearization
 
 
 def test_eigenvalues_of_a_symbolic_A_with_values():
