@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 import mpmath
 import sympy as sp
 
+from ..equations.base import register_method
 from ..errors import (DimensionError, GeonhError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
@@ -1058,3 +1059,7 @@ def eigenvalues(A, *, high_precision: bool = False):
     if high_precision:
         return out
     return np.array([complex(z) for z in out])
+
+
+#: ``eqs.linearize(operating_point, ...)`` forwards here (:func:`geonh.equations.base.register_method`)
+register_method("linearize", linearize)

@@ -1,28 +1,41 @@
 """The :class:`Equations` type: what every equation form returns.
 
 Equations of motion  M(t, q, u) · x = F(t, q, u)  with kinematics q̇ = K(t, q, u); x are the
-speed derivatives u̇ (and, for the multiplier forms, the multipliers λ).  The object is
-immutable: everything a form knows goes in through the constructor.
+speed derivatives u̇ (and, for the multiplier forms, the multipliers λ).  The object is a
+frozen dataclass: everything a form knows goes in through the constructor
+(``dataclasses.replace`` builds a changed copy, checked again).
+
+The type holds the equations and what is read off them at the level of derivation (M, F, the
+kinematics, values at a state, accelerations, LaTeX).  What analyses finished equations
+(:func:`geonh.analysis.linearize`) or compiles them (:func:`geonh.numerics.ode_function`) lives
+on a higher floor as a function taking an :class:`Equations`; the methods users know —
+``eqs.linearize(...)``, ``eqs.ode_function(...)`` — are thin forwards that those modules
+register with :func:`register_method` when they are imported (as pandas and xarray register
+accessors; ``import geonh`` imports them all, so the methods always exist).  This module
+imports nothing above the equations floor.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import mpmath
 import sympy as sp
 
 from ..kernel.display import latex as display_latex
 from ..kernel.display import register_rate
-from ..errors import DimensionError, ParseError
+from ..errors import DimensionError, InconsistentStateError, ParseError
 from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
                                  value_at)
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
 from ..kernel.parsing import as_expr, as_exprs, as_mapping, as_matrix, as_sequence, as_symbols, sympy_of
+from ..kernel.space import ConfigurationSpace
 from ..systems.protocol import SystemLike
 
-__all__ = ["Equations"]
+__all__ = ["Equations", "register_method"]
 
 
 def _register_roles(eqs: "Equations") -> None:
@@ -40,6 +53,7 @@ def _register_roles(eqs: "Equations") -> None:
                 register_rate(u, S.q[S.qd.index(speed)])
 
 
+@dataclasses.dataclass(frozen=True, init=False, eq=False, repr=False)
 class Equations:
     """Equations of motion  M(t, q, u) · x = F(t, q, u)  with kinematics q̇ = K(t, q, u).
 
@@ -48,6 +62,12 @@ class Equations:
     :attr:`u`, :attr:`kdes`, :attr:`mass_matrix`, :attr:`forcing`, :attr:`mass_matrix_full`,
     :attr:`forcing_full`, :meth:`rhs`, :attr:`lam_vec`.  The mass matrix is never inverted
     symbolically unless :meth:`rhs` is called.
+
+    A frozen dataclass (compared by identity): every field is set, checked, by the constructor;
+    ``dataclasses.replace(eqs, notes=...)`` gives a changed copy checked again.  The
+    methods :meth:`linearize` and :meth:`ode_function` forward to
+    :func:`geonh.analysis.linearize` and :func:`geonh.numerics.ode_function`
+    (:func:`register_method`).
 
     Parameters
     ----------
@@ -64,6 +84,22 @@ class Equations:
     reduced_coordinates : coordinates in which the equations close (Chaplygin).
     details : further data of the form, e.g. Maggi's basis ε, the inverse q̇(v*) (read-only).
     """
+
+    form: str
+    system: SystemLike
+    space: ConfigurationSpace = dataclasses.field(init=False)
+    u: tuple[sp.Symbol, ...]
+    ud: tuple[sp.Symbol, ...]
+    kinematics: tuple[sp.Expr, ...]
+    speeds: tuple[sp.Expr, ...]
+    residuals: tuple[sp.Expr, ...]
+    multipliers: tuple[sp.Symbol, ...]
+    frame: Frame | None
+    reactions: tuple[sp.Expr, ...]
+    notes: str
+    reduced_coordinates: tuple[sp.Symbol, ...]
+    details: dict[str, Any]
+    _linear_given: tuple[sp.ImmutableMatrix, sp.ImmutableMatrix] | None = dataclasses.field(init=False)
 
     def __init__(self, form: str, system: SystemLike, u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
                  kinematics: Sequence[sp.Expr], speeds: Sequence[sp.Expr], residuals: Sequence[sp.Expr] = (),
@@ -99,7 +135,7 @@ class Equations:
             residuals = list(given[0] * x - given[1])
         put(self, "_linear_given", given)
         put(self, "residuals", tuple(residuals))
-        put(self, "lam_vec", tuple(multipliers))
+        put(self, "multipliers", tuple(multipliers))
         put(self, "frame", frame)
         put(self, "reactions", tuple(as_exprs(reactions, what="reactions")))
         put(self, "notes", notes)
@@ -107,16 +143,15 @@ class Equations:
         put(self, "details", dict(as_mapping(details, "details") if details is not None else {}))
         _register_roles(self)
 
-    def __setattr__(self, name, value):
-        raise AttributeError(f"Equations are immutable (tried to set {name!r}); pass it to the constructor")
-
-    def __delattr__(self, name):
-        raise AttributeError("Equations are immutable")
-
     # -- sympy vocabulary -------------------------------------------------------------------
     @property
     def q(self) -> tuple[sp.Symbol, ...]:
         return self.space.q
+
+    @property
+    def lam_vec(self) -> tuple[sp.Symbol, ...]:
+        """The multipliers λ (sympy's name for :attr:`multipliers`)."""
+        return self.multipliers
 
     @property
     def unknowns(self) -> tuple[sp.Symbol, ...]:
@@ -169,17 +204,6 @@ class Equations:
         come from :mod:`geonh.numerics`)."""
         sol = lu_solve(self.mass_matrix, self.forcing, what=f"{self.form} mass matrix")
         return sp.Matrix(list(self.kinematics)).col_join(sol[:len(self.ud), :])
-
-    def ode_function(self, params: dict | None = None, *, backend: str = "auto", jacobian: bool = False):
-        """ẏ = f(t, y), y = (q, u), compiled once (:class:`~geonh.equations.compiled.ODEFunction`):
-        ``f(t, y)`` — or ``f(t, y, p)`` with the parameters left open, in the order of
-        ``f.parameters`` — for ``scipy.integrate.solve_ivp``; ``f.batch(t, Y)``;
-        ``f.jacobian(t, y)`` (compiled now with ``jacobian=True``, else at its first call).
-        M x = F is solved numerically at every call, never inverted symbolically.
-        ``params``: {symbol or name: number or expression}; ``backend``: "auto" (LLVM where
-        symengine has it, else numpy), "llvm", "lambda" or "numpy" (:mod:`geonh.kernel.codegen`)."""
-        from ..numerics.compiled import ODEFunction
-        return ODEFunction(self, params, backend=backend, jacobian=jacobian)
 
     # -- evaluation -------------------------------------------------------------------------
     @cached_property
@@ -262,18 +286,6 @@ class Equations:
                 out.append(directional_derivative(k, point, direction, tv, {}))
         return [to_sympy(v) for v in out]
 
-    # -- linearization (geonh.equations.linearize) ---------------------------------------------
-    def linearize(self, operating_point, *, inputs=(), symbolic: bool = False, **kw):
-        """Linear equations δẏ = A δy + B δr about an equilibrium or a steady motion (constant
-        speeds; ignorable coordinates may drift), without inverting the mass matrix
-        symbolically: A = ∂f/∂y at the point, ∂u̇/∂y from M(y0) ∂x/∂y = ∂F/∂y − ∂M/∂y x0;
-        holonomic constraints and dependent speeds are eliminated on their tangent space.
-        Returns a :class:`~geonh.equations.linearize.Linearization` (A, B, the state, the
-        second-order form, eigenvalues); ``kw``: ``ignorable``, ``dependent``, ``parameters``,
-        ``tol`` (:func:`geonh.equations.linearize.linearize`, docs/linearization.md)."""
-        from ..analysis.linearize import linearize
-        return linearize(self, operating_point, inputs=inputs, symbolic=symbolic, **kw)
-
     def latex(self) -> str:
         """LaTeX of M x = F and the kinematics, symbols printed by their roles (q̇ and u̇ with dots,
         q̈ with two: :func:`geonh.display.latex`)."""
@@ -289,3 +301,48 @@ class Equations:
     def __repr__(self) -> str:
         return (f"Equations({self.form}: {len(self.residuals)} equations in "
                 f"{[s.name for s in self.unknowns]}, {self.system!r})")
+
+
+def _refuse_write(self: Equations, name: str, value: object) -> None:
+    raise dataclasses.FrozenInstanceError(f"Equations are immutable (tried to set {name!r}); pass it to the "
+                                          "constructor, or make a changed copy with dataclasses.replace")
+
+
+def _refuse_delete(self: Equations, name: str) -> None:
+    raise dataclasses.FrozenInstanceError(f"Equations are immutable (tried to delete {name!r})")
+
+
+# the frozen dataclass's refusals, with a message that says what to do instead (a frozen
+# dataclass may not define these in its body)
+setattr(Equations, "__setattr__", _refuse_write)
+setattr(Equations, "__delattr__", _refuse_delete)
+
+#: the methods registered from above: name -> the function they forward to
+_FORWARDS: dict[str, Callable[..., Any]] = {}
+_OWN = frozenset(name for name in vars(Equations) if not name.startswith("__")) \
+    | frozenset(f.name for f in dataclasses.fields(Equations))
+
+
+def register_method(name: str, function: Callable[..., Any]) -> None:
+    """Make ``eqs.<name>(*args, **kw)`` call ``function(eqs, *args, **kw)``: a module above the
+    equations floor that analyses or compiles equations registers its function this way when
+    it is imported (``eqs.linearize`` ← :func:`geonh.analysis.linearize`, ``eqs.ode_function`` ←
+    :func:`geonh.numerics.ode_function`), so that the type stays on its floor and imports
+    nothing from above — as pandas' ``register_dataframe_accessor``.  The method carries the
+    function's name, docstring and signature (less the equations).  Registering a name again
+    with the same function does nothing; a name the type defines itself, or one registered to
+    another function, is refused with an :class:`~geonh.errors.InconsistentStateError`."""
+    if not name.isidentifier() or name.startswith("_") or name in _OWN:
+        raise InconsistentStateError(f"cannot register {name!r} on Equations: it is not a public name free for a "
+                                     f"method (the type defines {name!r} itself or the name is private)")
+    known = _FORWARDS.get(name)
+    if known is not None and known is not function:
+        raise InconsistentStateError(f"Equations.{name} already forwards to {known.__module__}.{known.__qualname__}")
+
+    @functools.wraps(function)
+    def method(self: Equations, *args: Any, **kw: Any) -> Any:
+        return function(self, *args, **kw)
+
+    method.__qualname__ = f"Equations.{name}"
+    _FORWARDS[name] = function
+    setattr(Equations, name, method)

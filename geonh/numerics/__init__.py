@@ -1,8 +1,8 @@
 """Numerics: from symbolic equations to numbers.
 
-:meth:`geonh.Equations.ode_function` compiles the explicit first-order system ẏ = f(t, y),
-y = (q, u) (:mod:`geonh.equations.compiled`, code from :mod:`geonh.kernel.codegen`; the mass
-matrix is solved numerically at every call); :func:`simulate` integrates it with scipy and
+:func:`ode_function` (also ``eqs.ode_function``) compiles the explicit first-order system
+ẏ = f(t, y), y = (q, u) (:mod:`geonh.numerics.compiled`, code from
+:mod:`geonh.numerics.codegen`; the mass matrix is solved numerically at every call); :func:`simulate` integrates it with scipy and
 returns a :class:`Trajectory` (named columns, multipliers, reactions, energy and constraint
 residuals along the motion), checking the initial state against the constraints and
 optionally projecting onto them (:mod:`geonh.numerics.constraints`).
@@ -14,12 +14,13 @@ process or on a Dask cluster (:mod:`geonh.numerics.sweep`).
 Exact and 60-digit values at single states come from :mod:`geonh.kernel.evaluation` and
 :meth:`geonh.Equations.accelerations`.
 """
+from .compiled import ODEFunction, Observable, ode_function
 from .constraints import ConstraintSet, metric_of, velocity_constraints
 from .dla import RULES, DLAScheme, DLATrajectory, dla_integrate, dla_scheme
 from .sweep import SweepResult, sweep
 from .ode import first_order_function, simulate
 from .trajectory import Trajectory
 
-__all__ = ["first_order_function", "simulate", "Trajectory", "ConstraintSet", "velocity_constraints",
+__all__ = ["ode_function", "ODEFunction", "Observable", "first_order_function", "simulate", "Trajectory", "ConstraintSet", "velocity_constraints",
            "metric_of", "dla_integrate", "dla_scheme", "DLATrajectory", "DLAScheme", "RULES",
            "sweep", "SweepResult"]

@@ -56,6 +56,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import sympy as sp
 
+from ..equations.base import Equations, register_method
 from ..errors import (DimensionError, InconsistentStateError, NotPicklableError, ParseError, SingularMapError,
                       UnknownCoordinateError)
 from .codegen import compile_function, expression_atoms
@@ -65,7 +66,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
 
-__all__ = ["ODEFunction", "Observable"]
+__all__ = ["ODEFunction", "Observable", "ode_function"]
 
 
 def _is_number(v) -> bool:
@@ -613,6 +614,21 @@ class Observable:
             X = f._batch_solve(f._core.main.batch(A))
             A = np.concatenate([A, X], axis=1)
         return self._fn.batch(A).reshape((A.shape[0],) + self.shape)
+
+
+def ode_function(eqs: Equations, params: Mapping | None = None, *, backend: str = "auto",
+                 jacobian: bool = False) -> ODEFunction:
+    """ẏ = f(t, y), y = (q, u), of ``eqs`` compiled once (:class:`ODEFunction`; also
+    ``eqs.ode_function(params, ...)``): ``f(t, y)`` — or ``f(t, y, p)`` with the parameters left
+    open, in the order of ``f.parameters`` — for ``scipy.integrate.solve_ivp``;
+    ``f.batch(t, Y)``; ``f.jacobian(t, y)`` (compiled now with ``jacobian=True``, else at its
+    first call).  M x = F is solved numerically at every call, never inverted symbolically.
+    ``params``: {symbol or name: number or expression}; ``backend``: "auto" (LLVM where
+    symengine has it, else numpy), "llvm", "lambda" or "numpy" (:mod:`geonh.numerics.codegen`)."""
+    return ODEFunction(eqs, params, backend=backend, jacobian=jacobian)
+
+
+register_method("ode_function", ode_function)
 
 
 def _not_picklable(what: str, eqs) -> NotPicklableError:
