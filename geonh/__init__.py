@@ -8,6 +8,7 @@ Layers, each importing only from the ones before it (data flows one way):
 Signs and index orders follow ``CONVENTIONS.md`` (see docs/conventions.md).
 Hypothesis strategies for your own tests: ``import geonh.testing`` (not imported here).
 """
+from . import moved as _moved
 from .errors import (
     BudgetExceededError,
     DependentFieldsError,
@@ -17,6 +18,7 @@ from .errors import (
     IntegrationError,
     LimitError,
     MissingValueError,
+    MovedError,
     NotAdaptedError,
     NotFoundError,
     NotLinearError,
@@ -142,8 +144,12 @@ __all__ = [
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
-    "IntegrationError", "NotPicklableError",
+    "IntegrationError", "NotPicklableError", "MovedError",
     "LimitError", "BudgetExceededError",
     # input limits
     "limits",
 ]
+
+# modules and names that moved (geonh.moved.MOVED): their old paths say where they live now
+_moved.install()
+__getattr__ = _moved.package_getattr(__name__)

@@ -138,3 +138,19 @@ class BudgetExceededError(GeonhError, TimeoutError):
 
     def __reduce__(self):  # pickles (and crosses process boundaries) with its data
         return (type(self), (self.step, self.done, self.total, self.unit, self.seconds))
+
+
+class MovedError(GeonhError, ModuleNotFoundError):
+    """A public module or name that moved to another home (issue 21: the application floor
+    :mod:`geonh.app`, analysis in :mod:`geonh.analysis`, code generation in
+    :mod:`geonh.numerics`): ``import geonh.workbench`` or ``from geonh.equations import
+    linearize`` says where it lives now.  ``old`` and ``new`` are the two dotted paths (the
+    table is :data:`geonh.moved.MOVED`).  Also a :class:`ModuleNotFoundError`, hence an
+    :class:`ImportError`."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+        super().__init__(f"{old} has moved to {new} (import it from there)")
+
+    def __reduce__(self):
+        return type(self), (self.old, self.new)

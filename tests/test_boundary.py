@@ -531,6 +531,7 @@ def _on_motion_tuple(c):
 OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.kernel.forms.Form": {"components": lambda c: {(2,): 1}},
     "geonh.kernel.budget.count_nodes": {"limit": lambda c: 10},
+    "geonh.moved.MovedFinder.find_spec": {"fullname": lambda c: "geonh.no_such_module"},
     "geonh.numerics.codegen.CompiledFunction": {
         "args": lambda c: [_x(c)], "shape": lambda c: (1,), "size": lambda c: 1, "backend": lambda c: "numpy",
         "single": lambda c: (lambda x: x), "batch": lambda c: (lambda X: X), "into": lambda c: (lambda x, o: None)},
@@ -649,6 +650,7 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.numerics.constraints.ConstraintSet": lambda c: g.numerics.constraints.ConstraintSet(c.ode),
     "geonh.numerics.dla.DLAScheme": lambda c: g.numerics.dla.dla_scheme(c.system),
     "geonh.analysis.conserved.IntegralSearch": lambda c: g.polynomial_first_integrals(c.eqs, 1),
+    "geonh.moved.MovedFinder": lambda c: g.moved.MovedFinder(),
 }
 
 #: public callables with value parameters that this test does not call, and why

@@ -2,7 +2,8 @@
 
 Floors, lowest first (:data:`FLOORS`): errors < kernel < transposition < systems < equations <
 numerics < analysis < models < sources < the facade ``geonh`` < testing < app.  A module's floor
-is named by its package (``geonh.kernel.frames`` lies on the kernel floor); the facade
+is named by its package (``geonh.kernel.frames`` lies on the kernel floor); the lowest floor
+holds ``geonh.errors`` and ``geonh.moved`` (the table of moved names); the facade
 ``geonh/__init__.py`` has its own floor, and ``geonh/__main__.py`` (``python -m geonh``) lies on
 the application floor with :mod:`geonh.app`.  There is no other table: a module in no floor's
 package fails :func:`test_every_module_lies_on_a_floor`.
@@ -24,7 +25,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "geonh"
 #: the floors, lowest first; each names the packages (or top-level modules) it holds.  "geonh"
 #: is the facade, geonh/__init__.py; the application floor is the top.
 FLOORS: list[tuple[str, ...]] = [
-    ("errors",), ("kernel",), ("transposition",), ("systems",), ("equations",), ("numerics",),
+    ("errors", "moved"), ("kernel",), ("transposition",), ("systems",), ("equations",), ("numerics",),
     ("analysis",), ("models",), ("sources",), ("geonh",), ("testing",), ("app", "__main__"),
 ]
 FLOOR_OF = {head: i for i, heads in enumerate(FLOORS) for head in heads}

@@ -26,6 +26,8 @@ from .hertz import hertz
 from .hamilton import hamilton_equations
 from .registry import FORMS, EquationForm, derive
 
+from ..moved import package_getattr
+
 __all__ = [
     "Equations", "FormDeclaration", "central_equations", "in_frame", "solve",
     "boltzmann_hamel", "chaplygin", "chaplygin_obstruction", "is_chaplygin", "neimark_fufaev", "volterra",
@@ -34,3 +36,6 @@ __all__ = [
     "velocity_frame", "gibbs_appell_nonlinear", "boltzmann_hamel_nonlinear",
     "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
 ]
+
+#: names that moved give a MovedError naming their new home (geonh.moved.MOVED)
+__getattr__ = package_getattr(__name__)

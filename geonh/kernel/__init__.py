@@ -20,6 +20,8 @@ from .frames import Frame, transform_structure_coefficients
 from .distributions import Codistribution, Distribution, IntegrabilityReport
 from .generic_point import generic_rank, is_zero
 
+from ..moved import package_getattr
+
 __all__ = [
     "get_backend", "set_backend", "using_backend",
     "ConfigurationSpace", "VectorField", "bracket", "coordinate_fields",
@@ -28,3 +30,6 @@ __all__ = [
     "Distribution", "Codistribution", "IntegrabilityReport",
     "generic_rank", "is_zero",
 ]
+
+#: names that moved give a MovedError naming their new home (geonh.moved.MOVED)
+__getattr__ = package_getattr(__name__)

@@ -1,0 +1,75 @@
+"""Where each public module and name that moved lives now, and the error that says so.
+
+One table, :data:`MOVED` (old dotted path → new dotted path), serves every way of reaching an
+old path: ``import geonh.workbench`` and ``from geonh.kernel.codegen import …`` (a finder on
+``sys.meta_path``, installed by ``import geonh``), ``from geonh.equations import linearize`` and
+``geonh.equations.advise_frame`` (the module ``__getattr__`` of each package that lost a name,
+:func:`package_getattr`).  Each raises :class:`~geonh.errors.MovedError` naming the new home.
+This module lies on the lowest floor with :mod:`geonh.errors` and imports nothing else of geonh.
+"""
+from __future__ import annotations
+
+import importlib.abc
+import sys
+from typing import Any, Callable
+
+from .errors import MovedError
+
+__all__ = ["MOVED", "MovedFinder", "install", "package_getattr"]
+
+#: old dotted path -> new dotted path, for every public module and name that moved
+MOVED: dict[str, str] = {
+    # the application floor: everything that turns a model name into output for a person
+    "geonh.cli": "geonh.app.cli",
+    "geonh.workbench": "geonh.app.workbench",
+    "geonh.report": "geonh.app.report",
+    "geonh.plotting": "geonh.app.plotting",
+    # analysis of derived equations
+    "geonh.certificate": "geonh.analysis.certificate",
+    "geonh.equations.linearize": "geonh.analysis.linearize",
+    "geonh.equations.advisor": "geonh.analysis.advisor",
+    "geonh.equations.hamiltonization": "geonh.analysis.hamiltonization",
+    "geonh.equations.integrals": "geonh.analysis.integrals",
+    # code generation
+    "geonh.equations.compiled": "geonh.numerics.compiled",
+    "geonh.kernel.codegen": "geonh.numerics.codegen",
+    # display on the kernel floor, interop with the models
+    "geonh.display": "geonh.kernel.display",
+    "geonh.interop": "geonh.models.interop",
+    # names geonh.equations exported (geonh.equations.linearize, the function, is above)
+    **{f"geonh.equations.{name}": f"geonh.analysis.{name}" for name in (
+        "Linearization", "SecondOrder", "eigenvalues", "FrameAdvice", "FrameCandidate", "advise_frame",
+        "equation_size", "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
+        "is_integral", "rates", "time_derivative")},
+}
+
+
+class MovedFinder(importlib.abc.MetaPathFinder):
+    """A finder that answers an import of a path in :data:`MOVED` with a
+    :class:`~geonh.errors.MovedError` (every other import passes on to the next finder)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+        new = MOVED.get(fullname)
+        if new is not None:
+            raise MovedError(fullname, new)
+        return None
+
+
+def install() -> None:
+    """Put one :class:`MovedFinder` first on ``sys.meta_path`` (again: nothing happens)."""
+    if not any(isinstance(f, MovedFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, MovedFinder())
+
+
+def package_getattr(package: str) -> Callable[[str], Any]:
+    """The module ``__getattr__`` of ``package``: a name that moved raises
+    :class:`~geonh.errors.MovedError` naming its new home (an ImportError, so that
+    ``from package import name`` shows it), any other missing name the usual AttributeError."""
+
+    def __getattr__(name: str) -> Any:
+        new = MOVED.get(f"{package}.{name}")
+        if new is not None:
+            raise MovedError(f"{package}.{name}", new)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
