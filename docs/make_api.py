@@ -5,11 +5,12 @@ Pure Python (``inspect`` + ``pkgutil``), no documentation toolchain::
     python docs/make_api.py            # rewrite docs/api.md
     python docs/make_api.py --check    # exit 1 if docs/api.md is out of date
 
-Every public module and sub-package is documented, in the order of the layers (each imports
+Every public module and sub-package is documented, in the order of the floors (each imports
 only from the ones before it): the package ``geonh`` itself, then ``geonh.kernel`` and its
 modules, ``geonh.transposition``, ``geonh.systems``, ``geonh.equations``, ``geonh.numerics``,
-``geonh.certificate``, ``geonh.models``; then ``geonh.cli``, ``geonh.errors`` (which lies below
-every layer but is read last) and ``geonh.testing.strategies``.  That is the list
+``geonh.analysis``, ``geonh.models``; then the application, ``geonh.app``, ``geonh.errors`` and
+``geonh.moved`` (which lie below every floor but are read last) and
+``geonh.testing.strategies``.  That is the list
 :data:`KERNEL`; any other module follows alphabetically.
 
 A module's public names are its ``__all__`` if it has one, else the classes and functions it
@@ -37,7 +38,7 @@ KERNEL = [
     # kernel
     "geonh.kernel", "geonh.kernel.space", "geonh.kernel.fields", "geonh.kernel.forms", "geonh.kernel.frames",
     "geonh.kernel.distributions", "geonh.kernel.generic_point", "geonh.kernel.evaluation",
-    "geonh.kernel.parsing", "geonh.kernel.codegen",
+    "geonh.kernel.parsing", "geonh.kernel.display",
     # transposition
     "geonh.transposition", "geonh.transposition.relations", "geonh.transposition.adapted",
     "geonh.transposition.printed",
@@ -48,14 +49,18 @@ KERNEL = [
     "geonh.equations", "geonh.equations.base", "geonh.equations.engine", "geonh.equations.frame_forms",
     "geonh.equations.independent", "geonh.equations.nonlinear", "geonh.equations.gauss",
     "geonh.equations.hertz", "geonh.equations.hamilton", "geonh.equations.registry",
-    "geonh.equations.compiled", "geonh.equations.linearize",
-    # numerics, certificate, models
-    "geonh.numerics", "geonh.numerics.ode", "geonh.numerics.trajectory", "geonh.numerics.constraints",
-    "geonh.certificate",
+    # numerics
+    "geonh.numerics", "geonh.numerics.codegen", "geonh.numerics.compiled", "geonh.numerics.ode",
+    "geonh.numerics.trajectory", "geonh.numerics.constraints",
+    # analysis
+    "geonh.analysis", "geonh.analysis.linearize", "geonh.analysis.conserved", "geonh.analysis.integrals",
+    "geonh.analysis.hamiltonization", "geonh.analysis.advisor", "geonh.analysis.certificate",
+    # models
     "geonh.models", "geonh.models.kinematic", "geonh.models.mechanical", "geonh.models.seeds",
-    "geonh.models.bicycle",
-    # on top, and beside
-    "geonh.cli", "geonh.workbench", "geonh.report", "geonh.errors", "geonh.testing.strategies",
+    "geonh.models.bicycle", "geonh.models.interop",
+    # the application on top; the lowest floor (errors, moved names), read last; testing
+    "geonh.app", "geonh.app.cli", "geonh.app.workbench", "geonh.app.report", "geonh.app.plotting",
+    "geonh.errors", "geonh.moved", "geonh.testing.strategies",
 ]
 OUT = ROOT / "docs" / "api.md"
 

@@ -1,10 +1,13 @@
 """geonh: geometric analytical mechanics of nonholonomic systems.
 
-Layers, each importing only from the ones before it (data flows one way):
+Floors, each importing only from the ones before it (data flows one way):
 :mod:`geonh.kernel` (space, fields, forms, frames, distributions, generic-point decisions) →
 :mod:`geonh.transposition` (d and δ as fields, β/γ/B, adapted frames) →
-:mod:`geonh.systems` (the system kinds) → :mod:`geonh.equations` (one engine, every form) →
-:mod:`geonh.numerics` → :mod:`geonh.certificate` → :mod:`geonh.models` (the model library).
+:mod:`geonh.systems` (the system kinds) → :mod:`geonh.equations` (one engine, every form, the
+:class:`Equations` type) → :mod:`geonh.numerics` (code generation, simulation) →
+:mod:`geonh.analysis` (linearization, conserved quantities, the certificate, ...) →
+:mod:`geonh.models` (the model library) → :mod:`geonh.sources` (the audit) → this facade;
+:mod:`geonh.app` (the ``geonh`` command, report, plots) is on top and nothing here imports it.
 Signs and index orders follow ``CONVENTIONS.md`` (see docs/conventions.md).
 Hypothesis strategies for your own tests: ``import geonh.testing`` (not imported here).
 """

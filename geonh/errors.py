@@ -89,7 +89,7 @@ class ModelFileError(ParseError):
 
 class UnsupportedSetupError(GeonhError, ValueError):
     """A sympy.physics.mechanics set-up (KanesMethod, LagrangesMethod, System) holds something
-    that :mod:`geonh.interop` cannot bring into a MechanicalSystem without changing the motion
+    that :mod:`geonh.models.interop` cannot bring into a MechanicalSystem without changing the motion
     (a constraint built into the velocities, a configuration constraint the velocity constraints
     do not enforce, inconsistent acceleration constraints, …); the message names it and says how
     to state it so that it comes in."""

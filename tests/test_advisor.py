@@ -1,4 +1,4 @@
-"""The frame advisor (geonh.equations.advisor): its choice is at least as small as every
+"""The frame advisor (geonh.analysis.advisor): its choice is at least as small as every
 built-in frame, the chosen frame gives the same motion, failures are reported, not dropped."""
 import pytest
 import sympy as sp

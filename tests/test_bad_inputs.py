@@ -78,7 +78,7 @@ def sleigh():
 
 
 def cli(*argv: str) -> tuple[int, str]:
-    """Run ``geonh.cli.main`` in process: (exit code, stderr).  argparse's SystemExit is an exit code."""
+    """Run ``geonh.app.cli.main`` in process: (exit code, stderr).  argparse's SystemExit is an exit code."""
     from geonh.app.cli import main
     err, out = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):

@@ -1,4 +1,4 @@
-"""The command line, driven through its entry point ``geonh.cli.main`` (what the ``geonh``
+"""The command line, driven through its entry point ``geonh.app.cli.main`` (what the ``geonh``
 script calls): every command with a built-in model and with a model file, and bad input."""
 import contextlib
 import errno

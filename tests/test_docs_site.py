@@ -48,8 +48,8 @@ def test_api_links_resolve(site):
     assert re.search(r'href="kernel\.html#geonh\.kernel\.frames\.Frame"', ref)
     index = (site / "reference" / "index.html").read_text(encoding="utf-8")
     assert 'href="top.html"' in index and 'href="kernel.html"' in index
-    top = (site / "reference" / "top.html").read_text(encoding="utf-8")
-    assert 'id="geonh.interop.from_kanes_method"' in top
+    top = (site / "reference" / "models.html").read_text(encoding="utf-8")
+    assert 'id="geonh.models.interop.from_kanes_method"' in top
 
 
 @pytest.mark.slow

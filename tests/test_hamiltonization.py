@@ -1,4 +1,4 @@
-"""Invariant measures and Chaplygin's reducing multiplier (geonh.equations.hamiltonization).
+"""Invariant measures and Chaplygin's reducing multiplier (geonh.analysis.hamiltonization).
 
 Known results: the nonholonomic particle ż = y ẋ has the invariant density √(1 + y²) in
 (x, y, ẋ, ẏ) and the reducing multiplier N = 1/√(1 + y²) (Bloch, Nonholonomic Mechanics and

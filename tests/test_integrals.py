@@ -1,4 +1,4 @@
-"""Derivatives along the equations (geonh.equations.integrals), the primitive of the conserved
+"""Derivatives along the equations (geonh.analysis.integrals), the primitive of the conserved
 quantities in geonh.analysis: against finite differences of the compiled flow, and known
 integrals."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""geonh.interop: KanesMethod -> geonh -> sympy/pydy round trips on the Chaplygin sleigh."""
+"""geonh.models.interop: KanesMethod -> geonh -> sympy/pydy round trips on the Chaplygin sleigh."""
 import random
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Linearization about equilibria and steady motions (geonh.equations.linearize).
+"""Linearization about equilibria and steady motions (geonh.analysis.linearize).
 
 Hand-derived cases (pendulum, a bead on a parabola with a holonomic constraint, the Chaplygin
 sleigh's straight motion, the upright rolling disk and its classical critical speed

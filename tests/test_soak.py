@@ -2,7 +2,7 @@
 its command line, in one process (issue 20, "Trust on every route").
 
 For every input, only two outcomes are allowed: a result, or a :class:`geonh.GeonhError`
-(for the command line: ``geonh.cli.main`` returns an exit status, with no traceback on
+(for the command line: ``geonh.app.cli.main`` returns an exit status, with no traceback on
 stderr).  Beyond that the soak checks that
 
 * no input runs past its deadline (``DEADLINE`` seconds of wall time, enforced by a SIGALRM

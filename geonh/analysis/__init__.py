@@ -1,9 +1,19 @@
-"""Analysis of the motion beyond the equations: conserved quantities and the nonholonomic
-momentum (:mod:`geonh.analysis.conserved`).
+"""Analysis of derived equations, each module named for its question:
 
-This package sits in the layer of :mod:`geonh.certificate`: it imports from the kernel,
-transposition, systems, equations and numerics layers only (never from the models or the
-command line).
+* :mod:`~geonh.analysis.linearize` — linear equations and stability about an equilibrium or a
+  steady motion (``linearize``, ``eigenvalues``; also ``eqs.linearize``);
+* :mod:`~geonh.analysis.conserved` — conserved quantities and the nonholonomic momentum;
+* :mod:`~geonh.analysis.integrals` — derivatives along the motion (``time_derivative``,
+  ``is_integral``, ``rates``);
+* :mod:`~geonh.analysis.hamiltonization` — invariant measures and Chaplygin's reducing
+  multiplier;
+* :mod:`~geonh.analysis.advisor` — which frame gives the smallest equations;
+* :mod:`~geonh.analysis.certificate` — do two sets of equations give the same motion
+  (``same_motion``, ``certify_forms``)?
+
+This floor lies above the equations and the numerics (it imports from the kernel,
+transposition, systems, equations and numerics only) and below the models, the sources and
+the application.
 """
 from .linearize import Linearization, SecondOrder, eigenvalues, linearize
 from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size

@@ -17,7 +17,7 @@ d/dt ∂T/∂q̇^i − ∂T/∂q^i = Q_i + R_i (Q includes −∂V/∂q).
    and R·q̇ = λ_κ A_κi q̇^i = −λ_κ b_κ on the motion.  So h is conserved when L has no explicit
    time, the non-potential forces do no work and the reactions do no work — the last holds for
    homogeneous constraints (b = 0) even if A depends on t.  :func:`jacobi_integral` computes
-   dh/dt from the equations (:func:`geonh.equations.time_derivative`) and, independently, the
+   dh/dt from the equations (:func:`geonh.analysis.time_derivative`) and, independently, the
    three terms (the reaction from Lagrange's operator along the motion), checks that they add
    up, and decides each one.  For a scleronomic system h = E = T + V
    (:func:`energy_integral`).

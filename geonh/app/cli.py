@@ -28,9 +28,9 @@ model file read) and written whole or not at all (:func:`write_output`); a faile
 the constraints) is a ``geonh: warning:`` line on stderr.
 
 This module holds the click group and its commands only: it parses the arguments, calls
-:mod:`geonh.workbench` (the model-level tasks) and :mod:`geonh.report` (the HTML page), formats
+:mod:`geonh.app.workbench` (the model-level tasks) and :mod:`geonh.app.report` (the HTML page), formats
 their results as text, LaTeX or JSON, and turns their errors into exit statuses.  It is the
-``geonh`` entry point (``geonh.cli:main``, also ``python -m geonh``); nothing in the library
+``geonh`` entry point (``geonh.app.cli:main``, also ``python -m geonh``); nothing in the library
 imports it.
 """
 from __future__ import annotations
@@ -180,7 +180,7 @@ def load_model(arg: str):
 @contextmanager
 def _about(model):
     """An error of the computation on ``model`` is bad input naming the model (exit status 2);
-    a :class:`~geonh.workbench.TaskError` (complete already) passes on to :func:`main`."""
+    a :class:`~geonh.app.workbench.TaskError` (complete already) passes on to :func:`main`."""
     try:
         yield
     except (TaskError, BudgetExceededError):
@@ -432,7 +432,7 @@ def _t(e, full: bool = False) -> str:
 
 def show(name: str, out=None, fmt: str = "text", *, full: bool = False, growth: bool | None = None) -> None:
     """Print what geonh knows of a model (a built-in name, a model file or a model object).
-    ``full``: print big expressions too; ``growth``: see :func:`geonh.workbench.show_data`."""
+    ``full``: print big expressions too; ``growth``: see :func:`geonh.app.workbench.show_data`."""
     model = name if not isinstance(name, str) else load_model(name)
     w = (out or sys.stdout).write
     data = workbench.show_data(model, growth=growth, progress=progress)

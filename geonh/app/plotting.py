@@ -9,7 +9,7 @@ From a :class:`~geonh.Trajectory` (:func:`geonh.simulate`):
 * :func:`invariants_figure` — the constraint residuals |φ| and the energy drift T + V − E₀;
 * :func:`overview` — trajectory, energy and residual in one figure (``geonh simulate --plot``).
 
-From a linearization (:mod:`geonh.equations.linearize`): :func:`eigenvalues_figure` (real and
+From a linearization (:mod:`geonh.analysis.linearize`): :func:`eigenvalues_figure` (real and
 imaginary parts of the eigenvalues against a parameter) and :func:`bicycle_figure` (the
 Whipple bicycle's weave, capsize and castor curves against the forward speed, with the weave
 and capsize speeds marked).  From a distribution: :func:`growth_vector_figure` (the ranks of

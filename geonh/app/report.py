@@ -1,10 +1,10 @@
 """The self-contained HTML report on a model (``geonh report``).
 
-:func:`report_html` builds one page from the results of :mod:`geonh.workbench` — system,
+:func:`report_html` builds one page from the results of :mod:`geonh.app.workbench` — system,
 frame and structure coefficients, growth vector, equations of motion, the cross-form
 certificate and a simulation — with the mathematics as MathML and the plots
-(:mod:`geonh.plotting`, when matplotlib is installed) as inline base64 PNG: no scripts, no
-files beside it.  :mod:`geonh.cli` writes it to a file; errors are those of the workbench.
+(:mod:`geonh.app.plotting`, when matplotlib is installed) as inline base64 PNG: no scripts, no
+files beside it.  :mod:`geonh.app.cli` writes it to a file; errors are those of the workbench.
 """
 from __future__ import annotations
 

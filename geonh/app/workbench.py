@@ -8,8 +8,8 @@ simplification used for display.  Nothing here prints or knows of click: a task 
 cannot do, or an option value it does not accept, raises :class:`TaskError` (a
 :class:`~geonh.errors.GeonhError` whose message is complete), the library's own errors pass
 through, and long steps report through an optional ``progress`` context-manager factory.
-:mod:`geonh.cli` formats the results and translates the errors into exit statuses;
-:mod:`geonh.report` builds its HTML page from them.
+:mod:`geonh.app.cli` formats the results and translates the errors into exit statuses;
+:mod:`geonh.app.report` builds its HTML page from them.
 """
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ REDUCE_ANGLES = 3
 
 
 def simplified(e) -> tuple:
-    """(expression for display, whether it was simplified): :func:`geonh.display.tidy` for small
+    """(expression for display, whether it was simplified): :func:`geonh.kernel.display.tidy` for small
     expressions, then :func:`geonh.kernel.trig.trig_tidy` for mid-sized trigonometric ones; big
     ones (the Whipple bicycle's) stay as computed."""
     e = sympy_of(e)
@@ -293,7 +293,7 @@ def equation_rows(eqs) -> tuple[list, list]:
 # -- certificate -----------------------------------------------------------------------------------------------
 def certify_data(model, *, progress: Progress = quiet) -> dict:
     """Every applicable form of a mechanical model against Lagrange's equations: form name →
-    :class:`~geonh.certificate.Certificate`.  A failure is a :class:`TaskError` naming the model."""
+    :class:`~geonh.analysis.certificate.Certificate`.  A failure is a :class:`TaskError` naming the model."""
     sysm = system(model)
     if not is_mechanical(model):
         raise TaskError(f"{model.name}: the certificate compares the registered forms of a mechanical system")
@@ -418,7 +418,7 @@ def _constraint_parameters(eqs, f) -> list:
 # -- linearization ---------------------------------------------------------------------------------------------
 def linearize(model, at: dict | None = None, params: dict | None = None, form: str | None = None,
               speed: float | None = None, *, progress: Progress = quiet):
-    """The :class:`~geonh.equations.linearize.Linearization` of ``model`` about an operating
+    """The :class:`~geonh.analysis.linearize.Linearization` of ``model`` about an operating
     point: ``at`` (coordinates, speeds, velocities; default 0) with ``params`` (default the
     model file's [values], else 1).  ``speed``: the Whipple bicycle's upright steady motion at
     that forward speed instead.  A failure is a :class:`TaskError` naming the model."""

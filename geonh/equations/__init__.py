@@ -9,11 +9,11 @@ raw form, Gibbs–Appell, Kane, Tzénoff I/II); forms for constraints nonlinear 
 (:mod:`~geonh.equations.nonlinear`), Gauss's principle (:mod:`~geonh.equations.gauss`), Hertz's
 representation (:mod:`~geonh.equations.hertz`) and Hamilton's principle
 (:mod:`~geonh.equations.hamilton`) complete the set.  :data:`FORMS` is the one registry of
-forms for mechanical systems; :func:`~geonh.equations.advisor.advise_frame` ranks candidate
-frames by the size of the equations they give; :mod:`~geonh.equations.hamiltonization` finds
-invariant measures and Chaplygin's reducing multiplier of reduced Chaplygin equations, and
-:mod:`~geonh.equations.integrals` derivatives along the motion (conserved quantities are in
-:mod:`geonh.analysis`).
+forms for mechanical systems.
+
+This package derives equations and holds their type; what analyses finished equations
+(linearization, the frame advisor, invariant measures, integrals, conserved quantities, the
+certificate) is in :mod:`geonh.analysis`, code generation in :mod:`geonh.numerics`.
 """
 from .base import Equations
 from .engine import FormDeclaration, central_equations, in_frame, solve

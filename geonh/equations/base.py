@@ -39,7 +39,7 @@ __all__ = ["Equations", "register_method"]
 
 
 def _register_roles(eqs: "Equations") -> None:
-    """Record the roles of the speeds and their rates for display (:func:`geonh.display.register_rate`):
+    """Record the roles of the speeds and their rates for display (:func:`geonh.kernel.display.register_rate`):
     u̇_j is the rate of u_j, and a speed that is a coordinate's velocity — its definition is q̇_i
     and it carries q̇_i's name, as the Voronets, Chaplygin and Neimark–Fufaev speeds do — is the
     rate of q_i, so its rate prints as q̈_i (never as ``\\dot{x}_{dot}``); a quasi-velocity of
@@ -288,7 +288,7 @@ class Equations:
 
     def latex(self) -> str:
         """LaTeX of M x = F and the kinematics, symbols printed by their roles (q̇ and u̇ with dots,
-        q̈ with two: :func:`geonh.display.latex`)."""
+        q̈ with two: :func:`geonh.kernel.display.latex`)."""
         lines = [display_latex(sp.Eq(sp.MatMul(self.mass_matrix, sp.Matrix(self.unknowns)), self.forcing,
                                      evaluate=False))]
         lines += [display_latex(sp.Eq(v, k)) for v, k in zip(self.space.qd, self.kinematics)]

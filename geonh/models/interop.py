@@ -12,7 +12,8 @@
 - :func:`to_pydy_system` wraps those in a ``pydy.system.System`` (pydy must be installed), for
   pydy's code generation and integration.
 
-This module sits on top of the layers (beside :mod:`geonh.cli`); nothing below imports it.
+This module lies on the models floor (systems brought in from another library); nothing below
+imports it.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Compiled right-hand sides: :meth:`Equations.ode_function` and what it returns.
 
 An :class:`ODEFunction` is the explicit first-order system ẏ = f(t, y), y = (q, u), of an
-:class:`~geonh.equations.Equations`, compiled once (:mod:`geonh.kernel.codegen`):
+:class:`~geonh.equations.Equations`, compiled once (:mod:`geonh.numerics.codegen`):
 
 * one compiled function gives the kinematics K(t, q, u), the mass matrix M and the forcing F
   at a state, and the unknowns x (u̇, and λ for the multiplier forms) of M x = F — M is never

@@ -1,6 +1,6 @@
 """Velocity constraints along a motion: residuals and the projection onto them.
 
-For an :class:`~geonh.equations.compiled.ODEFunction` with state y = (q, u) the constraints
+For an :class:`~geonh.numerics.compiled.ODEFunction` with state y = (q, u) the constraints
 φ(t, q, q̇) = 0 of its system (A q̇ + b for a :class:`~geonh.systems.MechanicalSystem`, φ for a
 :class:`~geonh.systems.NonlinearSystem`, b for a :class:`~geonh.systems.GaussSystem`) are read
 at q̇ = K(t, q, u): ψ(t, q, u) = φ(t, q, K(t, q, u)).  Frame forms satisfy them by

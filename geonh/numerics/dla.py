@@ -5,7 +5,7 @@ and homogeneous in the velocities, A(q) q̇ = 0, by the discrete Lagrange–d'Al
 of Cortés & Martínez (2001, *Nonlinearity* 14, 1365) with the discrete constraint of
 McLachlan & Perlmutter (2006, *J. Nonlinear Sci.* 16, 283).  The residuals and their Jacobian
 are generated symbolically once per (system, rule) and compiled
-(:func:`geonh.kernel.codegen.compile_function`: symengine's LLVM ``Lambdify`` with cse, numpy
+(:func:`geonh.numerics.codegen.compile_function`: symengine's LLVM ``Lambdify`` with cse, numpy
 ``lambdify`` as fallback); each step is then a few compiled calls and a small dense solve.
 
 The scheme
@@ -567,7 +567,7 @@ def dla_integrate(system, q0: Sequence[float], qd0: Sequence[float], h: float, n
     tol, max_iter : Newton's method stops when max |update| ≤ ``tol`` · (1 + max |unknowns|)
         (the unknowns: step velocity v and impulse h λ); :class:`~geonh.SingularMapError` naming the
         step, its time and the residual if it does not within ``max_iter`` iterations.
-    backend : code generation backend (:mod:`geonh.kernel.codegen`).
+    backend : code generation backend (:mod:`geonh.numerics.codegen`).
 
     Returns a :class:`DLATrajectory`.  Errors: :class:`~geonh.NotLinearError` for affine or
     rheonomic constraints (not supported), :class:`~geonh.InconsistentStateError` for

@@ -364,7 +364,7 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[fl
         wall-clock time (default none); None lifts a limit.  An explicit method held at its
         stability edge (a stiff system) stops as soon as the interval is seen to need more than
         ``step_limit`` steps, and the error says to use 'Radau', 'BDF' or 'LSODA'.
-    backend : code generation backend of the right-hand side (:mod:`geonh.kernel.codegen`).
+    backend : code generation backend of the right-hand side (:mod:`geonh.numerics.codegen`).
     dense_output, **solve_ivp_kw : passed to ``solve_ivp`` (``events`` only without projection
         during integration).
 

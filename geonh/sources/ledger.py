@@ -386,7 +386,7 @@ def definition(value, expected, example: str, detail: str = "") -> Finding:
 
 
 def _tidy(D):
-    """A readable difference: each small entry simplified by :func:`geonh.display.tidy`, large
+    """A readable difference: each small entry simplified by :func:`geonh.kernel.display.tidy`, large
     ones left as they are."""
     def one(e):
         return tidy(e, limit=200)[0]

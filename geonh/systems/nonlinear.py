@@ -280,7 +280,7 @@ class NonlinearSystem:
         return self._solved
 
     def sample_state(self, rng: random.Random, extra_symbols=()) -> dict:
-        """A random state on the constraint manifold (hook for :func:`geonh.certificate.same_motion`)."""
+        """A random state on the constraint manifold (hook for :func:`geonh.analysis.certificate.same_motion`)."""
         params = self.parameters() | set(as_symbols(extra_symbols, what="extra symbols"))
         for c in self.conditions:
             params |= c.free_symbols
