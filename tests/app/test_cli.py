@@ -17,7 +17,7 @@ from geonh.app.cli import main, progress
 from geonh.errors import ModelFileError, ParseError
 from geonh.models import files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SLEIGH_FILE = str(ROOT / "examples" / "models" / "chaplygin_sleigh.toml")
 CART_FILE = str(ROOT / "examples" / "models" / "pendulum_cart.toml")
 
