@@ -33,7 +33,7 @@ seeds' printed formulas against that computation, never the other way round. `ge
 Each check types the printed formula in as sympy code. It compares that with geonh's own
 machinery (fields, frames, transposition, equations) at the generic point. Signs and index
 orders follow [Conventions](conventions.md).
-`tests/test_sources.py` runs one test per formula and checks that each verdict is the one
+`tests/sources/test_sources.py` runs one test per formula and checks that each verdict is the one
 recorded here.
 
 ```python

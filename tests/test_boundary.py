@@ -135,7 +135,7 @@ def test_the_corpus_is_potent():
 NO_ALL = {
     "geonh.app": "the application floor's package: its modules (cli, workbench, report, plotting) are listed here",
     "geonh.app.cli": "the command line (click); its option strings are parsed through geonh.app.workbench "
-                 "and geonh.kernel.parsing, tested in tests/test_cli.py",
+                 "and geonh.kernel.parsing, tested in tests/app/test_cli.py",
     "geonh.app.report": "the HTML report of `geonh report`, built from geonh.app.workbench results",
     "geonh.app.workbench": "the command line's back end; called by geonh.app.cli with models and option values",
     "geonh.errors": "exception classes only (re-exported by geonh.__all__)",

@@ -455,7 +455,7 @@ def basu_coordinates(model: MechanicalModel) -> dict[str, sp.Expr]:
     in geonh's frame; P gives their (x, y, z) = (−c_x, c_y, −c_z) (up to a horizontal
     translation, which no rate sees).
 
-    Check.  The map is confirmed by the published state itself (tests/test_bicycle.py): mapped
+    Check.  The map is confirmed by the published state itself (tests/models/test_bicycle.py): mapped
     into geonh's coordinates, Table 1 satisfies the front-contact condition, z = r_R cos φ_g,
     its rate, and the four rolling conditions to the rounding of the printed digits
     (|residual| ≤ 5·10⁻¹⁴), while a wrong sign of the steer, the yaw rate, the lean rate or

@@ -405,7 +405,7 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
     added to V; ``conditions`` restrict the parameters (as for :class:`MechanicalSystem`: sympy's
     symbols often carry no sign, e.g. ``conditions=[m > 0, r > 0]``).  The result has the same
     accelerations as the set-up's own ``rhs()`` at states
-    that satisfy the constraints (tests/test_interop_roundtrip.py)."""
+    that satisfy the constraints (tests/models/test_interop_roundtrip.py)."""
     potential = expr_of(potential, what="potential")  # a formula string is parsed, never evaluated
     door = _read(setup, frame)
     t = _t()

@@ -62,7 +62,7 @@ round-off.  The energy is the Jacobi integral E = p·q̇ − L = ½ q̇ᵀ M q̇
 quadratic in q̇), at the nodes (with q̇_k) and at the midpoints (with (q̄, v)).
 
 Accuracy.  Both rules give a symmetric scheme (L_d, the discrete constraint and the node
-reaction are self-adjoint), of order 2 (measured in tests/test_dla.py against DOP853 at
+reaction are self-adjoint), of order 2 (measured in tests/numerics/test_dla.py against DOP853 at
 1e-13).  The energy error is O(h²); on reversible periodic motions (the knife edge on an
 inclined plane) it oscillates with a fixed amplitude over 10^5 steps, while on the circling
 relative equilibrium of the dynamic 2-trailer it drifts like c h² t (measured, see

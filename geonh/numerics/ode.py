@@ -20,7 +20,7 @@ initial state.  Frame forms (u quasi-velocities) satisfy the constraints by cons
 need no projection during integration.  Measured over 100 s at rtol = atol = 1e-10 (DOP853,
 2001 output points), Lagrange's form: vertical rolling disk max |φ| 5.2e-11 without
 projection, 2.9e-15 with it; Chaplygin sleigh 4.9e-11 and 2.1e-15 (the projected run costs
-about 7 % more right-hand-side evaluations; tests/test_numerics.py checks ≤ 1e-12).
+about 7 % more right-hand-side evaluations; tests/numerics/test_numerics.py checks ≤ 1e-12).
 """
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def _axes(hs: HertzSpace, cov, jac: sp.Matrix) -> list:
 @cache
 def _particle():
     """A particle (mass m, Cartesian x, y, z, with time) under F = (y, −x, −1) and the nonlinear
-    rheonomic constraint φ = ż − c t x ẋ − ẏ² (the example of tests/test_hertz.py)."""
+    rheonomic constraint φ = ż − c t x ẋ − ẏ² (the example of tests/systems/test_hertz.py)."""
     S = ConfigurationSpace("x y z", time=True)
     x, y, z = S.q
     xd, yd, zd = S.qd

@@ -21,7 +21,7 @@ When 3 fails, the set may hide holonomic constraints.  Example 3.1: x1 + x2 = 0 
   constraints nonlinear in ẋ) cannot be reduced this way: :class:`RankError` with the reason.
 
 Never a silent pseudo-inverse: in example 3.1 the Moore–Penrose solution of the raw set leaves
-ẍ3 = f3 free and the motion leaves x3 = 0 (shown in tests/test_constraint_analysis.py).
+ẍ3 = f3 free and the motion leaves x3 = 0 (shown in tests/systems/test_constraint_analysis.py).
 """
 from __future__ import annotations
 

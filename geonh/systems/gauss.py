@@ -24,7 +24,7 @@ a r = −λ^{Aumann}_μ b_{μ2}, so Aumann's multipliers are minus the Chetaev m
 CONVENTIONS.md (λ^{Aumann} = −λ).
 
 Invariance (§ 5): under a time-independent change x = X(x̃), ẍ and f transform alike, r = J r̃
-and T(x, r) = T̃(x̃, r̃), so Gauss's r̃ is the transform of r (tests/test_gauss.py).
+and T(x, r) = T̃(x̃, r̃), so Gauss's r̃ is the transform of r (tests/equations/test_gauss.py).
 """
 from __future__ import annotations
 

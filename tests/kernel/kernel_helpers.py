@@ -1,4 +1,4 @@
-"""Comparison helpers for the kernel tests (imported by tests/test_*.py)."""
+"""Comparison helpers for the kernel tests (imported by the tests beside it in tests/kernel/)."""
 import sympy as sp
 
 from geonh.kernel.generic_point import is_zero

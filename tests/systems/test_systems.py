@@ -66,7 +66,7 @@ def test_dimensions():
 # every form agrees with Lagrange-with-multipliers on every system
 # ----------------------------------------------------------------------------------------------
 # The Whipple bicycle (8 coordinates, trigonometric contact geometry) takes minutes per form in
-# the generic certificate; tests/test_bicycle.py checks that Lagrange's, Maggi's, Kane's and the
+# the generic certificate; tests/models/test_bicycle.py checks that Lagrange's, Maggi's, Kane's and the
 # Boltzmann-Hamel form give the same benchmark matrices (to 14 digits) instead.
 MECHANICAL = [nm for nm in models.names("mechanical") if nm != "whipple-bicycle"]
 FRAMED = ("boltzmann-hamel", "maggi", "gibbs-appell", "kane")
