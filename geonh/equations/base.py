@@ -20,6 +20,7 @@ from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_a
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
 from ..kernel.parsing import as_expr, as_exprs, as_mapping, as_matrix, as_sequence, as_symbols, sympy_of
+from ..kernel.space import ConfigurationSpace
 from ..systems.protocol import SystemLike
 
 __all__ = ["Equations"]
@@ -64,6 +65,23 @@ class Equations:
     reduced_coordinates : coordinates in which the equations close (Chaplygin).
     details : further data of the form, e.g. Maggi's basis ε, the inverse q̇(v*) (read-only).
     """
+
+    # The fields, each set once by the constructor (the object is immutable).
+    form: str
+    system: SystemLike
+    space: ConfigurationSpace
+    u: tuple[sp.Symbol, ...]
+    ud: tuple[sp.Symbol, ...]
+    kinematics: tuple[sp.Expr, ...]
+    speeds: tuple[sp.Expr, ...]
+    residuals: tuple[sp.Expr, ...]
+    lam_vec: tuple[sp.Symbol, ...]
+    frame: Frame | None
+    reactions: tuple[sp.Expr, ...]
+    notes: str
+    reduced_coordinates: tuple[sp.Symbol, ...]
+    details: dict[str, Any]
+    _linear_given: tuple[sp.ImmutableMatrix, sp.ImmutableMatrix] | None
 
     def __init__(self, form: str, system: SystemLike, u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
                  kinematics: Sequence[sp.Expr], speeds: Sequence[sp.Expr], residuals: Sequence[sp.Expr] = (),

@@ -112,7 +112,7 @@ class Distribution:
         tracker = RowRank(syms)
         for X in current:
             tracker.add(X.components)
-        values = [{} for _ in tracker.points]  # shared subexpression values per point
+        values: list[dict] = [{} for _ in tracker.points]  # shared subexpression values per point
 
         def bracket_values(X, Y):
             # [X, Y]^k = X(Y^k) − Y(X^k) at each point, by forward-mode differentiation
@@ -177,7 +177,7 @@ class _LazyBracket(VectorField):
         self._comps = None
 
     @property
-    def components(self):  # type: ignore[override]
+    def components(self):
         if self._comps is None:
             X, Y = self._pair
             self._comps = X.bracket(Y).components

@@ -12,7 +12,7 @@ direction, second the d direction, third the component.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence, cast
 
 import sympy as sp
 
@@ -35,6 +35,9 @@ class Frame:
     computed by LU; a dependent set raises :class:`DependentFieldsError`.  The long loops
     (inversion, structure coefficients) report progress to and stop at a :func:`geonh.budget`.
     """
+
+    _native: tuple[_be.Translation, Any, Any] | None  # (Translation, C, B) in symengine, see __init__
+    _c: sp.Array | None  # the structure coefficients of the bracket route, cached
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
                  coframe: Sequence[OneForm] | None = None):
@@ -113,6 +116,13 @@ class Frame:
             self._B_sympy = None
         return self._B
 
+    @B.setter
+    def B(self, value) -> None:
+        self._B = sp.Matrix(value)
+        self._B_sympy = None
+        self._native = None
+        self._c = None
+
     def __getstate__(self) -> dict:
         """Pickling keeps the sympy data only: B converted, the symengine matrices and the
         lazily converted structure coefficients dropped (both are rebuilt on demand)."""
@@ -120,13 +130,6 @@ class Frame:
         state["_B"], state["_B_sympy"] = self.B, None
         state["_native"], state["_c"] = None, None
         return state
-
-    @B.setter
-    def B(self, value) -> None:
-        self._B = sp.Matrix(value)
-        self._B_sympy = None
-        self._native = None
-        self._c = None
 
     @classmethod
     def _assemble(cls, fields: Sequence[VectorField], B: sp.Matrix, names) -> "Frame":
@@ -169,7 +172,7 @@ class Frame:
             T, Bs, Cs, C_sympy = native
             C = C_sympy()  # the fields need sympy components now
         # C = B⁻¹ is computed from checked input: no second boundary check (VectorField._derived)
-        fields = [VectorField._derived(space, list(C[:, a])) for a in range(space.dim)]
+        fields = [VectorField._derived(space, list(cast(sp.Matrix, C)[:, a])) for a in range(space.dim)]
         out = cls._assemble(fields, B, names)
         if native is not None:
             out._native = (T, Cs, Bs)
@@ -281,7 +284,7 @@ class Frame:
             return sp.Array(c)
         raise ParseError(f"method must be 'bracket' or 'exterior', not {method!r}")
 
-    def _native_matrices(self):
+    def _native_matrices(self) -> tuple[_be.Translation, Any, Any] | None:
         """(Translation, C, B) in symengine when that backend is active and C, B are supported
         (else None: the sympy route, see :mod:`geonh.kernel.backend`)."""
         if not _be.use_symengine():

@@ -8,7 +8,7 @@ q_n = t, with velocity 1 on the motion and δt = 0 for every virtual displacemen
 from __future__ import annotations
 
 import keyword
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, cast
 
 import sympy as sp
 
@@ -210,7 +210,7 @@ class ConfigurationSpace:
         expr = expr_of(expr, what=what)
         check_lookalikes(expr, self.state_symbols, what=what)
         for s in roles.foreign_rates(expr, self.state_symbols):
-            role = roles.symbol_role(s)
+            role = cast("tuple[str, sp.Symbol]", roles.symbol_role(s))  # foreign_rates keeps only rates
             raise SpaceMismatchError(
                 f"{what} contains {s}, the {role[0]} of the coordinate {role[1]} of another "
                 f"configuration space; {self!r} has no such coordinate, so {s} would silently be "
