@@ -919,9 +919,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except TaskError as e:
         # what the model cannot do, or an option value it does not take: bad input
-        error = InputError(str(e))
-        error.show()
-        return error.exit_code
+        bad = InputError(str(e))
+        bad.show()
+        return bad.exit_code
     except BudgetExceededError as e:
         _say(f"geonh: error: stopped by --budget: {e.step}: stopped after {e.done}"
              + (f" of {e.total}" if e.total is not None else "") + f" {e.unit} (raise it with geonh --budget N)")

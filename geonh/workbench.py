@@ -403,7 +403,7 @@ def _constraint_parameters(eqs, f) -> list:
     sysm = eqs.system
     exprs = list(getattr(sysm, "phi", ()) or ())
     cons = getattr(sysm, "constraints", None)
-    if hasattr(cons, "matrix"):
+    if cons is not None and hasattr(cons, "matrix"):
         exprs += list(cons.matrix())
     exprs += list(getattr(sysm, "holonomic", ()) or ())
     S = eqs.space

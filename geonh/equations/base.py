@@ -211,11 +211,12 @@ class Equations:
         out |= symbols_in(list(self._linear[0]) + list(self._linear[1]) + list(self.kinematics)
                           + list(self.speeds), memo)
         sysm = self.system
-        if callable(getattr(sysm, "parameters", None)):   # NonlinearSystem, GaussSystem
-            out |= set(sysm.parameters())
+        parameters = getattr(sysm, "parameters", None)
+        if callable(parameters):   # NonlinearSystem, GaussSystem
+            out |= set(parameters())
         parts = [getattr(sysm, "T", 0), getattr(sysm, "V", 0), *getattr(sysm, "Q", ()), *getattr(sysm, "holonomic", ())]
         cod = getattr(sysm, "constraints", None)
-        if hasattr(cod, "matrix"):
+        if cod is not None and hasattr(cod, "matrix"):
             parts += list(cod.matrix())
         for c in getattr(sysm, "conditions", ()) or ():
             parts.append(c.lhs - c.rhs)
@@ -260,7 +261,10 @@ class Equations:
         x = self.solve_point(vals)
         vals.update(dict(zip(self.ud, x[:len(self.ud)])))
         S = self.space
-        out, point, direction, tv = [], None, None, {}
+        out: list = []
+        point: dict | None = None
+        direction: dict = {}  # set with the point
+        tv: dict = {}
         for k in self.kinematics:
             if not is_big(k, 2000):
                 out.append(value_at(S.total_derivative(k, along=self.kinematics, speeds=self.u, rates=self.ud),

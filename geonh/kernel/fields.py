@@ -6,7 +6,7 @@ X = X^i ∂_i acts on functions by X(f) = X^i ∂f/∂q^i, and the Lie bracket i
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import sympy as sp
 
@@ -75,7 +75,7 @@ class VectorField:
         return cls(space, [0] * space.dim)
 
     @classmethod
-    def from_dict(cls, space: ConfigurationSpace, comps: dict) -> "VectorField":
+    def from_dict(cls, space: ConfigurationSpace, comps: Mapping) -> "VectorField":
         """Field from ``{coordinate: component}`` (missing coordinates are 0)."""
         out = [sp.S.Zero] * space.dim
         for k, v in as_mapping(comps, "VectorField.from_dict components").items():

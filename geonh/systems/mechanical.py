@@ -533,7 +533,8 @@ def _not_pd_message(M: sp.Matrix, point: dict, conditions, values: Sequence | No
     if values is None:
         values = [value_at(e, point, strict=False, tree=True) for e in M]
     tol = mpmath.mpf(10) ** (-PRECISION // 3)
-    shown_values, bad = [], None
+    shown_values: list[str] = []
+    bad: tuple | None = None
     with mpmath.workdps(PRECISION):
         if any(v is None for v in values):
             bad = (None, None)
