@@ -29,7 +29,24 @@ def as_scalar(f, space: ConfigurationSpace) -> sp.Expr:
 
 
 class VectorField:
-    """A vector field X = X^i ∂_i with components in the coordinate basis of ``space.coords``."""
+    """A vector field X = X^i ∂_i with components in the coordinate basis of ``space.coords``.
+
+    It acts on functions by X(f) = X^i ∂f/∂q^i; its bracket follows CONVENTIONS.md,
+    [X, Y]^k = X(Y^k) − Y(X^k), so [∂_x, x ∂_y] = +∂_y.
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace, VectorField
+        >>> S = ConfigurationSpace("x y")
+        >>> x, y = S.q
+        >>> X, Y = VectorField(S, [1, 0]), VectorField(S, [0, x])    # ∂_x and x ∂_y
+        >>> X(x**2 * y)
+        2*x*y
+        >>> X.bracket(Y)
+        VectorField((1)*d_y)
+        >>> Y.bracket(X)
+        VectorField((-1)*d_y)
+    """
 
     __slots__ = ("space", "components")
 

@@ -34,6 +34,26 @@ class Frame:
     checked at the generic point (:func:`geonh.kernel.generic_point.generic_rank`) and the inverse is
     computed by LU; a dependent set raises :class:`DependentFieldsError`.  The long loops
     (inversion, structure coefficients) report progress to and stop at a :func:`geonh.budget`.
+
+    The fields are the columns of C, the coframe θ^a the rows of B = C⁻¹, the quasi-velocities
+    ω^a = θ^a(q̇); the structure coefficients follow CONVENTIONS.md, [X_a, X_b] = c^d_ab X_d,
+    stored as ``c[d, a, b]``.
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace, Frame, VectorField
+        >>> S = ConfigurationSpace("x y z")
+        >>> x, y, z = S.q
+        >>> F = Frame([VectorField(S, [1, 0, 0]), VectorField(S, [0, 1, x]), VectorField(S, [0, 0, 1])])
+        >>> print(F.B)
+        Matrix([[1, 0, 0], [0, 1, 0], [0, -x, 1]])
+        >>> F.quasi_velocities()
+        [x_dot, y_dot, -x*y_dot + z_dot]
+        >>> c = F.structure_coefficients()
+        >>> c[2, 0, 1], c[2, 1, 0]                     # [X_1, X_2] = +X_3
+        (1, -1)
+        >>> F.structure_coefficients(method="exterior")[2, 0, 1]    # −dθ^3(X_1, X_2), the other route
+        1
     """
 
     _native: tuple[_be.Translation, Any, Any] | None  # (Translation, C, B) in symengine, see __init__

@@ -97,6 +97,19 @@ class ConfigurationSpace:
     coords : all coordinates the fields and forms act on (``q`` then ``t``).
     qd, qdd : velocity and acceleration symbols of ``q``; they are real whatever ``q`` is
         declared (a positive coordinate has velocities of either sign).
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace
+        >>> S = ConfigurationSpace("x y theta")
+        >>> S.q, S.qd
+        ((x, y, theta), (x_dot, y_dot, theta_dot))
+        >>> x, y, theta = S.q
+        >>> S.total_derivative(x * y)          # d/dt along q̇
+        x*y_dot + x_dot*y
+        >>> R = ConfigurationSpace("x", time=True)
+        >>> R.coords, R.n, R.dim               # time is adjoined as the last coordinate
+        ((x, t), 1, 2)
     """
 
     def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
