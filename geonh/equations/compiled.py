@@ -58,7 +58,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotPicklableError, ParseError, SingularMapError,
                       UnknownCoordinateError)
-from ..kernel.codegen import compile_function, expression_atoms
+from ..kernel.codegen import CompiledFunction, compile_function, expression_atoms
 from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 
@@ -260,7 +260,7 @@ class _Core:
         self.iF = self.iM + self.k * self.k
         self.size = self.iF + self.k + (1 if self.inline else 0)
         self.ichk = self.size - 1
-        self._jac = None
+        self._jac: CompiledFunction | None = None
 
     def prepare(self, exprs) -> tuple[list, set]:
         """The expressions with expression-valued parameters substituted and every symbol named

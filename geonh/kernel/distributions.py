@@ -138,7 +138,8 @@ class Distribution:
                     try:
                         xv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, X.components)}
                         yv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, Y.components)}
-                        dX, dY = {}, {}
+                        dX: dict = {}
+                        dY: dict = {}
                         return [directional_derivative(yc, pt, xv, values[k], dX)
                                 - directional_derivative(xc, pt, yv, values[k], dY)
                                 for xc, yc in zip(X.components, Y.components)]
@@ -191,10 +192,10 @@ class _LazyBracket(VectorField):
     def __init__(self, X: VectorField, Y: VectorField):
         self.space = X.space
         self._pair = (X, Y)
-        self._comps = None
+        self._comps: tuple | None = None
 
     @property
-    def components(self):
+    def components(self):  # type: ignore[override]  # a slot of VectorField, computed here
         if self._comps is None:
             X, Y = self._pair
             self._comps = X.bracket(Y).components

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -264,7 +264,7 @@ class _Guard:
         return "raise the limit, loosen rtol/atol or shorten t_span"
 
 
-def _guarded(base: type, guard: _Guard) -> type:
+def _guarded(base: Any, guard: _Guard) -> type:  # base: a scipy OdeSolver class
     """``base`` with :meth:`_Guard.after_step` after every accepted step (scipy's solvers take
     steps in ``_step_impl``; a step that reports failure ends ``solve_ivp`` with status −1
     and keeps every output up to the previous step)."""
