@@ -125,15 +125,17 @@ def plain_text_docstring(app, what, name, obj, options, lines):
     """autodoc-process-docstring hook (runs before napoleon): escape plain-text markup, turn
     ``name : description`` entries of numpy sections into ``name`` + indented description (so
     napoleon does not read the description as a type), and separate hanging indents from the
-    paragraphs around them by blank lines (plain text indents freely; reST does not)."""
+    paragraphs around them by blank lines (plain text indents freely; reST does not).  A doctest
+    block (from a ``>>>`` line to the next blank line) is kept verbatim, as a literal block is."""
     lines[:] = _prose_before_sections(list(lines))
-    section, in_literal, out, free = False, False, [], []
+    section, in_literal, in_doctest, out, free = False, False, False, [], []
     for line in lines:
         stripped = line.strip()
         indent = len(line) - len(line.lstrip())
         if in_literal and stripped and indent <= literal_indent:
             in_literal = False
-        if in_literal or not stripped:
+        in_doctest = bool(stripped) and (in_doctest or stripped.startswith(">>>"))
+        if in_literal or in_doctest or not stripped:
             out.append(line)
             free.append(False)
             continue

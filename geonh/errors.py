@@ -34,6 +34,9 @@ class DependentFieldsError(GeonhError, ValueError):
 class SingularMapError(GeonhError, ValueError):
     """A matrix that must be inverted (quasi-velocity map, mass matrix, ...) is singular."""
 
+    #: the matrix's generic rank where the refusal states it (kernel.generic_point.singular_error)
+    rank: int | None = None
+
 
 class RankError(GeonhError, ValueError):
     """Constraints (or a distribution) of deficient or unexpected rank."""

@@ -70,3 +70,15 @@ def test_gallery_has_every_example(site):
         assert f'href="{name}.html"' in index, name
     page = (site / "gallery" / "chaplygin_sleigh.html").read_text(encoding="utf-8")
     assert "Chaplygin sleigh" in page and "boltzmann_hamel" in page
+
+
+@pytest.mark.slow
+def test_docstring_examples_are_shown_verbatim(site):
+    """The kernel's docstring examples (doctests) reach the reference page as written: no
+    markup escapes (x\\*\\*2) inside them."""
+    import html as _html
+    page = (site / "reference" / "kernel.html").read_text(encoding="utf-8")
+    text = _html.unescape(re.sub(r"<[^>]+>", "", page))
+    assert ">>> X(x**2 * y)" in text
+    assert "VectorField((1)*d_y)" in text
+    assert "x\\*\\*2" not in text

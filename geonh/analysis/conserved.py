@@ -736,12 +736,12 @@ def _point_rows(P, grads, Kp, xp, u, gens) -> list[list[sp.Expr]]:
     L = sp.S.One
     for _, d in fr:
         L = sp.lcm(L, d)
-    polys = []
+    by_monomial: list[dict] = []
     for nmr, d in fr:
         e = sp.expand(nmr * sp.cancel(L / d)) if nmr != 0 else sp.S.Zero
-        polys.append(sp.Poly(e, *gens_u).as_dict() if e != 0 else {})
-    monos = set().union(*[set(p.keys()) for p in polys])
-    return [[_as_generators(p.get(m, sp.S.Zero), gens) for p in polys] for m in sorted(monos)]
+        by_monomial.append(sp.Poly(e, *gens_u).as_dict() if e != 0 else {})
+    monos = set().union(*[set(p.keys()) for p in by_monomial])
+    return [[_as_generators(p.get(m, sp.S.Zero), gens) for p in by_monomial] for m in sorted(monos)]
 
 
 def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: Sequence = (),
@@ -779,8 +779,9 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
     extras = [expression_in(eqs, e, "an extra candidate") for e in as_sequence(extra, "extra")]
     rates = _rates(eqs)
     system = eqs.system
-    if include_potential and degree >= 2 and getattr(system, "V", 0) != 0:
-        extras.append(_on_motion(eqs, system.V))
+    V = getattr(system, "V", 0)
+    if include_potential and degree >= 2 and V != 0:
+        extras.append(_on_motion(eqs, V))
     for e in extras:
         if e not in basis:
             basis.append(e)
@@ -831,7 +832,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         num = DomainMatrix.from_Matrix(_at_point(rows, num_pt, num_rng)).to_field()
         null_num = num.nullspace().to_Matrix()
         if null_num.rows == 0:
-            vecs = []
+            vecs: list = []
         else:
             support = [j for j in range(N) if any(null_num[i, j] != 0 for i in range(null_num.rows))]
             sub = [[row[j] for j in support] for row in rows]

@@ -244,10 +244,13 @@ def hamiltonize(eqs: Equations) -> Hamiltonization:
     if len(r) != 2:
         raise DimensionError(f"Chaplygin's reducing multiplier is a theorem for two degrees of freedom; "
                              f"these equations have {len(r)}")
-    system = eqs.system
+    system, frame = eqs.system, eqs.frame
+    if frame is None or not hasattr(system, "Q"):
+        raise NotAdaptedError("Chaplygin's reducing multiplier needs frame equations (geonh.equations.chaplygin) "
+                              "of a system with generalized forces Q")
     S = eqs.space
     # the reduced generalized forces Q*_a = Q · X_a, X_a the frame field of the free coordinate
-    fields = eqs.frame.fields[:len(r)]
+    fields = frame.fields[:len(r)]
     Q = list(system.Q)
     Qs = [sum((Q[i] * X.components[i] for i in range(S.n) if X.components[i] != 0), sp.S.Zero) for X in fields]
     if any(sympy_of(q).has(*u) for q in Qs) or any(sympy_of(q).free_symbols & set(S.qd) for q in Qs):

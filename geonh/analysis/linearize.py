@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
 
 import mpmath
 import sympy as sp
@@ -57,6 +57,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix,
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
+    from ..systems.mechanical import MechanicalSystem
     from ..equations.base import Equations
 
 __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian_at"]
@@ -515,7 +516,7 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
     gexprs: list = []
     if k:
         cod = getattr(system, "constraints", None)
-        if cod is not None and getattr(cod, "forms", ()):
+        if cod is not None and getattr(cod, "forms", None):
             Cm = cod.matrix()
             for r in range(Cm.rows):
                 e = sum((Cm[r, i] * Kin[i] for i in range(n) if Cm[r, i] != 0), sp.S.Zero)
@@ -797,7 +798,7 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
     C = B.extract(order, rows).LUsolve(sp.eye(n).extract(order, rows), iszerofunc=lambda e: e == 0)
     fields = [VectorField(S, list(C[:, a])) for a in range(n)]
     regular = Frame(fields, names=frame.names, coframe=frame.coframe)
-    return entry(equations.system, regular, None)
+    return entry(cast("MechanicalSystem", equations.system), regular, None)  # frame forms take one
 
 
 def _tidy(e):

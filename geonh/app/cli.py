@@ -47,7 +47,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 import click
 import sympy as sp
@@ -245,7 +245,7 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def write_output(real: str, shown: str, write: Callable[[BinaryIO], None]) -> None:
+def write_output(real: str, shown: str, write: Callable[[BinaryIO], object]) -> None:
     """Write a file checked by :func:`check_output`: ``write(fh)`` fills a temporary file in
     the same directory, which then replaces ``real`` in one step (``os.replace``), so a failed
     write (disk full, permission, an error in ``write``) leaves the old file or none, never half
@@ -784,7 +784,7 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
     if lin.ignorable:
         click.echo(f"ignorable (left out): {', '.join(str(s) for s in lin.ignorable)}")
     click.echo("A =")
-    for row in A:
+    for row in cast("list[list[float]]", A):  # numeric: workbench.linearize is never symbolic
         click.echo("  [" + "  ".join(f"{x:11.5g}" for x in row) + "]")
     click.echo("eigenvalues: " + ", ".join(_fnum(z) for z in eig))
     return 0
@@ -921,9 +921,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except TaskError as e:
         # what the model cannot do, or an option value it does not take: bad input
-        error = InputError(str(e))
-        error.show()
-        return error.exit_code
+        bad = InputError(str(e))
+        bad.show()
+        return bad.exit_code
     except BudgetExceededError as e:
         _say(f"geonh: error: stopped by --budget: {e.step}: stopped after {e.done}"
              + (f" of {e.total}" if e.total is not None else "") + f" {e.unit} (raise it with geonh --budget N)")

@@ -207,7 +207,7 @@ def _classify(row) -> dict:
     the two real roots that merge into it), capsize (the real root that crosses zero slowly)
     and castor (the large negative real root)."""
     zs = sorted((complex(z) for z in row), key=lambda z: z.real)
-    out = {"castor": zs[0].real}
+    out: dict[str, complex | float] = {"castor": zs[0].real}
     rest = zs[1:]
     osc = [z for z in rest if abs(z.imag) > 1e-9]
     if osc:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import sympy as sp
 
@@ -31,6 +31,9 @@ from ..models import files
 from ..systems import analyze_constraints
 from ..transposition import ConstrainedSetting, voronets_frame
 from ..kernel.parsing import expr_of, sympy_of
+
+if TYPE_CHECKING:  # annotations only: the numerics are imported where a simulation runs
+    from ..numerics.trajectory import Trajectory
 
 #: a progress reporter: called with what is being done, returns a context manager around the work
 Progress = Callable[[str], AbstractContextManager]
@@ -93,7 +96,7 @@ def frame(model):
     if F is not None:
         return F
     sysm = getattr(model, "system", None)
-    if sysm is not None and getattr(sysm, "n_constraints", 0):
+    if sysm is not None and getattr(sysm, "n_constraints", None):
         return voronets_frame(sysm.constraints, getattr(model, "dependent", None))
     return Frame.coordinate(model.space)
 
@@ -318,7 +321,7 @@ class SimulationRun(NamedTuple):
     (defaults that were filled in) and warnings (the run is not what was asked for: an initial
     state moved onto the constraints, [initial] entries that are not state variables)."""
 
-    trajectory: object
+    trajectory: Trajectory
     values: dict
     notes: list
     warnings: list
@@ -404,7 +407,7 @@ def _constraint_parameters(eqs, f) -> list:
     sysm = eqs.system
     exprs = list(getattr(sysm, "phi", ()) or ())
     cons = getattr(sysm, "constraints", None)
-    if hasattr(cons, "matrix"):
+    if cons is not None and hasattr(cons, "matrix"):
         exprs += list(cons.matrix())
     exprs += list(getattr(sysm, "holonomic", ()) or ())
     S = eqs.space

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from functools import cached_property
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import mpmath
 import sympy as sp
@@ -143,6 +143,11 @@ class Equations:
         put(self, "details", dict(as_mapping(details, "details") if details is not None else {}))
         _register_roles(self)
 
+    if TYPE_CHECKING:  # the forwards registered from above (register_method), declared for type checkers
+        def ode_function(self, *args: Any, **kw: Any) -> Any: ...
+
+        def linearize(self, *args: Any, **kw: Any) -> Any: ...
+
     # -- sympy vocabulary -------------------------------------------------------------------
     @property
     def q(self) -> tuple[sp.Symbol, ...]:
@@ -217,11 +222,12 @@ class Equations:
         out |= symbols_in(list(self._linear[0]) + list(self._linear[1]) + list(self.kinematics)
                           + list(self.speeds), memo)
         sysm = self.system
-        if callable(getattr(sysm, "parameters", None)):   # NonlinearSystem, GaussSystem
-            out |= set(sysm.parameters())
+        parameters = getattr(sysm, "parameters", None)
+        if callable(parameters):   # NonlinearSystem, GaussSystem
+            out |= set(parameters())
         parts = [getattr(sysm, "T", 0), getattr(sysm, "V", 0), *getattr(sysm, "Q", ()), *getattr(sysm, "holonomic", ())]
         cod = getattr(sysm, "constraints", None)
-        if hasattr(cod, "matrix"):
+        if cod is not None and hasattr(cod, "matrix"):
             parts += list(cod.matrix())
         for c in getattr(sysm, "conditions", ()) or ():
             parts.append(c.lhs - c.rhs)
@@ -266,7 +272,10 @@ class Equations:
         x = self.solve_point(vals)
         vals.update(dict(zip(self.ud, x[:len(self.ud)])))
         S = self.space
-        out, point, direction, tv = [], None, None, {}
+        out: list = []
+        point: dict | None = None
+        direction: dict = {}  # set with the point
+        tv: dict = {}
         for k in self.kinematics:
             if not is_big(k, 2000):
                 out.append(value_at(S.total_derivative(k, along=self.kinematics, speeds=self.u, rates=self.ud),

@@ -77,7 +77,7 @@ def _fields(S, W) -> list:
 
 
 def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[VectorField],
-                      on_motion: dict, u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
+                      on_motion: Mapping | Sequence[Mapping], u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
                       K: Sequence[sp.Expr]) -> tuple[sp.Matrix, sp.Matrix]:
     """The engine: E(W) = d/dt(p·W) − W(T(q, V)) + p·[W, V] − Q·W for each W (module doc).
 

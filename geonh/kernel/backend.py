@@ -475,6 +475,9 @@ class LazyArray(sp.ImmutableDenseNDimArray):
     (``c[d, a, b]``) converts that entry only; every other access converts all entries once.
     """
 
+    _mhash: int | None  # sympy's cached hash, computed on first use
+    _basic_args: tuple | None  # the args, built on first use
+
     def __new__(cls, iterable, shape=None, **kwargs):
         # sympy's own rebuilding (func(*args), type(self)(list, shape), unpickling)
         if not isinstance(iterable, (sp.Basic, sp.NDimArray, sp.MatrixBase)):  # sympy would sympify strings

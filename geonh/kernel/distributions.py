@@ -41,7 +41,24 @@ def _space_of(items, space):
 
 
 class Distribution:
-    """The span of vector fields (at the generic point)."""
+    """The span of vector fields (at the generic point).
+
+    Its flag D^1 ⊂ D^2 ⊂ … adds the brackets [D, D^k] (with [X, Y]^k = X(Y^k) − Y(X^k),
+    CONVENTIONS.md) until the rank stops growing; the ranks are the growth vector.
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace, Distribution, VectorField
+        >>> S = ConfigurationSpace("x y z")
+        >>> x, y, z = S.q
+        >>> D = Distribution([VectorField(S, [1, 0, 0]), VectorField(S, [0, 1, x])])
+        >>> D.rank, D.is_involutive(), D.growth_vector()
+        (2, False, (2, 3))
+        >>> D.contains(VectorField(S, [1, 1, x]))
+        True
+        >>> D.annihilator().forms
+        (Form[1]((-x)*dy + (1)*dz),)
+    """
 
     def __init__(self, fields: Sequence[VectorField], space: ConfigurationSpace | None = None):
         fields = as_sequence(fields, "Distribution fields")
@@ -112,7 +129,7 @@ class Distribution:
         tracker = RowRank(syms)
         for X in current:
             tracker.add(X.components)
-        values = [{} for _ in tracker.points]  # shared subexpression values per point
+        values: list[dict] = [{} for _ in tracker.points]  # shared subexpression values per point
 
         def bracket_values(X, Y):
             # [X, Y]^k = X(Y^k) − Y(X^k) at each point, by forward-mode differentiation
@@ -121,7 +138,8 @@ class Distribution:
                     try:
                         xv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, X.components)}
                         yv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, Y.components)}
-                        dX, dY = {}, {}
+                        dX: dict = {}
+                        dY: dict = {}
                         return [directional_derivative(yc, pt, xv, values[k], dX)
                                 - directional_derivative(xc, pt, yv, values[k], dY)
                                 for xc, yc in zip(X.components, Y.components)]
@@ -174,10 +192,10 @@ class _LazyBracket(VectorField):
     def __init__(self, X: VectorField, Y: VectorField):
         self.space = X.space
         self._pair = (X, Y)
-        self._comps = None
+        self._comps: tuple | None = None
 
     @property
-    def components(self):  # type: ignore[override]
+    def components(self):  # type: ignore[override]  # a slot of VectorField, computed here
         if self._comps is None:
             X, Y = self._pair
             self._comps = X.bracket(Y).components
@@ -185,7 +203,23 @@ class _LazyBracket(VectorField):
 
 
 class Codistribution:
-    """The span of one-forms, e.g. the constraint forms θ^κ of a nonholonomic system."""
+    """The span of one-forms, e.g. the constraint forms θ^κ of a nonholonomic system.
+
+    Integrable (holonomic) exactly when its annihilator is involutive (Frobenius); the growth
+    vector is that of the annihilator.
+
+    Examples
+    --------
+        >>> from geonh.kernel import Codistribution, ConfigurationSpace
+        >>> S = ConfigurationSpace("x y theta")
+        >>> knife = Codistribution.from_constraints(S, ["sin(theta)*x_dot - cos(theta)*y_dot"])
+        >>> knife.forms
+        (Form[1]((sin(theta))*dx + (-cos(theta))*dy),)
+        >>> knife.is_integrable(), knife.growth_vector()
+        (False, (2, 3))
+        >>> Codistribution.from_constraints(S, ["x_dot + y_dot"]).first_integrals()
+        [x + y]
+    """
 
     def __init__(self, forms: Sequence[OneForm], space: ConfigurationSpace | None = None):
         forms = as_sequence(forms, "Codistribution forms")
@@ -363,7 +397,21 @@ class Codistribution:
 
 @dataclass
 class IntegrabilityReport:
-    """Verdict on a constraint codistribution: holonomic (integrable) or nonholonomic."""
+    """Verdict on a constraint codistribution: holonomic (integrable) or nonholonomic.
+
+    Examples
+    --------
+        >>> from geonh.kernel import Codistribution, ConfigurationSpace
+        >>> S = ConfigurationSpace("x y theta")
+        >>> print(Codistribution.from_constraints(S, ["x_dot + y_dot"]).verdict())
+        integrable (holonomic): 1 constraint(s) on 3 coordinates; first integrals x + y
+        >>> report = Codistribution.from_constraints(S, ["sin(theta)*x_dot - cos(theta)*y_dot"]).verdict()
+        >>> report.integrable, report.growth_vector
+        (False, (2, 3))
+        >>> print(report)
+        not integrable (nonholonomic): 1 constraint(s) on 3 coordinates, growth vector (2, 3),
+        bracket generating (completely nonholonomic)
+    """
 
     integrable: bool
     rank: int

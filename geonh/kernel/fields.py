@@ -6,7 +6,7 @@ X = X^i ∂_i acts on functions by X(f) = X^i ∂f/∂q^i, and the Lie bracket i
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import sympy as sp
 
@@ -29,7 +29,24 @@ def as_scalar(f, space: ConfigurationSpace) -> sp.Expr:
 
 
 class VectorField:
-    """A vector field X = X^i ∂_i with components in the coordinate basis of ``space.coords``."""
+    """A vector field X = X^i ∂_i with components in the coordinate basis of ``space.coords``.
+
+    It acts on functions by X(f) = X^i ∂f/∂q^i; its bracket follows CONVENTIONS.md,
+    [X, Y]^k = X(Y^k) − Y(X^k), so [∂_x, x ∂_y] = +∂_y.
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace, VectorField
+        >>> S = ConfigurationSpace("x y")
+        >>> x, y = S.q
+        >>> X, Y = VectorField(S, [1, 0]), VectorField(S, [0, x])    # ∂_x and x ∂_y
+        >>> X(x**2 * y)
+        2*x*y
+        >>> X.bracket(Y)
+        VectorField((1)*d_y)
+        >>> Y.bracket(X)
+        VectorField((-1)*d_y)
+    """
 
     __slots__ = ("space", "components")
 
@@ -75,7 +92,7 @@ class VectorField:
         return cls(space, [0] * space.dim)
 
     @classmethod
-    def from_dict(cls, space: ConfigurationSpace, comps: dict) -> "VectorField":
+    def from_dict(cls, space: ConfigurationSpace, comps: Mapping) -> "VectorField":
         """Field from ``{coordinate: component}`` (missing coordinates are 0)."""
         out = [sp.S.Zero] * space.dim
         for k, v in as_mapping(comps, "VectorField.from_dict components").items():

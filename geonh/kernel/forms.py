@@ -34,7 +34,25 @@ def _sort_sign(idx: Sequence[int]) -> tuple[int, tuple[int, ...]]:
 
 
 class Form:
-    """A differential k-form ω = Σ_{I increasing} ω_I dq^I on ``space``."""
+    """A differential k-form ω = Σ_{I increasing} ω_I dq^I on ``space``.
+
+    Components are stored on increasing index tuples, ω(∂_{i1}, …, ∂_{ik}) = ω_{i1…ik}; the
+    wedge has no ½ (CONVENTIONS.md): (α ∧ β)(X, Y) = α(X) β(Y) − α(Y) β(X).
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace, Form, OneForm, VectorField, wedge
+        >>> S = ConfigurationSpace("x y")
+        >>> x, y = S.q
+        >>> Form(S, 2, {(0, 1): x})                       # x dx∧dy
+        Form[2]((x)*dx^dy)
+        >>> dx, dy = OneForm(S, [1, 0]), OneForm(S, [0, 1])
+        >>> w = wedge(dx, dy)
+        >>> w(VectorField(S, [1, 0]), VectorField(S, [0, 1]))
+        1
+        >>> w(VectorField(S, [0, 1]), VectorField(S, [1, 0]))
+        -1
+    """
 
     __slots__ = ("space", "degree", "_c")
 
@@ -170,7 +188,27 @@ class Form:
 
 
 class OneForm(Form):
-    """A one-form θ = θ_i dq^i, built from its component list (θ_1, …, θ_n)."""
+    """A one-form θ = θ_i dq^i, built from its component list (θ_1, …, θ_n).
+
+    θ(X) = θ_i X^i; its exterior derivative follows CONVENTIONS.md,
+    dθ(X, Y) = X(θ(Y)) − Y(θ(X)) − θ([X, Y]).
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace, OneForm, VectorField, d
+        >>> S = ConfigurationSpace("x y")
+        >>> x, y = S.q
+        >>> theta = OneForm(S, [-y, 0])                    # −y dx
+        >>> X, Y = VectorField(S, [y, 1]), VectorField(S, [x, x * y])
+        >>> theta(X)
+        -y**2
+        >>> d(theta)
+        Form[2]((1)*dx^dy)
+        >>> d(theta)(X, Y)
+        x*y**2 - x
+        >>> (X(theta(Y)) - Y(theta(X)) - theta(X.bracket(Y))).expand()
+        x*y**2 - x
+    """
 
     __slots__ = ()
 

@@ -12,7 +12,7 @@ direction, second the d direction, third the component.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence, cast
 
 import sympy as sp
 
@@ -34,7 +34,30 @@ class Frame:
     checked at the generic point (:func:`geonh.kernel.generic_point.generic_rank`) and the inverse is
     computed by LU; a dependent set raises :class:`DependentFieldsError`.  The long loops
     (inversion, structure coefficients) report progress to and stop at a :func:`geonh.budget`.
+
+    The fields are the columns of C, the coframe θ^a the rows of B = C⁻¹, the quasi-velocities
+    ω^a = θ^a(q̇); the structure coefficients follow CONVENTIONS.md, [X_a, X_b] = c^d_ab X_d,
+    stored as ``c[d, a, b]``.
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace, Frame, VectorField
+        >>> S = ConfigurationSpace("x y z")
+        >>> x, y, z = S.q
+        >>> F = Frame([VectorField(S, [1, 0, 0]), VectorField(S, [0, 1, x]), VectorField(S, [0, 0, 1])])
+        >>> print(F.B)
+        Matrix([[1, 0, 0], [0, 1, 0], [0, -x, 1]])
+        >>> F.quasi_velocities()
+        [x_dot, y_dot, -x*y_dot + z_dot]
+        >>> c = F.structure_coefficients()
+        >>> c[2, 0, 1], c[2, 1, 0]                     # [X_1, X_2] = +X_3
+        (1, -1)
+        >>> F.structure_coefficients(method="exterior")[2, 0, 1]    # −dθ^3(X_1, X_2), the other route
+        1
     """
+
+    _native: tuple[_be.Translation, Any, Any] | None  # (Translation, C, B) in symengine, see __init__
+    _c: sp.Array | None  # the structure coefficients of the bracket route, cached
 
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
                  coframe: Sequence[OneForm] | None = None):
@@ -113,6 +136,13 @@ class Frame:
             self._B_sympy = None
         return self._B
 
+    @B.setter
+    def B(self, value) -> None:
+        self._B = sp.Matrix(value)
+        self._B_sympy = None
+        self._native = None
+        self._c = None
+
     def __getstate__(self) -> dict:
         """Pickling keeps the sympy data only: B converted, the symengine matrices and the
         lazily converted structure coefficients dropped (both are rebuilt on demand)."""
@@ -120,13 +150,6 @@ class Frame:
         state["_B"], state["_B_sympy"] = self.B, None
         state["_native"], state["_c"] = None, None
         return state
-
-    @B.setter
-    def B(self, value) -> None:
-        self._B = sp.Matrix(value)
-        self._B_sympy = None
-        self._native = None
-        self._c = None
 
     @classmethod
     def _assemble(cls, fields: Sequence[VectorField], B: sp.Matrix, names) -> "Frame":
@@ -169,7 +192,7 @@ class Frame:
             T, Bs, Cs, C_sympy = native
             C = C_sympy()  # the fields need sympy components now
         # C = B⁻¹ is computed from checked input: no second boundary check (VectorField._derived)
-        fields = [VectorField._derived(space, list(C[:, a])) for a in range(space.dim)]
+        fields = [VectorField._derived(space, list(cast(sp.Matrix, C)[:, a])) for a in range(space.dim)]
         out = cls._assemble(fields, B, names)
         if native is not None:
             out._native = (T, Cs, Bs)
@@ -281,7 +304,7 @@ class Frame:
             return sp.Array(c)
         raise ParseError(f"method must be 'bracket' or 'exterior', not {method!r}")
 
-    def _native_matrices(self):
+    def _native_matrices(self) -> tuple[_be.Translation, Any, Any] | None:
         """(Translation, C, B) in symengine when that backend is active and C, B are supported
         (else None: the sympy route, see :mod:`geonh.kernel.backend`)."""
         if not _be.use_symengine():

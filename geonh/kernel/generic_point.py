@@ -82,10 +82,10 @@ def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: 
     syms = set(symbols)
     for c in conds:
         syms |= c.free_symbols
-    syms = tuple(sorted(syms, key=sp.default_sort_key))
+    ordered = tuple(sorted(syms, key=sp.default_sort_key))
     if not signs and not conds:
-        return _points(syms, trials)
-    return _signed_points(syms, trials, conds)
+        return _points(ordered, trials)
+    return _signed_points(ordered, trials, conds)
 
 
 def _sign_of(s: sp.Symbol, rng: random.Random, first: bool = False) -> int:
@@ -100,7 +100,7 @@ def _sign_of(s: sp.Symbol, rng: random.Random, first: bool = False) -> int:
 def _signed_points(symbols: tuple, trials: int, conditions: tuple) -> tuple:
     from ..errors import InconsistentStateError
     rng = random.Random(_SEED + 7919 + len(symbols))
-    out = []
+    out: list[dict] = []
     attempts = 0
     while len(out) < trials:
         attempts += 1
@@ -382,7 +382,7 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
         mags = [_magnitude(e, memo) for e in exprs]
         fn = _compiled(tuple(exprs + mags), tuple(syms))
         k = len(exprs)
-        out = []
+        out: list[tuple | None] = []
         for pt in points:
             x = np.array([float(pt[s]) for s in syms], dtype=float)
             with np.errstate(all="ignore"):

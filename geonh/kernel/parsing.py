@@ -58,7 +58,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast, overload
 
 import sympy as sp
 
@@ -70,7 +70,7 @@ __all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_float", "as_floats"
            "check_size", "current_limits", "expr_of", "limits", "parse", "parse_condition", "sympy_of"]
 
 #: the functions a string may call
-FUNCTIONS: dict[str, object] = {
+FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "cot": sp.cot, "sec": sp.sec, "csc": sp.csc,
     "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "atan2": sp.atan2,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "exp": sp.exp, "log": sp.log,
@@ -321,7 +321,7 @@ class _Builder:
 
     def chain(self, node: ast.AST, ops: tuple, depth: int) -> list:
         """[(op, (value, size))] of a left-nested chain a op b op c ...: the first with ``ops[0]``."""
-        rights = []
+        rights: list[tuple[ast.operator, ast.AST]] = []
         while isinstance(node, ast.BinOp) and isinstance(node.op, ops):
             rights.append((node.op, node.right))
             node = node.left
@@ -423,7 +423,7 @@ def _check_foreign_rates(expr: sp.Basic, symbols: tuple, what: str) -> None:
     foreign = roles.foreign_rates(expr, symbols)
     if foreign:
         s = foreign[0]
-        role, q = roles.symbol_role(s)
+        role, q = cast("tuple[str, sp.Symbol]", roles.symbol_role(s))  # foreign_rates keeps only rates
         raise SpaceMismatchError(
             f"{what}: {s} is the {role} of the coordinate {q} of another configuration space, not a "
             "symbol of this one; it would silently be a constant parameter (use this space's symbols)")
@@ -703,6 +703,13 @@ def as_names(value, what: str = "names") -> tuple[str, ...]:
     return out
 
 
+_M = TypeVar("_M", bound=Mapping)
+
+
+@overload
+def as_mapping(value: _M, what: str) -> _M: ...
+@overload
+def as_mapping(value: object, what: str) -> Mapping: ...
 def as_mapping(value, what: str) -> Mapping:
     """``value`` if it is a mapping, else :class:`ParseError` naming ``what``."""
     if not isinstance(value, Mapping):

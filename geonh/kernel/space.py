@@ -8,7 +8,7 @@ q_n = t, with velocity 1 on the motion and δt = 0 for every virtual displacemen
 from __future__ import annotations
 
 import keyword
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, cast
 
 import sympy as sp
 
@@ -97,6 +97,19 @@ class ConfigurationSpace:
     coords : all coordinates the fields and forms act on (``q`` then ``t``).
     qd, qdd : velocity and acceleration symbols of ``q``; they are real whatever ``q`` is
         declared (a positive coordinate has velocities of either sign).
+
+    Examples
+    --------
+        >>> from geonh.kernel import ConfigurationSpace
+        >>> S = ConfigurationSpace("x y theta")
+        >>> S.q, S.qd
+        ((x, y, theta), (x_dot, y_dot, theta_dot))
+        >>> x, y, theta = S.q
+        >>> S.total_derivative(x * y)          # d/dt along q̇
+        x*y_dot + x_dot*y
+        >>> R = ConfigurationSpace("x", time=True)
+        >>> R.coords, R.n, R.dim               # time is adjoined as the last coordinate
+        ((x, t), 1, 2)
     """
 
     def __init__(self, coordinates: str | Iterable, time: bool | str | sp.Symbol = False):
@@ -210,7 +223,7 @@ class ConfigurationSpace:
         expr = expr_of(expr, what=what)
         check_lookalikes(expr, self.state_symbols, what=what)
         for s in roles.foreign_rates(expr, self.state_symbols):
-            role = roles.symbol_role(s)
+            role = cast("tuple[str, sp.Symbol]", roles.symbol_role(s))  # foreign_rates keeps only rates
             raise SpaceMismatchError(
                 f"{what} contains {s}, the {role[0]} of the coordinate {role[1]} of another "
                 f"configuration space; {self!r} has no such coordinate, so {s} would silently be "

@@ -9,7 +9,7 @@ smaller result.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, cast
 
 import sympy as sp
 
@@ -46,7 +46,7 @@ def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
         cand = sp.factor(sp.cancel(nr / dr))
         if best is None or sp.count_ops(cand) < sp.count_ops(best):
             best = cand
-    return best.xreplace({v: k for k, v in rep.items()})
+    return cast(sp.Expr, best).xreplace({v: k for k, v in rep.items()})  # two candidates, never None
 
 
 def trig_tidy(expr: sp.Expr) -> sp.Expr | None:

@@ -17,10 +17,12 @@ have ``frame``, ``m``, ``constraints`` and ``distribution``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Union
 
 from ..errors import NotFoundError
 from ..kernel.space import ConfigurationSpace
+from ..systems.nonlinear import NonlinearSystem
 from . import bicycle, kinematic, mechanical, seeds
 from .kinematic import KinematicModel
 from .mechanical import MechanicalModel, trig_reduce
@@ -36,7 +38,7 @@ class SeedModel:
     name: str
     description: str
     space: ConfigurationSpace
-    system: object = None
+    system: NonlinearSystem | None = None
     constraints: tuple = ()
     notes: str = ""
 
@@ -72,7 +74,7 @@ _REGISTRY: dict[str, _Entry] = {
                            kinematic.rolling_disk),
     "rigid-body": _Entry("kinematic", "body angular velocities on SO(3), z-x-z Euler angles", kinematic.rigid_body),
     **{f"{N}-trailer": _Entry("kinematic", f"unicycle pulling {N} on-axle trailers",
-                              (lambda N=N: kinematic.n_trailer(N))) for N in (1, 2, 3)},
+                              partial(kinematic.n_trailer, N)) for N in (1, 2, 3)},
     # mechanical
     "tilted-disk": _Entry("mechanical", "disk rolling without slipping on a plane under gravity (5 coordinates, "
                           "2 constraints)", mechanical.tilted_rolling_disk),
@@ -94,7 +96,7 @@ _REGISTRY: dict[str, _Entry] = {
                                   mechanical.rotating_knife_edge),
     "skate-on-belt": _Entry("mechanical", "knife edge on a belt moving with speed b t", mechanical.skate_on_belt),
     **{f"dynamic-{N}-trailer": _Entry("mechanical", f"tractor pulling {N} on-axle trailers, with masses and "
-                                      "inertias", (lambda N=N: mechanical.dynamic_n_trailer(N))) for N in (1, 2)},
+                                      "inertias", partial(mechanical.dynamic_n_trailer, N)) for N in (1, 2)},
     "whipple-bicycle": _Entry("mechanical", "Whipple bicycle, Meijaard et al. 2007 benchmark (8 coordinates, 1 "
                               "holonomic and 4 rolling constraints)", bicycle.whipple_bicycle),
     # seeds

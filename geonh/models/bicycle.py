@@ -31,7 +31,7 @@ M q̈ + v C1 q̇ + (g K0 + v² K2) q = f (q = (φ, δ), f = (T_φ, T_δ)) with
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, cast
 
 import mpmath
 import sympy as sp
@@ -541,7 +541,7 @@ def basu_mandal_state(model: MechanicalModel, basu: Mapping | None = None, *, on
                                                                 PRECISION + 10)),
                              solver="newton", tol=mpmath.mpf(10) ** (-2 * PRECISION))
     vals[theta] = sp.Float(th, PRECISION)
-    frame = model.frame
+    frame = cast(Frame, model.frame)  # whipple_bicycle's models carry their frame
     # q̇ = K(q, u) for the frame's speeds (φ̇, δ̇, θ̇_R): the frame's first three fields
     u = [vals[S.qd[i]] for i in (3, 4, 6)]
     with mpmath.workdps(PRECISION):

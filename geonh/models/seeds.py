@@ -7,8 +7,11 @@ Appell, Maggi and Lagrange.
 """
 from __future__ import annotations
 
+from typing import cast
+
 import sympy as sp
 
+from ..kernel.frames import Frame
 from ..kernel.space import ConfigurationSpace
 from ..systems.nonlinear import NonlinearSystem
 from . import mechanical
@@ -70,7 +73,7 @@ def linear_examples() -> dict:
     for label, build in (("sleigh", mechanical.chaplygin_sleigh), ("rolling disk", mechanical.vertical_rolling_disk),
                          ("knife edge", mechanical.inclined_knife_edge), ("skate on belt", mechanical.skate_on_belt)):
         model = build()
-        quasi = model.frame.quasi_velocities()[:model.space.n]
+        quasi = cast(Frame, model.frame).quasi_velocities()[:model.space.n]  # these models carry a frame
         out[label] = (model.system, quasi)
     return out
 

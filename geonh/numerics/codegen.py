@@ -81,7 +81,7 @@ def _flatten(exprs) -> tuple[list[sp.Expr], tuple[int, ...]]:
     return flat, (len(flat),)
 
 
-def _check_args(args: Sequence) -> tuple[sp.Symbol, ...]:
+def _check_args(args: Iterable) -> tuple[sp.Symbol, ...]:
     out = tuple(expr_of(a, what="argument") for a in as_sequence(args, "arguments"))
     for a in out:
         if not isinstance(a, sp.Symbol):

@@ -51,7 +51,7 @@ from __future__ import annotations
 import threading
 
 import math
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import sympy as sp
@@ -59,7 +59,7 @@ import sympy as sp
 from ..equations.base import Equations, register_method
 from ..errors import (DimensionError, InconsistentStateError, NotPicklableError, ParseError, SingularMapError,
                       UnknownCoordinateError)
-from .codegen import compile_function, expression_atoms
+from .codegen import CompiledFunction, compile_function, expression_atoms
 from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 
@@ -181,7 +181,7 @@ def _inline_lu(M: sp.Matrix) -> tuple[list, list, sp.Expr] | None:
         defs.append((d, e))
         return d
 
-    A = [[None] * k for _ in range(k)]
+    A: list[list[Any]] = [[None] * k for _ in range(k)]
     for i in range(k):
         for j in range(k):
             A[i][j] = sp.Dummy(f"m{i}{j}") if M[i, j] != 0 else sp.S.Zero
@@ -251,7 +251,7 @@ class _Core:
                     for d, e in defs]
             outputs = self.K + list(xs) + self.M + self.F + [check]
         else:
-            defs = ()
+            defs = []
             outputs = self.K + [sp.S.Zero] * self.k + self.M + self.F
         self.inline = inline is not None
         self.main = compile_function(outputs, self.args, backend=backend, what=f"the {eqs.form} equations",
@@ -261,7 +261,7 @@ class _Core:
         self.iF = self.iM + self.k * self.k
         self.size = self.iF + self.k + (1 if self.inline else 0)
         self.ichk = self.size - 1
-        self._jac = None
+        self._jac: CompiledFunction | None = None
 
     def prepare(self, exprs) -> tuple[list, set]:
         """The expressions with expression-valued parameters substituted and every symbol named
@@ -315,7 +315,7 @@ class ODEFunction:
     # -- construction -----------------------------------------------------------------------------
     def _init(self, core: _Core, numbers: Mapping) -> None:
         self._core = core
-        by_name = {}
+        by_name: dict[str, list] = {}
         for s in core.params:
             by_name.setdefault(s.name, []).append(s)
         values = {}
@@ -339,7 +339,7 @@ class ODEFunction:
         self._owner = threading.get_ident()  # the thread whose calls may use _buf
         pidx = np.array([idx[s] for s in self.parameters], dtype=int)
         if len(pidx) and np.all(np.diff(pidx) == 1):
-            self._pidx = slice(int(pidx[0]), int(pidx[-1]) + 1)
+            self._pidx: slice | np.ndarray = slice(int(pidx[0]), int(pidx[-1]) + 1)
             self._pview = self._buf[self._pidx]  # a view: p is copied into the buffer through it
         else:
             self._pidx = pidx
@@ -472,7 +472,7 @@ class ODEFunction:
         self._into(a, out)
         return np.array(self._solve(out), dtype=float)
 
-    def mass_matrix(self, t, y, p=None) -> np.ndarray:
+    def mass_matrix(self, t, y, p=None) -> tuple[np.ndarray, np.ndarray]:
         """M at (t, y), and F: (M, F) as fresh arrays."""
         a = self._args(t, y, p)
         out = np.empty(self._size)
@@ -651,7 +651,8 @@ def _resolve(key, params: Sequence[sp.Symbol], by_name: Mapping):
 def _split_params(eqs, params: Mapping | None) -> tuple[dict, dict]:
     """(numbers, expressions) of a params mapping keyed by symbols or names, resolved to the
     equations' symbols (:meth:`~geonh.equations.base.Equations.resolve_values`)."""
-    numbers, exprs = {}, {}
+    numbers: dict = {}
+    exprs: dict = {}
     if params is None:
         return numbers, exprs
     if not isinstance(params, Mapping):

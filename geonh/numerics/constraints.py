@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from .compiled import ODEFunction
+from .compiled import Observable, ODEFunction
 from ..errors import SingularMapError
 from ..kernel.parsing import as_float, as_floats, sympy_of
 from ..systems.gauss import GaussSystem
@@ -70,8 +70,8 @@ class ConstraintSet:
         self.keeps_velocities = (tuple(eqs.u) == tuple(S.qd)
                                  and [sympy_of(k) for k in eqs.kinematics] == list(S.qd))
         self._sub = dict(zip(S.qd, eqs.kinematics))
-        self._psi = None
-        self._proj = None
+        self._psi: Observable | None = None
+        self._proj: Observable | None = None
 
     @property
     def psi(self):

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -201,7 +201,7 @@ class _Guard:
         self.stepping = False  # a step was begun (an exception after that is a breakdown, not bad input)
         self.last: tuple | None = None  # (t, y) after the last accepted step
 
-    def _stiffness(self, solver) -> None:
+    def _stiffness(self, solver, bound: float) -> None:
         s = solver.n_stages - 1
         h = solver.h_previous
         ys = solver.y_old + h * (solver.A[s, :s] @ solver.K[:s])
@@ -211,7 +211,7 @@ class _Guard:
         if not math.isfinite(hlam):  # no estimate (or an overflowing state, which the rhs check reports)
             return
         self.hlam = hlam
-        if self.hlam >= self.bound:
+        if self.hlam >= bound:
             self.stiff += 1
             self.calm = 0
             if self.stiff >= _STIFF_STEPS:
@@ -234,7 +234,7 @@ class _Guard:
             return (f"{self.name} makes no progress: its last {self.stalled} steps had length 0 at t = {solver.t:g} "
                     "(the step size collapsed: the motion runs into a singularity of the equations or blows up)")
         if self.bound is not None:
-            self._stiffness(solver)
+            self._stiffness(solver, self.bound)
             if self.stiff >= _STIFF_STEPS and h > 0:
                 need = self.steps + left / h
                 if self.step_limit is not None and need > self.step_limit:
@@ -264,7 +264,7 @@ class _Guard:
         return "raise the limit, loosen rtol/atol or shorten t_span"
 
 
-def _guarded(base: type, guard: _Guard) -> type:
+def _guarded(base: Any, guard: _Guard) -> type:  # base: a scipy OdeSolver class
     """``base`` with :meth:`_Guard.after_step` after every accepted step (scipy's solvers take
     steps in ``_step_impl``; a step that reports failure ends ``solve_ivp`` with status −1
     and keeps every output up to the previous step)."""
@@ -331,8 +331,8 @@ def _checked(f: ODEFunction):
     return fun
 
 
-def simulate(eqs: Equations | ODEFunction, y0: Sequence[float], t_span: tuple[float, float],
-             params: dict | None = None, *, t_eval: Sequence[float] | None = None, project: bool | str = False,
+def simulate(eqs: Equations | ODEFunction, y0: Sequence[float] | np.ndarray | Mapping, t_span: tuple[float, float],
+             params: dict | None = None, *, t_eval: Sequence[float] | np.ndarray | None = None, project: bool | str = False,
              rtol: float = 1e-10, atol: float = 1e-10, method: str = "DOP853", backend: str = "auto",
              constraint_tol: float = 1e-9, dense_output: bool = False, step_limit: int | None = STEP_LIMIT,
              time_limit: float | None = None, **solve_ivp_kw) -> Trajectory:

@@ -52,7 +52,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 import numpy as np
 import sympy as sp
@@ -271,7 +271,7 @@ def _call_with_timeout(fn: Callable[[], Any], timeout: float | None):
     th.start()
     th.join(float(timeout))
     if th.is_alive():
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(th.ident), ctypes.py_object(_TaskTimeout))
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(cast(int, th.ident)), ctypes.py_object(_TaskTimeout))
         raise _TaskTimeout()
     if "error" in box:
         raise box["error"]

@@ -266,9 +266,8 @@ def _hamel_6() -> Finding:
         dq = {q: fl.delta_symbols[q] for q in e.free}
         for j, q in enumerate(e.dep):     # k = n − m: a free symbol; k = 0: (2') typed in
             dq[q] = fl.delta_symbols[q] if k else sum((e.a[j, c] * dq[s] for c, s in enumerate(e.free)), sp.S.Zero)
-        dq = [dq[q] for q in S.q]
         for p, r in enumerate(e.r):
-            typed = sum((sp.diff(r, q) * dq[i] for i, q in enumerate(S.q)), sp.zeros(3, 1))
+            typed = sum((sp.diff(r, q) * dq[q] for q in S.q), sp.zeros(3, 1))
             for c, axis in enumerate("xyz"):
                 key = f"k = {k}: δr̄{p + 1}_{axis}"
                 printed[key] = typed[c]

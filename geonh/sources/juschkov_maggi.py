@@ -26,8 +26,8 @@ from ..equations.hertz import hertz
 from ..equations.independent import lagrange, maggi, motion_substitution
 from ..equations.nonlinear import chetaev_lagrange, invert_quasi_velocities, maggi_nonlinear
 from ..kernel import ConfigurationSpace, Frame, VectorField, is_zero
-from ..models import get as _get_model
 from ..models import trig_reduce
+from ..models.mechanical import juschkov_car
 from ..systems.hertz import HertzSpace
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
@@ -62,7 +62,7 @@ def _car():
     """
     from sympy.physics.mechanics import Point, ReferenceFrame, RigidBody, dynamicsymbols, inertia
 
-    model = _get_model("car")
+    model = juschkov_car()
     S = model.space
     M1, M2, J1, J2, l1, l2, F1, F2, L1, L2 = model.parameters
     ph, th, x, y = S.q

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Literal, Mapping
+from typing import Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 import sympy as sp
 
@@ -338,7 +338,7 @@ def _zero(D) -> bool:
 
 
 def compare(printed, computed, example: str, *, hypothesis: str = "",
-            under: Mapping | Callable[[sp.Basic], sp.Basic] | None = None, detail: str = "") -> Finding:
+            under: Mapping | Sequence | Callable[[sp.Basic], sp.Basic] | None = None, detail: str = "") -> Finding:
     """Decide a printed form (a scalar, a matrix, or a dict label -> expression, typed in
     literally) against the form geonh computes, on an example.
 

@@ -170,7 +170,7 @@ def _nf_1_1() -> Finding:
          api="ConstrainedSetting.velocity_substitution", expected="agrees")
 def _nf_1_2() -> Finding:
     from .. import models
-    sleigh = models.get("chaplygin-sleigh")
+    sleigh = models.mechanical.chaplygin_sleigh()
     S = sleigh.system.space
     _, y, th = S.q
     xd, yd, _ = S.qd
@@ -549,7 +549,7 @@ def _printed_2_7(system, dependent, read: bool):
          api="equations.voronets, equations.chaplygin", expected="misprint")
 def _nf_2_7() -> Finding:
     from .. import models
-    sleigh = models.get("chaplygin-sleigh").system
+    sleigh = models.mechanical.chaplygin_sleigh().system
     cases = [("toy", _toy_system(), ["z", "w"], voronets), ("sleigh", sleigh, ["y"], chaplygin)]
     printed, computed, read = {}, {}, {}
     for name, system, dep, form in cases:

@@ -129,6 +129,8 @@ class GaussSystem:
     (:meth:`regularized`) — a pseudo-inverse would give the wrong motion (example 3.1).
     """
 
+    system: NonlinearSystem  # the system it was made from (from_system only)
+
     def __init__(self, free: FreeSystem, constraints: Sequence, holonomic: Sequence = (), *,
                  solved: Mapping | None = None, allow_rank_deficient: bool = False):
         if not isinstance(free, FreeSystem):
@@ -201,10 +203,10 @@ class GaussSystem:
 
     def Z(self, r: Sequence) -> sp.Expr:
         """Gauss's constraint Z(r) = T(x, r, t) (the quadratic form a, seed 001 § 4)."""
-        r = sp.Matrix(as_exprs(r, self.space.state_symbols, what="r"))
-        if r.rows != self.space.n:
-            raise DimensionError(f"r needs {self.space.n} components, got {r.rows}")
-        return (r.T * self.free.metric * r)[0, 0] / 2
+        rv = sp.Matrix(as_exprs(r, self.space.state_symbols, what="r"))
+        if rv.rows != self.space.n:
+            raise DimensionError(f"r needs {self.space.n} components, got {rv.rows}")
+        return (rv.T * self.free.metric * rv)[0, 0] / 2
 
     def constraint_acceleration(self) -> sp.Matrix:
         """r = a⁻¹ b_2ᵀ (b_2 a⁻¹ b_2ᵀ)⁻¹ (−c), symbolic (LU solves, no simplify)."""

@@ -106,8 +106,8 @@ class HertzSpace:
 
     def dot(self, a: Sequence, b: Sequence) -> sp.Expr:
         """a·b of two vectors given by covariant component rows: a_σ g^{στ} b_τ."""
-        a, b = self._vector(a, "a"), self._vector(b, "b")
-        return (a.T * self.mass_inverse * b)[0, 0] * self.M
+        va, vb = self._vector(a, "a"), self._vector(b, "b")
+        return (va.T * self.mass_inverse * vb)[0, 0] * self.M
 
     def _vector(self, w, what: str) -> sp.Matrix:
         """Covariant components (n of them) as a column, converted at the boundary."""
@@ -128,15 +128,15 @@ class HertzSpace:
         """(w_L, w^K): covariant components of the orthogonal parts of a vector w (covariant
         components) in L = span(ε_λ) and K = span(ε^{l+κ}).  Plain sympy:
         w^K = Nᵀ (N g⁻¹ Nᵀ)⁻¹ N g⁻¹ w with N the rows ∂φ/∂q̇."""
-        w = self._vector(w, "w")
+        wv = self._vector(w, "w")
         N = self.Jv[self.l:, :]
         if N.rows == 0:
-            return w, sp.zeros(w.rows, 1)
+            return wv, sp.zeros(wv.rows, 1)
         gi = self.mass_inverse * self.M
         G = N * gi * N.T
-        coef = lu_solve(G, N * gi * w, what="Gram matrix of ∇'φ")
+        coef = lu_solve(G, N * gi * wv, what="Gram matrix of ∇'φ")
         wK = N.T * coef
-        return w - wK, wK
+        return wv - wK, wK
 
     # -- acceleration, multipliers, reactions ------------------------------------------------------
     def acceleration(self) -> sp.Matrix:

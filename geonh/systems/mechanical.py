@@ -343,7 +343,7 @@ class MechanicalSystem:
             return [e.diff(x) if x in fs else zero for x in X]
 
         dM = {key: grad(cv(e)) for key, e in upper.items()}
-        db = [grad(cv(e)) if e != 0 else None for e in b]
+        db: list = [grad(cv(e)) if e != 0 else None for e in b]
         dT0 = grad(cv(T0)) if T0 != 0 else None
         along = lambda g: add([g[j] * xd[j] for j in range(len(X)) if g[j] != 0])  # noqa: E731
         Mdot = {key: along(g) for key, g in dM.items()}
@@ -533,7 +533,8 @@ def _not_pd_message(M: sp.Matrix, point: dict, conditions, values: Sequence | No
     if values is None:
         values = [value_at(e, point, strict=False, tree=True) for e in M]
     tol = mpmath.mpf(10) ** (-PRECISION // 3)
-    shown_values, bad = [], None
+    shown_values: list[str] = []
+    bad: tuple | None = None
     with mpmath.workdps(PRECISION):
         if any(v is None for v in values):
             bad = (None, None)
@@ -759,7 +760,7 @@ def velocity_quadratic_parts(qd, blocks):
         comps = [conv_in(c) for c in comps]
         # columns J[i] = ∂c/∂q̇_i (tuples over the components), c0 = c at q̇ = 0
         cols: dict = {}
-        c0 = []
+        c0_items = []
         for k, c in enumerate(comps):
             hit = []
             for s_ in c.free_symbols:
@@ -769,9 +770,9 @@ def velocity_quadratic_parts(qd, blocks):
                     if d != 0:
                         cols.setdefault(i, [zero] * len(comps))[k] = d
                         hit.append(s_)
-            c0.append(c.subs({s_: 0 for s_ in hit}) if hit else c)
+            c0_items.append(c.subs({s_: 0 for s_ in hit}) if hit else c)
         J = {i: tuple(v) for i, v in cols.items()}
-        c0 = tuple(c0)
+        c0 = tuple(c0_items)
         has0 = any(x != 0 for x in c0)
         if isinstance(w, list):        # matrix weight: Jᵀ W J, filed with weight 1
             W = [[conv_in(x) for x in row] for row in w]

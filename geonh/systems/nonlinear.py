@@ -133,6 +133,8 @@ class NonlinearSystem:
     than the number of constraints) raise :class:`RankError`.
     """
 
+    mechanical: MechanicalSystem  # the system it was made from, set by from_mechanical only
+
     def __init__(self, space: ConfigurationSpace, T, V=0, forces=None, constraints=(), holonomic=(),
                  *, virtual="chetaev", solved: Mapping | None = None, name: str = "", conditions=()):
         self.base = MechanicalSystem(space, T, V, forces, name=name, conditions=conditions)

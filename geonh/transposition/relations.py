@@ -507,7 +507,7 @@ class TranspositionalRelations:
             [f"η_{q.name}" for q in self.sigma]
         fields = [VectorField(space, list(Cf[:, c])) for c in range(dim)]
         self.frame: Frame = Frame(fields, names=names, coframe=[OneForm(space, list(Bf[r, :])) for r in range(dim)])
-        self._bracket = None
+        self._bracket: VectorField | None = None
         self._gamma = None
         self._B = None
 

@@ -142,3 +142,16 @@ def test_chaplygin_ball_invariant_measure():
     div = sum(sp.diff(rho * k, v) for k, v in zip(eq.kinematics, q)) + sum(sp.diff(rho * acc[a], u[a])
                                                                            for a in range(3))
     assert is_zero(div)
+
+
+def test_equations_without_a_frame_are_refused_by_name():
+    """Reduced equations whose frame is missing (built by hand) get NotAdaptedError naming
+    what is needed, not an AttributeError from inside the computation."""
+    from geonh.equations import Equations
+    from geonh.errors import NotAdaptedError
+    eq, _ = _particle(EXAMPLES["particle"])
+    bare = Equations(eq.form, eq.system, eq.u, eq.ud, eq.kinematics, eq.speeds, eq.residuals,
+                     reduced_coordinates=eq.reduced_coordinates)
+    assert bare.frame is None
+    with pytest.raises(NotAdaptedError, match="frame equations"):
+        hamiltonize(bare)
