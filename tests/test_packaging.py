@@ -208,6 +208,12 @@ def test_wheel_contents(tmp_path):
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+        entry_points = z.read(next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
+    # every module of every sub-package (geonh/app, geonh/analysis, ...) is shipped, and the
+    # console script points to the command line's home
+    modules = {p.relative_to(PACKAGE.parent).as_posix() for p in PACKAGE.rglob("*.py")}
+    assert modules <= set(names), sorted(modules - set(names))
+    assert "geonh = geonh.app.cli:main" in [line.strip() for line in entry_points.splitlines()]
     assert "geonh/py.typed" in names and "geonh/__init__.py" in names
     assert any(n.endswith("LICENSE") and ".dist-info/" in n for n in names), names
     assert not any(n.startswith("tests/") for n in names)
