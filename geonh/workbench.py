@@ -2,7 +2,7 @@
 
 Here a model (a built-in model or a model file, :func:`load_model`) is analysed, derived,
 certified, simulated and linearized: :func:`show_data` (from :func:`frame_view` and
-:func:`growth`), :func:`relations`, :func:`equations` and :func:`equation_rows`,
+:func:`growth_view`), :func:`relations`, :func:`equations` and :func:`equation_rows`,
 :func:`certify_data`, :func:`run_simulation`, :func:`linearize`, :func:`eigenvalue_sweep` and
 :func:`bicycle_sweep`; :func:`simplified` is the bounded simplification used for display.
 Nothing here prints or knows of click: a task the model cannot do, or an option value it does
@@ -78,7 +78,8 @@ def kind(model) -> str:
 
 
 def is_mechanical(model) -> bool:
-    """Is ``model`` a mechanical system with linear constraints (every registered form applies)?"""
+    """Is ``model`` a mechanical system with linear constraints (its equations come in the
+    registered forms, :data:`FORMS`)?"""
     return model.kind == "mechanical"
 
 
@@ -224,7 +225,6 @@ class FrameView:
     non-zero structure coefficients c^d_ab (a < b) as (d, a, b, value), and how many of these
     expressions are shown unsimplified (too big to simplify quickly)."""
 
-    name: str
     frame: Frame
     quasi_velocities: dict
     fields: dict
@@ -268,7 +268,7 @@ def frame_view(model, *, progress: Progress = quiet, session: Session | None = N
                     skipped += not ok and not v.is_number
                     if v != 0:
                         coeffs.append((F.names[d], F.names[a], F.names[b], v))
-    return FrameView(model.name, F, dict(zip(F.names, qv)), fields, coeffs, skipped)
+    return FrameView(F, dict(zip(F.names, qv)), fields, coeffs, skipped)
 
 
 def growth_view(model, compute: bool | None = None, *, progress: Progress = quiet,
