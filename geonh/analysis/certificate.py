@@ -11,6 +11,7 @@ reports the largest residual.  A symbolic comparison is attempted first when it 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import mpmath
@@ -106,10 +107,16 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
 
 
 def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: str = "lagrange",
-                  states: int = 2, seed: int = 1) -> dict[str, Certificate]:
+                  states: int = 2, seed: int = 1,
+                  derived: Callable[[str], Equations] | None = None) -> dict[str, Certificate]:
     """Every registered form (:data:`geonh.equations.FORMS`) that applies to ``system``,
     against the ``reference`` form, by :func:`same_motion`: {form name: Certificate}.
-    ``frame``/``dependent`` go to the forms that take them; ``forms`` restricts the names."""
+    ``frame``/``dependent`` go to the forms that take them; ``forms`` restricts the names.
+    ``derived(name)``: the equations of ``system`` in the form ``name`` with this frame and
+    these dependent coordinates, where a caller holds them already (the application derives
+    each form once per run); default: derived here."""
+    if derived is not None and not callable(derived):
+        raise ParseError(f"derived must be a function (form name) -> Equations, not {derived!r}")
     if dependent is not None:  # names or symbols of coordinates, checked before any derivation
         space = getattr(system, "space", None)
         dependent = [space.coordinate(c) if space is not None else c for c in as_sequence(dependent, "dependent")]
@@ -120,12 +127,13 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
         unknown = [f for f in forms if f not in FORMS]
         if unknown:
             raise NotFoundError(f"unknown form(s) {unknown}; registered: {', '.join(FORMS)}")
-    ref = derive(reference, system, frame, dependent)
+    ref = derive(reference, system, frame, dependent) if derived is None else derived(reference)
     out: dict[str, Certificate] = {}
     names = [name for name in FORMS if name != reference and (forms is None or name in forms)]
     for k, (name, entry) in enumerate((name, FORMS[name]) for name in names):
         check("certify forms", k, len(names), "forms")
         if not entry.applies(system, dependent):
             continue
-        out[name] = same_motion(ref, entry(system, frame, dependent), states=states, seed=seed)
+        eq = entry(system, frame, dependent) if derived is None else derived(name)
+        out[name] = same_motion(ref, eq, states=states, seed=seed)
     return out

@@ -149,7 +149,8 @@ def _residual_panel(ax, traj):
     if r is None:
         ax.text(0.5, 0.5, "no velocity constraints", ha="center", va="center", transform=ax.transAxes)
         return
-    names = list(getattr(traj.constraints, "names", ())) or [f"phi_{k + 1}" for k in range(r.shape[1])]
+    cons = traj.constraints    # None on a trajectory read back from a pickle
+    names = (list(cons.names) if cons is not None else []) or [f"phi_{k + 1}" for k in range(r.shape[1])]
     floor = 1e-18  # below double-precision round-off: exact zeros are drawn here
     for k in range(r.shape[1]):
         label = str(names[k]) if len(str(names[k])) <= 40 else f"constraint {k + 1}"

@@ -1,36 +1,46 @@
 """Model-level tasks behind the ``geonh`` command, as plain functions that return data.
 
 Here a model (a built-in model or a model file, :func:`load_model`) is analysed, derived,
-certified, simulated and linearized: :func:`show_data`, :func:`relations`, :func:`equations`
-and :func:`equation_rows`, :func:`certify_data`, :func:`run_simulation`, :func:`linearize`,
-:func:`eigenvalue_sweep` and :func:`bicycle_sweep`; :func:`simplified` is the bounded
-simplification used for display.  Nothing here prints or knows of click: a task the model
-cannot do, or an option value it does not accept, raises :class:`TaskError` (a
-:class:`~geonh.errors.GeonhError` whose message is complete), the library's own errors pass
-through, and long steps report through an optional ``progress`` context-manager factory.
-:mod:`geonh.app.cli` formats the results and translates the errors into exit statuses;
-:mod:`geonh.app.report` builds its HTML page from them.
+certified, simulated and linearized: :func:`show_data` (from :func:`frame_view` and
+:func:`growth_view`), :func:`relations`, :func:`equations` and :func:`equation_rows`,
+:func:`certify_data`, :func:`run_simulation`, :func:`linearize`, :func:`eigenvalue_sweep` and
+:func:`bicycle_sweep`; :func:`simplified` is the bounded simplification used for display.
+Nothing here prints or knows of click: a task the model cannot do, or an option value it does
+not accept, raises :class:`TaskError` (a :class:`~geonh.errors.GeonhError` whose message is
+complete), the library's own errors pass through, and long steps report through an optional
+``progress`` context-manager factory.  :mod:`geonh.app.cli` formats the results and translates the
+errors into exit statuses; :mod:`geonh.app.report` builds its HTML page from them.
+
+One run derives each result once: the tasks take an optional :class:`Session`, which holds the
+equations of a model in a form and the model's frame for the run (the report shows the
+equations, certifies every form against Lagrange's and simulates, from one derivation per
+form; a sweep linearizes one derivation at every value).  Without one, a task makes its own.
+A model says what it is by its ``kind`` ("kinematic", "mechanical" or "seed",
+:data:`geonh.models.KINDS`); the tasks ask that, never the model's class.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from importlib import metadata
 from typing import TYPE_CHECKING, NamedTuple
 
 import sympy as sp
 
 from .. import models
-from ..kernel import display
 from ..analysis.certificate import certify_forms
+from ..equations.base import Equations
 from ..equations.registry import FORMS, derive
 from ..errors import BudgetExceededError, GeonhError, IntegrationError
+from ..kernel import display
 from ..kernel.frames import Frame
+from ..kernel.parsing import expr_of, sympy_of
 from ..kernel.trig import trig_tidy
 from ..models import files
+from ..numerics.constraints import velocity_constraints
 from ..systems import analyze_constraints
 from ..transposition import ConstrainedSetting, voronets_frame
-from ..kernel.parsing import expr_of, sympy_of
 
 if TYPE_CHECKING:  # annotations only: the numerics are imported where a simulation runs
     from ..numerics.trajectory import Trajectory
@@ -67,38 +77,95 @@ def load_model(arg: str):
 
 
 def kind(model) -> str:
-    """"seed", "mechanical" or "kinematic"."""
-    if isinstance(model, models.SeedModel):
-        return "seed"
-    if isinstance(model, models.MechanicalModel):
-        return "mechanical"
-    return "kinematic"
+    """"seed", "mechanical" or "kinematic": what the model says it is."""
+    return model.kind
 
 
 def is_mechanical(model) -> bool:
-    return isinstance(model, models.MechanicalModel)
+    """Is ``model`` a mechanical system with linear constraints (its equations come in the
+    registered forms, :data:`FORMS`)?"""
+    return model.kind == "mechanical"
 
 
 def system(model):
     """The model's system; :class:`TaskError` for a model without one (no equations of motion)."""
-    sysm = getattr(model, "system", None)
+    sysm = None if model.kind == "kinematic" else model.system
     if sysm is None:
-        what = "a kinematic model" if kind(model) == "kinematic" else "a set of constraints without a system"
+        what = "a kinematic model" if model.kind == "kinematic" else "a set of constraints without a system"
         raise TaskError(f"{model.name} is {what}: it has no kinetic energy, so no equations of motion "
                         "(try: geonh show)")
     return sysm
 
 
-def frame(model):
+def _choice(model) -> tuple:
+    """(frame, dependent coordinates) that the forms of ``model`` are derived with: a mechanical
+    model's own (either may be None: the form's default), none for the other kinds."""
+    return (model.frame, model.dependent) if model.kind == "mechanical" else (None, None)
+
+
+def _extra(model) -> dict:
+    """A model file's [values] and [initial] (``model.extra``); empty for the other models."""
+    return (model.extra if model.kind == "mechanical" else None) or {}
+
+
+def frame(model, *, session: Session | None = None):
     """The model's frame, or (mechanical model without one) the Voronets frame of its
-    constraints, or the coordinate frame of an unconstrained system."""
-    F = getattr(model, "frame", None)
-    if F is not None:
-        return F
-    sysm = getattr(model, "system", None)
-    if sysm is not None and getattr(sysm, "n_constraints", None):
-        return voronets_frame(sysm.constraints, getattr(model, "dependent", None))
+    constraints, or the coordinate frame of an unconstrained system; a :class:`TaskError`
+    for a seed (its constraints are nonlinear in the velocities: no frame)."""
+    return (Session() if session is None else session).frame(model)
+
+
+def _frame_of(model):
+    """:func:`frame`, computed."""
+    if model.kind == "seed":
+        raise TaskError(f"{model.name} has constraints nonlinear in the velocities: it has no frame")
+    if model.frame is not None:
+        return model.frame
+    sysm = model.system
+    if sysm.n_constraints:
+        return voronets_frame(sysm.constraints, model.dependent)
     return Frame.coordinate(model.space)
+
+
+# -- one run: every result derived once -------------------------------------------------------------------------
+class Session:
+    """The results derived in one run of the application (one ``geonh`` command, one report),
+    each derived at its first use and then shared: the equations of a model in a form
+    (:meth:`equations`) and the model's frame (:meth:`frame`).  A result is keyed by the model
+    object (its identity: a model is a record, not a value), the form, and the frame and
+    dependent coordinates it is derived with; the session holds the objects of its keys, so an
+    identity is not reused while it lives.  Make one per run and drop it with the run: it keeps
+    every derivation it made."""
+
+    def __init__(self) -> None:
+        self._equations: dict[tuple, tuple] = {}
+        self._frames: dict[int, tuple] = {}
+
+    def equations(self, model, form: str, *, progress: Progress = quiet) -> Equations:
+        """The equations of ``model`` in ``form``: a registered form (:data:`FORMS`) in the
+        model's frame with its dependent coordinates, or "chetaev-lagrange" for a seed (its
+        only form).  Derived at the first call; the form is not checked here (:func:`equations`
+        checks it)."""
+        chosen = _choice(model)
+        key = (id(model), form, id(chosen[0]), chosen[1])
+        held = self._equations.get(key)
+        if held is None:
+            sysm = system(model)
+            with progress(f"deriving the {form} equations of {model.name}"):
+                if model.kind == "seed":
+                    from ..equations import chetaev_lagrange
+                    eqs = chetaev_lagrange(sysm)
+                else:
+                    eqs = derive(form, sysm, *chosen)
+            held = self._equations[key] = (model, chosen, eqs)
+        return held[-1]
+
+    def frame(self, model):
+        """:func:`frame` of ``model``, computed at the first call."""
+        held = self._frames.get(id(model))
+        if held is None:
+            held = self._frames[id(model)] = (model, _frame_of(model))
+        return held[-1]
 
 
 #: frames whose fields have more tree nodes than this in all are "big": show skips the growth
@@ -155,39 +222,44 @@ def _simplified_all(exprs) -> tuple[list, int]:
 
 
 # -- show ------------------------------------------------------------------------------------------------------
-def show_data(model, *, growth: bool | None = None, progress: Progress = quiet) -> dict:
-    """What `geonh show` prints, as data (expressions as sympy objects).  ``growth``: compute
-    the growth vector and verdict (None: unless the frame is big, :data:`BIG_FRAME`)."""
+@dataclass(frozen=True)
+class FrameView:
+    """A model's frame as ``geonh show`` and the report show it, simplified for display
+    (:func:`simplified`): the quasi-velocities {name: ω^a}, the fields {name: X_a as text}, the
+    non-zero structure coefficients c^d_ab (a < b) as (d, a, b, value), and how many of these
+    expressions are shown unsimplified (too big to simplify quickly)."""
+
+    frame: Frame
+    quasi_velocities: dict
+    fields: dict
+    structure_coefficients: list
+    unsimplified: int
+
+
+@dataclass(frozen=True)
+class GrowthView:
+    """The growth vector of a model's admissible distribution on ``n`` coordinates (None: not
+    computed, the frame is big) and the verdict on its constraints."""
+
+    name: str
+    n: int
+    growth_vector: tuple | None
+    verdict: str
+
+
+def frame_view(model, *, progress: Progress = quiet, session: Session | None = None) -> FrameView:
+    """The :class:`FrameView` of a kinematic or mechanical model's :func:`frame`."""
     S = model.space
-    out = {"name": model.name, "description": model.description, "kind": kind(model),
-           "coordinates": [s.name for s in S.coords]}
-    if isinstance(model, models.SeedModel):
-        out["constraints"] = list(model.constraints)
-        if model.system is None:
-            out["analysis"] = analyze_constraints(S, list(model.constraints)).explain()
-        else:
-            out["system"] = repr(model.system)
-            out["dof"] = model.system.dof
-            out["virtual"] = str(model.system.virtual)
-        return out
-    if is_mechanical(model):
-        sysm = model.system
-        out["system"] = repr(sysm)
-        out["T"] = for_display(sysm.T)
-        out["V"] = sysm.V
-        out["forces"] = {q.name: f for q, f in zip(S.q, sysm.Q) if f != 0}
-    F = frame(model)
+    F = frame(model, session=session)
     skipped = 0
     qv, sk = _simplified_all(F.quasi_velocities())
     skipped += sk
-    out["quasi_velocities"] = dict(zip(F.names, qv))
     fields = {}
     for nm, X in zip(F.names, F.fields):
         comps, sk = _simplified_all(X.components)
         skipped += sk
         fields[nm] = display.field_text([sp.Symbol(f"<{display.DISPLAY_NODES}+ nodes>") if display.too_big(c) else c
                                          for c in comps], S.coords)
-    out["fields"] = fields
     with progress(f"structure coefficients of {model.name}"):
         c = F.structure_coefficients()
     coeffs = []
@@ -200,42 +272,75 @@ def show_data(model, *, growth: bool | None = None, progress: Progress = quiet) 
                     skipped += not ok and not v.is_number
                     if v != 0:
                         coeffs.append((F.names[d], F.names[a], F.names[b], v))
-    out["structure_coefficients"] = coeffs
-    out["unsimplified"] = skipped
-    m = model.m if hasattr(model, "m") else S.n
-    if growth is None:
-        growth = not is_big(F)
-    if not growth:
-        out["growth_vector"] = None
-        out["verdict"] = ("not decided: the frame is big, so the growth vector was skipped "
-                          "(pass --growth to compute it; it can take minutes)")
-        out["frame"] = F
-        return out
+    return FrameView(F, dict(zip(F.names, qv)), fields, coeffs, skipped)
+
+
+def growth_view(model, compute: bool | None = None, *, progress: Progress = quiet,
+                session: Session | None = None) -> GrowthView:
+    """The :class:`GrowthView` of a kinematic or mechanical model.  ``compute``: compute the
+    growth vector and verdict (None: unless the frame is big, :data:`BIG_FRAME`)."""
+    S = model.space
+    m = model.m
+    if compute is None:
+        compute = not is_big(frame(model, session=session))
+    if not compute:
+        return GrowthView(model.name, S.n, None, "not decided: the frame is big, so the growth vector was skipped "
+                                                 "(pass --growth to compute it; it can take minutes)")
     with progress(f"growth vector of {model.name}"):
         gv = tuple(model.distribution.growth_vector())
-        out["growth_vector"] = gv
         if m >= S.n:
-            out["verdict"] = "none (holonomic system in quasi-velocities)"
+            verdict = "none (holonomic system in quasi-velocities)"
         elif S.t is None and len(set(gv)) > 1:
             # the flag already decides: no second (annihilator) computation, which is slow on big frames
-            out["verdict"] = (f"not integrable (nonholonomic): {S.n - m} constraint(s) on {S.dim} coordinates, "
-                              f"growth vector {gv}"
-                              + (", bracket generating (completely nonholonomic)" if gv[-1] == S.dim else ""))
+            verdict = (f"not integrable (nonholonomic): {S.n - m} constraint(s) on {S.dim} coordinates, "
+                       f"growth vector {gv}" + (", bracket generating (completely nonholonomic)" if gv[-1] == S.dim
+                                                else ""))
         else:
-            out["verdict"] = str(model.constraints.verdict())
-    out["frame"] = F
+            verdict = str(model.constraints.verdict())
+    return GrowthView(model.name, S.n, gv, verdict)
+
+
+def show_data(model, *, growth: bool | None = None, progress: Progress = quiet,
+              session: Session | None = None) -> dict:
+    """What `geonh show` prints, as data (expressions as sympy objects): the model, its system
+    and the fields of :func:`frame_view` and :func:`growth_view`.  ``growth``: compute the
+    growth vector and verdict (None: unless the frame is big, :data:`BIG_FRAME`)."""
+    S = model.space
+    out = {"name": model.name, "description": model.description, "kind": model.kind,
+           "coordinates": [s.name for s in S.coords]}
+    if model.kind == "seed":
+        out["constraints"] = list(model.constraints)
+        if model.system is None:
+            out["analysis"] = analyze_constraints(S, list(model.constraints)).explain()
+        else:
+            out["system"] = repr(model.system)
+            out["dof"] = model.system.dof
+            out["virtual"] = str(model.system.virtual)
+        return out
+    if model.kind == "mechanical":
+        sysm = model.system
+        out["system"] = repr(sysm)
+        out["T"] = for_display(sysm.T)
+        out["V"] = sysm.V
+        out["forces"] = {q.name: f for q, f in zip(S.q, sysm.Q) if f != 0}
+    session = Session() if session is None else session
+    view = frame_view(model, progress=progress, session=session)
+    out.update(quasi_velocities=view.quasi_velocities, fields=view.fields,
+               structure_coefficients=view.structure_coefficients, unsimplified=view.unsimplified)
+    grown = growth_view(model, growth, progress=progress, session=session)
+    out.update(growth_vector=grown.growth_vector, verdict=grown.verdict, frame=view.frame)
     return out
 
 
 # -- relations -------------------------------------------------------------------------------------------------
-def relations(model, k: int | None = None, *, progress: Progress = quiet) -> dict:
+def relations(model, k: int | None = None, *, progress: Progress = quiet, session: Session | None = None) -> dict:
     """Transpositional relations of the Neimark–Fufaev k-family (default k = n − m,
     Hamel/Volterra): {"k", "relations" (the TranspositionalRelations), "coordinates" ((name,
     dδq − δdq on the motion) per coordinate), "gamma" ((ν, λ, μ, γ) non-zero)}, as computed
     (not simplified).  A failure of the computation is a :class:`TaskError` naming the model."""
-    if isinstance(model, models.SeedModel):
+    if model.kind == "seed":
         raise TaskError(f"{model.name} has nonlinear constraints; transpositional relations need linear ones")
-    F = frame(model)
+    F = frame(model, session=session)
     m = model.m
     n = model.space.n
     k = n - m if k is None else k
@@ -243,7 +348,7 @@ def relations(model, k: int | None = None, *, progress: Progress = quiet) -> dic
         raise TaskError(f"--k must lie in 0 … {n - m} (n − m) for {model.name}, got {k}")
     with progress(f"transpositional relations of {model.name}"):
         try:
-            setting = ConstrainedSetting.from_frame(F, m, getattr(model, "dependent", None))
+            setting = ConstrainedSetting.from_frame(F, m, _choice(model)[1])
             rel = setting.transposition(k)
             coords = rel.coordinates(on_motion=True)
             gamma = rel.gamma
@@ -260,25 +365,24 @@ def relations(model, k: int | None = None, *, progress: Progress = quiet) -> dic
 
 # -- equations -------------------------------------------------------------------------------------------------
 def default_form(model) -> str:
-    """boltzmann-hamel in the model's frame, lagrange without one."""
-    return "boltzmann-hamel" if getattr(model, "frame", None) is not None else "lagrange"
+    """boltzmann-hamel in the model's frame, lagrange without one (chetaev-lagrange for a seed)."""
+    if model.kind == "seed":
+        return "chetaev-lagrange"
+    return "boltzmann-hamel" if _choice(model)[0] is not None else "lagrange"
 
 
-def equations(model, form: str | None = None, *, progress: Progress = quiet):
+def equations(model, form: str | None = None, *, progress: Progress = quiet, session: Session | None = None):
     """The equations of motion of ``model`` in a registered form (None: :func:`default_form`;
-    chetaev-lagrange, the only one, for constraints nonlinear in the velocities)."""
-    sysm = system(model)
-    if not is_mechanical(model):
-        from ..equations import chetaev_lagrange
-        if form not in (None, "chetaev-lagrange"):
-            raise TaskError(f"{model.name} has constraints nonlinear in the velocities; its equations come in "
-                            "the form chetaev-lagrange")
-        return chetaev_lagrange(sysm)
+    chetaev-lagrange, the only one, for constraints nonlinear in the velocities), from
+    ``session`` (derived there at the first request)."""
+    system(model)
+    if model.kind == "seed" and form not in (None, "chetaev-lagrange"):
+        raise TaskError(f"{model.name} has constraints nonlinear in the velocities; its equations come in "
+                        "the form chetaev-lagrange")
     form = form or default_form(model)
-    if form not in FORMS:
+    if model.kind != "seed" and form not in FORMS:
         raise TaskError(f"unknown form {form!r}; known forms: {', '.join(FORMS)}")
-    with progress(f"deriving the {form} equations of {model.name}"):
-        return derive(form, sysm, model.frame, model.dependent)
+    return (Session() if session is None else session).equations(model, form, progress=progress)
 
 
 def equation_rows(eqs) -> tuple[list, list]:
@@ -294,15 +398,18 @@ def equation_rows(eqs) -> tuple[list, list]:
 
 
 # -- certificate -----------------------------------------------------------------------------------------------
-def certify_data(model, *, progress: Progress = quiet) -> dict:
+def certify_data(model, *, progress: Progress = quiet, session: Session | None = None) -> dict:
     """Every applicable form of a mechanical model against Lagrange's equations: form name →
-    :class:`~geonh.analysis.certificate.Certificate`.  A failure is a :class:`TaskError` naming the model."""
+    :class:`~geonh.analysis.certificate.Certificate`, from the equations of ``session`` (each form
+    derived there at its first request).  A failure is a :class:`TaskError` naming the model."""
     sysm = system(model)
-    if not is_mechanical(model):
+    if model.kind != "mechanical":
         raise TaskError(f"{model.name}: the certificate compares the registered forms of a mechanical system")
+    session = Session() if session is None else session
     with progress(f"deriving and comparing every form of {model.name}"):
         try:
-            return certify_forms(sysm, frame=model.frame, dependent=model.dependent)
+            return certify_forms(sysm, frame=model.frame, dependent=model.dependent,
+                                 derived=lambda form: session.equations(model, form))
         except BudgetExceededError:
             raise
         except GeonhError as e:
@@ -318,25 +425,28 @@ PROJECTION_REPORT_TOL = 1e-9
 
 class SimulationRun(NamedTuple):
     """What :func:`run_simulation` returns: the trajectory, the parameter values used, notes
-    (defaults that were filled in) and warnings (the run is not what was asked for: an initial
-    state moved onto the constraints, [initial] entries that are not state variables)."""
+    (defaults that were filled in), warnings (the run is not what was asked for: an initial
+    state moved onto the constraints, [initial] entries that are not state variables) and the
+    model's name."""
 
     trajectory: Trajectory
     values: dict
     notes: list
     warnings: list
+    name: str = ""
 
 
 def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, params: dict | None = None,
-                   initial: dict | None = None, points: int = 201, progress: Progress = quiet) -> SimulationRun:
+                   initial: dict | None = None, points: int = 201, progress: Progress = quiet,
+                   session: Session | None = None) -> SimulationRun:
     """Simulate ``model`` (a :class:`SimulationRun`).  Parameters default to the model file's
     [values], else 1; coordinates to its [initial], else 0.3; speeds to 0.5.  An initial state
     off the constraints is projected onto them (forms with multipliers keep every velocity in
     the state) and the correction is reported in the warnings, naming the values that moved."""
     from ..numerics import simulate
-    eqs = equations(model, form, progress=progress)
+    eqs = equations(model, form, progress=progress, session=session)
     f = eqs.ode_function()
-    extra = getattr(model, "extra", None) or {}
+    extra = _extra(model)
     given = {str(k): v for k, v in (extra.get("values") or {}).items()}
     given.update({str(k): v for k, v in (params or {}).items()})
     notes: list[str] = []
@@ -374,7 +484,7 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
     defaulted = [nm for nm in state if nm not in init]
     if defaulted:
         notes.append(f"initial values set to 0.3 (coordinates) and 0.5 (speeds): {', '.join(defaulted)}")
-    project = bool(eqs.lam_vec) and getattr(eqs.system, "n_constraints", 0) > 0
+    project = bool(eqs.lam_vec) and eqs.system.n_constraints > 0
     import numpy as np
     with progress(f"simulating {model.name}"):
         try:
@@ -393,7 +503,7 @@ def run_simulation(model, *, t_end: float = 10.0, form: str | None = None, param
             warnings.append(f"the initial state is off the constraints and was projected onto them: max |Δ| = "
                             f"{abs(worst[2] - worst[1]):.3g} in {worst[0]}; {changes} (give initial values on "
                             "the constraints to start where you mean)")
-    return SimulationRun(traj, values, notes, warnings)
+    return SimulationRun(traj, values, notes, warnings, model.name)
 
 
 def _moved(names, before, after) -> list[tuple[str, float, float]]:
@@ -405,11 +515,7 @@ def _moved(names, before, after) -> list[tuple[str, float, float]]:
 def _constraint_parameters(eqs, f) -> list:
     """Parameters that only the constraints contain (the simulation checks the constraints)."""
     sysm = eqs.system
-    exprs = list(getattr(sysm, "phi", ()) or ())
-    cons = getattr(sysm, "constraints", None)
-    if cons is not None and hasattr(cons, "matrix"):
-        exprs += list(cons.matrix())
-    exprs += list(getattr(sysm, "holonomic", ()) or ())
+    exprs = velocity_constraints(sysm) + list(sysm.holonomic)
     S = eqs.space
     known = set(S.state_symbols) | set(eqs.u) | set(eqs.unknowns) | set(f.parameters)
     syms = set()
@@ -420,7 +526,7 @@ def _constraint_parameters(eqs, f) -> list:
 
 # -- linearization ---------------------------------------------------------------------------------------------
 def linearize(model, at: dict | None = None, params: dict | None = None, form: str | None = None,
-              speed: float | None = None, *, progress: Progress = quiet):
+              speed: float | None = None, *, progress: Progress = quiet, session: Session | None = None):
     """The :class:`~geonh.analysis.linearize.Linearization` of ``model`` about an operating
     point: ``at`` (coordinates, speeds, velocities; default 0) with ``params`` (default the
     model file's [values], else 1).  ``speed``: the Whipple bicycle's upright steady motion at
@@ -430,14 +536,14 @@ def linearize(model, at: dict | None = None, params: dict | None = None, form: s
     try:
         if speed is not None:
             from ..models import bicycle
-            eqs = equations(model, form, progress=progress)
+            eqs = equations(model, form, progress=progress, session=session)
             op = bicycle.benchmark_operating_point(model, sp.nsimplify(expr_of(speed, what="speed")))
             names = {str(s) for s in model.parameters}
             with progress("linearizing the Whipple bicycle"):
                 return eqs.linearize(op, ignorable="auto", dependent=("theta",),
                                      inputs=[x for x in ("T_phi", "T_delta") if x in names])
-        eqs = equations(model, form, progress=progress)
-        extra = getattr(model, "extra", None) or {}
+        eqs = equations(model, form, progress=progress, session=session)
+        extra = _extra(model)
         op = {str(k): v for k, v in (extra.get("values") or {}).items()}
         op.update({str(k): v for k, v in params.items()})
         free = set()
@@ -461,14 +567,15 @@ def linearize(model, at: dict | None = None, params: dict | None = None, form: s
 
 
 def eigenvalue_sweep(model, name: str, grid, at: dict | None = None, params: dict | None = None,
-                     form: str | None = None, *, progress: Progress = quiet) -> list:
+                     form: str | None = None, *, progress: Progress = quiet, session: Session | None = None) -> list:
     """Eigenvalues of :func:`linearize` (complex numbers) with the parameter ``name`` set to
-    each value of ``grid`` in turn."""
+    each value of ``grid`` in turn, from one derivation of the equations."""
+    session = Session() if session is None else session
     eigs = []
     for val in grid:
         pv = dict(params or {})
         pv[name] = sp.Float(val)
-        lin = linearize(model, at, pv, form, None, progress=progress)
+        lin = linearize(model, at, pv, form, None, progress=progress, session=session)
         eigs.append([complex(z) for z in lin.eigenvalues()])
     return eigs
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Union
+from typing import Callable, ClassVar, Union
 
 from ..errors import NotFoundError
 from ..kernel.space import ConfigurationSpace
@@ -34,6 +34,9 @@ __all__ = ["KinematicModel", "MechanicalModel", "SeedModel", "Model", "names", "
 @dataclass(frozen=True)
 class SeedModel:
     """A worked example of a seed: a system (or, for a constraint analysis, the raw constraints)."""
+
+    #: what the model is (:data:`KINDS`): the application asks this, never the class
+    kind: ClassVar[str] = "seed"
 
     name: str
     description: str

@@ -7,6 +7,7 @@ last (ω^α = 0 on the motion), following Hamel 1924, eq. (21).  The registry is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import sympy as sp
 
@@ -23,6 +24,9 @@ from .arguments import count
 @dataclass
 class KinematicModel:
     """A constrained configuration space with an adapted frame (free fields first)."""
+
+    #: what the model is (:data:`geonh.models.KINDS`): the application asks this, never the class
+    kind: ClassVar[str] = "kinematic"
 
     name: str
     description: str

@@ -16,6 +16,7 @@ so the tests that compare with sympy's ``KanesMethod`` are independent checks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import sympy as sp
 
@@ -77,6 +78,9 @@ class MechanicalModel:
     parameters : the constant symbols (masses, lengths, forces).
     notes : known closed forms and remarks.
     """
+
+    #: what the model is (:data:`geonh.models.KINDS`): the application asks this, never the class
+    kind: ClassVar[str] = "mechanical"
 
     name: str
     description: str

@@ -103,6 +103,10 @@ class ConstraintReport:
         lines.append("full-rank set (4): " + ", ".join(f"{b} = 0" for b in self.velocity_constraints))
         return "; ".join(lines)
 
+    def __str__(self) -> str:
+        """The report's own text form: :meth:`explain`."""
+        return self.explain()
+
     def violations(self, state: Mapping, tol: float = 1e-9) -> list[str]:
         """Constraints (configuration and velocity, given and hidden) violated at ``state``."""
         bad = []
