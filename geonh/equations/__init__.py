@@ -16,7 +16,8 @@ invariant measures and Chaplygin's reducing multiplier of reduced Chaplygin equa
 :mod:`geonh.analysis`).
 """
 from .base import Equations
-from .engine import FormDeclaration, central_equations, in_frame, solve
+from .declaration import FormDeclaration, in_frame, solve
+from .engine import central_equations
 from .frame_forms import boltzmann_hamel, chaplygin, chaplygin_obstruction, is_chaplygin, neimark_fufaev, volterra, voronets
 from .independent import gibbs_appell, hamel_raw, kane, lagrange, maggi, multiplier_equations, tzenoff
 from .nonlinear import (appell, boltzmann_hamel_nonlinear, chetaev_lagrange, gibbs_appell_nonlinear,

@@ -25,7 +25,7 @@ from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, speed_symbols, voronets_frame
 from ..transposition.relations import ConstrainedSetting
 from .base import Equations
-from .engine import FormDeclaration, in_frame, solve
+from .declaration import FormDeclaration, in_frame, solve
 
 __all__ = ["boltzmann_hamel", "volterra", "voronets", "chaplygin", "chaplygin_obstruction", "is_chaplygin",
            "neimark_fufaev"]

@@ -19,7 +19,8 @@ from ..kernel.parsing import as_exprs, as_matrix, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
 from .base import Equations
-from .engine import NativeSplit, contract, framed, lagrange_split
+from .declaration import contract, framed
+from .engine import NativeSplit, lagrange_split
 
 __all__ = ["lagrange", "maggi", "hamel_raw", "gibbs_appell", "kane", "tzenoff", "multiplier_equations",
            "motion_substitution"]

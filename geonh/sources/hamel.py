@@ -26,7 +26,8 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from ..equations.engine import contract, lagrange_split
+from ..equations.declaration import contract
+from ..equations.engine import lagrange_split
 from ..equations.independent import hamel_raw, lagrange, motion_substitution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
