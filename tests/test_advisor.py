@@ -4,7 +4,7 @@ import pytest
 import sympy as sp
 
 from geonh import models, same_motion
-from geonh.equations import FORMS, advise_frame, boltzmann_hamel, equation_size, lagrange
+from geonh.equations import FORMS, Inputs, advise_frame, boltzmann_hamel, equation_size, lagrange
 from geonh.errors import NotFoundError
 from geonh.kernel.fields import coordinate_fields
 from geonh.kernel.frames import Frame
@@ -45,7 +45,7 @@ def test_no_candidate_and_non_frame_forms_raise():
     m = models.get("chaplygin-sleigh")
     with pytest.raises(NotFoundError, match="no candidate"):
         advise_frame(m.system, {}, voronets=False)
-    not_frame = next(k for k, v in FORMS.items() if v.takes != "frame")
+    not_frame = next(k for k, v in FORMS.items() if v.inputs is not Inputs.FRAME)
     with pytest.raises(NotFoundError, match="not a frame form"):
         advise_frame(m.system, form=not_frame)
 
