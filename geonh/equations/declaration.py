@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import mpmath
 import sympy as sp
@@ -49,7 +49,7 @@ from ..transposition.adapted import check_adapted, frame_kinematics, speed_symbo
 from .base import Equations
 from .engine import central_equations
 
-__all__ = ["Route", "Inputs", "Citation", "FormInfo", "FormDeclaration", "FramedMotion", "verify", "solve",
+__all__ = ["Route", "Inputs", "Citation", "FormInfo", "FormDeclaration", "FramedMotion", "CHECKS", "verify", "solve",
            "in_frame", "framed", "contract"]
 
 
@@ -398,14 +398,142 @@ def _show(v) -> str:
     return mpmath.nstr(v, 8)
 
 
+class _Motion:
+    """The declaration's expressions at one point, each evaluated once: the constraint forms
+    θ^α, the kinematics K (ẋ = (K, 1) with time), one point per δ field with its constant
+    symbols at their values on the motion, and the δ fields there."""
+
+    def __init__(self, decl: FormDeclaration, at: _Values, theta: sp.Matrix):
+        self.decl, self.at = decl, at
+        S = decl.system.space
+        self.names = [str(c) for c in S.coords]
+        self.theta = [[at(theta[a, i]) if theta[a, i] != 0 else 0 for i in range(S.dim)] for a in range(theta.rows)]
+        self._K = self._on = self._W = None
+
+    def value(self, ev: _Values, e: sp.Expr, check: str, item: str):
+        try:
+            return ev(e)
+        except MissingValueError as exc:
+            raise DeclarationError(self.decl.form, check, item, f"it has no value on the motion ({exc})") from None
+
+    @property
+    def K(self) -> list:
+        if self._K is None:
+            self._K = [self.value(self.at, k, "kinematics", f"K^{self.names[i]}")
+                       for i, k in enumerate(self.decl.kinematics)]
+        return self._K
+
+    @property
+    def xd(self) -> list:
+        return self.K + ([1] if self.decl.system.space.t is not None else [])
+
+    @property
+    def on(self) -> list:
+        """One point per δ field: the base point with its constant symbols on the motion."""
+        if self._on is None:
+            self._on = [self.at.extended({s: self.value(self.at, v, "kinematics", f"on_motion[{r}][{s}]")
+                                          for s, v in on.items()}) for r, on in enumerate(self.decl.on_motion)]
+        return self._on
+
+    @property
+    def W(self) -> list:
+        """The δ fields' components on the motion."""
+        if self._W is None:
+            self._W = [[self.value(ev, c, "admissibility", f"W[{r}]") for c in X.components]
+                       for r, (X, ev) in enumerate(zip(self.decl.W, self.on))]
+        return self._W
+
+    def annihilates(self, a: int, vec: list) -> bool:
+        """θ^α(vec) = 0 at the point."""
+        return _vanishes([t * x for t, x in zip(self.theta[a], vec) if t != 0])
+
+
+def _check_kinematics(decl: FormDeclaration, p: _Motion) -> None:
+    """(a) V on the motion is the motion: V^i = K^i (V^t = 1 with time), with the on-motion
+    values of each δ field; and θ^α(K) = 0 for every constraint form."""
+    xd = p.xd
+    own = symbols_in(decl.V.components, {})
+    seen = set()
+    for r, ev in enumerate(p.on or [p.at]):
+        on = {k: v for k, v in decl.on_motion[r].items() if k in own} if p.on else {}
+        if frozenset(on.items()) in seen:   # V's constant symbols have these values already checked
+            continue
+        seen.add(frozenset(on.items()))
+        for i, c in enumerate(decl.V.components):
+            v = p.value(ev, c, "kinematics", f"V^{p.names[i]}")
+            if not _close(v, xd[i]):
+                where = f" (with the on-motion values of W[{r}])" if on else ""
+                raise DeclarationError(decl.form, "kinematics", f"V^{p.names[i]}",
+                                       f"V on the motion{where} is {_show(v)} but the kinematics give "
+                                       f"{_show(xd[i])} at the generic point")
+    for a in range(len(p.theta)):
+        if not p.annihilates(a, xd):
+            raise DeclarationError(decl.form, "kinematics", f"constraint {a + 1}",
+                                   "the kinematics K violate it: θ(K) ≠ 0 at the generic point")
+
+
+def _check_speeds(decl: FormDeclaration, p: _Motion) -> None:
+    """(b) the speed definitions on q̇ = K give back the speeds: u_r(t, q, K(t, q, u)) = u_r."""
+    on_K = p.at.extended(dict(zip(decl.system.space.qd, p.K)))
+    for r, (s, u) in enumerate(zip(decl.speeds, decl.u)):
+        v, want = p.value(on_K, s, "speeds", f"u[{r}] = {u}"), p.at(u)
+        if not _close(v, want):
+            raise DeclarationError(decl.form, "speeds", f"u[{r}] = {u}",
+                                   f"the speed definition evaluated on q̇ = K gives {_show(v)}, not "
+                                   f"{u} = {_show(want)}, at the generic point")
+
+
+def _check_admissibility(decl: FormDeclaration, p: _Motion) -> None:
+    """(c) every δ field is a virtual displacement on the motion: θ^α(W_r) = 0 for every
+    constraint form, and δt = W_r^t = 0."""
+    S = decl.system.space
+    for r, w in enumerate(p.W):
+        for a in range(len(p.theta)):
+            if not p.annihilates(a, w):
+                raise DeclarationError(decl.form, "admissibility", f"W[{r}]",
+                                       f"constraint {a + 1} does not annihilate it on the motion: it is not a "
+                                       "virtual displacement")
+        if S.t is not None and not _close(w[S.n], 0):
+            raise DeclarationError(decl.form, "admissibility", f"W[{r}]",
+                                   f"its time component δt is {_show(w[S.n])}, not 0")
+
+
+def _check_independence(decl: FormDeclaration, p: _Motion) -> None:
+    """(d) as many δ fields as degrees of freedom, independent on the motion (so, admissible,
+    they span the admissible distribution)."""
+    m = decl.system.dof
+    if len(decl.W) != m:
+        raise DeclarationError(decl.form, "independence", "W", f"{len(decl.W)} δ fields for {m} degrees of "
+                                                              "freedom: the W must span the admissible distribution")
+    rows = [w[:decl.system.space.n] for w in p.W]
+    if rows and not _independent(rows):
+        keep = independent_rows(sp.Matrix([[to_sympy(x) for x in w] for w in rows]))  # which W: the slow path
+        if len(keep) < len(rows):
+            r = next(k for k in range(len(rows)) if k not in keep)
+            before = [f"W[{k}]" for k in keep if k < r]
+            raise DeclarationError(decl.form, "independence", f"W[{r}]",
+                                   f"it depends on {', '.join(before)} on the motion" if before
+                                   else "it vanishes on the motion")
+
+
+#: the checks :func:`verify` runs, in this order: check name → check(declaration, values at the point)
+CHECKS: dict[str, Callable[[FormDeclaration, _Motion], None]] = {
+    "kinematics": _check_kinematics,
+    "speeds": _check_speeds,
+    "admissibility": _check_admissibility,
+    "independence": _check_independence,
+}
+
+
 def verify(decl: FormDeclaration) -> None:
-    """The mathematical checks of a declaration (module docstring: (a)–(d)), decided at one
-    random rational point of (t, q, u) and the parameters
+    """The mathematical checks of a declaration (module docstring, (a)–(d); :data:`CHECKS`),
+    decided at one random rational point of (t, q, u) and the parameters
     (:func:`~geonh.kernel.generic_point.sample_points`), every distinct subexpression evaluated
-    once at :data:`~geonh.kernel.evaluation.PRECISION` digits; a zero is a value below
-    10^-(PRECISION/2) of the size of its terms.  Never simplifies.  :class:`~geonh.errors.DeclarationError` names the failed check; a declaration
-    singular at several points is refused with :class:`~geonh.errors.SingularMapError`.
-    :class:`FormDeclaration` calls it when it is built."""
+    once at :data:`~geonh.kernel.evaluation.PRECISION` digits (a zero is a value below
+    10^-(PRECISION/2) of the size of its terms, as in :func:`~geonh.kernel.generic_point.is_zero`).
+    Never simplifies.  :class:`~geonh.errors.DeclarationError` names the failed check; a
+    declaration singular at several points is refused with
+    :class:`~geonh.errors.SingularMapError`.  :class:`FormDeclaration` calls it when built."""
     if not isinstance(decl, FormDeclaration):
         raise ParseError(f"verify checks a FormDeclaration, not {type(decl).__name__}")
     S = decl.system.space
@@ -418,77 +546,11 @@ def verify(decl: FormDeclaration) -> None:
     for point in sample_points(syms, _POINTS):
         try:
             with mpmath.workdps(evaluation.PRECISION):  # every product and sum of values at this precision
-                _verify_at(decl, _Values(dict(point)), theta)
+                p = _Motion(decl, _Values(dict(point)), theta)
+                for check in CHECKS.values():
+                    check(decl, p)
             return
         except _Singular as exc:
             why = str(exc)
     raise SingularMapError(f"{decl.form}: the declaration cannot be checked: it is singular at {_POINTS} random "
                            f"points ({why})")
-
-
-def _verify_at(decl: FormDeclaration, at: _Values, theta: sp.Matrix) -> None:
-    S = decl.system.space
-    n, form = S.n, decl.form
-    names = [str(c) for c in S.coords]
-    rows = range(theta.rows)
-    theta_at = [[at(theta[a, i]) if theta[a, i] != 0 else 0 for i in range(S.dim)] for a in rows]
-
-    def value(ev: _Values, e, check: str, item: str):
-        try:
-            return ev(e)
-        except MissingValueError as exc:
-            raise DeclarationError(form, check, item, f"it has no value on the motion ({exc})") from None
-
-    # (a) kinematics: V on the motion is K (V^t = 1), and K satisfies the constraints
-    K = [value(at, k, "kinematics", f"K^{names[i]}") for i, k in enumerate(decl.kinematics)]
-    xd = K + ([1] if S.t is not None else [])
-    on_values = []   # each W's point: the base point with the constant symbols at their values on the motion
-    for r, on in enumerate(decl.on_motion):
-        on_values.append(at.extended({s: value(at, v, "kinematics", f"on_motion[{r}][{s}]") for s, v in on.items()}))
-    for r, ev in enumerate(on_values or [at]):
-        for i, c in enumerate(decl.V.components):
-            v = value(ev, c, "kinematics", f"V^{names[i]}")
-            if not _close(v, xd[i]):
-                where = f" (with the on-motion values of W[{r}])" if len(on_values) > 1 else ""
-                raise DeclarationError(form, "kinematics", f"V^{names[i]}",
-                                       f"V on the motion{where} is {_show(v)} but the kinematics give "
-                                       f"{_show(xd[i])} at the generic point")
-    for a in rows:
-        if not _vanishes([theta_at[a][i] * xd[i] for i in range(S.dim) if theta_at[a][i] != 0]):
-            raise DeclarationError(form, "kinematics", f"constraint {a + 1}",
-                                   "the kinematics K violate it: θ(K) ≠ 0 at the generic point")
-
-    # (b) speeds: u(t, q, q̇ = K) = u
-    on_K = at.extended(dict(zip(S.qd, K)))
-    for r, (s, u) in enumerate(zip(decl.speeds, decl.u)):
-        v = value(on_K, s, "speeds", f"u[{r}] = {u}")
-        if not _close(v, at(u)):
-            raise DeclarationError(form, "speeds", f"u[{r}] = {u}",
-                                   f"the speed definition evaluated on q̇ = K gives {_show(v)}, not "
-                                   f"{u} = {_show(at(u))}, at the generic point")
-
-    # (c) admissibility: θ(W_r) = 0 and δt = 0 on the motion
-    W_at = []
-    for r, (X, ev) in enumerate(zip(decl.W, on_values)):
-        w = [value(ev, c, "admissibility", f"W[{r}]") for c in X.components]
-        for a in rows:
-            if not _vanishes([theta_at[a][i] * w[i] for i in range(S.dim) if theta_at[a][i] != 0]):
-                raise DeclarationError(form, "admissibility", f"W[{r}]",
-                                       f"constraint {a + 1} does not annihilate it on the motion: it is not a "
-                                       "virtual displacement")
-        if S.t is not None and not _close(w[n], 0):
-            raise DeclarationError(form, "admissibility", f"W[{r}]", f"its time component δt is {_show(w[n])}, not 0")
-        W_at.append(w[:n])
-
-    # (d) independence: as many W as degrees of freedom, independent at the point
-    m = decl.system.dof
-    if len(decl.W) != m:
-        raise DeclarationError(form, "independence", "W", f"{len(decl.W)} δ fields for {m} degrees of freedom: "
-                                                         "the W must span the admissible distribution")
-    if W_at and not _independent(W_at):
-        keep = independent_rows(sp.Matrix([[to_sympy(x) for x in w] for w in W_at]))  # which W: the slow path
-        if len(keep) < len(W_at):
-            r = next(k for k in range(len(W_at)) if k not in keep)
-            before = [f"W[{k}]" for k in keep if k < r]
-            raise DeclarationError(form, "independence", f"W[{r}]", f"it depends on {', '.join(before)} on the motion"
-                                   if before else "it vanishes on the motion")
