@@ -577,6 +577,10 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
         "kinematics": lambda c: tuple(c.decl.kinematics), "speeds": lambda c: tuple(c.decl.speeds)},
     "geonh.equations.engine.central_equations": {"on_motion": lambda c: c.decl.on_motion[0]},
     "geonh.equations.declaration.contract": {"a": lambda c: 0},
+    "geonh.equations.declaration.Citation": {
+        "key": lambda c: "hamel1924", "authors": lambda c: ("Hamel",), "year": lambda c: 1924, "work": lambda c: "w"},
+    "geonh.equations.declaration.FormInfo": {
+        "route": lambda c: g.Route.ENGINE, "inputs": lambda c: g.Inputs.NONE},
     "geonh.equations.independent.multiplier_equations": {
         "phis": _SX, "Theta": lambda c: c.cod.matrix(), "accel": lambda c: list(c.system.lagrange_operator)},
     "geonh.kernel.velocity_frames.VelocityFrame": {

@@ -257,8 +257,10 @@ def test_records_refuse_bad_fields():
     citation's fields are typed; a declaration's record must be an engine form's."""
     info = declaration.FormInfo("x", "engine", "frame")
     assert info.route is Route.ENGINE and info.inputs is Inputs.FRAME
-    with pytest.raises(g.ParseError, match="route"):
+    with pytest.raises(g.ParseError, match="Route must be one of"):
         declaration.FormInfo("x", "sideways", Inputs.NONE)
+    with pytest.raises(g.ParseError, match="Inputs must be one of"):
+        Inputs(["frame"])
     with pytest.raises(g.ParseError):
         Citation("k", "Hamel", 1924, "work")            # authors: a sequence, not one string
     with pytest.raises(g.ParseError):

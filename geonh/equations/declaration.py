@@ -29,7 +29,7 @@ the labels of docs/bibliography.md).  A declaration carries the :class:`FormInfo
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, EnumMeta
 from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
@@ -54,7 +54,18 @@ __all__ = ["Route", "Inputs", "Citation", "FormInfo", "FormDeclaration", "Framed
 
 
 # -- what a form is: route, inputs, sources ------------------------------------------------------
-class Route(str, Enum):
+class _Choice(EnumMeta):
+    """An enum whose lookup by value refuses an unknown value with a ParseError naming the
+    members (``Route("sideways")``), whatever the value is."""
+
+    def __call__(cls, value):  # an enum with members has no functional API to keep
+        for member in cls:
+            if value is member or (isinstance(value, str) and str.__eq__(value, member.value)):
+                return member
+        raise ParseError(f"{cls.__name__} must be one of {[m.value for m in cls]}, not {value!r:.80}")
+
+
+class Route(str, Enum, metaclass=_Choice):
     """How a form reaches the motion: ``ENGINE`` — a :class:`FormDeclaration` solved by
     Lagrange's central equation; ``INDEPENDENT`` — on purpose another way (multipliers, Maggi's
     projection, Appell's S, Kane's partial velocities, Tzénoff), so that agreement between the
@@ -67,7 +78,7 @@ class Route(str, Enum):
         return self.value
 
 
-class Inputs(str, Enum):
+class Inputs(str, Enum, metaclass=_Choice):
     """What a form's builder uses of a model besides its system: ``FRAME`` (an adapted frame;
     default the Voronets frame), ``DEPENDENT`` (the dependent coordinates) or ``NONE``."""
 
@@ -169,13 +180,8 @@ class FormInfo:
 
     def __post_init__(self):
         _text(self.name, "form name")
-        for attr, enum in (("route", Route), ("inputs", Inputs)):
-            value = getattr(self, attr)
-            try:
-                object.__setattr__(self, attr, enum(value))
-            except (ValueError, TypeError):
-                raise ParseError(f"{self.name}: {attr} must be one of {[m.value for m in enum]}, "
-                                 f"not {value!r}") from None
+        object.__setattr__(self, "route", Route(self.route))
+        object.__setattr__(self, "inputs", Inputs(self.inputs))
         sources = tuple(as_sequence(self.sources, "sources"))
         if not all(isinstance(c, Citation) for c in sources):
             raise ParseError(f"{self.name}: the sources must be Citation records")
