@@ -278,3 +278,17 @@ def test_framed_is_a_record():
     assert isinstance(fm, declaration.FramedMotion) and fm.m == 2 and fm.u == tuple(sp.symbols("v w", real=True))
     with pytest.raises(dataclasses.FrozenInstanceError):
         fm.m = 3
+
+
+def test_cli_forms_reads_the_records(capsys):
+    """`geonh forms --format json` prints each form's route, inputs and structured sources as
+    its record holds them."""
+    import json
+    from geonh.cli import main
+    assert main(["forms", "--format", "json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert list(rows) == ALL
+    for name, entry in FORMS.items():
+        r = rows[name]
+        assert (r["route"], r["inputs"], r["source"]) == (entry.route.value, entry.inputs.value, entry.source)
+        assert r["sources"] == [c.as_dict() for c in entry.sources]
