@@ -34,7 +34,7 @@ from ..kernel.parsing import as_mapping
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import voronets_frame
 from .base import Equations
-from .declaration import Inputs
+from ..equations.declaration import Inputs
 from .registry import FORMS, derive
 
 __all__ = ["FrameCandidate", "FrameAdvice", "advise_frame", "equation_size"]

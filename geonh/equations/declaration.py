@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum, EnumMeta
 from functools import lru_cache
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 import mpmath
 import sympy as sp
@@ -58,11 +58,12 @@ class _Choice(EnumMeta):
     """An enum whose lookup by value refuses an unknown value with a ParseError naming the
     members (``Route("sideways")``), whatever the value is."""
 
-    def __call__(cls, value):  # an enum with members has no functional API to keep
-        for member in cls:
+    def __call__(cls, value: object) -> Any:  # type: ignore[override]  # members: no functional API to keep
+        members: list[Enum] = list(cls.__members__.values())
+        for member in members:
             if value is member or (isinstance(value, str) and str.__eq__(value, member.value)):
                 return member
-        raise ParseError(f"{cls.__name__} must be one of {[m.value for m in cls]}, not {value!r:.80}")
+        raise ParseError(f"{cls.__name__} must be one of {[m.value for m in members]}, not {value!r:.80}")
 
 
 class Route(str, Enum, metaclass=_Choice):
@@ -241,9 +242,9 @@ class FormDeclaration:
             put(self, "info", FormInfo(self.form, Route.ENGINE, Inputs.NONE))
         elif not isinstance(self.info, FormInfo):
             raise ParseError(f"{self.form}: info must be a FormInfo, not {type(self.info).__name__}")
-        if self.info.route is not Route.ENGINE:
+        if self.record.route is not Route.ENGINE:
             raise DeclarationError(self.form, "route", "info", f"a declaration is solved by the engine, but its "
-                                   f"form {self.info.name!r} has route {self.info.route.value!r}")
+                                   f"form {self.record.name!r} has route {self.record.route.value!r}")
         put(self, "W", tuple(as_sequence(self.W, "δ fields W")))
         put(self, "on_motion", tuple(as_mapping(o, "on_motion") for o in as_sequence(self.on_motion, "on_motion")))
         u = as_symbols(self.u, what="speeds u")
@@ -266,19 +267,24 @@ class FormDeclaration:
         verify(self)
 
     @property
+    def record(self) -> FormInfo:
+        """:attr:`info`, set when the declaration is built (never None then)."""
+        return cast(FormInfo, self.info)
+
+    @property
     def route(self) -> Route:
         """Always ``Route.ENGINE`` (from :attr:`info`)."""
-        return self.info.route
+        return self.record.route
 
     @property
     def inputs(self) -> Inputs:
         """What the form's builder takes besides the system (from :attr:`info`)."""
-        return self.info.inputs
+        return self.record.inputs
 
     @property
     def sources(self) -> tuple[Citation, ...]:
         """Where the form is printed (from :attr:`info`)."""
-        return self.info.sources
+        return self.record.sources
 
 
 def solve(decl: FormDeclaration) -> Equations:
@@ -414,7 +420,9 @@ class _Motion:
         S = decl.system.space
         self.names = [str(c) for c in S.coords]
         self.theta = [[at(theta[a, i]) if theta[a, i] != 0 else 0 for i in range(S.dim)] for a in range(theta.rows)]
-        self._K = self._on = self._W = None
+        self._K: list | None = None
+        self._on: list[_Values] | None = None
+        self._W: list[list] | None = None
 
     def value(self, ev: _Values, e: sp.Expr, check: str, item: str):
         try:

@@ -754,7 +754,7 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
     raises SingularMapError naming it and a form without a frame."""
     from ..kernel.fields import VectorField
     from ..kernel.frames import Frame
-    from .declaration import Inputs
+    from ..equations.declaration import Inputs
     from .registry import FORMS
 
     entry = FORMS.get(equations.form)
