@@ -146,8 +146,9 @@ class DeclarationError(GeonhError, ValueError):
     (or K violates a constraint), the speeds evaluated on q̇ = K do not give back u, a δ field W
     is not an admissible virtual displacement, or the W are dependent or too few.  ``form`` is the
     declaration's form, ``check`` the check that failed (``"kinematics"``, ``"speeds"``,
-    ``"admissibility"`` or ``"independence"``), ``item`` the component, speed or δ field it
-    failed on; the message names all three."""
+    ``"admissibility"`` or ``"independence"``; ``"route"`` for the record of a form that is not
+    an engine form), ``item`` the component, speed or δ field it failed on; the message names
+    all three."""
 
     def __init__(self, form: str, check: str, item: str, detail: str):
         self.form, self.check, self.item, self.detail = form, check, item, detail

@@ -14,8 +14,9 @@ mathematics when it is built, at one generic point (:func:`verify`):
     the admissible distribution.
 
 A failure raises :class:`~geonh.errors.DeclarationError` naming the form, the check and the
-component, speed or δ field.  (Neimark–Fufaev 1960, eq. (1.1), state these conditions for their
-d and δ fields; Hamel 1924, eqs. (13), (19') for the adapted frame.)
+component, speed or δ field.  (The d and δ fields of Neimark–Fufaev 1960, eq. (1.1), and
+Hamel's choice in an adapted frame, Hamel 1924, eqs. (13), (19'), satisfy them by
+construction; the checks refuse a declaration that does not.)
 
 :func:`solve` turns a declaration into :class:`~geonh.equations.base.Equations`;
 :func:`in_frame` declares Hamel's choice in an adapted frame, :func:`framed` is the shared

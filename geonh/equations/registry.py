@@ -73,18 +73,22 @@ class EquationForm:
 
     @property
     def name(self) -> str:
+        """The form's registry name."""
         return self.info.name
 
     @property
     def route(self) -> Route:
+        """How the form reaches the motion (:class:`~geonh.equations.declaration.Route`)."""
         return self.info.route
 
     @property
     def inputs(self) -> Inputs:
+        """What the builder uses besides the system (:class:`~geonh.equations.declaration.Inputs`)."""
         return self.info.inputs
 
     @property
     def sources(self) -> tuple[Citation, ...]:
+        """Where the form is printed (:class:`~geonh.equations.declaration.Citation` records)."""
         return self.info.sources
 
     @property
