@@ -46,7 +46,8 @@ KERNEL = [
     "geonh.systems", "geonh.systems.protocol", "geonh.systems.mechanical", "geonh.systems.nonlinear",
     "geonh.systems.gauss", "geonh.systems.hertz", "geonh.systems.constraint_analysis",
     # equations
-    "geonh.equations", "geonh.equations.base", "geonh.equations.engine", "geonh.equations.frame_forms",
+    "geonh.equations", "geonh.equations.base", "geonh.equations.engine", "geonh.equations.declaration",
+    "geonh.equations.frame_forms",
     "geonh.equations.independent", "geonh.equations.nonlinear", "geonh.equations.gauss",
     "geonh.equations.hertz", "geonh.equations.hamilton", "geonh.equations.registry",
     # numerics

@@ -14,6 +14,7 @@ Hypothesis strategies for your own tests: ``import geonh.testing`` (not imported
 from . import moved as _moved
 from .errors import (
     BudgetExceededError,
+    DeclarationError,
     DependentFieldsError,
     DimensionError,
     GeonhError,
@@ -80,11 +81,18 @@ from .equations import (
     FORMS,
     Equations,
     FormDeclaration,
+    Inputs,
+    Route,
     appell,
     boltzmann_hamel,
     central_equations,
     chaplygin,
     chetaev_lagrange,
+    declare_boltzmann_hamel,
+    declare_chaplygin,
+    declare_neimark_fufaev,
+    declare_volterra,
+    declare_voronets,
     derive,
     gauss,
     gibbs_appell,
@@ -131,7 +139,9 @@ __all__ = [
     "SystemLike", "MechanicalSystem", "NonlinearSystem", "FreeSystem", "GaussSystem", "HertzSpace",
     "ConstraintReport", "analyze_constraints",
     # equations
-    "Equations", "FormDeclaration", "FORMS", "derive", "central_equations", "lagrange", "boltzmann_hamel",
+    "Equations", "FormDeclaration", "FORMS", "derive", "central_equations", "Route", "Inputs",
+    "declare_boltzmann_hamel", "declare_volterra", "declare_voronets", "declare_chaplygin", "declare_neimark_fufaev",
+    "lagrange", "boltzmann_hamel",
     "volterra", "voronets", "chaplygin", "is_chaplygin", "neimark_fufaev", "maggi", "hamel_raw",
     "gibbs_appell", "kane", "tzenoff", "chetaev_lagrange", "appell", "maggi_nonlinear", "velocity_frame",
     "gibbs_appell_nonlinear", "boltzmann_hamel_nonlinear", "gauss",
@@ -148,7 +158,7 @@ __all__ = [
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
     "IntegrationError", "NotPicklableError", "MovedError",
-    "LimitError", "BudgetExceededError",
+    "LimitError", "BudgetExceededError", "DeclarationError",
     # input limits
     "limits",
 ]

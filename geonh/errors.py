@@ -157,3 +157,21 @@ class MovedError(GeonhError, ModuleNotFoundError):
 
     def __reduce__(self):
         return type(self), (self.old, self.new)
+
+
+class DeclarationError(GeonhError, ValueError):
+    """A form declaration (:class:`~geonh.equations.declaration.FormDeclaration`) whose mathematics
+    is wrong, refused when it is built: the d field V on the motion differs from the kinematics K
+    (or K violates a constraint), the speeds evaluated on q̇ = K do not give back u, a δ field W
+    is not an admissible virtual displacement, or the W are dependent or too few.  ``form`` is the
+    declaration's form, ``check`` the check that failed (``"kinematics"``, ``"speeds"``,
+    ``"admissibility"`` or ``"independence"``; ``"route"`` for the record of a form that is not
+    an engine form), ``item`` the component, speed or δ field it failed on; the message names
+    all three."""
+
+    def __init__(self, form: str, check: str, item: str, detail: str):
+        self.form, self.check, self.item, self.detail = form, check, item, detail
+        super().__init__(f"{form}: the declaration fails its {check} check at {item}: {detail}")
+
+    def __reduce__(self):  # pickles with its data
+        return (type(self), (self.form, self.check, self.item, self.detail))

@@ -348,7 +348,7 @@ class Ctx:
 
     @cached_property
     def decl(self):
-        from geonh.equations.engine import in_frame
+        from geonh.equations.declaration import in_frame
         return in_frame("boltzmann-hamel", self.system, self.frame)
 
     @cached_property
@@ -573,12 +573,16 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.equations.base.Equations.linearize": {"operating_point": lambda c: c.operating_point},
     "geonh.analysis.linearize.linearize": {"operating_point": lambda c: c.operating_point},
     "geonh.analysis.linearize.eigenvalues": {"A": lambda c: sp.Matrix([[0, 1], [-1, 0]])},
-    "geonh.equations.engine.FormDeclaration": {
+    "geonh.equations.declaration.FormDeclaration": {
         "form": lambda c: "boltzmann-hamel", "W": lambda c: tuple(c.decl.W), "on_motion": _on_motion_tuple,
         "u": lambda c: tuple(c.decl.u), "ud": lambda c: tuple(c.decl.ud),
         "kinematics": lambda c: tuple(c.decl.kinematics), "speeds": lambda c: tuple(c.decl.speeds)},
     "geonh.equations.engine.central_equations": {"on_motion": lambda c: c.decl.on_motion[0]},
-    "geonh.equations.engine.contract": {"a": lambda c: 0},
+    "geonh.equations.declaration.contract": {"a": lambda c: 0},
+    "geonh.equations.declaration.Citation": {
+        "key": lambda c: "hamel1924", "authors": lambda c: ("Hamel",), "year": lambda c: 1924, "work": lambda c: "w"},
+    "geonh.equations.declaration.FormInfo": {
+        "route": lambda c: g.Route.ENGINE, "inputs": lambda c: g.Inputs.NONE},
     "geonh.equations.independent.multiplier_equations": {
         "phis": _SX, "Theta": lambda c: c.cod.matrix(), "accel": lambda c: list(c.system.lagrange_operator)},
     "geonh.kernel.velocity_frames.VelocityFrame": {

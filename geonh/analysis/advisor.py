@@ -34,6 +34,7 @@ from ..kernel.parsing import as_mapping
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import voronets_frame
 from ..equations.base import Equations
+from ..equations.declaration import Inputs
 from ..equations.registry import FORMS, derive
 
 __all__ = ["FrameCandidate", "FrameAdvice", "advise_frame", "equation_size"]
@@ -117,8 +118,8 @@ def advise_frame(system: MechanicalSystem, frames: Mapping[str, Frame] | None = 
     candidate gives equations.
     """
     entry = FORMS.get(form)
-    if entry is None or entry.takes != "frame":
-        frame_forms = [k for k, v in FORMS.items() if v.takes == "frame"]
+    if entry is None or entry.inputs is not Inputs.FRAME:
+        frame_forms = [k for k, v in FORMS.items() if v.inputs is Inputs.FRAME]
         raise NotFoundError(f"{form!r} is not a frame form; frame forms: {', '.join(frame_forms)}")
     if not isinstance(system, MechanicalSystem):
         raise ParseError(f"advise_frame takes a MechanicalSystem, not {type(system).__name__}")

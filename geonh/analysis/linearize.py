@@ -756,11 +756,12 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
     raises SingularMapError naming it and a form without a frame."""
     from ..kernel.fields import VectorField
     from ..kernel.frames import Frame
+    from ..equations.declaration import Inputs
     from ..equations.registry import FORMS
 
     entry = FORMS.get(equations.form)
     frame = equations.frame
-    if frame is None or entry is None or entry.takes != "frame":
+    if frame is None or entry is None or entry.inputs is not Inputs.FRAME:
         return None
     try:
         given = {**equations.resolve_values(parameters, "linearize parameters"),

@@ -409,15 +409,16 @@ def forms_cmd(ctx, fmt):
     """List the registered equation forms: name, route, source."""
     fmt = _fmt(ctx, fmt)
     if fmt == "json":
-        _emit([{"name": n, "route": e.route, "takes": e.takes, "source": e.source} for n, e in FORMS.items()])
+        _emit([{"name": n, "route": e.route.value, "inputs": e.inputs.value, "source": e.source,
+                "sources": [c.as_dict() for c in e.sources]} for n, e in FORMS.items()])
     elif fmt == "latex":
         click.echo(r"\begin{tabular}{lll}")
         for n, e in FORMS.items():
-            click.echo(rf"\texttt{{{n}}} & {e.route} & {_tex_text(e.source)} \\")
+            click.echo(rf"\texttt{{{n}}} & {e.route.value} & {_tex_text(e.source)} \\")
         click.echo(r"\end{tabular}")
     else:
         for n, e in FORMS.items():
-            click.echo(f"{n:16s} {e.route:12s} {e.source}")
+            click.echo(f"{n:16s} {e.route.value:12s} {e.source}")
     return 0
 
 

@@ -1,5 +1,12 @@
 """The frame forms: each a short declaration on the engine (:mod:`geonh.equations.engine`).
 
+Each form has a public ``declare_<form>`` builder that returns its
+:class:`~geonh.equations.declaration.FormDeclaration` (checked when built: V on the motion is
+the kinematics, the speeds give back u, the W are admissible and independent), and a form
+function that solves it, ``<form>(…) = solve(declare_<form>(…))``.  The form's route, inputs and
+sources are its :class:`~geonh.equations.declaration.FormInfo` (``BOLTZMANN_HAMEL``, …), which
+the declaration carries and the registry reads.
+
 ========================  ===============================================================
 form                      declaration (d field V, δ fields W)
 ========================  ===============================================================
@@ -25,10 +32,29 @@ from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, speed_symbols, voronets_frame
 from ..transposition.relations import ConstrainedSetting
 from .base import Equations
-from .engine import FormDeclaration, in_frame, solve
+from .declaration import (CHAPLYGIN_1897, HAMEL_1924, NEIMARK_FUFAEV_1960, VOLTERRA_1898, FormDeclaration,
+                          FormInfo, Inputs, Route, in_frame, solve)
 
 __all__ = ["boltzmann_hamel", "volterra", "voronets", "chaplygin", "chaplygin_obstruction", "is_chaplygin",
-           "neimark_fufaev"]
+           "neimark_fufaev", "declare_boltzmann_hamel", "declare_volterra", "declare_voronets", "declare_chaplygin",
+           "declare_neimark_fufaev", "BOLTZMANN_HAMEL", "VOLTERRA", "VORONETS", "CHAPLYGIN", "NEIMARK_FUFAEV"]
+
+BOLTZMANN_HAMEL = FormInfo("boltzmann-hamel", Route.ENGINE, Inputs.FRAME, (
+    HAMEL_1924.at("(19')", note="Lagrange–Euler equations; (III) without constraints"),))
+VOLTERRA = FormInfo("volterra", Route.ENGINE, Inputs.FRAME, (HAMEL_1924.at("(III)"), VOLTERRA_1898))
+VORONETS = FormInfo("voronets", Route.ENGINE, Inputs.DEPENDENT, (NEIMARK_FUFAEV_1960.at("(2.7)"),
+                                                                   HAMEL_1924.at("(V)")))
+CHAPLYGIN = FormInfo("chaplygin", Route.ENGINE, Inputs.DEPENDENT, (
+    NEIMARK_FUFAEV_1960.at("§ 2", note="Voronets's equations for a Chaplygin system"), CHAPLYGIN_1897))
+NEIMARK_FUFAEV = FormInfo("neimark-fufaev", Route.ENGINE, Inputs.DEPENDENT, (
+    NEIMARK_FUFAEV_1960.at("(2.5)", "(1.1)", note="the registry's entry is k = n − m"),))
+
+
+def declare_boltzmann_hamel(system: MechanicalSystem, frame: Frame | None = None) -> FormDeclaration:
+    """The declaration of :func:`boltzmann_hamel`: Hamel's choice in the adapted frame
+    (:func:`~geonh.equations.declaration.in_frame`); Volterra's without constraints."""
+    info = BOLTZMANN_HAMEL if system.n_constraints else VOLTERRA
+    return in_frame(info.name, system, frame, info=info)
 
 
 def boltzmann_hamel(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
@@ -38,23 +64,35 @@ def boltzmann_hamel(system: MechanicalSystem, frame: Frame | None = None) -> Equ
 
     for the free r, with the constraints ω^α = 0 substituted only after differentiation
     (J_α = ∂T*/∂ω^α stays in the c term).  Default frame: :func:`voronets_frame`.  Without
-    constraints the form is Volterra's.
+    constraints the form is Volterra's.  ``solve(declare_boltzmann_hamel(system, frame))``.
     """
-    return solve(in_frame("boltzmann-hamel" if system.n_constraints else "volterra", system, frame))
+    return solve(declare_boltzmann_hamel(system, frame))
+
+
+def declare_volterra(system: MechanicalSystem, frame: Frame) -> FormDeclaration:
+    """The declaration of :func:`volterra` (NotAdaptedError for a system with constraints)."""
+    if system.n_constraints:
+        raise NotAdaptedError("Volterra's equations are for systems without constraints; use boltzmann_hamel")
+    return in_frame(VOLTERRA.name, system, frame, info=VOLTERRA)
 
 
 def volterra(system: MechanicalSystem, frame: Frame) -> Equations:
-    """Volterra's equations (Hamel 1924, eq. (III)): a holonomic system in quasi-velocities."""
-    if system.n_constraints:
-        raise NotAdaptedError("Volterra's equations are for systems without constraints; use boltzmann_hamel")
-    return solve(in_frame("volterra", system, frame))
+    """Volterra's equations (Hamel 1924, eq. (III)): a holonomic system in quasi-velocities;
+    ``solve(declare_volterra(system, frame))``."""
+    return solve(declare_volterra(system, frame))
+
+
+def declare_voronets(system: MechanicalSystem, dependent: Sequence | None = None) -> FormDeclaration:
+    """The declaration of :func:`voronets`: Hamel's choice in the Voronets frame."""
+    return in_frame(VORONETS.name, system, voronets_frame(system, dependent), info=VORONETS)
 
 
 def voronets(system: MechanicalSystem, dependent: Sequence | None = None) -> Equations:
     """Voronets's equations (seed 004 eq. (2.7); Hamel 1924 eq. (V)): the engine in the Voronets
     frame X_s = ∂_s + a_js ∂_j (the extension of seed 004 for k = 0: V^s = q̇_s constant, V^j =
-    a_js q̇_s + a_j); the transpositional term p·[X_l, V] = −(∂T/∂q̇_j) B^j_rl q̇_r."""
-    return solve(in_frame("voronets", system, voronets_frame(system, dependent)))
+    a_js q̇_s + a_j); the transpositional term p·[X_l, V] = −(∂T/∂q̇_j) B^j_rl q̇_r.
+    ``solve(declare_voronets(system, dependent))``."""
+    return solve(declare_voronets(system, dependent))
 
 
 def chaplygin_obstruction(system: MechanicalSystem, dependent: Sequence | None = None) -> str:
@@ -79,11 +117,9 @@ def is_chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) ->
     return chaplygin_obstruction(system, dependent) == ""
 
 
-def chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) -> Equations:
-    """Chaplygin's equations: Voronets's equations for a Chaplygin system, in which T, the
-    forces and the a_js do not depend on the dependent coordinates q_j, and a_j = 0.  The
-    equations then close in (q_s, q̇_s); q_j follow by quadrature.  Raises NotAdaptedError
-    with the reason if the system is not of Chaplygin type."""
+def declare_chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) -> FormDeclaration:
+    """The declaration of :func:`chaplygin`: Voronets's, with the reduced coordinates noted
+    (NotAdaptedError with the reason if the system is not of Chaplygin type)."""
     reason = chaplygin_obstruction(system, dependent)
     if reason:
         raise NotAdaptedError(f"not a Chaplygin system: {reason}")
@@ -91,13 +127,30 @@ def chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) -> Eq
     S = system.space
     reduced = tuple(S.q[s] for s in free)
     notes = (f"closed in {[q.name for q in reduced]}; {[S.q[j].name for j in dep]} follow by quadrature")
-    return solve(in_frame("chaplygin", system, voronets_frame(system, dependent), notes=notes,
-                          reduced_coordinates=reduced))
+    return in_frame(CHAPLYGIN.name, system, voronets_frame(system, dependent), notes=notes,
+                    reduced_coordinates=reduced, info=CHAPLYGIN)
+
+
+def chaplygin(system: MechanicalSystem, dependent: Sequence | None = None) -> Equations:
+    """Chaplygin's equations: Voronets's equations for a Chaplygin system, in which T, the
+    forces and the a_js do not depend on the dependent coordinates q_j, and a_j = 0.  The
+    equations then close in (q_s, q̇_s); q_j follow by quadrature.  Raises NotAdaptedError
+    with the reason if the system is not of Chaplygin type.
+    ``solve(declare_chaplygin(system, dependent))``."""
+    return solve(declare_chaplygin(system, dependent))
 
 
 def neimark_fufaev(system: MechanicalSystem, k: int, dependent: Sequence | None = None,
                    quasi=None) -> Equations:
-    """Neimark–Fufaev's intermediate equations (seed 004 eq. (2.5)) for 0 ≤ k ≤ n − m:
+    """Neimark–Fufaev's intermediate equations (seed 004 eq. (2.5)) for 0 ≤ k ≤ n − m,
+    ``solve(declare_neimark_fufaev(system, k, dependent, quasi))`` (see there)."""
+    return solve(declare_neimark_fufaev(system, k, dependent, quasi))
+
+
+def declare_neimark_fufaev(system: MechanicalSystem, k: int, dependent: Sequence | None = None,
+                           quasi=None) -> FormDeclaration:
+    """The declaration of Neimark–Fufaev's intermediate equations (seed 004 eq. (2.5)) for
+    0 ≤ k ≤ n − m:
 
         d/dt ∂T*/∂π̇_l − ∂T*/∂π_l + γ_lλμ ∂T*/∂π̇_λ π̇_μ − B^σ_rs ∂T*/∂q̇_σ q̇_r b_sl = Π_l,
 
@@ -124,5 +177,5 @@ def neimark_fufaev(system: MechanicalSystem, k: int, dependent: Sequence | None 
         ons.append(on)
     speeds = tuple(tr.a[:m, :] * sp.Matrix([S.velocity(q) for q in tr.q_lambda]))
     notes = f"ρ = {[q.name for q in tr.rho]}, σ = {[q.name for q in tr.sigma]}"
-    return solve(FormDeclaration(f"neimark-fufaev(k={k})", system, tr.V, (tr.W,) * m, tuple(ons), u, ud, K,
-                                 speeds, notes=notes))
+    return FormDeclaration(f"neimark-fufaev(k={k})", system, tr.V, (tr.W,) * m, tuple(ons), u, ud, K, speeds,
+                           notes=notes, info=NEIMARK_FUFAEV)

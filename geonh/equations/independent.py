@@ -19,7 +19,8 @@ from ..kernel.parsing import as_exprs, as_matrix, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
 from .base import Equations
-from .engine import NativeSplit, contract, framed, lagrange_split
+from .declaration import contract, framed
+from .engine import NativeSplit, lagrange_split
 
 __all__ = ["lagrange", "maggi", "hamel_raw", "gibbs_appell", "kane", "tzenoff", "multiplier_equations",
            "motion_substitution"]
@@ -33,7 +34,8 @@ def maggi(system: MechanicalSystem, frame: Frame | None = None, *, form: str = "
     with L_i = d/dt ∂T/∂q̇^i − ∂T/∂q^i and C^i_a = ∂q̇^i/∂v^a from the frame.  The reactions
     are the multipliers of the frame's constraint forms: R_i = Λ_κ θ^κ_i.
     """
-    frame, m, u, ud, omega, K, speeds = framed(system, frame)
+    fm = framed(system, frame)
+    frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     S = system.space
     n = S.n
     ns = NativeSplit.create(system, K, u, extra=list(frame.C))
@@ -87,7 +89,8 @@ def gibbs_appell(system: MechanicalSystem, frame: Frame | None = None) -> Equati
     """Gibbs–Appell: ∂S*/∂u̇_r = K_r, with Appell's acceleration energy S (from Christoffel
     symbols, :meth:`MechanicalSystem.acceleration_energy`) written in the quasi-accelerations,
     q̈ = d/dt(C ω) on the motion (Hamel 1924, § 2: dJ/dt − XE = K next to Appell's ∂W/∂q̈ = K)."""
-    frame, m, u, ud, omega, K, speeds = framed(system, frame)
+    fm = framed(system, frame)
+    frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     S = system.space
     Sacc = system.acceleration_energy().xreplace(motion_substitution(system, K, u, ud))
     res = []
@@ -101,7 +104,8 @@ def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     """Kane's equations F_r + F*_r = 0 with partial velocities = the free frame fields X_r:
     F_r = X_r^i Q_i and F*_r = −X_r^k (M_kj q̈^j + Γ_{k,ab} ẋ^a ẋ^b), the generalized inertia
     force from the metric connection, q̈ = d/dt(C u) on the motion."""
-    frame, m, u, ud, omega, K, speeds = framed(system, frame)
+    fm = framed(system, frame)
+    frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     S = system.space
     n = S.n
     sub = motion_substitution(system, K, u, ud)
@@ -137,7 +141,8 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     S = system.space
     free, dep, a, a0 = solve_constraints(system, dependent)
     # the Voronets kinematics q̇_s = u_s, q̇_j = a_js u_s + a_j
-    frame, m, u, ud, omega, K, speeds = framed(system, voronets_frame(system, dependent))
+    fm = framed(system, voronets_frame(system, dependent))
+    frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     sub = motion_substitution(system, K, u, ud)
     Wacc = system.acceleration_energy()
     dW = {j: sp.diff(Wacc, S.qdd[j]).xreplace(sub) for j in dep}

@@ -26,7 +26,8 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from ..equations.engine import contract, lagrange_split
+from ..equations.declaration import contract
+from ..equations.engine import lagrange_split
 from ..equations.independent import hamel_raw, lagrange, motion_substitution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
@@ -378,7 +379,7 @@ def _voronets_motion(e):
          printed="∂E''/∂q̇_i = ∂E/∂q̇_i + Σ_m ∂E/∂q̇_{n+m} ∂q̇_{n+m}/∂q̇_i = ∂E/∂q̇_i + ∂E'/∂q̇_i",
          computed="J_i = p·X_i on the motion (engine.lagrange_split momenta contracted with the free field "
                   "X_i = ∂_i + a_ji ∂_j of the Voronets frame) = ∂T*/∂ω_i",
-         api="equations.engine.lagrange_split / contract", expected="agrees")
+         api="equations.engine.lagrange_split / equations.declaration.contract", expected="agrees")
 def _hamel_11() -> Finding:
     e = _section1()
     S = e.S

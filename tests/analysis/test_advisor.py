@@ -5,7 +5,7 @@ import sympy as sp
 
 from geonh import models, same_motion
 from geonh.analysis import advise_frame, equation_size
-from geonh.equations import FORMS, boltzmann_hamel, lagrange
+from geonh.equations import FORMS, Inputs, boltzmann_hamel, lagrange
 from geonh.errors import NotFoundError
 from geonh.kernel.fields import coordinate_fields
 from geonh.kernel.frames import Frame
@@ -46,7 +46,7 @@ def test_no_candidate_and_non_frame_forms_raise():
     m = models.get("chaplygin-sleigh")
     with pytest.raises(NotFoundError, match="no candidate"):
         advise_frame(m.system, {}, voronets=False)
-    not_frame = next(k for k, v in FORMS.items() if v.takes != "frame")
+    not_frame = next(k for k, v in FORMS.items() if v.inputs is not Inputs.FRAME)
     with pytest.raises(NotFoundError, match="not a frame form"):
         advise_frame(m.system, form=not_frame)
 

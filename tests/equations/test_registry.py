@@ -10,7 +10,7 @@ import geonh as g
 from geonh import models
 from geonh.analysis.certificate import certify_forms
 from geonh.app.cli import main
-from geonh.equations import FORMS, FormDeclaration, derive
+from geonh.equations import FORMS, FormDeclaration, Inputs, derive
 
 
 def test_every_form_names_route_and_source():
@@ -18,7 +18,7 @@ def test_every_form_names_route_and_source():
             "hamel-raw", "gibbs-appell", "kane", "tzenoff-I", "tzenoff-II"} == set(FORMS)
     for name, entry in FORMS.items():
         assert entry.name == name and entry.route in ("engine", "independent") and entry.source
-        assert entry.takes in ("frame", "dependent", "none")
+        assert entry.inputs in (Inputs.FRAME, Inputs.DEPENDENT, Inputs.NONE)
 
 
 def test_engine_forms_are_declarations():
