@@ -138,3 +138,24 @@ class BudgetExceededError(GeonhError, TimeoutError):
 
     def __reduce__(self):  # pickles (and crosses process boundaries) with its data
         return (type(self), (self.step, self.done, self.total, self.unit, self.seconds))
+
+
+class MissingDependencyError(GeonhError, ImportError):
+    """An optional dependency that a feature needs is not installed (matplotlib for the plots,
+    pandas, xarray or dask.distributed for the sweeps); the message names the feature and the
+    ``pip install 'geonh[...]'`` extra that brings it.  Also an :class:`ImportError`."""
+
+
+class SelfCheckError(GeonhError, RuntimeError):
+    """One of geonh's own cross-checks failed: two computations that must agree by a theorem
+    (an energy balance computed term by term and as a whole, a momentum conserved by its
+    equation and along the motion, a linearization and its known structure) do not.  A bug in
+    geonh or an input outside the theorem's assumptions; please report it with the input.
+    Also a :class:`RuntimeError`."""
+
+
+class AttributeAccessError(GeonhError, AttributeError):
+    """An attribute that cannot be set or deleted (immutable objects such as
+    :class:`~geonh.Equations`), or that the object does not have.  Also an
+    :class:`AttributeError`, so ``hasattr``, ``getattr(obj, name, default)`` and pickling keep
+    working."""
