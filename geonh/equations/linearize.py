@@ -54,6 +54,7 @@ from ..errors import (DimensionError, GeonhError, InconsistentStateError, Missin
 from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
+from ..kernel.jets import Jet, jacobian_at
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
     from .base import Equations
@@ -62,153 +63,12 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian
 
 
 # ----------------------------------------------------------------------------------------------
-# forward-mode automatic differentiation over the distinct subexpressions
+# numbers and derivatives at the point (forward-mode differentiation: geonh.kernel.jets)
 # ----------------------------------------------------------------------------------------------
 def _mpf(x):
     """A number at PRECISION digits (:func:`geonh.kernel.evaluation.to_mp`: ValueError naming
     the symbols without a value, SingularMapError where it is singular)."""
     return mpmath.mpmathify(to_mp(x))
-
-
-_D1 = {
-    sp.sin: (mpmath.sin, mpmath.cos),
-    sp.cos: (mpmath.cos, lambda x: -mpmath.sin(x)),
-    sp.tan: (mpmath.tan, lambda x: mpmath.sec(x) ** 2),
-    sp.cot: (mpmath.cot, lambda x: -mpmath.csc(x) ** 2),
-    sp.sec: (mpmath.sec, lambda x: mpmath.sec(x) * mpmath.tan(x)),
-    sp.csc: (mpmath.csc, lambda x: -mpmath.csc(x) * mpmath.cot(x)),
-    sp.exp: (mpmath.exp, mpmath.exp),
-    sp.log: (mpmath.log, lambda x: 1 / x),
-    sp.sinh: (mpmath.sinh, mpmath.cosh),
-    sp.cosh: (mpmath.cosh, mpmath.sinh),
-    sp.tanh: (mpmath.tanh, lambda x: mpmath.sech(x) ** 2),
-    sp.asin: (mpmath.asin, lambda x: 1 / mpmath.sqrt(1 - x ** 2)),
-    sp.acos: (mpmath.acos, lambda x: -1 / mpmath.sqrt(1 - x ** 2)),
-    sp.atan: (mpmath.atan, lambda x: 1 / (1 + x ** 2)),
-}
-
-
-class _Jet:
-    """Values and first derivatives (sparse gradients {variable index: value}) of sympy
-    expressions at one point: forward-mode automatic differentiation (dual numbers) over the
-    distinct subexpressions, shared by every expression evaluated with the same jet."""
-
-    def __init__(self, point: Mapping, variables: Sequence[sp.Symbol]):
-        with mpmath.workdps(PRECISION):
-            self.point = {k: _mpf(v) for k, v in point.items()}
-        self.index = {v: i for i, v in enumerate(variables)}
-        self.cache: dict = {}
-
-    def __call__(self, expr) -> tuple[Any, dict]:
-        expr = sympy_of(expr)
-        cache = self.cache
-        with mpmath.workdps(PRECISION):
-            stack = [(expr, False)]
-            while stack:
-                e, ready = stack.pop()
-                if e in cache:
-                    continue
-                if not e.args or e.is_Number or e.is_NumberSymbol:
-                    cache[e] = self._leaf(e)
-                elif not ready:
-                    stack.append((e, True))
-                    stack.extend((a, False) for a in e.args if a not in cache)
-                else:
-                    cache[e] = self._node(e)
-        return cache[expr]
-
-    def _leaf(self, e):
-        if e.is_Symbol:
-            if e not in self.point:
-                raise MissingValueError(f"no value for {e}")
-            i = self.index.get(e)
-            return self.point[e], ({i: mpmath.mpf(1)} if i is not None else {})
-        return _mpf(e), {}
-
-    def _node(self, e):
-        args = [self.cache[a] for a in e.args]
-        vals = [a[0] for a in args]
-        if e.is_Add:
-            g: dict = {}
-            for _, ga in args:
-                for i, d in ga.items():
-                    g[i] = g.get(i, 0) + d
-            return mpmath.fsum(vals), g
-        if e.is_Mul:
-            n = len(vals)
-            pre = [mpmath.mpf(1)] * (n + 1)
-            for i in range(n):
-                pre[i + 1] = pre[i] * vals[i]
-            suf = mpmath.mpf(1)
-            g = {}
-            for i in range(n - 1, -1, -1):
-                ga = args[i][1]
-                if ga:
-                    other = pre[i] * suf
-                    for j, d in ga.items():
-                        g[j] = g.get(j, 0) + other * d
-                suf *= vals[i]
-            return pre[n], g
-        if e.is_Pow:
-            (b, gb), (x, gx) = args
-            if e.exp.is_Integer:
-                k = int(e.exp)
-                if b == 0 and k < 0:
-                    raise SingularMapError(f"{e} is singular at the operating point")
-                val = b ** k
-                fac = k * b ** (k - 1) if gb else 0
-                return val, {i: fac * d for i, d in gb.items()}
-            if b == 0:
-                if not gb and not gx:
-                    return mpmath.mpf(0), {}
-                raise SingularMapError(f"{e} is not differentiable at the operating point (base 0)")
-            val = b ** x
-            g = {}
-            if gb:
-                fac = x * b ** (x - 1)
-                for i, d in gb.items():
-                    g[i] = fac * d
-            if gx:
-                fac = val * mpmath.log(b)
-                for i, d in gx.items():
-                    g[i] = g.get(i, 0) + fac * d
-            return val, g
-        if e.func in _D1 and len(args) == 1:
-            f, df = _D1[e.func]
-            (a, ga), = args
-            fac = df(a) if ga else 0
-            return f(a), {i: fac * d for i, d in ga.items()}
-        if isinstance(e, sp.atan2):
-            (y, gy), (x, gx) = args
-            r2 = x * x + y * y
-            g = {}
-            for i, d in gy.items():
-                g[i] = g.get(i, 0) + x / r2 * d
-            for i, d in gx.items():
-                g[i] = g.get(i, 0) - y / r2 * d
-            return mpmath.atan2(y, x), g
-        if isinstance(e, sp.Abs):
-            (a, ga), = args
-            if a == 0 and ga:
-                raise SingularMapError(f"{e} is not differentiable at the operating point")
-            s = mpmath.sign(a)
-            return abs(a), {i: s * d for i, d in ga.items()}
-        # anything else: its value by sympy, its derivatives symbolically (then evaluated here)
-        sub = {s: sp.Float(v, PRECISION) for s, v in self.point.items() if s in e.free_symbols}
-        try:
-            val = _mpf(e.xreplace(sub))
-            g = {}
-            for s in e.free_symbols:
-                i = self.index.get(s)
-                if i is not None:   # the derivative's value only (its own jet could recurse for
-                    # ever: sign → DiracDelta → DiracDelta(x, 1) → …)
-                    g[i] = _mpf(sp.diff(e, s).xreplace(sub))
-        except (ValueError, TypeError) as exc:
-            if isinstance(exc, GeonhError):
-                raise
-            raise SingularMapError(f"{e} has no finite value or derivative at the operating point "
-                                   "(e.g. sign or Abs where its argument is 0)") from None
-        return val, g
 
 
 def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
@@ -235,7 +95,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
             else:
                 pt[s] = base if base is not None else mpmath.mpf(rng.randint(20, 90)) / 37
         try:
-            jet = _Jet(pt, cand)
+            jet = Jet.gradient(pt, cand)
             out = []
             for g, pres in zip(groups, present):
                 grads: dict = {}
@@ -248,21 +108,6 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
             return out
         except (ValueError, ZeroDivisionError, SingularMapError, TypeError, OverflowError):
             return present
-
-
-def jacobian_at(exprs: Iterable, variables: Sequence[sp.Symbol], point: Mapping):
-    """Values and the Jacobian of ``exprs`` with respect to ``variables`` at ``point``
-    {symbol: number} (every symbol of the expressions needs a value), by forward-mode
-    automatic differentiation at PRECISION digits: returns (values, rows) as mpmath numbers."""
-    variables = as_symbols(variables, what="variables")
-    point = as_values(point, what="point")
-    jet = _Jet(point, variables)
-    vals, rows = [], []
-    for e in as_exprs(exprs, what="expressions"):
-        v, g = jet(e)
-        vals.append(v)
-        rows.append([g.get(i, mpmath.mpf(0)) for i in range(len(variables))])
-    return vals, rows
 
 
 # ----------------------------------------------------------------------------------------------
@@ -831,7 +676,7 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
         if missing:
             raise MissingValueError(f"give values for {sorted(map(str, missing))} in the operating point "
                              "(or linearize with symbolic=True)")
-        jet = _Jet(values, variables)
+        jet = Jet.gradient(values, variables)
         vals, grads = [], []
         for e in exprs:
             v, g = jet(e)
@@ -861,7 +706,7 @@ def _solve_coordinates(missing, hol, values, mode: _Mode) -> None:
     def resid(*z):
         pt = dict(known)
         pt.update({s: sp.Float(v, PRECISION) for s, v in zip(missing, z)})
-        jet = _Jet(pt, [])
+        jet = Jet.gradient(pt, ())
         return [jet(f)[0] for f in eqs]
 
     with mpmath.workdps(PRECISION):
@@ -893,7 +738,7 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
     def at(e):
         if mode.symbolic:
             return sympy_of(e).xreplace(known)
-        return _num(_Jet(known, [])(e)[0])
+        return _num(Jet.gradient(known, ())(e)[0])
 
     rows, rhs = [], []
     for g in gexprs:
