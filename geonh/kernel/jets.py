@@ -74,19 +74,20 @@ class Jet:
     docstring).
 
     ``point`` {symbol: number} gives the value of every symbol met; ``seeds`` {symbol:
-    {index: number}} the tangent of a symbol (none: a constant).  ``values`` may be a cache of
-    subexpression values at the same point shared with other jets (or with
-    :func:`~geonh.kernel.evaluation.tree_eval`); ``tangents`` caches this jet's tangents.
-    Calling the jet on an expression returns (value, tangent)."""
+    {index: number}} the tangent of a symbol (none: a constant).  ``cache`` {subexpression:
+    (value, tangent)} may be shared by calls with the same seeds; ``values`` {subexpression:
+    value} may be a cache of values at the same point shared with other jets or with
+    :func:`~geonh.kernel.evaluation.tree_eval` (values found there are used, values computed
+    here are added).  Calling the jet on an expression returns (value, tangent)."""
 
-    __slots__ = ("point", "seeds", "values", "tangents")
+    __slots__ = ("point", "seeds", "cache", "values")
 
     def __init__(self, point: Mapping, seeds: Mapping[sp.Symbol, Mapping[int, Any]], *,
-                 values: dict | None = None, tangents: dict | None = None):
+                 cache: dict | None = None, values: dict | None = None):
         self.point = point
         self.seeds = seeds
-        self.values = {} if values is None else values
-        self.tangents = {} if tangents is None else tangents
+        self.cache = {} if cache is None else cache
+        self.values = values
 
     @classmethod
     def gradient(cls, point: Mapping, variables: Sequence[sp.Symbol]) -> Jet:
@@ -99,61 +100,60 @@ class Jet:
         return cls(point, {v: {i: one} for i, v in enumerate(variables)})
 
     @classmethod
-    def along(cls, point: Mapping, direction: Mapping, *, values: dict | None = None,
-              tangents: dict | None = None) -> Jet:
+    def along(cls, point: Mapping, direction: Mapping, *, cache: dict | None = None,
+              values: dict | None = None) -> Jet:
         """The jet whose tangent (index 0) is the derivative along ``direction`` {symbol:
         number}: d/dε e(point + ε·direction) at ε = 0."""
         with mpmath.workdps(PRECISION):
             seeds = {s: {0: _mpf(d)} for s, d in direction.items() if d != 0}
-        return cls(point, seeds, values=values, tangents=tangents)
+        return cls(point, seeds, cache=cache, values=values)
 
     def __call__(self, expr) -> tuple[Any, dict]:
         expr = sympy_of(expr)
-        values, tangents = self.values, self.tangents
-        if expr in tangents:
-            return values[expr], tangents[expr]
+        cache = self.cache
+        if expr in cache:
+            return cache[expr]
         with mpmath.workdps(PRECISION):
             stack = [(expr, False)]
             while stack:
                 e, ready = stack.pop()
-                if e in tangents:
+                if e in cache:
                     continue
                 if not e.args or e.is_Number or e.is_NumberSymbol:
-                    self._leaf(e)
+                    cache[e] = self._leaf(e)
                 elif not ready:
                     stack.append((e, True))
-                    stack.extend((a, False) for a in e.args if a not in tangents)
+                    stack.extend((a, False) for a in e.args if a not in cache)
                 else:
-                    self._node(e)
-        return values[expr], tangents[expr]
+                    cache[e] = self._node(e)
+        return cache[expr]
 
     def derivative(self, expr):
         """The first component of the tangent of ``expr`` (the derivative of a jet made by
         :meth:`along`)."""
         return self(expr)[1].get(0, mpmath.mpf(0))
 
-    def _leaf(self, e) -> None:
-        values = self.values
+    def _leaf(self, e) -> tuple[Any, dict]:
+        known = self.values
+        val = known.get(e) if known is not None else None
         if e.is_Symbol:
-            if e not in values:
+            if val is None:
                 if e not in self.point:
                     raise MissingValueError(f"no value for {e}")
-                values[e] = _mpf(self.point[e])
-            self.tangents[e] = dict(self.seeds.get(e, {}))
-            return
-        if e not in values:
-            values[e] = _mpf(e)
-        self.tangents[e] = {}
+                val = _mpf(self.point[e])
+            seed = self.seeds.get(e)
+            return val, (dict(seed) if seed else {})
+        return (_mpf(e) if val is None else val), {}
 
-    def _node(self, e) -> None:
+    def _node(self, e) -> tuple[Any, dict]:
         """Value and tangent of ``e`` from those of its arguments: the chain rule of the node."""
-        values = self.values
-        vals = [values[a] for a in e.args]
-        tans = [self.tangents[a] for a in e.args]
-        val = values.get(e)
+        args = [self.cache[a] for a in e.args]
+        vals = [a[0] for a in args]
+        known = self.values
+        val = known.get(e) if known is not None else None
         if e.is_Add:
             g: dict = {}
-            for ga in tans:
+            for _, ga in args:
                 for i, d in ga.items():
                     g[i] = g.get(i, 0) + d
             if val is None:
@@ -167,7 +167,7 @@ class Jet:
             suf = mpmath.mpf(1)
             g = {}
             for i in range(n - 1, -1, -1):
-                ga = tans[i]
+                ga = args[i][1]
                 if ga:
                     other = pre[i] * suf
                     for j, d in ga.items():
@@ -176,17 +176,17 @@ class Jet:
             if val is None:
                 val = pre[n]
         elif e.is_Pow:
-            val, g = self._power(e, vals, tans, val)
-        elif e.func in DERIVATIVES and len(vals) == 1:
+            val, g = self._power(e, args, val)
+        elif e.func in DERIVATIVES and len(args) == 1:
             # d f(a) = f'(a) da
             f, df = DERIVATIVES[e.func]
-            (a,), (ga,) = vals, tans
+            (a, ga), = args
             g = _scaled(ga, df(a)) if ga else {}
             if val is None:
                 val = f(a)
         elif isinstance(e, sp.atan2):
             # d atan2(y, x) = (x dy − y dx) / (x² + y²)
-            (y, x), (gy, gx) = vals, tans
+            (y, gy), (x, gx) = args
             r2 = x * x + y * y
             g = {}
             for i, d in gy.items():
@@ -197,7 +197,7 @@ class Jet:
                 val = mpmath.atan2(y, x)
         elif isinstance(e, sp.Abs):
             # d|a| = sign(a) da, a ≠ 0
-            (a,), (ga,) = vals, tans
+            (a, ga), = args
             if a == 0 and ga:
                 raise SingularMapError(f"{e} is not differentiable at the operating point")
             g = _scaled(ga, mpmath.sign(a))
@@ -205,13 +205,14 @@ class Jet:
                 val = abs(a)
         else:
             val, g = self._other(e, val)
-        values[e] = val
-        self.tangents[e] = g
+        if known is not None:
+            known.setdefault(e, val)
+        return val, g
 
     @staticmethod
-    def _power(e, vals, tans, val):
+    def _power(e, args, val):
         """d(b^k) = k b^(k−1) db for an integer k; d(b^x) = x b^(x−1) db + b^x log(b) dx."""
-        (b, x), (gb, gx) = vals, tans
+        (b, gb), (x, gx) = args
         if e.exp.is_Integer:
             k = int(e.exp)
             if b == 0 and k < 0:
@@ -239,8 +240,8 @@ class Jet:
         """Any other node: its value by sympy at the point, de = Σ_s ∂e/∂s ds with each ∂e/∂s a
         sympy derivative evaluated at the point (its value only: a jet of the derivative could
         recurse for ever, sign → DiracDelta → DiracDelta(x, 1) → …)."""
-        values, seeds = self.values, self.seeds
-        sub = {s: sp.Float(values[s], PRECISION) for s in e.free_symbols if s in values}
+        cache, seeds = self.cache, self.seeds
+        sub = {s: sp.Float(cache[s][0], PRECISION) for s in e.free_symbols if s in cache}
         try:
             if val is None:
                 val = _mpf(e.xreplace(sub))
@@ -282,4 +283,4 @@ def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping, va
     ``cache`` holds the tangents for this direction.  Used to get Lie brackets *numerically*
     where only their rank matters (no symbolic differentiation), and time derivatives of large
     expressions along the motion."""
-    return Jet.along(point, direction, values=values, tangents=cache).derivative(expr)
+    return Jet.along(point, direction, cache=cache, values=values).derivative(expr)
