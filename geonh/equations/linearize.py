@@ -44,15 +44,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import mpmath
 import sympy as sp
 
-from ..errors import (DimensionError, GeonhError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
+from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
-from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
+from ..kernel.parsing import as_expr, as_float, as_mapping, as_matrix, as_sequence, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
 from ..kernel.jets import Jet, jacobian_at
 

@@ -92,7 +92,7 @@ def postorder(expr: sp.Expr, cache: dict, leaf: Callable, node: Callable):
     """Value of ``expr`` by one post-order pass over its distinct subexpressions: ``leaf(e)``
     gives the value of a leaf (None for an inner node), ``node(e, child_values)`` combines.
     ``cache`` (subexpression → value) may be shared between calls.  Serves :func:`tree_eval`
-    and the forward-mode derivatives of :func:`geonh.kernel.generic_point.directional_derivative`."""
+    and the forward-mode derivatives of :class:`geonh.kernel.jets.Jet`."""
     expr = expr_of(expr, what="postorder")
     cache = as_mapping(cache, "postorder cache")
     stack = [(expr, False)]

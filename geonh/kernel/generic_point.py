@@ -53,7 +53,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, SingularMapError
-from .evaluation import PRECISION, native_values, postorder, random_rational, to_mp, tree_eval, value_at
+from .evaluation import PRECISION, native_values, random_rational, to_mp, tree_eval, value_at
 from .jets import directional_derivative  # noqa: F401 - its home is kernel/jets.py; callers import it here
 from .parsing import as_matrix, expr_of, sympy_of
 

@@ -11,7 +11,8 @@ and tangents of its arguments by the chain rule for that node (sum, product, pow
 first derivatives of the elementary functions in :data:`DERIVATIVES`): forward-mode automatic
 differentiation with dual numbers (Griewank & Walther, *Evaluating Derivatives*, 2nd ed.,
 SIAM 2008, ch. 3).  Subexpressions are computed once for every expression evaluated with the
-same jet, so equations with huge expression trees are differentiated in one pass.  Two
+same jet, so equations with huge expression trees are differentiated in one pass (the
+traversal is :func:`~geonh.kernel.evaluation.postorder`, the one :func:`~geonh.kernel.evaluation.tree_eval` uses).  Two
 seedings serve geonh:
 
 * :meth:`Jet.gradient` — variable x_i gets the unit vector e_i, so the tangent is the sparse
@@ -34,7 +35,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import GeonhError, MissingValueError, SingularMapError
-from .evaluation import PRECISION, to_mp
+from .evaluation import PRECISION, postorder, to_mp
 from .parsing import as_exprs, as_symbols, as_values, sympy_of
 
 __all__ = ["DERIVATIVES", "Jet", "jacobian_at", "directional_derivative"]
@@ -110,30 +111,20 @@ class Jet:
 
     def __call__(self, expr) -> tuple[Any, dict]:
         expr = sympy_of(expr)
-        cache = self.cache
-        if expr in cache:
-            return cache[expr]
+        if expr in self.cache:
+            return self.cache[expr]
         with mpmath.workdps(PRECISION):
-            stack = [(expr, False)]
-            while stack:
-                e, ready = stack.pop()
-                if e in cache:
-                    continue
-                if not e.args or e.is_Number or e.is_NumberSymbol:
-                    cache[e] = self._leaf(e)
-                elif not ready:
-                    stack.append((e, True))
-                    stack.extend((a, False) for a in e.args if a not in cache)
-                else:
-                    cache[e] = self._node(e)
-        return cache[expr]
+            return postorder(expr, self.cache, self._leaf, self._node)
 
     def derivative(self, expr):
         """The first component of the tangent of ``expr`` (the derivative of a jet made by
         :meth:`along`)."""
         return self(expr)[1].get(0, mpmath.mpf(0))
 
-    def _leaf(self, e) -> tuple[Any, dict]:
+    def _leaf(self, e) -> tuple[Any, dict] | None:
+        """Value and tangent of a symbol or a number (None for an inner node)."""
+        if e.args and not (e.is_Number or e.is_NumberSymbol):
+            return None
         known = self.values
         val = known.get(e) if known is not None else None
         if e.is_Symbol:
@@ -145,9 +136,9 @@ class Jet:
             return val, (dict(seed) if seed else {})
         return (_mpf(e) if val is None else val), {}
 
-    def _node(self, e) -> tuple[Any, dict]:
-        """Value and tangent of ``e`` from those of its arguments: the chain rule of the node."""
-        args = [self.cache[a] for a in e.args]
+    def _node(self, e, args: list) -> tuple[Any, dict]:
+        """Value and tangent of ``e`` from those of its arguments (``args``): the chain rule of
+        the node."""
         vals = [a[0] for a in args]
         known = self.values
         val = known.get(e) if known is not None else None
