@@ -155,7 +155,6 @@ class SelfCheckError(GeonhError, RuntimeError):
 
 
 class AttributeAccessError(GeonhError, AttributeError):
-    """An attribute that cannot be set or deleted (immutable objects such as
-    :class:`~geonh.Equations`), or that the object does not have.  Also an
-    :class:`AttributeError`, so ``hasattr``, ``getattr(obj, name, default)`` and pickling keep
-    working."""
+    """An attribute that an object does not have, or that cannot be set or deleted on an
+    immutable object.  Also an :class:`AttributeError`, so ``hasattr``,
+    ``getattr(obj, name, default)`` and pickling keep working."""

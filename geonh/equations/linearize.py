@@ -175,7 +175,7 @@ class Linearization:
     operating_point: dict
     equations: Equations
     symbolic: bool
-    _parts: _Parts | None = field(repr=False, compare=False, default=None)
+    _parts: _Parts = field(repr=False, compare=False)   # what second_order needs of the stages
 
     def numpy(self):
         """(A, B) as numpy float arrays (every symbol must have a value)."""
