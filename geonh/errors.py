@@ -7,6 +7,8 @@ keeps working for users who do not know geonh's classes.
 """
 from __future__ import annotations
 
+import dataclasses
+
 
 class GeonhError(Exception):
     """Base class of every error geonh raises on purpose."""
@@ -155,6 +157,11 @@ class SelfCheckError(GeonhError, RuntimeError):
 
 
 class AttributeAccessError(GeonhError, AttributeError):
-    """An attribute that an object does not have, or that cannot be set or deleted on an
-    immutable object.  Also an :class:`AttributeError`, so ``hasattr``,
-    ``getattr(obj, name, default)`` and pickling keep working."""
+    """An attribute that an object does not have.  Also an :class:`AttributeError`, so
+    ``hasattr``, ``getattr(obj, name, default)`` and pickling keep working."""
+
+
+class ImmutableError(AttributeAccessError, dataclasses.FrozenInstanceError):
+    """An attribute set or deleted on an immutable object (:class:`~geonh.Equations`): pass it
+    to the constructor, or make a changed copy.  Also a :class:`dataclasses.FrozenInstanceError`
+    (what a frozen dataclass raises), hence an :class:`AttributeError`."""

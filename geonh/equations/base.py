@@ -14,7 +14,7 @@ import sympy as sp
 
 from ..display import latex as display_latex
 from ..display import register_rate
-from ..errors import AttributeAccessError, DimensionError, ParseError
+from ..errors import DimensionError, ImmutableError, ParseError
 from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
                                  value_at)
 from ..kernel.frames import Frame
@@ -108,10 +108,10 @@ class Equations:
         _register_roles(self)
 
     def __setattr__(self, name, value):
-        raise AttributeAccessError(f"Equations are immutable (tried to set {name!r}); pass it to the constructor")
+        raise ImmutableError(f"Equations are immutable (tried to set {name!r}); pass it to the constructor")
 
     def __delattr__(self, name):
-        raise AttributeAccessError("Equations are immutable")
+        raise ImmutableError("Equations are immutable")
 
     # -- sympy vocabulary -------------------------------------------------------------------
     @property
