@@ -38,7 +38,10 @@ from ..errors import GeonhError, MissingValueError, SingularMapError
 from .evaluation import PRECISION, postorder, to_mp
 from .parsing import as_exprs, as_symbols, as_values, sympy_of
 
-__all__ = ["DERIVATIVES", "Jet", "jacobian_at", "directional_derivative"]
+#: the public entry takes user input and converts it at the boundary (geonh.kernel.parsing);
+#: Jet, directional_derivative and DERIVATIVES are the kernel's machinery, called by geonh itself
+#: with values it has already converted (the hot paths of the generic-point decisions)
+__all__ = ["jacobian_at"]
 
 #: the elementary functions of one argument: sympy function → (value, first derivative), mpmath
 DERIVATIVES = {
