@@ -37,7 +37,7 @@ KERNEL = [
     "geonh",
     # kernel
     "geonh.kernel", "geonh.kernel.space", "geonh.kernel.fields", "geonh.kernel.forms", "geonh.kernel.frames",
-    "geonh.kernel.distributions", "geonh.kernel.generic_point", "geonh.kernel.evaluation",
+    "geonh.kernel.distributions", "geonh.kernel.generic_point", "geonh.kernel.evaluation", "geonh.kernel.jets",
     "geonh.kernel.parsing", "geonh.kernel.display",
     # transposition
     "geonh.transposition", "geonh.transposition.relations", "geonh.transposition.adapted",

@@ -7,6 +7,8 @@ keeps working for users who do not know geonh's classes.
 """
 from __future__ import annotations
 
+import dataclasses
+
 
 class GeonhError(Exception):
     """Base class of every error geonh raises on purpose."""
@@ -175,3 +177,28 @@ class DeclarationError(GeonhError, ValueError):
 
     def __reduce__(self):  # pickles with its data
         return (type(self), (self.form, self.check, self.item, self.detail))
+
+
+class MissingDependencyError(GeonhError, ImportError):
+    """An optional dependency that a feature needs is not installed (matplotlib for the plots,
+    pandas, xarray or dask.distributed for the sweeps); the message names the feature and the
+    ``pip install 'geonh[...]'`` extra that brings it.  Also an :class:`ImportError`."""
+
+
+class SelfCheckError(GeonhError, RuntimeError):
+    """One of geonh's own cross-checks failed: two computations that must agree by a theorem
+    (an energy balance computed term by term and as a whole, a momentum conserved by its
+    equation and along the motion, a linearization and its known structure) do not.  A bug in
+    geonh or an input outside the theorem's assumptions; please report it with the input.
+    Also a :class:`RuntimeError`."""
+
+
+class AttributeAccessError(GeonhError, AttributeError):
+    """An attribute that an object does not have.  Also an :class:`AttributeError`, so
+    ``hasattr``, ``getattr(obj, name, default)`` and pickling keep working."""
+
+
+class ImmutableError(AttributeAccessError, dataclasses.FrozenInstanceError):
+    """An attribute set or deleted on an immutable object (:class:`~geonh.Equations`): pass it
+    to the constructor, or make a changed copy.  Also a :class:`dataclasses.FrozenInstanceError`
+    (what a frozen dataclass raises), hence an :class:`AttributeError`."""

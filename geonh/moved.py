@@ -13,7 +13,7 @@ import importlib.abc
 import sys
 from typing import Any, Callable
 
-from .errors import MovedError
+from .errors import AttributeAccessError, MovedError
 
 __all__ = ["MOVED", "MovedFinder", "install", "package_getattr"]
 
@@ -70,6 +70,6 @@ def package_getattr(package: str) -> Callable[[str], Any]:
         new = MOVED.get(f"{package}.{name}")
         if new is not None:
             raise MovedError(f"{package}.{name}", new)
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        raise AttributeAccessError(f"module {package!r} has no attribute {name!r}")
 
     return __getattr__

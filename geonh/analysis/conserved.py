@@ -77,7 +77,7 @@ from sympy.polys.matrices import DomainMatrix
 from ..equations.base import Equations
 from .integrals import rates as _rates
 from .integrals import expression_in, time_derivative
-from ..errors import DimensionError, GeonhError, NotLinearError, SpaceMismatchError
+from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SpaceMismatchError
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
     generic_rank,
@@ -312,7 +312,7 @@ def jacobi_integral(eqs: Equations) -> Integral:
     vanishing = {k: is_zero(v) for k, v in terms.items()}
     conserved = is_zero(hdot)
     if not is_zero(hdot - sum(terms.values(), sp.S.Zero)):
-        raise AssertionError("dh/dt differs from −∂L/∂t + Q*·q̇ + R·q̇ along the motion")
+        raise SelfCheckError("dh/dt differs from −∂L/∂t + Q*·q̇ + R·q̇ along the motion")
     if conserved and not all(vanishing.values()):
         note += "; the non-zero contributions cancel"
     return Integral("h", _tidy(h_on), conserved, hdot, terms, vanishing, _JACOBI, note)
@@ -543,7 +543,7 @@ def conserved_momenta(system, generators: Sequence, eqs: Equations | None = None
             J = _on_motion(eqs, m.momentum)
             r = time_derivative(eqs, J, _rates(eqs))
             if not is_zero(r):
-                raise AssertionError(f"momentum J{k + 1} conserved by the momentum equation but not along {eqs.form}")
+                raise SelfCheckError(f"momentum J{k + 1} conserved by the momentum equation but not along {eqs.form}")
             out.append(Integral(f"J{k + 1}", _tidy(J), True, r, source=_BKMM, note=note + f"; section {m.section}"))
         else:
             out.append(Integral(f"J{k + 1}", m.momentum, True, m.rate, source=_BKMM,
@@ -712,7 +712,7 @@ def _point_rows(P, grads, Kp, xp, u, gens) -> list[list[sp.Expr]]:
                     e += conv(gu) * x
             num, den = e.numer, e.denom
             if any(any(m[:nu]) for m, _ in den.terms()):
-                raise ValueError("denominator depends on the speeds")
+                raise NotLinearError("denominator depends on the speeds")
             dd = den.as_expr()
             groups: dict = {}
             for mon, c in num.terms():

@@ -44,17 +44,18 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 import mpmath
 import sympy as sp
 
 from ..equations.base import register_method
-from ..errors import (DimensionError, GeonhError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
+from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
-from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
+from ..kernel.parsing import as_expr, as_float, as_mapping, as_matrix, as_sequence, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve, sample_points
+from ..kernel.jets import Jet, jacobian_at
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
     from ..systems.mechanical import MechanicalSystem
@@ -64,153 +65,12 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian
 
 
 # ----------------------------------------------------------------------------------------------
-# forward-mode automatic differentiation over the distinct subexpressions
+# numbers and derivatives at the point (forward-mode differentiation: geonh.kernel.jets)
 # ----------------------------------------------------------------------------------------------
 def _mpf(x):
     """A number at PRECISION digits (:func:`geonh.kernel.evaluation.to_mp`: ValueError naming
     the symbols without a value, SingularMapError where it is singular)."""
     return mpmath.mpmathify(to_mp(x))
-
-
-_D1 = {
-    sp.sin: (mpmath.sin, mpmath.cos),
-    sp.cos: (mpmath.cos, lambda x: -mpmath.sin(x)),
-    sp.tan: (mpmath.tan, lambda x: mpmath.sec(x) ** 2),
-    sp.cot: (mpmath.cot, lambda x: -mpmath.csc(x) ** 2),
-    sp.sec: (mpmath.sec, lambda x: mpmath.sec(x) * mpmath.tan(x)),
-    sp.csc: (mpmath.csc, lambda x: -mpmath.csc(x) * mpmath.cot(x)),
-    sp.exp: (mpmath.exp, mpmath.exp),
-    sp.log: (mpmath.log, lambda x: 1 / x),
-    sp.sinh: (mpmath.sinh, mpmath.cosh),
-    sp.cosh: (mpmath.cosh, mpmath.sinh),
-    sp.tanh: (mpmath.tanh, lambda x: mpmath.sech(x) ** 2),
-    sp.asin: (mpmath.asin, lambda x: 1 / mpmath.sqrt(1 - x ** 2)),
-    sp.acos: (mpmath.acos, lambda x: -1 / mpmath.sqrt(1 - x ** 2)),
-    sp.atan: (mpmath.atan, lambda x: 1 / (1 + x ** 2)),
-}
-
-
-class _Jet:
-    """Values and first derivatives (sparse gradients {variable index: value}) of sympy
-    expressions at one point: forward-mode automatic differentiation (dual numbers) over the
-    distinct subexpressions, shared by every expression evaluated with the same jet."""
-
-    def __init__(self, point: Mapping, variables: Sequence[sp.Symbol]):
-        with mpmath.workdps(PRECISION):
-            self.point = {k: _mpf(v) for k, v in point.items()}
-        self.index = {v: i for i, v in enumerate(variables)}
-        self.cache: dict = {}
-
-    def __call__(self, expr) -> tuple[Any, dict]:
-        expr = sympy_of(expr)
-        cache = self.cache
-        with mpmath.workdps(PRECISION):
-            stack = [(expr, False)]
-            while stack:
-                e, ready = stack.pop()
-                if e in cache:
-                    continue
-                if not e.args or e.is_Number or e.is_NumberSymbol:
-                    cache[e] = self._leaf(e)
-                elif not ready:
-                    stack.append((e, True))
-                    stack.extend((a, False) for a in e.args if a not in cache)
-                else:
-                    cache[e] = self._node(e)
-        return cache[expr]
-
-    def _leaf(self, e):
-        if e.is_Symbol:
-            if e not in self.point:
-                raise MissingValueError(f"no value for {e}")
-            i = self.index.get(e)
-            return self.point[e], ({i: mpmath.mpf(1)} if i is not None else {})
-        return _mpf(e), {}
-
-    def _node(self, e):
-        args = [self.cache[a] for a in e.args]
-        vals = [a[0] for a in args]
-        if e.is_Add:
-            g: dict = {}
-            for _, ga in args:
-                for i, d in ga.items():
-                    g[i] = g.get(i, 0) + d
-            return mpmath.fsum(vals), g
-        if e.is_Mul:
-            n = len(vals)
-            pre = [mpmath.mpf(1)] * (n + 1)
-            for i in range(n):
-                pre[i + 1] = pre[i] * vals[i]
-            suf = mpmath.mpf(1)
-            g = {}
-            for i in range(n - 1, -1, -1):
-                ga = args[i][1]
-                if ga:
-                    other = pre[i] * suf
-                    for j, d in ga.items():
-                        g[j] = g.get(j, 0) + other * d
-                suf *= vals[i]
-            return pre[n], g
-        if e.is_Pow:
-            (b, gb), (x, gx) = args
-            if e.exp.is_Integer:
-                k = int(e.exp)
-                if b == 0 and k < 0:
-                    raise SingularMapError(f"{e} is singular at the operating point")
-                val = b ** k
-                fac = k * b ** (k - 1) if gb else 0
-                return val, {i: fac * d for i, d in gb.items()}
-            if b == 0:
-                if not gb and not gx:
-                    return mpmath.mpf(0), {}
-                raise SingularMapError(f"{e} is not differentiable at the operating point (base 0)")
-            val = b ** x
-            g = {}
-            if gb:
-                fac = x * b ** (x - 1)
-                for i, d in gb.items():
-                    g[i] = fac * d
-            if gx:
-                fac = val * mpmath.log(b)
-                for i, d in gx.items():
-                    g[i] = g.get(i, 0) + fac * d
-            return val, g
-        if e.func in _D1 and len(args) == 1:
-            f, df = _D1[e.func]
-            (a, ga), = args
-            fac = df(a) if ga else 0
-            return f(a), {i: fac * d for i, d in ga.items()}
-        if isinstance(e, sp.atan2):
-            (y, gy), (x, gx) = args
-            r2 = x * x + y * y
-            g = {}
-            for i, d in gy.items():
-                g[i] = g.get(i, 0) + x / r2 * d
-            for i, d in gx.items():
-                g[i] = g.get(i, 0) - y / r2 * d
-            return mpmath.atan2(y, x), g
-        if isinstance(e, sp.Abs):
-            (a, ga), = args
-            if a == 0 and ga:
-                raise SingularMapError(f"{e} is not differentiable at the operating point")
-            s = mpmath.sign(a)
-            return abs(a), {i: s * d for i, d in ga.items()}
-        # anything else: its value by sympy, its derivatives symbolically (then evaluated here)
-        sub = {s: sp.Float(v, PRECISION) for s, v in self.point.items() if s in e.free_symbols}
-        try:
-            val = _mpf(e.xreplace(sub))
-            g = {}
-            for s in e.free_symbols:
-                i = self.index.get(s)
-                if i is not None:   # the derivative's value only (its own jet could recurse for
-                    # ever: sign → DiracDelta → DiracDelta(x, 1) → …)
-                    g[i] = _mpf(sp.diff(e, s).xreplace(sub))
-        except (ValueError, TypeError) as exc:
-            if isinstance(exc, GeonhError):
-                raise
-            raise SingularMapError(f"{e} has no finite value or derivative at the operating point "
-                                   "(e.g. sign or Abs where its argument is 0)") from None
-        return val, g
 
 
 def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
@@ -237,7 +97,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
             else:
                 pt[s] = base if base is not None else mpmath.mpf(rng.randint(20, 90)) / 37
         try:
-            jet = _Jet(pt, cand)
+            jet = Jet.gradient(pt, cand)
             out = []
             for g, pres in zip(groups, present):
                 grads: dict = {}
@@ -250,21 +110,6 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
             return out
         except (ValueError, ZeroDivisionError, SingularMapError, TypeError, OverflowError):
             return present
-
-
-def jacobian_at(exprs: Iterable, variables: Sequence[sp.Symbol], point: Mapping):
-    """Values and the Jacobian of ``exprs`` with respect to ``variables`` at ``point``
-    {symbol: number} (every symbol of the expressions needs a value), by forward-mode
-    automatic differentiation at PRECISION digits: returns (values, rows) as mpmath numbers."""
-    variables = as_symbols(variables, what="variables")
-    point = as_values(point, what="point")
-    jet = _Jet(point, variables)
-    vals, rows = [], []
-    for e in as_exprs(exprs, what="expressions"):
-        v, g = jet(e)
-        vals.append(v)
-        rows.append([g.get(i, mpmath.mpf(0)) for i in range(len(variables))])
-    return vals, rows
 
 
 # ----------------------------------------------------------------------------------------------
@@ -332,7 +177,7 @@ class Linearization:
     operating_point: dict
     equations: Equations
     symbolic: bool
-    _parts: dict = field(repr=False, compare=False, default_factory=dict)
+    _parts: _Parts = field(repr=False, compare=False)   # what second_order needs of the stages
 
     def numpy(self):
         """(A, B) as numpy float arrays (every symbol must have a value)."""
@@ -370,10 +215,18 @@ class Linearization:
 # ----------------------------------------------------------------------------------------------
 # linear algebra in the two modes (sympy matrices throughout; numeric solves by mpmath)
 # ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
 class _Mode:
-    def __init__(self, symbolic: bool, tol):
-        self.symbolic = symbolic
-        self.tol = mpmath.mpf(10) ** (-(PRECISION // 3)) if tol is None else mpmath.mpf(tol)
+    """Numeric (numbers at PRECISION digits, mpmath solves) or symbolic (sympy, exact LU), with
+    the relative zero tolerance of the numeric decisions."""
+
+    symbolic: bool
+    tol: Any
+
+    @classmethod
+    def of(cls, symbolic: bool, tol) -> _Mode:
+        """The mode; ``tol`` None: 10^(−PRECISION/3)."""
+        return cls(symbolic, mpmath.mpf(10) ** (-(PRECISION // 3)) if tol is None else mpmath.mpf(tol))
 
     def zero(self, x, scale=1) -> bool:
         if self.symbolic:
@@ -437,7 +290,7 @@ def _rank_columns(mode: _Mode, M: sp.Matrix, prefer: Sequence[int]) -> list[int]
 
 
 # ----------------------------------------------------------------------------------------------
-# the linearization
+# the linearization, in stages
 # ----------------------------------------------------------------------------------------------
 def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequence = (), symbolic: bool = False,
               ignorable: Sequence | str = (), dependent: Sequence = (), parameters: Mapping | None = None,
@@ -471,48 +324,191 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     frame with its inverse's pivots chosen at the operating point, so that no pivot vanishes
     there, and that is linearized (:attr:`Linearization.equations`).  A frame singular at the
     point raises :class:`SingularMapError` saying so.
+
+    The work is done in stages, each a function below with the formula it applies:
+    :func:`_read_equations` (M x = F, K, the constraints) → :func:`_given_point` (the values
+    and inputs) → :func:`_choose_ignorable` (the retained coordinates) → :func:`_complete_point`
+    (missing coordinates and speeds solved) → :func:`_differentiate` (the jets: values and
+    first derivatives of K, M x − F and the constraints at the point, x0 = M⁻¹F) →
+    :func:`_steady_motion` (consistency: constraints satisfied, speeds constant, the drift) →
+    :func:`_speed_jacobian` (∂u̇/∂y = M⁻¹ ∂(F − M x0)/∂y) → :func:`_tangent_space` (dependent
+    coordinates and speeds eliminated) → :func:`_assemble` (A = P J E, B) → the
+    :class:`Linearization` record.
     """
     from ..equations.base import Equations as _Equations
     if not isinstance(equations, _Equations):
         raise ParseError(f"linearize takes Equations, not {type(equations).__name__}")
-    tol = as_float(tol, "tol", minimum=0) if tol is not None else None
-    operating_point = as_mapping(operating_point, "operating point")
-    parameters = as_mapping(parameters, "parameters") if parameters is not None else None
-    inputs = as_sequence(inputs, "inputs")
-    dependent = as_sequence(dependent, "dependent")
-    if not (isinstance(ignorable, str) and ignorable == "auto"):
-        ignorable = as_sequence(ignorable, "ignorable")
-    kw = dict(inputs=inputs, symbolic=symbolic, ignorable=ignorable, dependent=dependent, parameters=parameters,
-              tol=tol)
+    request = _Request(
+        operating_point=as_mapping(operating_point, "operating point"),
+        inputs=tuple(as_sequence(inputs, "inputs")),
+        symbolic=symbolic,
+        ignorable="auto" if isinstance(ignorable, str) and ignorable == "auto"
+        else tuple(as_sequence(ignorable, "ignorable")),
+        dependent=tuple(as_sequence(dependent, "dependent")),
+        parameters=as_mapping(parameters, "parameters") if parameters is not None else None,
+        tol=as_float(tol, "tol", minimum=0) if tol is not None else None)
     try:
-        return _linearize(equations, operating_point, **kw)
+        return _linearize(equations, request)
     except SingularMapError as exc:
-        regular = _regular_frame_equations(equations, operating_point, parameters, exc)
+        regular = _regular_frame_equations(equations, request.operating_point, request.parameters, exc)
         if regular is None:
             raise
-    return _linearize(regular, operating_point, **kw)
+    return _linearize(regular, request)
 
 
-def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequence, symbolic: bool,
-               ignorable: Sequence | str, dependent: Sequence, parameters: Mapping | None, tol) -> Linearization:
-    """The linearization proper (:func:`linearize` adds the retry in a frame regular at the point)."""
-    mode = _Mode(symbolic, tol)
+@dataclass(frozen=True)
+class _Request:
+    """The arguments of :func:`linearize`, checked (stage 0)."""
+
+    operating_point: Mapping
+    inputs: tuple
+    symbolic: bool
+    ignorable: tuple | str          # coordinates (symbols or names), or "auto"
+    dependent: tuple
+    parameters: Mapping | None
+    tol: float | None
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The equations as the linearization reads them (stage 1, :func:`_read_equations`)."""
+
+    q: tuple                        # the coordinates
+    u: tuple                        # the speeds
+    unknowns: tuple                 # x = (u̇, λ)
+    multipliers: int                # k, the number of multipliers λ
+    residuals: list                 # r = M x − F
+    kinematics: list                # K: q̇ = K(t, q, u)
+    holonomic: list                 # f(q) = 0
+    velocity: list                  # g = A K + b = 0 (forms whose speeds are not independent)
+    memo: dict = field(repr=False, compare=False)   # the symbols_in cache the stages share
+
+
+@dataclass(frozen=True)
+class _Given:
+    """The values given and the inputs (stage 2, :func:`_given_point`)."""
+
+    values: Mapping                 # {symbol: sympy value}; inputs and t are 0 unless given
+    inputs: tuple                   # the input symbols r
+    by_name: Mapping                # {name: symbol} of every symbol of the equations
+
+
+@dataclass(frozen=True)
+class _Retained:
+    """Which coordinates stay in the state (stage 3, :func:`_choose_ignorable`)."""
+
+    speed_rows: frozenset           # coordinates M x = F genuinely depends on
+    constraint_rows: frozenset      # coordinates the constraints genuinely depend on
+    kinematics_of: tuple            # per coordinate: the coordinates its kinematics depend on
+    ignorable: tuple                # coordinates left out of the state (drift allowed)
+    retained: tuple                 # indices (into q) of the others
+    named: tuple                    # the symbols named ``dependent``, in the order given
+
+
+@dataclass(frozen=True)
+class _AtPoint:
+    """Values and first derivatives at the operating point y0 (stage 5, :func:`_differentiate`)."""
+
+    variables: tuple                # y and r: retained coordinates, speeds, inputs
+    K0: list                        # K(y0), retained rows
+    dK: list                        # ∂K/∂(q_r, u, r), retained rows
+    M0: sp.Matrix                   # M(y0)
+    F0: sp.Matrix                   # F(y0)
+    x0: sp.Matrix                   # x0 = M(y0)⁻¹ F(y0) = (u̇0, λ0)
+    dR: list                        # ∂R/∂(q_r, u, r), R = F − M x0
+    f0: list                        # f(y0)
+    df: list                        # ∂f/∂(q_r, u, r)
+    g0: list                        # g(y0)
+    dg: list                        # ∂g/∂(q_r, u, r)
+    scale: Any                      # max |entry| of M0, F0 (for relative zero tests)
+
+
+@dataclass(frozen=True)
+class _Jacobian:
+    """The Jacobian of f on (q_r, u, r) in blocks (stage 7, :func:`_speed_jacobian`)."""
+
+    Rq: sp.Matrix                   # ∂R/∂q_r
+    Ru: sp.Matrix                   # ∂R/∂u
+    Rr: sp.Matrix                   # ∂R/∂r
+    Kq: sp.Matrix                   # ∂K/∂q_r
+    Ku: sp.Matrix                   # ∂K/∂u
+    Kr: sp.Matrix                   # ∂K/∂r
+    Ud: sp.Matrix                   # ∂u̇/∂(q_r, u, r) = (M0⁻¹ [Rq Ru Rr]) rows of u̇
+
+
+@dataclass(frozen=True)
+class _Tangent:
+    """The independent variables and the embedding of their deviations (stage 8,
+    :func:`_tangent_space`): δq_r = Eq δq_ind, δu = Euq δq_ind + Euu δu_ind."""
+
+    dq: list                        # dependent coordinates (indices into q_r)
+    du: list                        # dependent speeds (indices into u)
+    qi: list                        # independent coordinates (indices into q_r)
+    ui: list                        # independent speeds (indices into u)
+    Eq: sp.Matrix
+    Euq: sp.Matrix
+    Euu: sp.Matrix
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What :meth:`Linearization.second_order` needs of the stages."""
+
+    mode: _Mode
+    qr: list                        # the retained coordinates
+    m: int                          # number of speeds
+    k: int                          # number of multipliers
+    M0: sp.Matrix
+    x0: sp.Matrix
+    scale: Any
+    jacobian: _Jacobian
+    tangent: _Tangent
+
+
+def _linearize(equations: Equations, request: _Request) -> Linearization:
+    """The linearization proper, stage by stage (:func:`linearize` adds the retry in a frame
+    regular at the point)."""
+    mode = _Mode.of(request.symbolic, request.tol)
+    read = _read_equations(equations)
+    given = _given_point(equations, read, request)
+    kept = _choose_ignorable(read, given, request)
+    values = _complete_point(equations, read, given, kept, mode)
+    at = _differentiate(equations, read, kept, values, given.inputs, mode)
+    drift = _steady_motion(equations, read, kept, at, values, mode)
+    jac = _speed_jacobian(equations, read, at, mode)
+    tangent = _tangent_space(equations, read, kept, at, mode)
+    A, B = _assemble(jac, tangent, len(read.u), bool(given.inputs), request.symbolic)
+    qr = [read.q[i] for i in kept.retained]
+    u = read.u
+    return Linearization(
+        A, B,
+        state=tuple(qr[j] for j in tangent.qi) + tuple(u[j] for j in tangent.ui),
+        inputs=given.inputs,
+        dependent=tuple(qr[j] for j in tangent.dq) + tuple(u[j] for j in tangent.du),
+        ignorable=kept.ignorable, drift=drift,
+        operating_point={s: v for s, v in values.items() if v is not None},
+        equations=equations, symbolic=request.symbolic,
+        _parts=_Parts(mode, qr, len(u), read.multipliers, at.M0, at.x0, at.scale, jac, tangent))
+
+
+def _read_equations(equations: Equations) -> _Read:
+    """Stage 1: the equations as residuals r = M(t, q, u) x − F(t, q, u), x = (u̇, λ), square
+    in x (N = m + k rows); the kinematics q̇ = K(t, q, u); the holonomic constraints f(q) = 0
+    of the system; and, for a form with multipliers, the velocity constraints on the motion,
+    g = A(q) K(t, q, u) + b(t, q) (A the constraint matrix, b its time column), which the flow
+    conserves (module docstring)."""
     S = equations.space
-    q = S.q
-    u = tuple(equations.u)
+    q, u = S.q, tuple(equations.u)
     n, m = len(q), len(u)
-    lam = tuple(equations.lam_vec)
-    k = len(lam)
-    system = equations.system
-    xs = tuple(equations.unknowns)
+    k = len(tuple(equations.lam_vec))
+    unknowns = tuple(equations.unknowns)
     res = [sympy_of(r) for r in equations.residuals]
     Kin = list(equations.kinematics)
-    N = len(res)
-    if N != m + k:
-        raise DimensionError(f"linearize needs a square system in (u̇, λ): {N} equations, {m} speeds and "
+    if len(res) != m + k:
+        raise DimensionError(f"linearize needs a square system in (u̇, λ): {len(res)} equations, {m} speeds and "
                              f"{k} multipliers")
+    system = equations.system
     hol = [sympy_of(f) for f in getattr(system, "holonomic", ())]
-    # velocity constraints g(q, u) = A K + b (only forms whose speeds are not independent)
     gexprs: list = []
     if k:
         cod = getattr(system, "constraints", None)
@@ -523,23 +519,29 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
                 if S.t is not None:
                     e += Cm[r, n]
                 gexprs.append(e)
+    return _Read(q, u, unknowns, k, res, Kin, hol, gexprs, {})
 
-    # -- the operating point --------------------------------------------------------------
-    memo: dict = {}
+
+def _given_point(equations: Equations, read: _Read, request: _Request) -> _Given:
+    """Stage 2: the values given ({symbol: sympy value}, keys by :meth:`Equations.resolve_values`;
+    ``operating_point`` over ``parameters``; a float at its shortest decimal, 0.1 = 1/10), each
+    checked against its symbol's assumptions; the inputs r resolved to symbols of the equations
+    (not coordinates or speeds), 0 unless given; time 0 unless given."""
+    S = equations.space
+    q, u = read.q, read.u
     universe: set = set(q) | set(u) | set(S.qd) | ({S.t} if S.t is not None else set())
-    universe |= symbols_in(res + Kin + hol + gexprs, memo)
-    universe -= set(xs)
+    universe |= symbols_in(read.residuals + read.kinematics + read.holonomic + read.velocity, read.memo)
+    universe -= set(read.unknowns)
     by_name = {s.name: s for s in universe}
     values: dict = {}
-    # keys: names or symbols, matched by the one rule of every value mapping (resolve_keys)
-    given = {**equations.resolve_values(parameters, "linearize parameters"),
-             **equations.resolve_values(operating_point, "operating point")}
+    given = {**equations.resolve_values(request.parameters, "linearize parameters"),
+             **equations.resolve_values(request.operating_point, "operating point")}
     for s, val in given.items():
         # a float (numpy's too) is taken at its shortest decimal: 0.1 is 1/10 (finite only)
         values[s] = (sp.Rational(repr(as_float(val, f"operating-point value of {s}"))) if isinstance(val, float)
                      else as_expr(val, universe, what=f"operating-point value of {s}"))
         check_assumptions(s, values[s], "operating-point value")
-    inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in inputs)
+    inputs = tuple(x if isinstance(x, sp.Symbol) else by_name.get(str(x), None) for x in request.inputs)
     if any(x is None for x in inputs):
         raise UnknownCoordinateError("an input is not a symbol of the equations")
     for x in inputs:
@@ -548,17 +550,27 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
         values.setdefault(x, sp.S.Zero)
     if S.t is not None:
         values.setdefault(S.t, sp.S.Zero)
+    return _Given(values, inputs, by_name)
 
-    # -- ignorable coordinates ------------------------------------------------------------
-    groups = [res, hol + gexprs] + [[e] for e in Kin]
-    dep_sets = _genuine_dependence(groups, q, u, values, memo)
+
+def _choose_ignorable(read: _Read, given: _Given, request: _Request) -> _Retained:
+    """Stage 3: the coordinates each group of rows genuinely depends on (a non-zero derivative
+    at a point near the operating point, :func:`_genuine_dependence`), and the ignorable
+    coordinates: named ones must appear in no retained row (M x = F, a constraint, the
+    kinematics of a retained coordinate); "auto" takes the largest such set (coordinates no
+    row depends on, then removing those a retained kinematics depends on until none is)."""
+    q, u, Kin = read.q, read.u, read.kinematics
+    n = len(q)
+    groups = [read.residuals, read.holonomic + read.velocity] + [[e] for e in Kin]
+    dep_sets = _genuine_dependence(groups, q, u, given.values, read.memo)
     speed_rows, cons_rows, kin_syms = dep_sets[0], dep_sets[1], dep_sets[2:]
     fixed = speed_rows | cons_rows
-    deps_named = {d if isinstance(d, sp.Symbol) else by_name.get(str(d)) for d in dependent}
-    if None in deps_named:
-        raise UnknownCoordinateError(f"dependent {dependent!r} names a symbol the equations do not have")
-    if ignorable == "auto":
-        ign = {x for x in q if x not in fixed and x not in deps_named}
+    named = tuple(dict.fromkeys(d if isinstance(d, sp.Symbol) else given.by_name.get(str(d))
+                                for d in request.dependent))
+    if None in named:
+        raise UnknownCoordinateError(f"dependent {list(request.dependent)!r} names a symbol the equations do not have")
+    if request.ignorable == "auto":
+        ign = {x for x in q if x not in fixed and x not in named}
         changed = True
         while changed:
             changed = False
@@ -570,8 +582,8 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
                             changed = True
     else:
         ign = set()
-        for x in ignorable:
-            s = x if isinstance(x, sp.Symbol) else by_name.get(str(x))
+        for x in request.ignorable:
+            s = x if isinstance(x, sp.Symbol) else given.by_name.get(str(x))
             if s not in q:
                 raise UnknownCoordinateError(f"ignorable {x!r} is not a coordinate")
             ign.add(s)
@@ -583,102 +595,146 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
                 where.append("the constraints")
             if where:
                 raise InconsistentStateError(f"{y} is not ignorable: {', '.join(where)} depend(s) on it")
-    ignorable_t = tuple(x for x in q if x in ign)
-    retained = [i for i in range(n) if q[i] not in ign]
-    for i in retained:
-        values.setdefault(q[i], None)
-    for x in ignorable_t:
-        values.setdefault(x, sp.S.Zero)
+    return _Retained(frozenset(speed_rows), frozenset(cons_rows), tuple(frozenset(s) for s in kin_syms),
+                     tuple(x for x in q if x in ign), tuple(i for i in range(n) if q[i] not in ign), named)
 
-    # missing coordinates: solve the holonomic constraints
+
+def _complete_point(equations: Equations, read: _Read, given: _Given, kept: _Retained, mode: _Mode) -> dict:
+    """Stage 4: the operating point completed: ignorable coordinates 0 unless given, missing
+    coordinates solved from the holonomic constraints f(q) = 0 (:func:`_solve_coordinates`),
+    missing speeds from the coordinate velocities u = speeds(q, q̇) or from the velocity
+    constraints g = 0, linear in the speeds (:func:`_solve_speeds`)."""
+    q, u = read.q, read.u
+    values = dict(given.values)
+    for i in kept.retained:
+        values.setdefault(q[i], None)
+    for x in kept.ignorable:
+        values.setdefault(x, sp.S.Zero)
     missing_q = [x for x in q if values.get(x) is None]
     if missing_q:
-        _solve_coordinates(missing_q, hol, values, mode)
-    # missing speeds: from coordinate velocities, or from the velocity constraints
+        values.update(_solve_coordinates(missing_q, read.holonomic, values, mode))
     missing_u = [x for x in u if x not in values]
     if missing_u:
-        _solve_speeds(equations, missing_u, gexprs, values, mode)
+        values.update(_solve_speeds(equations, missing_u, read.velocity, values, mode))
     for x in q:
         if values.get(x) is None:
             values.pop(x, None)
+    return values
 
-    # -- derivatives at the point -----------------------------------------------------------
-    qr = [q[i] for i in retained]
+
+def _differentiate(equations: Equations, read: _Read, kept: _Retained, values: Mapping, inputs: tuple,
+                   mode: _Mode) -> _AtPoint:
+    """Stage 5: one pass of jets (:func:`_derivatives`: forward-mode automatic differentiation,
+    or sympy derivatives in the symbolic mode) over K (retained rows), r = M x − F, f and g at
+    y0 and x = 0, with respect to y = (q_r, u), the inputs r and x: at x = 0 the residual's value
+    is −F(y0) and its x-gradient M(y0).  Then x0 = M(y0)⁻¹ F(y0) (one LU solve) and
+    ∂R/∂y with R = F − M x0 (the residual differentiated again at x = x0, unless x0 = 0), so
+    that M(y0) ∂x/∂y = ∂F/∂y − (∂M/∂y) x0 = ∂R/∂y (module docstring)."""
+    q, u, xs, res, hol, gexprs = read.q, read.u, read.unknowns, read.residuals, read.holonomic, read.velocity
+    qr = [q[i] for i in kept.retained]
     variables = qr + list(u) + list(inputs)
     nv = len(variables)
-    Kr = [Kin[i] for i in retained]
-    exprs = Kr + res + hol + gexprs
+    N = len(res)
+    Kr = [read.kinematics[i] for i in kept.retained]
     zero_x = {x: sp.S.Zero for x in xs}
-    # residual r = M x − F: at x = 0 its x-gradient is M(y0) and its value −F(y0)
-    vals, grads = _derivatives(exprs, variables + list(xs), {**values, **zero_x}, mode, memo)
+    vals, grads = _derivatives(Kr + res + hol + gexprs, variables + list(xs), {**values, **zero_x}, mode, read.memo)
     offs = [0]
     for size in (len(Kr), N, len(hol), len(gexprs)):
         offs.append(offs[-1] + size)
-    K0 = vals[:offs[1]]
-    Kgrads = [row[:nv] for row in grads[:offs[1]]]
     rows_r = grads[offs[1]:offs[2]]
     M0 = sp.Matrix(N, N, lambda a, b: rows_r[int(a)][nv + int(b)])
     F0 = sp.Matrix([-v for v in vals[offs[1]:offs[2]]])
-    f0, gf = vals[offs[2]:offs[3]], [row[:nv] for row in grads[offs[2]:offs[3]]]
-    g0, gg = vals[offs[3]:offs[4]], [row[:nv] for row in grads[offs[3]:offs[4]]]
     scale = max([abs(_mpf(x)) for x in list(M0) + list(F0) if not sympy_of(x).free_symbols] + [1])
     x0 = mode.solve(M0, F0, f"{equations.form} mass matrix")
-    # ∂R/∂y, R = F − M x0, from the residual at x = x0 (a second pass unless x0 = 0)
     if all(sympy_of(v) == 0 for v in x0):
         dR = [[-d for d in row[:nv]] for row in rows_r]
     else:
         at = {**values, **{x: v for x, v in zip(xs, x0)}}
-        dR = [[-d for d in row] for row in _derivatives(res, variables, at, mode, memo)[1]]
+        dR = [[-d for d in row] for row in _derivatives(res, variables, at, mode, read.memo)[1]]
+    return _AtPoint(
+        variables=tuple(variables), K0=vals[:offs[1]], dK=[row[:nv] for row in grads[:offs[1]]],
+        M0=M0, F0=F0, x0=x0, dR=dR,
+        f0=vals[offs[2]:offs[3]], df=[row[:nv] for row in grads[offs[2]:offs[3]]],
+        g0=vals[offs[3]:offs[4]], dg=[row[:nv] for row in grads[offs[3]:offs[4]]],
+        scale=scale)
 
-    # -- the operating point must be consistent and steady ------------------------------------
-    for c, (f, val) in enumerate(zip(hol, f0)):
+
+def _steady_motion(equations: Equations, read: _Read, kept: _Retained, at: _AtPoint, values: Mapping,
+                   mode: _Mode) -> dict:
+    """Stage 6: the operating point must be consistent — f(y0) = 0, g(y0) = 0 — and a steady
+    motion: u̇0 = 0, and a retained coordinate may move (K ≠ 0 there) only if no row depends on
+    it, so that the Jacobian is constant along the motion.  Returns the drift {coordinate:
+    rate} of the moving retained coordinates and of the ignorable ones."""
+    q, hol, scale = read.q, read.holonomic, at.scale
+    for c, (f, val) in enumerate(zip(hol, at.f0)):
         if not mode.zero(val, scale):
             raise InconsistentStateError(f"the operating point violates the holonomic constraint {c + 1}: "
                                          f"f = {_show(val)} (f = {f})")
-    for c, val in enumerate(g0):
+    for c, val in enumerate(at.g0):
         if not mode.zero(val, scale):
             raise InconsistentStateError(f"the operating point violates velocity constraint {c + 1}: "
                                          f"A q̇ + b = {_show(val)}")
-    bad = [f"{ud.name} = {_show(x0[j])}" for j, ud in enumerate(equations.ud) if not mode.zero(x0[j], scale)]
+    bad = [f"{ud.name} = {_show(at.x0[j])}" for j, ud in enumerate(equations.ud) if not mode.zero(at.x0[j], scale)]
     if bad:
         raise InconsistentStateError("the operating point is not a steady motion: the speeds are not constant ("
                                      + ", ".join(bad) + ")")
-    appearing = speed_rows | set().union(*(kin_syms[i] for i in retained)) | fixed
+    appearing = kept.speed_rows | kept.constraint_rows | set().union(*(kept.kinematics_of[i] for i in kept.retained))
     drift: dict = {}
-    for j, i in enumerate(retained):
-        if not mode.zero(K0[j], scale):
-            drift[q[i]] = K0[j]
+    for j, i in enumerate(kept.retained):
+        if not mode.zero(at.K0[j], scale):
+            drift[q[i]] = at.K0[j]
             if q[i] in appearing:
                 raise InconsistentStateError(
                     f"the operating point is not a steady motion: {q[i].name} moves "
-                    f"({q[i].name}' = {_show(K0[j])}) and the equations depend on it")
-    for i in range(n):
-        if q[i] in ign:
+                    f"({q[i].name}' = {_show(at.K0[j])}) and the equations depend on it")
+    for i in range(len(q)):
+        if q[i] in kept.ignorable:
             try:
-                rate = _derivatives([Kin[i]], [], values, mode)[0][0]
+                rate = _derivatives([read.kinematics[i]], [], values, mode)[0][0]
             except ValueError:
                 continue
             if not mode.zero(rate, scale):
                 drift[q[i]] = rate
+    return drift
 
-    # -- Jacobians ------------------------------------------------------------------------------
-    Jq = lambda rows, cols: sp.Matrix(len(rows), len(cols), lambda a, b: rows[a][cols[b]])  # noqa: E731
+
+def _block(rows: list, cols: Sequence[int]) -> sp.Matrix:
+    """The columns ``cols`` of a list of gradient rows, as a matrix."""
+    return sp.Matrix(len(rows), len(cols), lambda a, b: rows[a][cols[b]])
+
+
+def _speed_jacobian(equations: Equations, read: _Read, at: _AtPoint, mode: _Mode) -> _Jacobian:
+    """Stage 7: the Jacobian of the flow in blocks: ∂K/∂(q_r, u, r) as computed, and
+    ∂u̇/∂(q_r, u, r) from M(y0) ∂x/∂y = ∂R/∂y — one LU solve at the point, never M⁻¹
+    symbolically — keeping the rows of u̇ (the multipliers' rows are dropped)."""
+    nq, m = len(at.K0), len(read.u)
+    iq, iu, ir = range(nq), range(nq, nq + m), range(nq + m, len(at.variables))
+    Rq, Ru, Rr = _block(at.dR, iq), _block(at.dR, iu), _block(at.dR, ir)
+    X = mode.solve(at.M0, Rq.row_join(Ru).row_join(Rr), f"{equations.form} mass matrix")
+    return _Jacobian(Rq, Ru, Rr, _block(at.dK, iq), _block(at.dK, iu), _block(at.dK, ir), X[:m, :])
+
+
+def _tangent_space(equations: Equations, read: _Read, kept: _Retained, at: _AtPoint, mode: _Mode) -> _Tangent:
+    """Stage 8: the linear flow keeps the tangent space of the constraints,
+    ∂f/∂q δq = 0 and ∂g/∂q δq + ∂g/∂u δu = 0 (both conserved by the motion).  Dependent
+    coordinates and speeds are chosen by pivoting (:func:`_rank_columns`: the named ones first,
+    then the last coordinates, the speeds of dependent or ignorable coordinates, the last
+    speeds) and eliminated on it:
+    δq_dep = −(∂f/∂q_dep)⁻¹ ∂f/∂q_ind δq_ind, and
+    δu_dep = −(∂g/∂u_dep)⁻¹ (∂g/∂q Eq δq_ind + ∂g/∂u_ind δu_ind)."""
+    S = equations.space
+    q, u, scale = read.q, read.u, at.scale
+    m = len(u)
+    qr = [q[i] for i in kept.retained]
     iq = list(range(len(qr)))
     iu = list(range(len(qr), len(qr) + m))
-    ir = list(range(len(qr) + m, nv))
-    Rq, Ru, Rr = Jq(dR, iq), Jq(dR, iu), Jq(dR, ir)
-    Kq, Ku, Kr_ = Jq(Kgrads, iq), Jq(Kgrads, iu), Jq(Kgrads, ir)
-    X = mode.solve(M0, Rq.row_join(Ru).row_join(Rr), f"{equations.form} mass matrix")
-    Ud = X[:m, :]  # ∂u̇/∂(q_r, u, r)
-
-    # -- the tangent space of the constraints ------------------------------------------------
-    Phf = Jq(gf, iq) if hol else sp.zeros(0, len(qr))
-    Phg_q = Jq(gg, iq) if gexprs else sp.zeros(0, len(qr))
-    Phg_u = Jq(gg, iu) if gexprs else sp.zeros(0, m)
+    Phf = _block(at.df, iq) if read.holonomic else sp.zeros(0, len(qr))
+    Phg_q = _block(at.dg, iq) if read.velocity else sp.zeros(0, len(qr))
+    Phg_u = _block(at.dg, iu) if read.velocity else sp.zeros(0, m)
     keep = [c for c in range(Phg_u.rows) if not all(mode.zero(x, scale) for x in Phg_u.row(c))]
     Phg_q, Phg_u = Phg_q.extract(keep, list(range(len(qr)))), Phg_u.extract(keep, list(range(m)))
-    named_q = [qr.index(d) for d in deps_named if d in qr]
-    named_u = [u.index(d) for d in deps_named if d in u]
+    named_q = [qr.index(d) for d in kept.named if d in qr]
+    named_u = [u.index(d) for d in kept.named if d in u]
     speed_of = {u[j]: q[S.qd.index(u[j])] for j in range(m) if u[j] in S.qd}
     if Phf.rows:
         prefer = named_q + [j for j in reversed(iq) if j not in named_q]
@@ -694,13 +750,9 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
         depq = {qr[j] for j in dq}
         order = (named_u
                  + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in depq]
-                 + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in ign]
+                 + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in kept.ignorable]
                  + [j for j in reversed(range(m)) if j not in named_u])
-        seen: list = []
-        for j in order:
-            if j not in seen:
-                seen.append(j)
-        du = _rank_columns(mode, Phg_u, seen)
+        du = _rank_columns(mode, Phg_u, list(dict.fromkeys(order)))
         if len(du) < Phg_u.rows:
             raise SingularMapError("the velocity constraints are dependent at the operating point")
     else:
@@ -709,7 +761,6 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
         raise InconsistentStateError(f"the speeds {[u[j].name for j in named_u]} cannot all be dependent")
     qi = [j for j in iq if j not in dq]
     ui = [j for j in range(m) if j not in du]
-    # E_q: δq_r = E_q δq_ind;   δu = E_uq δq_ind + E_uu δu_ind
     Eq = sp.zeros(len(qr), len(qi))
     for c, j in enumerate(qi):
         Eq[j, c] = 1
@@ -732,20 +783,23 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
                 Euq[j, c] = sol[a, c]
             for c in range(len(ui)):
                 Euu[j, c] = sol[a, len(qi) + c]
-    # -- A and B on the independent variables ------------------------------------------------
-    J = (Kq.row_join(Ku)).col_join(Ud[:, :len(qr) + m])
-    Bfull = Kr_.col_join(Ud[:, len(qr) + m:])
-    E = (Eq.row_join(sp.zeros(len(qr), len(ui)))).col_join(Euq.row_join(Euu))
-    rows_ind = qi + [len(qr) + j for j in ui]
+    return _Tangent(dq, du, qi, ui, Eq, Euq, Euu)
+
+
+def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbolic: bool):
+    """Stage 9: A = P J E and B = P ∂(q̇, u̇)/∂r, with J = ∂(q̇, u̇)/∂(q_r, u) the Jacobian on the
+    retained variables, E = [[Eq, 0], [Euq, Euu]] the embedding of the independent deviations
+    into the tangent space and P the selection of their rows; symbolic entries tidied, numeric
+    round-off set to 0 (:func:`_clean`)."""
+    nq = jac.Kq.rows
+    J = (jac.Kq.row_join(jac.Ku)).col_join(jac.Ud[:, :nq + m])
+    Bfull = jac.Kr.col_join(jac.Ud[:, nq + m:])
+    E = (tangent.Eq.row_join(sp.zeros(nq, len(tangent.ui)))).col_join(tangent.Euq.row_join(tangent.Euu))
+    rows_ind = tangent.qi + [nq + j for j in tangent.ui]
     A = J.extract(rows_ind, list(range(J.cols))) * E
-    B = Bfull.extract(rows_ind, list(range(Bfull.cols))) if inputs else sp.zeros(len(rows_ind), 0)
+    B = Bfull.extract(rows_ind, list(range(Bfull.cols))) if has_inputs else sp.zeros(len(rows_ind), 0)
     A, B = (X.applyfunc(_tidy) if symbolic else _clean(X) for X in (A, B))
-    state = tuple(qr[j] for j in qi) + tuple(u[j] for j in ui)
-    dependent_t = tuple(qr[j] for j in dq) + tuple(u[j] for j in du)
-    parts = dict(M0=M0, Rq=Rq, Ru=Ru, Rr=Rr, Kq=Kq, Ku=Ku, Eq=Eq, Euq=Euq, Euu=Euu, qr=qr, qi=qi, ui=ui,
-                 m=m, k=k, mode=mode, scale=scale, x0=x0)
-    return Linearization(A, B, state, tuple(inputs), dependent_t, ignorable_t, drift,
-                         {s: v for s, v in values.items() if v is not None}, equations, symbolic, parts)
+    return A, B
 
 
 def _regular_frame_equations(equations: Equations, operating_point: Mapping, parameters, exc: SingularMapError):
@@ -834,7 +888,7 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
         if missing:
             raise MissingValueError(f"give values for {sorted(map(str, missing))} in the operating point "
                              "(or linearize with symbolic=True)")
-        jet = _Jet(values, variables)
+        jet = Jet.gradient(values, variables)
         vals, grads = [], []
         for e in exprs:
             v, g = jet(e)
@@ -851,8 +905,10 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
     return vals, grads
 
 
-def _solve_coordinates(missing, hol, values, mode: _Mode) -> None:
-    """Solve the holonomic constraints for missing coordinate values (Newton from 0)."""
+def _solve_coordinates(missing, hol, values: Mapping, mode: _Mode) -> dict:
+    """{coordinate: value} for the ``missing`` coordinates: the holonomic constraints f(q) = 0
+    that involve them solved by Newton's method from 0 (numeric mode only; as many constraints
+    as missing coordinates)."""
     if mode.symbolic or not hol:
         raise MissingValueError(f"give values for the coordinates {[x.name for x in missing]}")
     eqs = [f for f in hol if f.free_symbols & set(missing)]
@@ -864,7 +920,7 @@ def _solve_coordinates(missing, hol, values, mode: _Mode) -> None:
     def resid(*z):
         pt = dict(known)
         pt.update({s: sp.Float(v, PRECISION) for s, v in zip(missing, z)})
-        jet = _Jet(pt, [])
+        jet = Jet.gradient(pt, ())
         return [jet(f)[0] for f in eqs]
 
     with mpmath.workdps(PRECISION):
@@ -874,20 +930,21 @@ def _solve_coordinates(missing, hol, values, mode: _Mode) -> None:
             raise InconsistentStateError(f"cannot solve the holonomic constraints for {[x.name for x in missing]}: "
                                          f"{exc}") from None
     sol = [sol[i] for i in range(len(missing))] if isinstance(sol, mpmath.matrix) else [sol]
-    for s, v in zip(missing, sol):
-        values[s] = _num(v)
+    return {s: _num(v) for s, v in zip(missing, sol)}
 
 
-def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) -> None:
-    """Missing speeds: from given coordinate velocities (u = speeds(q, q̇)), else from the
-    velocity constraints (linear in the speeds)."""
+def _solve_speeds(equations: Equations, missing, gexprs, values: Mapping, mode: _Mode) -> dict:
+    """{speed: value} for the ``missing`` speeds: from given coordinate velocities,
+    u = speeds(q, q̇), else from the velocity constraints g = A K + b = 0, linear in the speeds
+    (one solve of the coefficient matrix ∂g/∂u_missing at the point)."""
     S = equations.space
     u = list(equations.u)
     if all(v in values for v in S.qd) and not set(missing) & set(S.qd):
+        values = dict(values)
         for s in missing:
             e = equations.speeds[u.index(s)]
             values[s] = sympy_of(e).xreplace(values)
-        return
+        return {s: values[s] for s in missing}
     if not gexprs:
         raise MissingValueError(f"give values for the speeds {[x.name for x in missing]}")
     known = {s: v for s, v in values.items() if v is not None and s not in missing}
@@ -896,7 +953,7 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
     def at(e):
         if mode.symbolic:
             return sympy_of(e).xreplace(known)
-        return _num(_Jet(known, [])(e)[0])
+        return _num(Jet.gradient(known, ())(e)[0])
 
     rows, rhs = [], []
     for g in gexprs:
@@ -910,8 +967,7 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
         raise MissingValueError(f"give values for the speeds {[x.name for x in missing]} ({A.rows} velocity "
                          f"constraint(s) involve them)")
     sol = mode.solve(A, sp.Matrix(rhs), "velocity constraints")
-    for s, v in zip(missing, sol):
-        values[s] = v
+    return dict(zip(missing, sol))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -919,11 +975,11 @@ def _solve_speeds(equations: Equations, missing, gexprs, values, mode: _Mode) ->
 # ----------------------------------------------------------------------------------------------
 def _second_order(lin: Linearization, coordinates) -> SecondOrder:
     p = lin._parts
-    mode: _Mode = p["mode"]
-    qr, qi, ui, m, k = p["qr"], p["qi"], p["ui"], p["m"], p["k"]
-    M0, Rq, Ru, Rr = p["M0"], p["Rq"], p["Ru"], p["Rr"]
-    Kq, Ku, Eq, Euq, Euu = p["Kq"], p["Ku"], p["Eq"], p["Euq"], p["Euu"]
-    scale = p["scale"]
+    mode = p.mode
+    qr, qi, ui, m, k = p.qr, p.tangent.qi, p.tangent.ui, p.m, p.k
+    M0, Rq, Ru, Rr = p.M0, p.jacobian.Rq, p.jacobian.Ru, p.jacobian.Rr
+    Kq, Ku, Eq, Euq, Euu = p.jacobian.Kq, p.jacobian.Ku, p.tangent.Eq, p.tangent.Euq, p.tangent.Euu
+    scale = p.scale
     u = lin.equations.u
     ind = [qr[j] for j in qi]
     if coordinates is None:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 import sympy as sp
 
-from ..errors import GeonhError, ParseError
+from ..errors import GeonhError, MissingDependencyError, ParseError
 from ..kernel.parsing import as_float, as_floats, as_sequence
 
 __all__ = ["bicycle_figure", "eigenvalues_figure", "growth_vector_figure", "invariants_figure", "overview",
@@ -37,7 +37,7 @@ def _figure(nrows: int = 1, ncols: int = 1, *, figsize=(7.0, 4.0), sharex=False)
     try:
         from matplotlib.figure import Figure
     except ImportError as e:  # pragma: no cover - depends on the installation
-        raise ImportError("geonh's plots need matplotlib: pip install 'geonh[plot]'") from e
+        raise MissingDependencyError("geonh's plots need matplotlib: pip install 'geonh[plot]'") from e
     fig = Figure(figsize=figsize, layout="constrained")
     axes = fig.subplots(nrows, ncols, sharex=sharex, squeeze=False)
     return fig, axes

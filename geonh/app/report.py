@@ -23,7 +23,6 @@ from functools import singledispatch
 
 import sympy as sp
 
-from .. import models
 from ..analysis.certificate import Certificate
 from ..equations.base import Equations
 from ..errors import BudgetExceededError, GeonhError

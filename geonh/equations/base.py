@@ -26,7 +26,7 @@ import sympy as sp
 
 from ..kernel.display import latex as display_latex
 from ..kernel.display import register_rate
-from ..errors import DimensionError, InconsistentStateError, ParseError
+from ..errors import DimensionError, ImmutableError, InconsistentStateError, ParseError
 from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
                                  value_at)
 from ..kernel.frames import Frame
@@ -313,12 +313,12 @@ class Equations:
 
 
 def _refuse_write(self: Equations, name: str, value: object) -> None:
-    raise dataclasses.FrozenInstanceError(f"Equations are immutable (tried to set {name!r}); pass it to the "
+    raise ImmutableError(f"Equations are immutable (tried to set {name!r}); pass it to the "
                                           "constructor, or make a changed copy with dataclasses.replace")
 
 
 def _refuse_delete(self: Equations, name: str) -> None:
-    raise dataclasses.FrozenInstanceError(f"Equations are immutable (tried to delete {name!r})")
+    raise ImmutableError(f"Equations are immutable (tried to delete {name!r})")
 
 
 # the frozen dataclass's refusals, with a message that says what to do instead (a frozen

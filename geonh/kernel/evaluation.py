@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Mapping
 import mpmath
 import sympy as sp
 
-from ..errors import InconsistentStateError, MissingValueError, SingularMapError, UnknownCoordinateError
+from ..errors import InconsistentStateError, MissingValueError, ParseError, SingularMapError, UnknownCoordinateError
 from .parsing import as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
 
 __all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
@@ -92,7 +92,7 @@ def postorder(expr: sp.Expr, cache: dict, leaf: Callable, node: Callable):
     """Value of ``expr`` by one post-order pass over its distinct subexpressions: ``leaf(e)``
     gives the value of a leaf (None for an inner node), ``node(e, child_values)`` combines.
     ``cache`` (subexpression → value) may be shared between calls.  Serves :func:`tree_eval`
-    and the forward-mode derivatives of :func:`geonh.kernel.generic_point.directional_derivative`."""
+    and the forward-mode derivatives of :class:`geonh.kernel.jets.Jet`."""
     expr = expr_of(expr, what="postorder")
     cache = as_mapping(cache, "postorder cache")
     stack = [(expr, False)]
@@ -153,15 +153,15 @@ def native_values(natives: list, values: Mapping) -> list:
     :func:`tree_eval`, several times faster on large trees); ``None`` for an entry symengine
     cannot evaluate to a finite real number (singular or complex there, a symbol without a
     value, a function it lacks), which the caller then evaluates by sympy/mpmath.
-    Raises ``TypeError`` if a value is not a rational number (the caller's cue to use the
-    sympy route for the whole point)."""
+    Raises :class:`~geonh.errors.ParseError` (a ``TypeError``) if a value is not a rational
+    number (the caller's cue to use the sympy route for the whole point)."""
     import symengine as se
     natives = as_sequence(natives, "native_values natives")
     sub = {}
     for k, v in as_values(values, what="native_values values").items():
         v = sympy_of(v)
         if not v.is_Rational:
-            raise TypeError("symengine route: rational point values only")
+            raise ParseError("symengine route: rational point values only")
         sub[se.sympify(k)] = se.Rational(int(v.p), int(v.q))
     out: list = []
     with mpmath.workdps(PRECISION):

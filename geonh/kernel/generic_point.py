@@ -53,7 +53,8 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, SingularMapError
-from .evaluation import PRECISION, native_values, postorder, random_rational, to_mp, tree_eval, value_at
+from .evaluation import PRECISION, native_values, random_rational, to_mp, tree_eval, value_at
+from .jets import directional_derivative  # noqa: F401 - its home is kernel/jets.py; callers import it here
 from .parsing import as_matrix, expr_of, sympy_of
 
 TRIALS = 3
@@ -203,52 +204,6 @@ def generic_symbols(expr):
         return expr
     # derivatives first (xreplace matches whole subtrees top-down, so q'(t) is one symbol)
     return expr.xreplace({n: _jet_symbol(n) for n in nodes})
-
-
-_MP_DERIVS = {
-    sp.sin: mpmath.cos, sp.cos: lambda x: -mpmath.sin(x), sp.tan: lambda x: mpmath.sec(x) ** 2,
-    sp.cot: lambda x: -mpmath.csc(x) ** 2, sp.exp: mpmath.exp, sp.log: lambda x: 1 / x,
-    sp.sinh: mpmath.cosh, sp.cosh: mpmath.sinh, sp.tanh: lambda x: mpmath.sech(x) ** 2,
-    sp.sec: lambda x: mpmath.sec(x) * mpmath.tan(x), sp.csc: lambda x: -mpmath.csc(x) * mpmath.cot(x),
-    sp.asin: lambda x: 1 / mpmath.sqrt(1 - x ** 2), sp.acos: lambda x: -1 / mpmath.sqrt(1 - x ** 2),
-    sp.atan: lambda x: 1 / (1 + x ** 2),
-}
-
-
-def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping,
-                           values: dict, cache: dict):
-    """(d/dε) expr(point + ε·direction) at ε = 0, by forward-mode automatic differentiation
-    (dual numbers) over the distinct subexpressions; ``values`` is a :func:`tree_eval` cache
-    at ``point`` (shared), ``cache`` holds the derivatives for this direction.  Used to get
-    Lie brackets *numerically* where only their rank matters (no symbolic differentiation)."""
-    tree_eval(expr, point, values)
-
-    def leaf(e):
-        if e.is_Symbol:
-            return direction.get(e, mpmath.mpf(0))
-        if e.is_Number or not e.free_symbols:
-            return mpmath.mpf(0)
-        return None
-
-    def node(e, ds):
-        vs = [values[a] for a in e.args]
-        if e.is_Add:
-            return mpmath.fsum(ds)
-        if e.is_Mul:
-            return mpmath.fsum(di * mpmath.fprod(vs[:i] + vs[i + 1:]) for i, di in enumerate(ds) if di != 0)
-        if e.is_Pow:
-            (b, x), (db, dx) = vs, ds
-            if e.exp.is_Integer:
-                n = int(e.exp)
-                return n * b ** (n - 1) * db
-            return values[e] * (dx * mpmath.log(b) + x * db / b)
-        if e.func in _MP_DERIVS and len(vs) == 1:
-            return _MP_DERIVS[e.func](vs[0]) * ds[0]
-        # any other function: numerical derivative of the node along ε
-        moved = lambda eps: {k: to_mp(v) + eps * direction.get(k, 0) for k, v in point.items()}  # noqa: E731
-        return mpmath.diff(lambda eps: tree_eval(e, moved(eps), {}), 0)
-
-    return postorder(expr, cache, leaf, node)
 
 
 def _scale(expr: sp.Expr, point: Mapping) -> float:

@@ -36,7 +36,7 @@ from typing import Mapping, cast
 import mpmath
 import sympy as sp
 
-from ..errors import DimensionError, MissingValueError, SpaceMismatchError
+from ..errors import DimensionError, MissingValueError, SelfCheckError, SpaceMismatchError
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import PRECISION, to_mp, value_at
 from ..kernel.fields import VectorField
@@ -294,7 +294,7 @@ def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
     K2 = out[1].K - out[0].K
     for check, scale in ((out[2].K - out[0].K - 4 * K2, K2), (out[2].C - 2 * C1, C1), (out[2].M - M, M)):
         if max(abs(e) for e in check) > sp.Float(10) ** -20 * (1 + max(abs(e) for e in scale)):
-            raise AssertionError("the linearization is not M q'' + v C1 q' + (g K0 + v^2 K2) q")  # pragma: no cover
+            raise SelfCheckError("the linearization is not M q'' + v C1 q' + (g K0 + v^2 K2) q")  # pragma: no cover
     return {"M": _tidy(M), "C1": _tidy(C1), "K0": _tidy(K0), "K2": _tidy(K2), "g": g, "B": _tidy(out[0].F)}
 
 

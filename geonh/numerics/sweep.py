@@ -57,7 +57,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 import numpy as np
 import sympy as sp
 
-from ..errors import DimensionError, GeonhError, IntegrationError, UnknownCoordinateError
+from ..errors import DimensionError, GeonhError, IntegrationError, MissingDependencyError, UnknownCoordinateError
 from ..kernel.evaluation import check_assumptions, short_repr
 
 __all__ = ["sweep", "SweepResult", "ENGINE_COLUMNS", "STATUSES"]
@@ -94,7 +94,7 @@ class SweepResult:
         try:
             import pandas as pd
         except ImportError as exc:
-            raise ImportError("SweepResult.to_dataframe needs pandas: pip install 'geonh[distributed]'") from exc
+            raise MissingDependencyError("SweepResult.to_dataframe needs pandas: pip install 'geonh[distributed]'") from exc
         return pd.DataFrame(list(self.rows)).set_index("point")
 
     def to_xarray(self):
@@ -105,7 +105,7 @@ class SweepResult:
         try:
             import xarray as xr
         except ImportError as exc:
-            raise ImportError("SweepResult.to_xarray needs xarray: pip install 'geonh[distributed]'") from exc
+            raise MissingDependencyError("SweepResult.to_xarray needs xarray: pip install 'geonh[distributed]'") from exc
         df = self.to_dataframe()
         names = list(self.axes)
         if "y0_index" in df and df["y0_index"].nunique() > 1:
@@ -363,7 +363,7 @@ def _client(client):
     try:
         from distributed import Client, LocalCluster
     except ImportError as exc:
-        raise ImportError("a Dask sweep needs dask.distributed: pip install 'geonh[distributed]' "
+        raise MissingDependencyError("a Dask sweep needs dask.distributed: pip install 'geonh[distributed]' "
                           "(or run with client=None, in this process)") from exc
     if client == "local":
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)

@@ -33,7 +33,7 @@ import numpy as np
 import sympy as sp
 
 from .compiled import ODEFunction
-from ..errors import NotFoundError, UnknownCoordinateError
+from ..errors import AttributeAccessError, NotFoundError, UnknownCoordinateError
 from ..kernel.parsing import as_floats, sympy_of
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
@@ -213,7 +213,7 @@ class Trajectory:
             f = ODEFunction._rebuild(recipe)
             object.__setattr__(self, "function", f)
             return f
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeAccessError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __repr__(self) -> str:
         return (f"Trajectory({self.equations.form}: {len(self.t)} times in [{self.t[0]:g}, {self.t[-1]:g}], "

@@ -112,7 +112,7 @@ class Formula:
         try:
             found = self.check()
             if not isinstance(found, Finding):
-                raise TypeError(f"the check of {self.key} returned {type(found).__name__}, not a Finding")
+                raise ParseError(f"the check of {self.key} returned {type(found).__name__}, not a Finding")
             error = ""
         except Exception as exc:  # a broken check must show in the report, not abort it
             found, error = None, f"{type(exc).__name__}: {exc}"
@@ -229,7 +229,7 @@ def formula(source: str, number: str, *, topic: str, printed: str, computed: str
 
     def register(check: Callable[[], Finding]) -> Callable[[], Finding]:
         if any(f.number == number for f in _REGISTRY[source]):
-            raise ValueError(f"{source} {number} is registered twice")
+            raise ParseError(f"{source} {number} is registered twice")
         _REGISTRY[source].append(Formula(source, number, topic, printed, computed, api, expected, check))
         return check
 
