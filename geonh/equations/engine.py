@@ -11,6 +11,13 @@ an identity for any fields; p·[W, V] = −p_i (dδq^i − δdq^i) is the transp
 as a :class:`FormDeclaration` and solved by :func:`solve`; the declarations of
 Boltzmann–Hamel, Volterra, Voronets, Chaplygin and Neimark–Fufaev (every k) are in
 :mod:`geonh.equations.frame_forms`, a few lines each.
+
+Each formula is written once, against the algebra interface of :mod:`geonh.kernel.algebra`:
+the central equation (:func:`central_equations`), Lagrange's split (Hamel 1924, eq. (9):
+:func:`lagrange_split`, :func:`frame_split`) and, below them, the mechanical primitives
+(:meth:`~geonh.systems.MechanicalSystem.primitives_at`).  One computation takes one algebra
+(:func:`~geonh.kernel.algebra.algebra_for`): symengine when that is the backend and every
+input converts, sympy otherwise — the same code either way.
 """
 from __future__ import annotations
 

@@ -40,8 +40,8 @@ The rule for objects and caches
 """
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from abc import abstractmethod
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 import sympy as sp
 
@@ -52,7 +52,8 @@ from .parsing import as_mapping, as_sequence, expr_of
 __all__ = ["Algebra", "SympyAlgebra", "SymengineAlgebra", "algebra_for", "PerBackend", "per_backend_property"]
 
 
-class Algebra(ABC):
+@runtime_checkable
+class Algebra(Protocol):
     """What the engine needs of an expression algebra (the contract; see the module doc).
 
     An algebra works over fixed coordinates x = (q, t) (:attr:`coords`, in the algebra's own
@@ -60,19 +61,22 @@ class Algebra(ABC):
     algebra; the methods also take sympy expressions (and formula strings, parsed by
     :mod:`geonh.kernel.parsing`), which they convert first.
 
-    Implementations supply :meth:`native`, :meth:`sympy`, :meth:`add`, :meth:`diff` and
-    :meth:`subs`; :meth:`gradient`, :meth:`along` and :meth:`derivative` are written here once.
+    Implementations subclass it and supply :attr:`zero`, :attr:`one`, :meth:`native`,
+    :meth:`sympy`, :meth:`add`, :meth:`diff` and :meth:`subs`; :meth:`gradient`,
+    :meth:`along` and :meth:`derivative` are written here once, on those.
     """
 
     #: the backend name ("sympy" or "symengine")
-    name: str = ""
+    name: str
+    #: the coordinates x = (q, t), native symbols
+    coords: tuple
 
-    def __init__(self, coords: Sequence):
-        coords = as_sequence(coords, "algebra coordinates")
-        self.coords: tuple = tuple(self.native(x) for x in coords)
-        for x in self.coords:
+    def _set_coords(self, coords: Sequence) -> None:
+        coords = tuple(self.native(x) for x in as_sequence(coords, "algebra coordinates"))
+        for x in coords:
             if not getattr(x, "is_Symbol", False):
                 raise ParseError(f"algebra coordinates must be symbols, not {str(x)[:60]}")
+        self.coords = coords
 
     # -- the contract ------------------------------------------------------------------------
     @property
@@ -100,7 +104,7 @@ class Algebra(ABC):
 
     @abstractmethod
     def diff(self, e, x) -> Any:
-        """∂e/∂x for a symbol x."""
+        """∂e/∂x for a symbol x (anything else: :class:`~geonh.errors.ParseError`)."""
 
     @abstractmethod
     def subs(self, e, mapping: Mapping) -> Any:
@@ -139,6 +143,12 @@ class Algebra(ABC):
     def _natives(self, values, what: str) -> list:
         return [self.native(v) for v in as_sequence(values, what)]
 
+    def _symbol(self, x):
+        x = self.native(x)
+        if not x.is_Symbol:
+            raise ParseError(f"a derivative is taken with respect to a symbol, not {str(x)[:60]}")
+        return x
+
     def _check_length(self, values: list, what: str, entries: str) -> None:
         if len(values) != len(self.coords):
             raise DimensionError(f"{what} has {len(self.coords)} {entries}, got {len(values)}")
@@ -151,6 +161,9 @@ class SympyAlgebra(Algebra):
     """The contract on sympy: natives are sympy expressions (the reference route)."""
 
     name = "sympy"
+
+    def __init__(self, coords: Sequence):
+        self._set_coords(coords)
 
     @property
     def zero(self):
@@ -170,7 +183,7 @@ class SympyAlgebra(Algebra):
         return sp.Add(*[t for t in self._natives(terms, "terms") if t != 0])
 
     def diff(self, e, x):
-        return sp.diff(self.native(e), self.native(x))
+        return sp.diff(self.native(e), self._symbol(x))
 
     def subs(self, e, mapping):
         e = self.native(e)
@@ -192,7 +205,7 @@ class SymengineAlgebra(Algebra):
         self.translation = _be.Translation()
         self._zero = _be.se.Integer(0)
         self._one = _be.se.Integer(1)
-        super().__init__(coords)
+        self._set_coords(coords)
 
     @property
     def zero(self):
@@ -215,7 +228,7 @@ class SymengineAlgebra(Algebra):
         return _be.se.Add(*ts) if ts else self._zero
 
     def diff(self, e, x):
-        return self.native(e).diff(self.native(x))
+        return self.native(e).diff(self._symbol(x))
 
     def subs(self, e, mapping):
         e = self.native(e)
