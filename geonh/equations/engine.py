@@ -112,9 +112,9 @@ class _Split:
         self.Q = [alg.subs(alg.native(e), qd_on) if e != 0 else zero for e in system.Q]
         dKdu = [[alg.diff(k, x) if x in k.free_symbols else zero for x in us] for k in Kc]
         acc0 = [alg.along(alg.gradient(k), self.xd) for k in Kc]
-        self.MdK = [[add([M[i][j] * dKdu[j][s] for j in range(n) if M[i][j] != 0 and dKdu[j][s] != 0])
+        self.MdK = [[add([M[i][j] * dKdu[j][s] for j in range(n) if M[i][j] != zero and dKdu[j][s] != zero])
                      for s in range(len(us))] for i in range(n)]
-        Macc0 = [add([M[i][j] * acc0[j] for j in range(n) if M[i][j] != 0 and acc0[j] != 0]) for i in range(n)]
+        Macc0 = [add([M[i][j] * acc0[j] for j in range(n) if M[i][j] != zero and acc0[j] != zero]) for i in range(n)]
         self.pdot = [Macc0[i] + P.pdot0[i] for i in range(n)]          # ṗ with u̇ = 0
         self.LQ0 = [self.pdot[i] - self.dTdq[i] - self.Q[i] for i in range(n)]
 
@@ -164,7 +164,7 @@ def frame_split(system: MechanicalSystem, frame: Frame, K: Sequence[sp.Expr],
     rows, rests = [], []
     for a in range(frame.dim):
         check("Lagrange's split along the frame", a, frame.dim, "fields")
-        nz = [i for i in range(n) if C[i][a] != 0]
+        nz = [i for i in range(n) if C[i][a] != alg.zero]
         rows.append(tuple(alg.sympy(alg.add([C[i][a] * sl.MdK[i][s] for i in nz])) for s in range(len(u))))
         rests.append(alg.sympy(alg.add([C[i][a] * sl.LQ0[i] for i in nz])))
     return FrameSplit(tuple(rows), tuple(rests), alg.name)
@@ -224,6 +224,7 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
              + [x for on in ons for kv in on.items() for x in kv])
     sl = _Split.of(system, K, u, extra)
     alg, n, xd = sl.alg, sl.n, sl.xd
+    zero = alg.zero
     add, native, derivative = alg.add, alg.native, alg.derivative
     Vc = [native(c) for c in V.components]
     rows, minusF = [], []
@@ -236,16 +237,16 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
 
         Wraw = [native(c) for c in Wf.components]
         Wc = [sub(c) for c in Wraw[:n]]
-        nz = [i for i in range(n) if Wc[i] != 0]
+        nz = [i for i in range(n) if Wc[i] != zero]
         # p·Ẇ, Ẇ = ∂_t W + K^j ∂_j W along the motion
         pWdot = add([sl.p[i] * sub(alg.along(alg.gradient(Wraw[i]), xd)) for i in nz])
         # W(T(q, V)) = W·∂_q T + p·W(V)
         WVraw = [derivative(Wraw, Vc[j]) for j in range(n)]
         WV = [sub(e) for e in WVraw]
-        WT = add([sl.dTdq[i] * Wc[i] for i in nz] + [sl.p[j] * WV[j] for j in range(n) if WV[j] != 0])
+        WT = add([sl.dTdq[i] * Wc[i] for i in nz] + [sl.p[j] * WV[j] for j in range(n) if WV[j] != zero])
         # p·[W, V], [W, V]^k = W(V^k) − V(W^k)  (CONVENTIONS.md)
         br = [sub(WVraw[k] - derivative(Vc, Wraw[k])) for k in range(n)]
-        trans = add([sl.p[k] * br[k] for k in range(n) if br[k] != 0])
+        trans = add([sl.p[k] * br[k] for k in range(n) if br[k] != zero])
         QW = add([sl.Q[i] * Wc[i] for i in nz])
         minusF.append(add([sl.pdot[i] * Wc[i] for i in nz]) + pWdot - WT + trans - QW)
         rows.append([add([Wc[i] * sl.MdK[i][s] for i in nz]) for s in range(len(sl.u))])

@@ -70,13 +70,17 @@ class Algebra(Protocol):
     name: str
     #: the coordinates x = (q, t), native symbols
     coords: tuple
+    #: the same coordinates as sympy symbols (with their assumptions)
+    sympy_coords: tuple
 
     def _set_coords(self, coords: Sequence) -> None:
-        coords = tuple(self.native(x) for x in as_sequence(coords, "algebra coordinates"))
+        given = as_sequence(coords, "algebra coordinates")
+        coords = tuple(self.native(x) for x in given)
         for x in coords:
             if not getattr(x, "is_Symbol", False):
                 raise ParseError(f"algebra coordinates must be symbols, not {str(x)[:60]}")
         self.coords = coords
+        self.sympy_coords = tuple(g if isinstance(g, sp.Symbol) else self.sympy(x) for g, x in zip(given, coords))
 
     # -- the contract ------------------------------------------------------------------------
     @property
@@ -115,12 +119,12 @@ class Algebra(Protocol):
         """[∂e/∂x^j for x^j in :attr:`coords`], or None when ``e`` is free of the coordinates
         (so that callers skip it structurally)."""
         e = self.native(e)
-        if e == 0:
+        zero = self.zero
+        if e == zero:
             return None
         fs = e.free_symbols
-        zero = self.zero
         g = [self.diff(e, x) if x in fs else zero for x in self.coords]
-        return g if any(x != 0 for x in g) else None
+        return g if any(x != zero for x in g) else None
 
     def along(self, g, components: Sequence) -> Any:
         """Σ_j g_j X^j: a gradient ``g`` (from :meth:`gradient`; None is 0) applied to the field
@@ -132,7 +136,8 @@ class Algebra(Protocol):
         components = self._natives(components, "field components")
         self._check_length(g, "a gradient", "entries")
         self._check_length(components, "a field", "components")
-        return self.add([g[j] * components[j] for j in range(len(g)) if g[j] != 0 and components[j] != 0])
+        zero = self.zero
+        return self.add([g[j] * components[j] for j in range(len(g)) if g[j] != zero and components[j] != zero])
 
     def derivative(self, components: Sequence, f) -> Any:
         """X(f) = X^j ∂f/∂x^j for the field X given by its ``components`` over :attr:`coords`
@@ -141,7 +146,10 @@ class Algebra(Protocol):
 
     # -- helpers --------------------------------------------------------------------------------
     def _natives(self, values, what: str) -> list:
-        return [self.native(v) for v in as_sequence(values, what)]
+        if type(values) is not list and type(values) is not tuple:  # noqa: E721 - the fast path
+            values = as_sequence(values, what)
+        native = self.native
+        return [native(v) for v in values]
 
     def _symbol(self, x):
         x = self.native(x)
@@ -180,7 +188,8 @@ class SympyAlgebra(Algebra):
         return self.native(e)
 
     def add(self, terms):
-        return sp.Add(*[t for t in self._natives(terms, "terms") if t != 0])
+        zero = sp.S.Zero
+        return sp.Add(*[t for t in self._natives(terms, "terms") if t != zero])
 
     def diff(self, e, x):
         return sp.diff(self.native(e), self._symbol(x))
@@ -189,6 +198,9 @@ class SympyAlgebra(Algebra):
         e = self.native(e)
         mapping = {self.native(k): self.native(v) for k, v in as_mapping(mapping, "substitution").items()}
         return e.xreplace(mapping) if mapping and e != 0 else e
+
+
+_SE_BASIC = _be.se.Basic if _be.SYMENGINE_AVAILABLE else ()
 
 
 class SymengineAlgebra(Algebra):
@@ -216,7 +228,7 @@ class SymengineAlgebra(Algebra):
         return self._one
 
     def native(self, e):
-        if isinstance(e, _be.se.Basic):
+        if isinstance(e, _SE_BASIC):
             return e
         return self.translation.to_symengine(expr_of(e, what="expression"))
 
@@ -224,8 +236,9 @@ class SymengineAlgebra(Algebra):
         return self.translation.to_sympy(self.native(e))
 
     def add(self, terms):
-        ts = [t for t in self._natives(terms, "terms") if t != 0]
-        return _be.se.Add(*ts) if ts else self._zero
+        zero = self._zero
+        ts = [t for t in self._natives(terms, "terms") if t != zero]
+        return _be.se.Add(*ts) if ts else zero
 
     def diff(self, e, x):
         return self.native(e).diff(self._symbol(x))
@@ -233,7 +246,7 @@ class SymengineAlgebra(Algebra):
     def subs(self, e, mapping):
         e = self.native(e)
         mapping = {self.native(k): self.native(v) for k, v in as_mapping(mapping, "substitution").items()}
-        return e.subs(mapping) if mapping and e != 0 else e
+        return e.subs(mapping) if mapping and e != self._zero else e
 
 
 def algebra_for(coords: Sequence, inputs: Sequence = ()) -> Algebra:

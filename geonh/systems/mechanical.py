@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
                       ParseError, RankError, SpaceMismatchError)
-from ..kernel.algebra import Algebra, algebra_for, per_backend_property
+from ..kernel.algebra import Algebra, SympyAlgebra, algebra_for, per_backend_property
 from ..kernel.distributions import Codistribution
 from ..kernel.budget import count_nodes
 from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
@@ -37,6 +37,15 @@ from ..transposition.adapted import solve_constraints
 
 __all__ = ["MechanicalSystem", "Primitives", "random_state", "body_quadratic_parts", "velocity_quadratic_parts",
            "quadratic_form"]
+
+
+def _momenta(algebra: Algebra, M: Sequence, b: Sequence, v: Sequence) -> list:
+    """p_i = M_ik v^k + b_i in ``algebra`` (M a list of rows, b and the velocities v: its
+    expressions): the one formula of the momenta, for :attr:`MechanicalSystem.momenta` (sympy,
+    v = q̇) and :meth:`MechanicalSystem.primitives_at` (any algebra, any v)."""
+    n, zero = len(v), algebra.zero
+    return [algebra.add([M[i][k] * v[k] for k in range(n) if M[i][k] != zero and v[k] != zero] + [b[i]])
+            for i in range(n)]
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,8 @@ class Primitives:
     M : the mass matrix, a tuple of rows.
     p, pdot0, dTdq : one entry per true coordinate.
     algebra : the name of the algebra that computed them ("sympy" or "symengine").  From
-        :attr:`MechanicalSystem.primitives` the entries are sympy expressions; from
+        :attr:`MechanicalSystem.primitives` the entries are sympy expressions (M the given mass
+        matrix and p the :attr:`~MechanicalSystem.momenta`: no derivative is in them); from
         :meth:`MechanicalSystem.primitives_at` they are that algebra's own expressions.
     """
 
@@ -292,11 +302,12 @@ class MechanicalSystem:
 
     @cached_property
     def momenta(self) -> tuple[sp.Expr, ...]:
-        """p_i = ∂T/∂q̇^i = M_ij q̇^j + b_i."""
+        """p_i = ∂T/∂q̇^i = M_ij q̇^j + b_i (:func:`_momenta` on sympy: products and sums only,
+        no derivative, so the same on every algebra)."""
+        S = self.space
         M, b, _ = self.quadratic_parts
-        qd = self.space.qd
-        return tuple(sum((M[i, k] * qd[k] for k in range(len(qd)) if M[i, k] != 0), b[i])
-                     for i in range(len(qd)))
+        rows = [[M[i, k] for k in range(S.n)] for i in range(S.n)]
+        return tuple(_momenta(SympyAlgebra(S.coords), rows, list(b), list(S.qd)))
 
     def primitives_at(self, algebra: Algebra, velocities: Sequence | None = None) -> Primitives:
         """The primitives of Lagrange's expressions (:class:`Primitives`) computed in ``algebra``
@@ -307,9 +318,9 @@ class MechanicalSystem:
         or simplified.  The entries are ``algebra``'s expressions."""
         S = self.space
         n = S.n
-        if not isinstance(algebra, Algebra):
+        if not hasattr(algebra, "sympy_coords"):   # duck-typed: Algebra is a Protocol with data members
             raise ParseError(f"primitives_at takes a geonh Algebra, not {type(algebra).__name__}")
-        if len(algebra.coords) != S.dim or any(algebra.sympy(x) != c for x, c in zip(algebra.coords, S.coords)):
+        if algebra.sympy_coords != S.coords:
             raise SpaceMismatchError(f"the algebra works over {list(algebra.coords)}, not over the coordinates "
                                      f"{list(S.coords)} of {S!r}")
         v = [algebra.native(x) for x in as_sequence(velocities if velocities is not None else S.qd, "velocities")]
@@ -318,38 +329,38 @@ class MechanicalSystem:
         zero, add, along, grad = algebra.zero, algebra.add, algebra.along, algebra.gradient
         xd = v + ([algebra.one] if S.t is not None else [])       # ẋ, with ṫ = 1
         Mq, bq, T0 = self.quadratic_parts
+        Ml = Mq.tolist()
         M = [[zero] * n for _ in range(n)]
         for i in range(n):
             for j in range(i, n):
-                if Mq[i, j] != 0:
-                    M[i][j] = M[j][i] = algebra.native(Mq[i, j])
+                if Ml[i][j] != 0:
+                    M[i][j] = M[j][i] = algebra.native(Ml[i][j])
         b = [algebra.native(e) if e != 0 else zero for e in bq]
         dM = {(i, k): grad(M[i][k]) for i in range(n) for k in range(i, n)}   # None: free of (q, t)
         db = [grad(e) for e in b]
         dT0 = grad(algebra.native(T0)) if T0 != 0 else None
-        # p_i = M_ik v^k + b_i
-        p = [add([M[i][k] * v[k] for k in range(n) if M[i][k] != 0 and v[k] != 0] + [b[i]]) for i in range(n)]
+        p = _momenta(algebra, M, b, v)
         # ṗ⁰_i = (∂_j M_ik ẋ^j) v^k + ∂_j b_i ẋ^j
         Mdot = {key: along(g, xd) for key, g in dM.items()}
         pdot0 = []
         for i in range(n):
             ts = [Mdot[(min(i, k), max(i, k))] * v[k] for k in range(n)
-                  if v[k] != 0 and Mdot[(min(i, k), max(i, k))] != 0]
+                  if v[k] != zero and Mdot[(min(i, k), max(i, k))] != zero]
             pdot0.append(add(ts + [along(db[i], xd)]))
         # ∂T/∂q^j = ½ ∂_j M_ik v^i v^k + ∂_j b_i v^i + ∂_j T0
         dTdq = []
         for j in range(n):
             ts = []
             for i in range(n):
-                if v[i] == 0:
+                if v[i] == zero:
                     continue
                 for k in range(i, n):
                     g = dM[(i, k)]
-                    if g is not None and g[j] != 0 and v[k] != 0:
+                    if g is not None and g[j] != zero and v[k] != zero:
                         ts.append(g[j] * v[i] * v[k] if i != k else g[j] * v[i] * v[k] / 2)
-                if db[i] is not None and db[i][j] != 0:
+                if db[i] is not None and db[i][j] != zero:
                     ts.append(db[i][j] * v[i])
-            if dT0 is not None and dT0[j] != 0:
+            if dT0 is not None and dT0[j] != zero:
                 ts.append(dT0[j])
             dTdq.append(add(ts))
         return Primitives(tuple(tuple(r) for r in M), tuple(p), tuple(pdot0), tuple(dTdq), algebra.name)
@@ -366,12 +377,15 @@ class MechanicalSystem:
         under one backend is never served under the other)."""
         S = self.space
         Mq, bq, T0 = self.quadratic_parts
-        inputs = [Mq[i, j] for i in range(S.n) for j in range(i, S.n)] + list(bq) + [T0] + list(S.qd)
+        Ml = Mq.tolist()
+        inputs = [Ml[i][j] for i in range(S.n) for j in range(i, S.n)] + list(bq) + [T0] + list(S.qd)
         alg = algebra_for(S.coords, inputs)
         P = self.primitives_at(alg)
         out = alg.sympy
-        return Primitives(tuple(tuple(out(e) for e in row) for row in P.M), tuple(out(e) for e in P.p),
-                          tuple(out(e) for e in P.pdot0), tuple(out(e) for e in P.dTdq), P.algebra)
+        # M is given data and p (:attr:`momenta`) has no derivative in it: neither is converted back
+        M = tuple(tuple(row) for row in Ml)
+        return Primitives(M, self.momenta, tuple(out(e) for e in P.pdot0), tuple(out(e) for e in P.dTdq),
+                          P.algebra)
 
     @per_backend_property
     def lagrange_operator(self) -> tuple[sp.Expr, ...]:
