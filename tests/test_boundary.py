@@ -524,7 +524,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "of": lambda c: c.space.q[0], "known": lambda c: list(c.space.state_symbols),
     "symbol": lambda c: c.space.qd[0], "role": lambda c: "velocity", "coordinate": lambda c: c.space.q[0],
     "lm": lambda c: c.lagranges, "setup": lambda c: c.mechanics[3],
-    "terms": lambda c: [c.expr, _x(c)], "grad": lambda c: [1, 0, 0], "mapping": lambda c: {_x(c): 1},
+    "terms": lambda c: [c.expr, _x(c)], "mapping": lambda c: {_x(c): 1},
     "inputs": lambda c: [c.expr], "algebra": lambda c: c.sympy_algebra,
     "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }

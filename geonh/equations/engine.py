@@ -26,12 +26,12 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, ParseError, SpaceMismatchError
+from ..errors import DimensionError, SpaceMismatchError
 from ..kernel.algebra import Algebra, algebra_for
 from ..kernel.budget import check
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
-from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols, expr_of
+from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import check_adapted, frame_kinematics, speed_symbols, voronets_frame
 from .base import Equations

@@ -237,7 +237,8 @@ class Frame:
         ``method="bracket"``: c^d_ab = θ^d([X_a, X_b]) from the Lie brackets of the fields.
         ``method="exterior"``: c^d_ab = −dθ^d(X_a, X_b) from the exterior derivatives of the
         coframe, i.e. (∂_j B^d_i − ∂_i B^d_j) C^i_a C^j_b.  The two routes are independent;
-        the tests compare them.  The bracket result is cached.
+        the tests compare them.  The bracket result is cached per backend
+        (:class:`~geonh.kernel.algebra.PerBackend`: never served under the other backend).
         """
         n = self.dim
         if method == "bracket":
