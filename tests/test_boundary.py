@@ -461,10 +461,19 @@ class Ctx:
         return Translation()
 
     @cached_property
-    def native_split(self):
-        from geonh.equations.engine import NativeSplit
-        d = self.decl
-        return NativeSplit.create(self.system, d.kinematics, d.u)
+    def sympy_algebra(self):
+        from geonh.kernel.algebra import SympyAlgebra
+        return SympyAlgebra(self.space.coords)
+
+    @cached_property
+    def symengine_algebra(self):
+        from geonh.kernel.algebra import SymengineAlgebra
+        return SymengineAlgebra(self.space.coords)
+
+    @cached_property
+    def per_backend(self):
+        from geonh.kernel.algebra import PerBackend
+        return PerBackend()
 
 
 def _x(c):
@@ -516,6 +525,8 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "of": lambda c: c.space.q[0], "known": lambda c: list(c.space.state_symbols),
     "symbol": lambda c: c.space.qd[0], "role": lambda c: "velocity", "coordinate": lambda c: c.space.q[0],
     "lm": lambda c: c.lagranges, "setup": lambda c: c.mechanics[3],
+    "terms": lambda c: [c.expr, _x(c)], "mapping": lambda c: {_x(c): 1},
+    "inputs": lambda c: [c.expr], "algebra": lambda c: c.sympy_algebra,
     "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
@@ -640,7 +651,10 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.equations.base.Equations": lambda c: c.eqs,
     "geonh.numerics.compiled.ODEFunction": lambda c: c.ode,
     "geonh.numerics.compiled.Observable": lambda c: c.ode.observable([c.space.q[0]]),
-    "geonh.equations.engine.NativeSplit": lambda c: c.native_split,
+    "geonh.kernel.algebra.Algebra": lambda c: c.sympy_algebra,
+    "geonh.kernel.algebra.SympyAlgebra": lambda c: c.sympy_algebra,
+    "geonh.kernel.algebra.SymengineAlgebra": lambda c: c.symengine_algebra,
+    "geonh.kernel.algebra.PerBackend": lambda c: c.per_backend,
     "geonh.analysis.linearize.Linearization": lambda c: c.linearization,
     "geonh.equations.registry.EquationForm": lambda c: g.FORMS["voronets"],
     "geonh.transposition.relations.ConstrainedSetting": lambda c: c.setting,

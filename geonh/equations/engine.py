@@ -11,47 +11,160 @@ an identity for any fields; p·[W, V] = −p_i (dδq^i − δdq^i) is the transp
 as a :class:`~geonh.equations.declaration.FormDeclaration` and solved by
 :func:`~geonh.equations.declaration.solve`; the declarations of Boltzmann–Hamel, Volterra,
 Voronets, Chaplygin and Neimark–Fufaev (every k) are in :mod:`geonh.equations.frame_forms`.
+
+Each formula is written once, against the algebra interface of :mod:`geonh.kernel.algebra`:
+the central equation (:func:`central_equations`), Lagrange's split (Hamel 1924, eq. (9):
+:func:`lagrange_split`, :func:`frame_split`) and, below them, the mechanical primitives
+(:meth:`~geonh.systems.MechanicalSystem.primitives_at`).  One computation takes one algebra
+(:func:`~geonh.kernel.algebra.algebra_for`): symengine when that is the backend and every
+input converts, sympy otherwise — the same code either way.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, ParseError, SpaceMismatchError
+from ..errors import DimensionError, SpaceMismatchError
+from ..kernel.algebra import Algebra, algebra_for
 from ..kernel.budget import check
 from ..kernel.fields import VectorField
-from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols, expr_of
+from ..kernel.frames import Frame
+from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols
 from ..systems.mechanical import MechanicalSystem
 
-__all__ = ["lagrange_split", "NativeSplit", "central_equations"]
+__all__ = ["LagrangeSplit", "FrameSplit", "lagrange_split", "frame_split", "central_equations"]
 
 
-def lagrange_split(system: MechanicalSystem, K: Sequence[sp.Expr], u: Sequence[sp.Symbol]):
+@dataclass(frozen=True)
+class LagrangeSplit:
+    """Lagrange's expressions on the motion q̇ = K(t, q, u), split by linearity in u̇
+    (Hamel 1924, eq. (9); ẋ includes ṫ = 1):
+
+        L_i − Q_i = Σ_s MdK[i][s] u̇_s + LQ0[i],   MdK = M ∂K/∂u,   LQ0 = M a0 + ṗ⁰ − ∂T/∂q − Q,
+        q̈ = ∂K/∂u u̇ + a0,   a0 = ∂_t K + ∂_q K · K,
+
+    with the primitives p, ṗ⁰, ∂T/∂q of :class:`~geonh.systems.mechanical.Primitives` at v = K.
+
+    Attributes (sympy expressions, one entry per true coordinate i)
+    ----------------------------------------------------------------
+    MdK : rows i, columns s (one per speed u_s).
+    LQ0 : the part free of u̇.
+    p : the momenta on the motion.
+    pdot : ṗ on the motion with u̇ = 0 (M a0 + ṗ⁰).
+    dTdq : ∂T/∂q on the motion.
+    Q : the generalized forces on the motion.
+    algebra : the name of the algebra that computed them.
+    """
+
+    MdK: tuple[tuple[sp.Expr, ...], ...]
+    LQ0: tuple[sp.Expr, ...]
+    p: tuple[sp.Expr, ...]
+    pdot: tuple[sp.Expr, ...]
+    dTdq: tuple[sp.Expr, ...]
+    Q: tuple[sp.Expr, ...]
+    algebra: str
+
+
+@dataclass(frozen=True)
+class FrameSplit:
+    """Lagrange's split contracted with the fields of a frame (Maggi's expressions): for each
+    frame field X_a = C^i_a ∂_i,
+
+        Σ_i C^i_a (L_i − Q_i) = Σ_s rows[a][s] u̇_s + rests[a]
+
+    on the motion q̇ = K(t, q, u) (sympy expressions; ``algebra`` names the algebra that
+    computed them)."""
+
+    rows: tuple[tuple[sp.Expr, ...], ...]
+    rests: tuple[sp.Expr, ...]
+    algebra: str
+
+
+class _Split:
+    """Lagrange's split (:class:`LagrangeSplit`) in one algebra: the engine's working form.
+
+    The inputs are converted once (one algebra), then, on the motion q̇ = K(t, q, u), with the
+    primitives of :meth:`MechanicalSystem.primitives_at` at v = K:
+
+        q̈ = ∂K/∂u u̇ + a0,  a0 = ∂_t K + ∂_q K · K,
+        L_i − Q_i = Σ_s MdK_is u̇_s + LQ0_i,  MdK = M ∂K/∂u,  LQ0 = M a0 + ṗ⁰ − ∂T/∂q − Q
+
+    (Hamel 1924, eq. (9)).  Every derivative is of a small primitive (an entry of M, b, T0, a
+    component of K), never of a composite; nothing is expanded or simplified."""
+
+    def __init__(self, system: MechanicalSystem, K: Sequence, u: Sequence, algebra: Algebra):
+        S = system.space
+        n = self.n = S.n
+        alg = self.alg = algebra
+        zero, add = alg.zero, alg.add
+        Kc = self.K = [alg.native(k) for k in K]
+        us = self.u = [alg.native(x) for x in u]
+        self.xd = Kc + ([alg.one] if S.t is not None else [])   # ẋ on the motion (ṫ = 1)
+        P = system.primitives_at(alg, Kc)
+        M = self.M = P.M
+        self.p, self.dTdq = P.p, P.dTdq
+        qd_on = {alg.native(v): k for v, k in zip(S.qd, Kc)}
+        self.Q = [alg.subs(alg.native(e), qd_on) if e != 0 else zero for e in system.Q]
+        dKdu = [[alg.diff(k, x) if x in k.free_symbols else zero for x in us] for k in Kc]
+        acc0 = [alg.along(alg.gradient(k), self.xd) for k in Kc]
+        self.MdK = [[add([M[i][j] * dKdu[j][s] for j in range(n) if M[i][j] != zero and dKdu[j][s] != zero])
+                     for s in range(len(us))] for i in range(n)]
+        Macc0 = [add([M[i][j] * acc0[j] for j in range(n) if M[i][j] != zero and acc0[j] != zero]) for i in range(n)]
+        self.pdot = [Macc0[i] + P.pdot0[i] for i in range(n)]          # ṗ with u̇ = 0
+        self.LQ0 = [self.pdot[i] - self.dTdq[i] - self.Q[i] for i in range(n)]
+
+    @classmethod
+    def of(cls, system: MechanicalSystem, K: Sequence, u: Sequence, extra: Sequence = ()) -> "_Split":
+        """The split in the algebra of the current backend for these inputs (symengine when
+        active and everything converts: M, b, T0, Q, K and the ``extra`` expressions the caller
+        will convert; else sympy — the same code, :func:`~geonh.kernel.algebra.algebra_for`)."""
+        S = system.space
+        Mq, bq, T0 = system.quadratic_parts
+        upper = [Mq[i, j] for i in range(S.n) for j in range(i, S.n)]
+        inputs = (upper + list(bq) + [T0] + list(system.Q) + list(K) + list(extra) + list(S.qd) + list(u))
+        return cls(system, K, u, algebra_for(S.coords, inputs))
+
+    def record(self) -> LagrangeSplit:
+        out = self.alg.sympy
+        return LagrangeSplit(tuple(tuple(out(e) for e in row) for row in self.MdK),
+                             tuple(out(e) for e in self.LQ0), tuple(out(e) for e in self.p),
+                             tuple(out(e) for e in self.pdot), tuple(out(e) for e in self.dTdq),
+                             tuple(out(e) for e in self.Q), self.alg.name)
+
+
+def lagrange_split(system: MechanicalSystem, K: Sequence[sp.Expr], u: Sequence[sp.Symbol]) -> LagrangeSplit:
     """Lagrange's expressions on the motion q̇ = K(t, q, u), split by linearity in u̇:
-    L_i − Q_i = Σ_s MdK[i][s] u̇_s + LQ0[i], with MdK = M ∂K/∂u (from the primitives of
-    :attr:`~geonh.systems.MechanicalSystem.primitives`; no composite expression is differentiated).
-    Also returns p, ∂T/∂q and Q on the motion."""
+    L_i − Q_i = Σ_s MdK[i][s] u̇_s + LQ0[i] (:class:`LagrangeSplit`, Hamel 1924, eq. (9)),
+    computed in the algebra of the current backend from the primitives of
+    :meth:`~geonh.systems.MechanicalSystem.primitives_at` (no composite expression is
+    differentiated)."""
     S = system.space
-    n = S.n
     u, K = _motion(S, K, u)
-    prim = system.primitives
-    Mq = system.mass_matrix
-    qd_on = dict(zip(S.qd, K))
-    zero_ud = [sp.S.Zero] * len(u)
-    acc0 = [S.total_derivative(k, along=K, speeds=u, rates=zero_ud) for k in K]
-    dKdu = [[sp.diff(k, us) if us in k.free_symbols else sp.S.Zero for us in u] for k in K]
-    M_on = Mq.xreplace(qd_on)
-    p_on = [e.xreplace(qd_on) for e in prim["p"]]
-    dTdq = [e.xreplace(qd_on) for e in prim["dTdq"]]
-    Q_on = [e.xreplace(qd_on) for e in system.Q]
-    LQ0 = []
-    for i in range(n):
-        e = sum((M_on[i, j] * acc0[j] for j in range(n) if M_on[i, j] != 0 and acc0[j] != 0), sp.S.Zero)
-        LQ0.append(e + prim["pdot0"][i].xreplace(qd_on) - dTdq[i] - Q_on[i])
-    MdK = [[sum((M_on[i, j] * dKdu[j][s] for j in range(n) if dKdu[j][s] != 0 and M_on[i, j] != 0), sp.S.Zero)
-            for s in range(len(u))] for i in range(n)]
-    return MdK, LQ0, p_on, dTdq, Q_on
+    return _Split.of(system, K, u).record()
+
+
+def frame_split(system: MechanicalSystem, frame: Frame, K: Sequence[sp.Expr],
+                u: Sequence[sp.Symbol]) -> FrameSplit:
+    """Lagrange's split contracted with every field of ``frame`` (:class:`FrameSplit`):
+    Σ_i C^i_a (L_i − Q_i) = Σ_s rows[a][s] u̇_s + rests[a] (Maggi's expressions, seed 003
+    eqs. (28), (30)), the contractions taken in the same algebra as the split."""
+    S = system.space
+    u, K = _motion(S, K, u)
+    if not isinstance(frame, Frame) or frame.space != S:
+        raise SpaceMismatchError(f"frame_split needs a Frame on {S!r}")
+    n = S.n
+    sl = _Split.of(system, K, u, extra=list(frame.C))
+    alg = sl.alg
+    C = [[alg.native(frame.C[i, a]) for a in range(frame.dim)] for i in range(n)]
+    rows, rests = [], []
+    for a in range(frame.dim):
+        check("Lagrange's split along the frame", a, frame.dim, "fields")
+        nz = [i for i in range(n) if C[i][a] != alg.zero]
+        rows.append(tuple(alg.sympy(alg.add([C[i][a] * sl.MdK[i][s] for i in nz])) for s in range(len(u))))
+        rests.append(alg.sympy(alg.add([C[i][a] * sl.LQ0[i] for i in nz])))
+    return FrameSplit(tuple(rows), tuple(rests), alg.name)
 
 
 def _motion(S, K, u) -> tuple[tuple, list]:
@@ -72,13 +185,14 @@ def _fields(S, W) -> list:
 
 
 def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[VectorField],
-                      on_motion: Mapping | Sequence[Mapping], u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
+                      on_motion: Mapping | Sequence[Mapping], u: Sequence[sp.Symbol],
                       K: Sequence[sp.Expr]) -> tuple[sp.Matrix, sp.Matrix]:
-    """The engine: E(W) = d/dt(p·W) − W(T(q, V)) + p·[W, V] − Q·W for each W (module doc).
+    """The engine: E(W) = d/dt(p·W) − W(T(q, V)) + p·[W, V] − Q·W for each W (module doc;
+    Neimark–Fufaev 1960, eq. (2.1)).
 
     ``V`` and the ``W`` may contain constant symbols (their components off the motion) that
-    ``on_motion`` (one dict, or one per W) maps to their values on the motion (in t, q, u);
-    ``K`` is the velocity on the motion.
+    ``on_motion`` (one mapping, or one per W) maps to their values on the motion (in t, q, u);
+    ``K`` is the velocity on the motion, ``u`` the speeds.
     Derivatives are taken first and the motion substituted after (never before: substituting
     constraints into T first is the classic error).  Every derivative is taken of a small
     primitive (entries of M, b, T0 of T, the field components, the kinematics) and combined by
@@ -87,227 +201,55 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
         d/dt(p·W) = ṗ·W + p·Ẇ,  ṗ = M q̈ + ṗ⁰,  q̈ = ∂K/∂u u̇ + (∂_t K + ∂_q K K),
         W(T(q, V)) = W·∂_q T + p·W(V).
 
-    E is linear in u̇; returns (M, F) with E = M u̇ − F, M_rs = W_r·M·∂K/∂u_s.
+    Written once against :class:`~geonh.kernel.algebra.Algebra`: computed in symengine when
+    that is the backend and every input converts, else in sympy (the same code); only the
+    rows of M and F are converted to sympy.  E is linear in u̇; returns (M, F) with
+    E = M u̇ − F, M_rs = W_r·M·∂K/∂u_s.
     """
     S = system.space
     if not isinstance(V, VectorField) or V.space != S:
         raise SpaceMismatchError(f"the d field V must be a VectorField on {S!r}")
     W = _fields(S, W)
     u, K = _motion(S, K, u)
-    ud = as_symbols(ud, what="speed rates u̇")
     if isinstance(on_motion, (list, tuple)):
-        on_motion = [as_mapping(o, "on_motion") for o in on_motion]
-        if len(on_motion) != len(W):
-            raise DimensionError(f"one on-motion substitution per δ field ({len(W)}), got {len(on_motion)}")
+        ons = [as_mapping(o, "on_motion") for o in on_motion]
+        if len(ons) != len(W):
+            raise DimensionError(f"one on-motion substitution per δ field ({len(W)}), got {len(ons)}")
     else:
-        on_motion = as_mapping(on_motion, "on_motion")
-    fast = _central_equations_symengine(system, V, W, on_motion, u, K)
-    if fast is not None:
-        return fast
-    S = system.space
-    n = S.n
-    MdK, LQ0, p_on, dTdq, Q_on = lagrange_split(system, K, u)
-    pdot0 = [LQ0[i] + dTdq[i] + Q_on[i] for i in range(n)]  # ṗ with u̇ = 0
-    coords = S.coords
-    xd = list(K) + ([sp.S.One] if S.t is not None else [])
-    rows, minusF = [], []
-    ons = on_motion if isinstance(on_motion, (list, tuple)) else [on_motion] * len(W)
-    for r, (Wf, on_motion) in enumerate(zip(W, ons)):
-        check("equations of motion", r, len(W), "equations")
-        Wc = [c.xreplace(on_motion) for c in Wf.components[:n]]
-        nz = [i for i in range(n) if Wc[i] != 0]
-        # p·Ẇ with Ẇ = ∂_t W + K^j ∂_j W along the motion
-        pWdot = sp.S.Zero
-        for i in nz:
-            c = Wf.components[i]
-            fs = c.free_symbols
-            d = sum((xd[j] * sp.diff(c, coords[j]) for j in range(len(coords)) if coords[j] in fs), sp.S.Zero)
-            if d != 0:
-                pWdot += p_on[i] * d.xreplace(on_motion)
-        # W(T(q, V)) = W·∂_q T + p·W(V)
-        WV = [Wf(V.components[j]).xreplace(on_motion) for j in range(n)]
-        WT = sum((dTdq[i] * Wc[i] for i in nz), sp.S.Zero) + sum(
-            (p_on[j] * WV[j] for j in range(n) if WV[j] != 0), sp.S.Zero)
-        br = Wf.bracket(V)
-        trans = sum((p_on[i] * br.components[i].xreplace(on_motion) for i in range(n)
-                     if br.components[i] != 0), sp.S.Zero)
-        QW = sum((Q_on[i] * Wc[i] for i in nz), sp.S.Zero)
-        minusF.append(sum((pdot0[i] * Wc[i] for i in nz), sp.S.Zero) + pWdot - WT + trans - QW)
-        rows.append([sum((Wc[i] * MdK[i][s] for i in nz), sp.S.Zero) for s in range(len(u))])
-    return sp.Matrix(rows), -sp.Matrix(minusF)
-
-
-class NativeSplit:
-    """Lagrange's split (:func:`lagrange_split`) on symengine, for the hot paths.
-
-    The inputs — M, b, T0 of T (upper triangle of M only), Q, K, and ``extra`` expressions the
-    caller will need — are converted once (one :class:`~geonh.kernel.backend.Translation`);
-    then, on the motion q̇ = K(t, q, u):
-
-        p_i = M_ik K^k + b_i,   ṗ⁰_i = (∂_j M_ik ẋ^j) K^k + ∂_j b_i ẋ^j,
-        ∂T/∂q^j = ½ ∂_j M_ik K^i K^k + ∂_j b_i K^i + ∂_j T0,
-        q̈ = ∂K/∂u u̇ + a0,  a0 = ∂_t K + ∂_q K · K,
-        L_i − Q_i = Σ_s MdK_is u̇_s + LQ0_i,  MdK = M ∂K/∂u,  LQ0 = M a0 + ṗ⁰ − ∂T/∂q − Q
-
-    (Hamel 1924, eq. (9); ẋ includes ṫ = 1).  Every derivative is of a small primitive (an
-    entry of M, b, T0, a component of K), never of a composite; nothing is expanded or
-    simplified.  :meth:`create` returns None when the backend is sympy or an input does not
-    convert (the callers then run their sympy code)."""
-
-    @classmethod
-    def create(cls, system: MechanicalSystem, K, u, extra=()):
-        from ..kernel import backend as bk
-        S = system.space
-        u, K = _motion(S, K, u)
-        extra = as_exprs(extra, what="extra expressions")
-        if not bk.use_symengine():
-            return None
-        n = S.n
-        Mq, bq, T0 = system.quadratic_parts
-        upper = [Mq[i, j] for i in range(n) for j in range(i, n)]
-        inputs = (upper + list(bq) + [T0] + list(system.Q) + list(K) + list(extra)
-                  + list(S.coords) + list(S.qd) + list(u))
-        if not bk.supports(inputs):
-            return None
-        self = cls()
-        self._setup(system, K, u, upper, bq, T0, bk)
-        return self
-
-    def _setup(self, system, K, u, upper, bq, T0, bk):
-        import symengine as se
-        S = system.space
-        n = self.n = S.n
-        self.tr = bk.Translation()
-        cv = self.cv = self.tr.to_symengine
-        zero = self.zero = se.Integer(0)
-        one = se.Integer(1)
-        self.add = lambda ts: se.Add(*ts) if ts else zero  # noqa: E731
-        add = self.add
-        X = self.X = [cv(x) for x in S.coords]          # q (and t)
-        qd = [cv(v) for v in S.qd]
-        us = self.u = [cv(x) for x in u]
-        Kc = self.K = [cv(k) for k in K]
-        self.xd = Kc + ([one] if S.t is not None else [])  # ẋ on the motion (ṫ = 1)
-        qd_on = dict(zip(qd, Kc))
-        M = self.M = [[zero] * n for _ in range(n)]
-        k = 0
-        for i in range(n):
-            for j in range(i, n):
-                M[i][j] = M[j][i] = cv(upper[k])
-                k += 1
-        b = [cv(e) for e in bq]
-        T0c = cv(T0)
-        self.Q = [cv(e).subs(qd_on) if e != 0 else zero for e in system.Q]
-        grad, along = self.grad, self.along
-        dM = {(i, j): grad(M[i][j]) for i in range(n) for j in range(i, n)}
-        db = [grad(e) for e in b]
-        dT0 = grad(T0c)
-        self.p = [add([M[i][k] * Kc[k] for k in range(n) if M[i][k] != 0 and Kc[k] != 0]
-                      + ([b[i]] if b[i] != 0 else [])) for i in range(n)]
-        Mdot = {key: along(g) for key, g in dM.items()}
-        pdot0 = []
-        for i in range(n):
-            ts = [Mdot[(min(i, k), max(i, k))] * Kc[k] for k in range(n)
-                  if Kc[k] != 0 and Mdot[(min(i, k), max(i, k))] != 0]
-            bd = along(db[i])
-            if bd != 0:
-                ts.append(bd)
-            pdot0.append(add(ts))
-        dTdq = []
-        for j in range(n):
-            ts = []
-            for i in range(n):
-                if Kc[i] == 0:
-                    continue
-                for k in range(i, n):
-                    g = dM[(i, k)]
-                    if g is not None and g[j] != 0 and Kc[k] != 0:
-                        ts.append(g[j] * Kc[i] * Kc[k] if i != k else g[j] * Kc[i] * Kc[k] / 2)
-                if db[i] is not None and db[i][j] != 0:
-                    ts.append(db[i][j] * Kc[i])
-            if dT0 is not None and dT0[j] != 0:
-                ts.append(dT0[j])
-            dTdq.append(add(ts))
-        self.dTdq = dTdq
-        dKdu = [[kk.diff(x) if x in kk.free_symbols else zero for x in us] for kk in Kc]
-        acc0 = [along(grad(kk)) for kk in Kc]
-        self.MdK = [[add([M[i][j] * dKdu[j][s] for j in range(n) if M[i][j] != 0 and dKdu[j][s] != 0])
-                     for s in range(len(us))] for i in range(n)]
-        Macc0 = [add([M[i][j] * acc0[j] for j in range(n) if M[i][j] != 0 and acc0[j] != 0]) for i in range(n)]
-        self.pdot = [Macc0[i] + pdot0[i] for i in range(n)]          # ṗ with u̇ = 0
-        self.LQ0 = [self.pdot[i] - dTdq[i] - self.Q[i] for i in range(n)]
-
-    def _native(self, e):
-        """A native (symengine) expression; a sympy one or a formula string is converted."""
-        import symengine as se
-        return e if isinstance(e, se.Basic) else self.cv(expr_of(e, what="expression"))
-
-    def grad(self, e):
-        """[∂e/∂x for x in (q, t)], or None when e is free of them."""
-        e = self._native(e)
-        if e == 0:
-            return None
-        fs = e.free_symbols
-        g = [e.diff(x) if x in fs else self.zero for x in self.X]
-        return g if any(x != 0 for x in g) else None
-
-    def along(self, g):
-        """Σ_j g_j ẋ^j on the motion (g a gradient from :meth:`grad`)."""
-        if g is None:
-            return self.zero
-        g = [self._native(x) for x in as_sequence(g, "gradient")]
-        if len(g) != len(self.X):
-            raise DimensionError(f"a gradient has {len(self.X)} entries, got {len(g)}")
-        return self.add([g[j] * self.xd[j] for j in range(len(self.X)) if g[j] != 0])
-
-    def derivative(self, components, f):
-        """X(f) = X^i ∂f/∂x^i for a field X given by its (native) components over (q, t)."""
-        g = self.grad(f)
-        components = [self._native(x) for x in as_sequence(components, "components")]
-        if len(components) != len(self.X):
-            raise DimensionError(f"a field has {len(self.X)} components, got {len(components)}")
-        if g is None:
-            return self.zero
-        return self.add([components[i] * g[i] for i in range(len(self.X)) if components[i] != 0 and g[i] != 0])
-
-    def to_sympy(self, e):
-        return self.tr.to_sympy(self._native(e))
-
-
-def _central_equations_symengine(system, V, W, on_motion, u, K):
-    """:func:`central_equations` on symengine (:class:`NativeSplit`; the same formulas term by
-    term): only the rows of M and F are converted back to sympy.  None when the backend is
-    sympy or an expression does not convert."""
-    ons = list(on_motion) if isinstance(on_motion, (list, tuple)) else [on_motion] * len(W)
+        ons = [as_mapping(on_motion, "on_motion")] * len(W)
     extra = (list(V.components) + [c for Wf in W for c in Wf.components]
              + [x for on in ons for kv in on.items() for x in kv])
-    ns = NativeSplit.create(system, K, u, extra)
-    if ns is None:
-        return None
-    n, cv, add = ns.n, ns.cv, ns.add
-    Vc = [cv(c) for c in V.components]
+    sl = _Split.of(system, K, u, extra)
+    alg, n, xd = sl.alg, sl.n, sl.xd
+    zero = alg.zero
+    add, native, derivative = alg.add, alg.native, alg.derivative
+    Vc = [native(c) for c in V.components]
     rows, minusF = [], []
     for r, (Wf, on) in enumerate(zip(W, ons)):
         check("equations of motion", r, len(W), "equations")
-        on_se = {cv(a): cv(v) for a, v in on.items()}
-        sub = (lambda e: e.subs(on_se) if e != 0 else e) if on_se else (lambda e: e)  # noqa: E731
-        Wraw = [cv(c) for c in Wf.components]
+        on_n = {native(a): native(v) for a, v in on.items()}
+
+        def sub(e, on_n=on_n):
+            return alg.subs(e, on_n) if on_n else e
+
+        Wraw = [native(c) for c in Wf.components]
         Wc = [sub(c) for c in Wraw[:n]]
-        nz = [i for i in range(n) if Wc[i] != 0]
+        nz = [i for i in range(n) if Wc[i] != zero]
         # p·Ẇ, Ẇ = ∂_t W + K^j ∂_j W along the motion
-        pWdot = add([ns.p[i] * sub(ns.along(ns.grad(Wraw[i]))) for i in nz])
+        pWdot = add([sl.p[i] * sub(alg.along(alg.gradient(Wraw[i]), xd)) for i in nz])
         # W(T(q, V)) = W·∂_q T + p·W(V)
-        WV = [sub(ns.derivative(Wraw, Vc[j])) for j in range(n)]
-        WT = add([ns.dTdq[i] * Wc[i] for i in nz] + [ns.p[j] * WV[j] for j in range(n) if WV[j] != 0])
+        WVraw = [derivative(Wraw, Vc[j]) for j in range(n)]
+        WV = [sub(e) for e in WVraw]
+        WT = add([sl.dTdq[i] * Wc[i] for i in nz] + [sl.p[j] * WV[j] for j in range(n) if WV[j] != zero])
         # p·[W, V], [W, V]^k = W(V^k) − V(W^k)  (CONVENTIONS.md)
-        br = [sub(ns.derivative(Wraw, Vc[k]) - ns.derivative(Vc, Wraw[k])) for k in range(n)]
-        trans = add([ns.p[k] * br[k] for k in range(n) if br[k] != 0])
-        QW = add([ns.Q[i] * Wc[i] for i in nz])
-        minusF.append(add([ns.pdot[i] * Wc[i] for i in nz]) + pWdot - WT + trans - QW)
-        rows.append([add([Wc[i] * ns.MdK[i][s] for i in nz]) for s in range(len(ns.u))])
+        br = [sub(WVraw[k] - derivative(Vc, Wraw[k])) for k in range(n)]
+        trans = add([sl.p[k] * br[k] for k in range(n) if br[k] != zero])
+        QW = add([sl.Q[i] * Wc[i] for i in nz])
+        minusF.append(add([sl.pdot[i] * Wc[i] for i in nz]) + pWdot - WT + trans - QW)
+        rows.append([add([Wc[i] * sl.MdK[i][s] for i in nz]) for s in range(len(sl.u))])
     out_rows, out_F = [], []
     for r, (row, e) in enumerate(zip(rows, minusF)):
         check("equations of motion (conversion to sympy)", r, len(rows), "equations")
-        out_rows.append([ns.to_sympy(x) for x in row])
-        out_F.append(ns.to_sympy(-e))
+        out_rows.append([alg.sympy(x) for x in row])
+        out_F.append(alg.sympy(-e))
     return sp.Matrix(out_rows), sp.Matrix(out_F)

@@ -20,7 +20,7 @@ from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
 from .base import Equations
 from .declaration import contract, framed
-from .engine import NativeSplit, lagrange_split
+from .engine import frame_split
 
 __all__ = ["lagrange", "maggi", "hamel_raw", "gibbs_appell", "kane", "tzenoff", "multiplier_equations",
            "motion_substitution"]
@@ -36,33 +36,11 @@ def maggi(system: MechanicalSystem, frame: Frame | None = None, *, form: str = "
     """
     fm = framed(system, frame)
     frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
-    S = system.space
-    n = S.n
-    ns = NativeSplit.create(system, K, u, extra=list(frame.C))
-    if ns is not None:   # the same contractions on symengine, converted back once
-        Cn = [[ns.cv(frame.C[i, a]) for a in range(n)] for i in range(n)]
-        rows, rests = [], []
-        for a in range(n):
-            nz = [i for i in range(n) if Cn[i][a] != 0]
-            rows.append([ns.add([Cn[i][a] * ns.MdK[i][s] for i in nz]) for s in range(m)])
-            rests.append(ns.add([Cn[i][a] * ns.LQ0[i] for i in nz]))
-        Mm = sp.Matrix([[ns.to_sympy(e) for e in rows[a]] for a in range(m)])
-        Fm = sp.Matrix([ns.to_sympy(-rests[a]) for a in range(m)])
-        reac = [ns.to_sympy(ns.add([r * ns.cv(v) for r, v in zip(rows[a], ud)] + [rests[a]]))
-                for a in range(m, n)]
-        return Equations(form, system, u, ud, K, speeds, frame=frame, reactions=reac, linear=(Mm, Fm))
-    MdK, LQ0, *_ = lagrange_split(system, K, u)
-
-    def contract(a):
-        col = [frame.C[i, a] for i in range(n)]
-        row = [sum((col[i] * MdK[i][s] for i in range(n) if col[i] != 0), sp.S.Zero) for s in range(m)]
-        rest = sum((col[i] * LQ0[i] for i in range(n) if col[i] != 0), sp.S.Zero)
-        return row, rest
-
-    parts = [contract(a) for a in range(n)]
-    Mm = sp.Matrix([parts[a][0] for a in range(m)])
-    Fm = -sp.Matrix([parts[a][1] for a in range(m)])
-    reac = [sum((r * v for r, v in zip(parts[a][0], ud)), parts[a][1]) for a in range(m, n)]
+    fs = frame_split(system, frame, K, u)
+    n = system.space.n
+    Mm = sp.Matrix([list(fs.rows[a]) for a in range(m)])
+    Fm = sp.Matrix([-fs.rests[a] for a in range(m)])
+    reac = [sp.Add(*[r * v for r, v in zip(fs.rows[a], ud) if r != 0], fs.rests[a]) for a in range(m, n)]
     return Equations(form, system, u, ud, K, speeds, frame=frame, reactions=reac, linear=(Mm, Fm))
 
 

@@ -19,6 +19,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, ParseError, RankError, SpaceMismatchError
+from .algebra import PerBackend
 from .budget import check
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
@@ -192,14 +193,12 @@ class _LazyBracket(VectorField):
     def __init__(self, X: VectorField, Y: VectorField):
         self.space = X.space
         self._pair = (X, Y)
-        self._comps: tuple | None = None
+        self._comps = PerBackend()  # cached per backend (the rule of geonh.kernel.algebra)
 
     @property
-    def components(self):  # type: ignore[override]  # a slot of VectorField, computed here
-        if self._comps is None:
-            X, Y = self._pair
-            self._comps = X.bracket(Y).components
-        return self._comps
+    def components(self):  # type: ignore[override]
+        X, Y = self._pair
+        return self._comps.get(lambda: X.bracket(Y).components)
 
 
 class Codistribution:

@@ -18,6 +18,7 @@ import sympy as sp
 
 from ..errors import DependentFieldsError, DimensionError, ParseError, SingularMapError
 from . import backend as _be
+from .algebra import PerBackend
 from .budget import check
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
@@ -124,8 +125,10 @@ class Frame:
             f"w{a + 1}" for a in range(space.dim))
         if len(self.names) != space.dim:
             raise DimensionError(f"{len(self.names)} names for {space.dim} quasi-velocities")
-        self._c = None
-        self._native = None  # (Translation, C, B) in symengine when the inverse was computed there
+        # caches (the rule of geonh.kernel.algebra): the structure coefficients per backend, and
+        # the symengine images (Translation, C, B), read only under the symengine backend
+        self._c: PerBackend | None = None
+        self._native = None
 
     @property
     def B(self) -> sp.Matrix:
@@ -257,38 +260,14 @@ class Frame:
         ``method="bracket"``: c^d_ab = θ^d([X_a, X_b]) from the Lie brackets of the fields.
         ``method="exterior"``: c^d_ab = −dθ^d(X_a, X_b) from the exterior derivatives of the
         coframe, i.e. (∂_j B^d_i − ∂_i B^d_j) C^i_a C^j_b.  The two routes are independent;
-        the tests compare them.  The bracket result is cached.
+        the tests compare them.  The bracket result is cached per backend
+        (:class:`~geonh.kernel.algebra.PerBackend`: never served under the other backend).
         """
         n = self.dim
         if method == "bracket":
-            if self._c is not None:
-                return self._c
-            native = self._native_matrices()
-            if native is not None:
-                self._c = _structure_coefficients_native(*native, self.space.coords)
-                return self._c
-            c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
-            cols = [X.as_matrix() for X in self.fields]
-            coords = self.space.coords
-            # Jacobians of the frame fields, computed once: J[a][k, i] = ∂_i X_a^k
-            J = []
-            for a in range(n):
-                check("structure coefficients (Jacobians of the fields)", a, n, "fields")
-                J.append(sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])))
-            done, total = 0, n * (n - 1) // 2
-            for a in range(n):
-                for b in range(a + 1, n):
-                    check("structure coefficients", done, total, "brackets")
-                    done += 1
-                    br = J[b] * cols[a] - J[a] * cols[b]
-                    if all(e == 0 for e in br):
-                        continue
-                    comp = self.B * br
-                    for dd in range(n):
-                        c[dd][a][b] = comp[dd]
-                        c[dd][b][a] = -comp[dd]
-            self._c = sp.Array(c)
-            return self._c
+            if self._c is None:
+                self._c = PerBackend()
+            return self._c.get(self._bracket_coefficients)
         if method == "exterior":
             c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
             done, total = 0, n * n * (n - 1) // 2
@@ -303,6 +282,35 @@ class Frame:
                         c[dd][b][a] = -v
             return sp.Array(c)
         raise ParseError(f"method must be 'bracket' or 'exterior', not {method!r}")
+
+    def _bracket_coefficients(self) -> sp.Array:
+        """c^d_ab = θ^d([X_a, X_b]) on the current backend: in symengine when it is active and
+        C, B convert (:func:`_structure_coefficients_native`), else in sympy."""
+        n = self.dim
+        native = self._native_matrices()
+        if native is not None:
+            return _structure_coefficients_native(*native, self.space.coords)
+        c = [[[sp.S.Zero] * n for _ in range(n)] for _ in range(n)]
+        cols = [X.as_matrix() for X in self.fields]
+        coords = self.space.coords
+        # Jacobians of the frame fields, computed once: J[a][k, i] = ∂_i X_a^k
+        J = []
+        for a in range(n):
+            check("structure coefficients (Jacobians of the fields)", a, n, "fields")
+            J.append(sp.Matrix(n, n, lambda k, i, a=a: sp.diff(self.C[k, a], coords[i])))
+        done, total = 0, n * (n - 1) // 2
+        for a in range(n):
+            for b in range(a + 1, n):
+                check("structure coefficients", done, total, "brackets")
+                done += 1
+                br = J[b] * cols[a] - J[a] * cols[b]
+                if all(e == 0 for e in br):
+                    continue
+                comp = self.B * br
+                for dd in range(n):
+                    c[dd][a][b] = comp[dd]
+                    c[dd][b][a] = -comp[dd]
+        return sp.Array(c)
 
     def _native_matrices(self) -> tuple[_be.Translation, Any, Any] | None:
         """(Translation, C, B) in symengine when that backend is active and C, B are supported

@@ -386,7 +386,7 @@ def _hamel_11() -> Finding:
     E = e.system.T
     on = _on_constraint(e)
     F, u, ud, K, back = _voronets_motion(e)
-    _, _, p_on, _, _ = lagrange_split(e.system, K, u)
+    p_on = lagrange_split(e.system, K, u).p
     Epp = E.xreplace(on)
     printed, computed = {}, {}
     for c, s in enumerate(e.free):

@@ -309,7 +309,8 @@ class _Along:
 
     def dalembert(self, system: MechanicalSystem):
         """Σ_i (d/dt ∂T/∂q̇_i − ∂T/∂q_i − Q_i) δq_i on the motion (geonh's Lagrange split)."""
-        MdK, LQ0, *_ = lagrange_split(system, self.K, self.u)
+        sl = lagrange_split(system, self.K, self.u)
+        MdK, LQ0 = sl.MdK, sl.LQ0
         W = self.tr.W
         return sum((sum(MdK[i][s] * self.ud[s] for s in range(len(self.u))) + LQ0[i]) * W[i]
                    for i in range(self.S.n)).xreplace(self.virtual)

@@ -13,6 +13,7 @@ R_i = λ_κ ∂φ^κ/∂q̇^i = λ_κ A_κi, so  d/dt ∂T/∂q̇^i − ∂T/∂
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
@@ -22,6 +23,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
                       ParseError, RankError, SpaceMismatchError)
+from ..kernel.algebra import Algebra, SympyAlgebra, algebra_for, per_backend_property
 from ..kernel.distributions import Codistribution
 from ..kernel.budget import count_nodes
 from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
@@ -33,8 +35,45 @@ from ..kernel.parsing import (as_expr, as_exprs, as_matrix, as_sequence, as_symb
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from ..transposition.adapted import solve_constraints
 
-__all__ = ["MechanicalSystem", "random_state", "body_quadratic_parts", "velocity_quadratic_parts",
+__all__ = ["MechanicalSystem", "Primitives", "random_state", "body_quadratic_parts", "velocity_quadratic_parts",
            "quadratic_form"]
+
+
+def _momenta(algebra: Algebra, M: Sequence, b: Sequence, v: Sequence) -> list:
+    """p_i = M_ik v^k + b_i in ``algebra`` (M a list of rows, b and the velocities v: its
+    expressions): the one formula of the momenta, for :attr:`MechanicalSystem.momenta` (sympy,
+    v = q̇) and :meth:`MechanicalSystem.primitives_at` (any algebra, any v)."""
+    n, zero = len(v), algebra.zero
+    return [algebra.add([M[i][k] * v[k] for k in range(n) if M[i][k] != zero and v[k] != zero] + [b[i]])
+            for i in range(n)]
+
+
+@dataclass(frozen=True)
+class Primitives:
+    """The small building blocks of Lagrange's expressions (Hamel 1924, eq. (9)), at velocities
+    v (q̇ itself, or the kinematics K(t, q, u) on a motion), with ẋ = (v, 1) on a space with time:
+
+        p_i = M_ik v^k + b_i,                       (momenta)
+        ṗ⁰_i = (∂_j M_ik ẋ^j) v^k + ∂_j b_i ẋ^j,     (ṗ without the M q̈ part)
+        ∂T/∂q^j = ½ ∂_j M_ik v^i v^k + ∂_j b_i v^i + ∂_j T0,
+
+    for T = ½ q̇ᵀ M q̇ + bᵀ q̇ + T0; so L_i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i.
+
+    Attributes
+    ----------
+    M : the mass matrix, a tuple of rows.
+    p, pdot0, dTdq : one entry per true coordinate.
+    algebra : the name of the algebra that computed them ("sympy" or "symengine").  From
+        :attr:`MechanicalSystem.primitives` the entries are sympy expressions (M the given mass
+        matrix and p the :attr:`~MechanicalSystem.momenta`: no derivative is in them); from
+        :meth:`MechanicalSystem.primitives_at` they are that algebra's own expressions.
+    """
+
+    M: tuple[tuple[sp.Expr, ...], ...]
+    p: tuple[sp.Expr, ...]
+    pdot0: tuple[sp.Expr, ...]
+    dTdq: tuple[sp.Expr, ...]
+    algebra: str
 
 
 class MechanicalSystem:
@@ -263,115 +302,102 @@ class MechanicalSystem:
 
     @cached_property
     def momenta(self) -> tuple[sp.Expr, ...]:
-        """p_i = ∂T/∂q̇^i = M_ij q̇^j + b_i."""
+        """p_i = ∂T/∂q̇^i = M_ij q̇^j + b_i (:func:`_momenta` on sympy: products and sums only,
+        no derivative, so the same on every algebra)."""
+        S = self.space
         M, b, _ = self.quadratic_parts
-        qd = self.space.qd
-        return tuple(sum((M[i, k] * qd[k] for k in range(len(qd)) if M[i, k] != 0), b[i])
-                     for i in range(len(qd)))
+        rows = [[M[i, k] for k in range(S.n)] for i in range(S.n)]
+        return tuple(_momenta(SympyAlgebra(S.coords), rows, list(b), list(S.qd)))
 
-    @cached_property
-    def primitives(self) -> dict:
-        """Small building blocks of Lagrange's expressions, each a derivative of an entry of
-        (M, b, T0) — never of the whole T:  p_i = M_ik q̇^k + b_i,
-        ṗ⁰_i = ∂_j p_i ẋ^j (ṗ without the M q̈ part; ẋ includes ṫ = 1) and ∂T/∂q^j.
-        Then L_i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i.
-
-        On the symengine backend the derivatives and sums are taken there (the upper triangle
-        of M, b and T0 converted once, ṗ⁰ and ∂T/∂q converted back once); on sympy below."""
-        fast = self._primitives_symengine()
-        if fast is not None:
-            return fast
+    def primitives_at(self, algebra: Algebra, velocities: Sequence | None = None) -> Primitives:
+        """The primitives of Lagrange's expressions (:class:`Primitives`) computed in ``algebra``
+        (over this space's coordinates), with the velocities q̇ taken as ``velocities`` (default
+        q̇ itself; the engine passes the kinematics K(t, q, u), so the motion is never
+        substituted into a derivative).  Written once for every algebra: each derivative is of
+        an entry of (M, b, T0) (upper triangle of M), never of the whole T; nothing is expanded
+        or simplified.  The entries are ``algebra``'s expressions."""
         S = self.space
         n = S.n
-        M, b, T0 = self.quadratic_parts
-        qd = S.qd
-        X = list(S.q) + ([S.t] if S.t is not None else [])
-        xd = list(qd) + ([sp.S.One] if S.t is not None else [])
-
-        def grad(e):
-            fs = e.free_symbols
-            return [sp.diff(e, x) if x in fs else sp.S.Zero for x in X]
-
-        dM = {(i, k): grad(M[i, k]) for i in range(n) for k in range(i, n)}
-
-        def dMf(i, k):
-            return dM[(i, k)] if k >= i else dM[(k, i)]
-
-        db = [grad(b[i]) for i in range(n)]
-        dT0 = grad(T0)
-        p = list(self.momenta)
+        if not hasattr(algebra, "sympy_coords"):   # duck-typed: Algebra is a Protocol with data members
+            raise ParseError(f"primitives_at takes a geonh Algebra, not {type(algebra).__name__}")
+        if algebra.sympy_coords != S.coords:
+            raise SpaceMismatchError(f"the algebra works over {list(algebra.coords)}, not over the coordinates "
+                                     f"{list(S.coords)} of {S!r}")
+        v = [algebra.native(x) for x in as_sequence(velocities if velocities is not None else S.qd, "velocities")]
+        if len(v) != n:
+            raise DimensionError(f"{n} velocities needed, got {len(v)}")
+        zero, add, along, grad = algebra.zero, algebra.add, algebra.along, algebra.gradient
+        xd = v + ([algebra.one] if S.t is not None else [])       # ẋ, with ṫ = 1
+        Mq, bq, T0 = self.quadratic_parts
+        Ml = Mq.tolist()
+        M = [[zero] * n for _ in range(n)]
+        for i in range(n):
+            for j in range(i, n):
+                if Ml[i][j] != 0:
+                    M[i][j] = M[j][i] = algebra.native(Ml[i][j])
+        b = [algebra.native(e) if e != 0 else zero for e in bq]
+        dM = {(i, k): grad(M[i][k]) for i in range(n) for k in range(i, n)}   # None: free of (q, t)
+        db = [grad(e) for e in b]
+        dT0 = grad(algebra.native(T0)) if T0 != 0 else None
+        p = _momenta(algebra, M, b, v)
+        # ṗ⁰_i = (∂_j M_ik ẋ^j) v^k + ∂_j b_i ẋ^j
+        Mdot = {key: along(g, xd) for key, g in dM.items()}
         pdot0 = []
         for i in range(n):
-            e = sp.S.Zero
-            for k in range(n):
-                g = sum((dMf(i, k)[j] * xd[j] for j in range(len(X)) if dMf(i, k)[j] != 0), sp.S.Zero)
-                if g != 0:
-                    e += g * qd[k]
-            e += sum((db[i][j] * xd[j] for j in range(len(X)) if db[i][j] != 0), sp.S.Zero)
-            pdot0.append(e)
+            ts = [Mdot[(min(i, k), max(i, k))] * v[k] for k in range(n)
+                  if v[k] != zero and Mdot[(min(i, k), max(i, k))] != zero]
+            pdot0.append(add(ts + [along(db[i], xd)]))
+        # ∂T/∂q^j = ½ ∂_j M_ik v^i v^k + ∂_j b_i v^i + ∂_j T0
         dTdq = []
         for j in range(n):
-            e = sum((dMf(i, k)[j] * qd[i] * qd[k] * (1 if i == k else 2) for i in range(n)
-                     for k in range(i, n) if dMf(i, k)[j] != 0), sp.S.Zero) / 2
-            e += sum((db[i][j] * qd[i] for i in range(n) if db[i][j] != 0), sp.S.Zero) + dT0[j]
-            dTdq.append(e)
-        return {"p": p, "pdot0": pdot0, "dTdq": dTdq}
-
-    def _primitives_symengine(self):
-        """:attr:`primitives` on symengine (the same formulas); None on the sympy backend or
-        when an expression does not convert (:mod:`geonh.kernel.backend`)."""
-        from ..kernel import backend as bk
-        if not bk.use_symengine():
-            return None
-        S = self.space
-        n = S.n
-        M, b, T0 = self.quadratic_parts
-        upper = {(i, k): M[i, k] for i in range(n) for k in range(i, n) if M[i, k] != 0}
-        if not bk.supports(list(upper.values()) + list(b) + [T0] + list(S.coords) + list(S.qd)):
-            return None
-        import symengine as se
-        tr = bk.Translation()
-        cv = tr.to_symengine
-        zero = se.Integer(0)
-        add = lambda ts: se.Add(*ts) if ts else zero  # noqa: E731
-        X = [cv(x) for x in S.coords]
-        qd = [cv(v) for v in S.qd]
-        xd = qd + ([se.Integer(1)] if S.t is not None else [])
-
-        def grad(e):
-            fs = e.free_symbols
-            return [e.diff(x) if x in fs else zero for x in X]
-
-        dM = {key: grad(cv(e)) for key, e in upper.items()}
-        db: list = [grad(cv(e)) if e != 0 else None for e in b]
-        dT0 = grad(cv(T0)) if T0 != 0 else None
-        along = lambda g: add([g[j] * xd[j] for j in range(len(X)) if g[j] != 0])  # noqa: E731
-        Mdot = {key: along(g) for key, g in dM.items()}
-        pdot0 = []
-        for i in range(n):
-            ts = [Mdot[(min(i, k), max(i, k))] * qd[k] for k in range(n) if (min(i, k), max(i, k)) in Mdot]
-            if db[i] is not None:
-                ts.append(along(db[i]))
-            pdot0.append(tr.to_sympy(add([t for t in ts if t != 0])))
-        dTdq = []
-        for j in range(n):
-            ts = [g[j] * qd[i] * qd[k] * (1 if i != k else se.Rational(1, 2))
-                  for (i, k), g in dM.items() if g[j] != 0]
-            ts += [db[i][j] * qd[i] for i in range(n) if db[i] is not None and db[i][j] != 0]
-            if dT0 is not None and dT0[j] != 0:
+            ts = []
+            for i in range(n):
+                if v[i] == zero:
+                    continue
+                for k in range(i, n):
+                    g = dM[(i, k)]
+                    if g is not None and g[j] != zero and v[k] != zero:
+                        ts.append(g[j] * v[i] * v[k] if i != k else g[j] * v[i] * v[k] / 2)
+                gb = db[i]
+                if gb is not None and gb[j] != zero:
+                    ts.append(gb[j] * v[i])
+            if dT0 is not None and dT0[j] != zero:
                 ts.append(dT0[j])
-            dTdq.append(tr.to_sympy(add(ts)))
-        return {"p": list(self.momenta), "pdot0": pdot0, "dTdq": dTdq}
+            dTdq.append(add(ts))
+        return Primitives(tuple(tuple(r) for r in M), tuple(p), tuple(pdot0), tuple(dTdq), algebra.name)
 
-    @cached_property
+    @per_backend_property
+    def primitives(self) -> Primitives:
+        """Small building blocks of Lagrange's expressions, in (t, q, q̇) (Hamel 1924, eq. (9)):
+        M, p_i = M_ik q̇^k + b_i, ṗ⁰_i = ∂_j p_i ẋ^j (ṗ without the M q̈ part; ẋ includes
+        ṫ = 1) and ∂T/∂q^j; then L_i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i.
+
+        :meth:`primitives_at` in the algebra of the current backend
+        (:func:`~geonh.kernel.algebra.algebra_for`: symengine when active and (M, b, T0)
+        convert, else sympy), converted to sympy once; cached per backend (a result computed
+        under one backend is never served under the other)."""
+        S = self.space
+        Mq, bq, T0 = self.quadratic_parts
+        Ml = Mq.tolist()
+        inputs = [Ml[i][j] for i in range(S.n) for j in range(i, S.n)] + list(bq) + [T0] + list(S.qd)
+        alg = algebra_for(S.coords, inputs)
+        P = self.primitives_at(alg)
+        out = alg.sympy
+        # M is given data and p (:attr:`momenta`) has no derivative in it: neither is converted back
+        M = tuple(tuple(row) for row in Ml)
+        return Primitives(M, self.momenta, tuple(out(e) for e in P.pdot0), tuple(out(e) for e in P.dTdq),
+                          P.algebra)
+
+    @per_backend_property
     def lagrange_operator(self) -> tuple[sp.Expr, ...]:
         """L_i = d/dt ∂T/∂q̇^i − ∂T/∂q^i = M_ij q̈^j + ṗ⁰_i − ∂T/∂q^i (in t, q, q̇, q̈): Lagrange's
-        acceleration components (Hamel 1924, eq. (9)), from :attr:`primitives`."""
+        acceleration components (Hamel 1924, eq. (9)), from :attr:`primitives` (cached per
+        backend, as they are)."""
         S = self.space
         P = self.primitives
         M = self.mass_matrix
         return tuple(sum((M[i, j] * S.qdd[j] for j in range(S.n) if M[i, j] != 0), sp.S.Zero)
-                     + P["pdot0"][i] - P["dTdq"][i] for i in range(S.n))
+                     + P.pdot0[i] - P.dTdq[i] for i in range(S.n))
 
     @cached_property
     def extended_metric(self) -> sp.Matrix:

@@ -54,6 +54,7 @@ from typing import Sequence
 import sympy as sp
 
 from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError, UnknownCoordinateError
+from ..kernel.algebra import PerBackend
 from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
@@ -507,18 +508,18 @@ class TranspositionalRelations:
             [f"η_{q.name}" for q in self.sigma]
         fields = [VectorField(space, list(Cf[:, c])) for c in range(dim)]
         self.frame: Frame = Frame(fields, names=names, coframe=[OneForm(space, list(Bf[r, :])) for r in range(dim)])
-        self._bracket: VectorField | None = None
-        self._gamma = None
-        self._B = None
+        # derived results, cached per backend (the rule of geonh.kernel.algebra)
+        self._bracket = PerBackend()
+        self._gamma = PerBackend()
+        self._B = PerBackend()
 
     # -- relations ------------------------------------------------------------------------------
     def bracket(self, *, delta_t: bool = False) -> VectorField:
         """[V, W] (with ``delta_t=True`` the δ field carries the symbol δt along time)."""
-        if self._bracket is None:
-            self._bracket = self.V.bracket(self._Wgen)
+        br = self._bracket.get(lambda: self.V.bracket(self._Wgen))
         if delta_t or self.delta_t is None:
-            return self._bracket
-        return self._bracket.subs(self.delta_t, 0)
+            return br
+        return br.subs(self.delta_t, 0)
 
     def coordinates(self, *, on_motion: bool = False, delta_t: bool = False) -> list[sp.Expr]:
         """dδq^i − δdq^i = [V, W]^i for every coordinate of ``space.coords`` (time last, 0).
@@ -555,18 +556,18 @@ class TranspositionalRelations:
     @property
     def gamma(self) -> sp.Array:
         """γ[ν, λ, μ] = c^λ_νμ of :attr:`frame` (brackets): dδπ_λ − δdπ_λ = γ_νλμ dπ_μ δπ_ν."""
-        if self._gamma is None:
+        def compute() -> sp.Array:
             c = self.frame.structure_coefficients()
             p = self.p
-            self._gamma = sp.Array([[[c[lam, nu, mu] for mu in range(p)] for lam in range(p)]
-                                    for nu in range(p)])
-        return self._gamma
+            return sp.Array([[[c[lam, nu, mu] for mu in range(p)] for lam in range(p)] for nu in range(p)])
+
+        return self._gamma.get(compute)
 
     @property
     def B(self) -> sp.Array:
         """B[σ, r, s]: dδq_σ − δdq_σ = B^σ_rs dq_r δq_s on the motion, r, s over :attr:`free`
         (+ t), extracted from the bracket [V, W]^σ (δ with a δt symbol, then the motion)."""
-        if self._B is None:
+        def compute() -> sp.Array:
             comps = self.coordinates(on_motion=True, delta_t=True)
             rs = list(range(self.m)) + ([self.p - 1] if self.space.t is not None else [])
             left = [self._dvec[i] for i in rs]
@@ -575,8 +576,9 @@ class TranspositionalRelations:
             for q in self.sigma:
                 M = bilinear_matrix(comps[self.space.index(q)], left, right)
                 out.append(M.tolist())
-            self._B = sp.Array(out) if out else sp.Array([], (0, len(rs), len(rs)))
-        return self._B
+            return sp.Array(out) if out else sp.Array([], (0, len(rs), len(rs)))
+
+        return self._B.get(compute)
 
     @property
     def beta(self) -> sp.Array:
