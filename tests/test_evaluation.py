@@ -7,9 +7,8 @@ import pytest
 import sympy as sp
 
 from geonh.errors import ParseError, SingularMapError
-from geonh.kernel.evaluation import (BITS, PRECISION, random_rational, real_value, to_mp, to_sympy,
-                                     tree_eval, value_at)
-from geonh.kernel.generic_point import sample_points
+from geonh.kernel.evaluation import BITS, PRECISION, real_value, to_mp, to_sympy, tree_eval, value_at
+from geonh.kernel.sampling import random_rational, sample_points
 from geonh.kernel.space import ConfigurationSpace, as_expression
 
 x, y = sp.symbols("x y", real=True)

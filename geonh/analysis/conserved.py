@@ -86,6 +86,7 @@ from ..kernel.generic_point import (
     lu_solve,
     nullspace,
 )
+from ..kernel.linalg import Echelon
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints
 from ..kernel.parsing import as_sequence, sympy_of
@@ -804,7 +805,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
     num_rng = random.Random(seed + 1)
     num_pt: dict = {}
     gens: dict = {}          # functions of the parameters alone (sin α, ...) → field generators
-    echelon = _Echelon()
+    echelon = Echelon(exact=True)
     rank = 0
     stale = 0
     for _ in range(max_points):
@@ -868,26 +869,6 @@ def _at_point(rows: list[list], pt: dict, rng: random.Random) -> sp.Matrix:
     for s in sorted(syms - set(pt), key=sp.default_sort_key):
         pt[s] = sp.Rational(rng.randint(7, 97), rng.randint(7, 97))
     return sp.Matrix([[sympy_of(e).xreplace(pt) for e in row] for row in rows])
-
-
-class _Echelon:
-    """Rows over ℚ in echelon form, grown one row at a time (exact Gaussian elimination)."""
-
-    def __init__(self):
-        self.rows: list[tuple[int, list]] = []      # (pivot column, row with 1 at the pivot)
-
-    def add(self, row: list) -> bool:
-        r = [sp.Rational(x) for x in row]
-        for piv, b in self.rows:
-            if r[piv] != 0:
-                f = r[piv]
-                r = [x - f * y for x, y in zip(r, b)]
-        nz = next((j for j, x in enumerate(r) if x != 0), None)
-        if nz is None:
-            return False
-        f = r[nz]
-        self.rows.append((nz, [x / f for x in r]))
-        return True
 
 
 def _independent_at(rows: list[list], pt: dict, rng: random.Random) -> list[int]:

@@ -40,8 +40,9 @@ from ..kernel.distributions import potential
 from ..kernel.evaluation import real_value
 from ..kernel.fields import VectorField
 from ..kernel.trig import trig_tidy
-from ..kernel.generic_point import (det_small, generic_rank, independent_rows, inverse, is_zero, lu_solve,
-                                    sample_points)
+from ..kernel.generic_point import generic_rank, independent_rows, inverse, is_zero, lu_solve
+from ..kernel.linalg import det_small
+from ..kernel.sampling import sample_points
 from .base import Equations
 from ..kernel.parsing import sympy_of
 

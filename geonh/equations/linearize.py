@@ -51,9 +51,11 @@ import sympy as sp
 
 from ..errors import (DimensionError, GeonhError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
-from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
+from ..kernel.evaluation import check_assumptions, precision, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
-from ..kernel.generic_point import is_zero, lu_solve, sample_points
+from ..kernel.generic_point import is_zero, lu_solve
+from ..kernel.linalg import Echelon, drop_roundoff, eliminate
+from ..kernel.sampling import sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
     from .base import Equations
@@ -94,7 +96,7 @@ class _Jet:
     distinct subexpressions, shared by every expression evaluated with the same jet."""
 
     def __init__(self, point: Mapping, variables: Sequence[sp.Symbol]):
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             self.point = {k: _mpf(v) for k, v in point.items()}
         self.index = {v: i for i, v in enumerate(variables)}
         self.cache: dict = {}
@@ -102,7 +104,7 @@ class _Jet:
     def __call__(self, expr) -> tuple[Any, dict]:
         expr = sympy_of(expr)
         cache = self.cache
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             stack = [(expr, False)]
             while stack:
                 e, ready = stack.pop()
@@ -194,7 +196,7 @@ class _Jet:
             s = mpmath.sign(a)
             return abs(a), {i: s * d for i, d in ga.items()}
         # anything else: its value by sympy, its derivatives symbolically (then evaluated here)
-        sub = {s: sp.Float(v, PRECISION) for s, v in self.point.items() if s in e.free_symbols}
+        sub = {s: sp.Float(v, precision()) for s, v in self.point.items() if s in e.free_symbols}
         try:
             val = _mpf(e.xreplace(sub))
             g = {}
@@ -221,7 +223,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
         return present
     rng = random.Random(20240601)
     pt = {}
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         for s in sorted(symbols_in([e for g in groups for e in g], memo), key=str):
             base = None
             v = values.get(s)
@@ -243,7 +245,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
                     for i, d in jet(e)[1].items():
                         grads[i] = max(grads.get(i, 0), abs(d))
                 big = max(grads.values(), default=0)
-                tol = mpmath.mpf(10) ** (-(PRECISION // 2)) * (1 + big)
+                tol = mpmath.mpf(10) ** (-(precision() // 2)) * (1 + big)
                 out.append({c for c in pres if grads.get(cand.index(c), 0) > tol})
             return out
         except (ValueError, ZeroDivisionError, SingularMapError, TypeError, OverflowError):
@@ -281,8 +283,8 @@ def _num(x):
     if x == 0:
         return sp.S.Zero
     if isinstance(x, mpmath.mpc):
-        return sp.Float(x.real, PRECISION) + sp.I * sp.Float(x.imag, PRECISION)
-    return sp.Float(x, PRECISION)
+        return sp.Float(x.real, precision()) + sp.I * sp.Float(x.imag, precision())
+    return sp.Float(x, precision())
 
 
 @dataclass(frozen=True)
@@ -371,7 +373,7 @@ class Linearization:
 class _Mode:
     def __init__(self, symbolic: bool, tol):
         self.symbolic = symbolic
-        self.tol = mpmath.mpf(10) ** (-(PRECISION // 3)) if tol is None else mpmath.mpf(tol)
+        self.tol = mpmath.mpf(10) ** (-(precision() // 3)) if tol is None else mpmath.mpf(tol)
 
     def zero(self, x, scale=1) -> bool:
         if self.symbolic:
@@ -388,7 +390,7 @@ class _Mode:
             return sp.zeros(0, B.cols)
         if self.symbolic:
             return lu_solve(A, B, what=what)
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             Am = mpmath.matrix([[_mpf(x) for x in A.row(i)] for i in range(A.rows)])
             cols = []
             for j in range(B.cols):
@@ -405,7 +407,7 @@ class _Mode:
             return []
         free = set().union(*(e.free_symbols for e in M))
         pt = sample_points(free, 1)[0] if free else {}
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             return [[_mpf(sympy_of(M[i, j]).xreplace(pt)) for j in range(M.cols)] for i in range(M.rows)]
 
 
@@ -416,18 +418,11 @@ def _rank_columns(mode: _Mode, M: sp.Matrix, prefer: Sequence[int]) -> list[int]
     if not rows:
         return []
     big = max((abs(x) for r in rows for x in r), default=mpmath.mpf(0))
-    tol = mode.tol * (1 + big)
-    basis: list = []  # reduced copies of chosen columns
+    echelon = Echelon(exact=False, tol=mode.tol * (1 + big))   # reduced copies of the chosen columns
     chosen = []
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         for j in prefer:
-            v = [r[j] for r in rows]
-            for (p, b) in basis:
-                f = v[p] / b[p]
-                v = [x - f * y for x, y in zip(v, b)]
-            k = max(range(len(v)), key=lambda i: abs(v[i]))
-            if abs(v[k]) > tol:
-                basis.append((k, v))
+            if echelon.add([r[j] for r in rows]):
                 chosen.append(j)
             if len(chosen) == len(rows):
                 break
@@ -737,7 +732,7 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
     rows_ind = qi + [len(qr) + j for j in ui]
     A = J.extract(rows_ind, list(range(J.cols))) * E
     B = Bfull.extract(rows_ind, list(range(Bfull.cols))) if inputs else sp.zeros(len(rows_ind), 0)
-    A, B = (X.applyfunc(_tidy) if symbolic else _clean(X) for X in (A, B))
+    A, B = (X.applyfunc(_tidy) if symbolic else drop_roundoff(X) for X in (A, B))
     state = tuple(qr[j] for j in qi) + tuple(u[j] for j in ui)
     dependent_t = tuple(qr[j] for j in dq) + tuple(u[j] for j in du)
     parts = dict(M0=M0, Rq=Rq, Ru=Ru, Rr=Rr, Kq=Kq, Ku=Ku, Eq=Eq, Euq=Euq, Euu=Euu, qr=qr, qi=qi, ui=ui,
@@ -771,27 +766,18 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
         point.setdefault(S.t, sp.S.Zero)
     B = frame.B
     n = B.rows
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         try:
             A = [[_mpf(sympy_of(B[i, j]).xreplace(point)) for j in range(n)] for i in range(n)]
         except (ValueError, TypeError, SingularMapError):
             return None                       # the point does not fix the frame's coordinates
-        order = list(range(n))
         big = max((abs(x) for r in A for x in r), default=mpmath.mpf(0))
-        tol = (1 + big) * mpmath.mpf(10) ** (-(PRECISION // 2))
-        for c in range(n):
-            k = max(range(c, n), key=lambda r: abs(A[r][c]))
-            if abs(A[k][c]) <= tol:
-                raise SingularMapError(
-                    f"{exc}; the frame {list(frame.names)} itself is singular at the operating point (its "
-                    f"coframe matrix has rank {c} < {n} there), so the {equations.form} equations have no "
-                    "value there: linearize a form without this frame, e.g. derive('lagrange', system)") from None
-            A[c], A[k] = A[k], A[c]
-            order[c], order[k] = order[k], order[c]
-            for r in range(c + 1, n):
-                f = A[r][c] / A[c][c]
-                if f:
-                    A[r] = [x - f * y for x, y in zip(A[r], A[c])]
+        order, rank = eliminate(A, exact=False, tol=(1 + big) * mpmath.mpf(10) ** (-(precision() // 2)), largest=True)
+        if rank < n:
+            raise SingularMapError(
+                f"{exc}; the frame {list(frame.names)} itself is singular at the operating point (its "
+                f"coframe matrix has rank {rank} < {n} there), so the {equations.form} equations have no "
+                "value there: linearize a form without this frame, e.g. derive('lagrange', system)") from None
     rows = list(range(n))
     C = B.extract(order, rows).LUsolve(sp.eye(n).extract(order, rows), iszerofunc=lambda e: e == 0)
     fields = [VectorField(S, list(C[:, a])) for a in range(n)]
@@ -804,15 +790,6 @@ def _tidy(e):
     if e.is_number or len(e.free_symbols) > 6 or sp.count_ops(e) > 400:
         return e
     return sp.cancel(e)
-
-
-def _clean(X: sp.Matrix) -> sp.Matrix:
-    """Numeric round-off: entries below 10^(−2·PRECISION/3) of the matrix's largest become 0."""
-    if not X:
-        return X
-    big = max(abs(_mpf(x)) for x in X)
-    tol = mpmath.mpf(10) ** (-(2 * PRECISION // 3)) * (1 + big)
-    return X.applyfunc(lambda x: sp.S.Zero if abs(_mpf(x)) <= tol else x)
 
 
 def _show(x) -> str:
@@ -860,11 +837,11 @@ def _solve_coordinates(missing, hol, values, mode: _Mode) -> None:
 
     def resid(*z):
         pt = dict(known)
-        pt.update({s: sp.Float(v, PRECISION) for s, v in zip(missing, z)})
+        pt.update({s: sp.Float(v, precision()) for s, v in zip(missing, z)})
         jet = _Jet(pt, [])
         return [jet(f)[0] for f in eqs]
 
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         try:
             sol = mpmath.findroot(resid, [mpmath.mpf(0)] * len(missing))
         except (ValueError, ZeroDivisionError) as exc:
@@ -1011,7 +988,7 @@ def _second_order(lin: Linearization, coordinates) -> SecondOrder:
     diag = [mode.numeric(sp.Matrix([[M2[i, i]]]))[0][0] for i in range(M2.rows)]
     if diag and all(d < 0 for d in diag):
         M2, C2, K2, F2 = -M2, -C2, -K2, -F2
-    M2, C2, K2, F2 = (X.applyfunc(_tidy) if lin.symbolic else _clean(X) for X in (M2, C2, K2, F2))
+    M2, C2, K2, F2 = (X.applyfunc(_tidy) if lin.symbolic else drop_roundoff(X) for X in (M2, C2, K2, F2))
     return SecondOrder(M2, C2, K2, F2, tuple(ind[j] for j in sel), tuple(u[ui[c]] for c in ss), lin.inputs)
 
 
@@ -1043,10 +1020,10 @@ def eigenvalues(A, *, high_precision: bool = False):
         raise DimensionError(f"eigenvalues of a {rows}x{cols} matrix")
     if rows == 0:
         return [] if high_precision else np.zeros(0, dtype=complex)
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         ev = mpmath.eig(mpmath.matrix(entries), left=False, right=False)
         real = all(not isinstance(x, mpmath.mpc) or x.imag == 0 for r in entries for x in r)
-        tol = mpmath.mpf(10) ** (-(PRECISION // 2)) * (1 + max(abs(x) for r in entries for x in r))
+        tol = mpmath.mpf(10) ** (-(precision() // 2)) * (1 + max(abs(x) for r in entries for x in r))
         out = []
         for e in ev:
             e = mpmath.mpmathify(e)

@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
-from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
+from ..kernel.evaluation import precision, real_value, to_sympy, value_at
 from ..kernel.parsing import as_expr, as_names, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.velocity_frames import VelocityFrame, singular_at
 from ..systems.nonlinear import as_nonlinear
@@ -73,7 +73,7 @@ def appell(system) -> Equations:
 # Maggi's equations for nonlinear constraints
 # ----------------------------------------------------------------------------------------------
 #: values below this count as zero at a sampled state (round-off of PRECISION-digit values)
-_TOL = sp.Float(10) ** (-(PRECISION // 3))
+_TOL = sp.Float(10) ** (-(precision() // 3))
 
 
 def _rank_at(M: sp.Matrix, state: Mapping) -> int | None:

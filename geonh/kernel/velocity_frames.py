@@ -34,14 +34,14 @@ from typing import Sequence
 import sympy as sp
 
 from ..errors import DimensionError, SingularMapError
-from .evaluation import PRECISION, real_value
-from .generic_point import sample_points
+from .evaluation import precision, real_value
+from .sampling import sample_points
 from .parsing import as_expr, as_matrix, as_sequence, as_symbols, as_values
 from .space import ConfigurationSpace
 
 __all__ = ["VelocityFrame", "singular_at"]
 
-_TOL = sp.Float(10) ** (-(PRECISION // 3))
+_TOL = sp.Float(10) ** (-(precision() // 3))
 
 
 def singular_at(jacobian: sp.Matrix, states: Sequence[dict]) -> bool:

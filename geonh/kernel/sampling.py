@@ -1,0 +1,155 @@
+"""Random points: geonh's one sampler.
+
+Every random value geonh draws — the points of the generic-point verdicts
+(:mod:`geonh.kernel.generic_point`), the random states of the systems (``sample_state``), the
+parameter points of the searches for conserved quantities — is a random rational drawn here,
+from a ``random.Random`` the caller seeds, so a fixed seed gives a fixed point:
+
+* :func:`random_rational` — one positive rational num/den, away from 0 and mostly away from
+  small integers (which are often special); its range is a :class:`Span`;
+* :func:`random_values` — {symbol: value} for symbols in a given order, positive, of either
+  sign, or signed by each symbol's sympy assumptions;
+* :func:`sample_points` — the reproducible points of the generic point (fixed seeds, cached):
+  positive by default, signed by the assumptions with ``signs=True``, restricted to a
+  parameter domain with ``conditions`` (:func:`condition_holds`).
+
+This module evaluates nothing but the conditions' truth values; it imports only the errors
+and the working precision.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Iterable, Mapping, NamedTuple, Sequence
+
+import sympy as sp
+
+from ..errors import InconsistentStateError, ParseError
+from . import evaluation
+
+__all__ = ["Span", "STATE_SPAN", "GENERIC_SPAN", "random_rational", "random_values", "sample_points",
+           "condition_holds", "TRIALS"]
+
+#: the number of points a generic-point verdict needs to agree on
+TRIALS = 3
+_SEED = 20240601
+
+
+class Span(NamedTuple):
+    """The range of :func:`random_rational`: denominators in [low_den, high_den], numerators in
+    [den // divisor + 1, top · den], so values in (1/divisor, top]."""
+
+    low_den: int
+    high_den: int
+    divisor: int
+    top: int
+
+
+#: the states' draws (``sample_state``, parameter points): denominators 7 … 41, values in (1/4, 2]
+STATE_SPAN = Span(7, 41, 4, 2)
+#: the generic point's draws: denominators 11 … 97, values in (1/5, 3] (wider than the states')
+GENERIC_SPAN = Span(11, 97, 5, 3)
+
+
+def random_rational(rng: random.Random, low_den: int = STATE_SPAN.low_den, high_den: int = STATE_SPAN.high_den, *,
+                    divisor: int = STATE_SPAN.divisor, top: int = STATE_SPAN.top) -> sp.Rational:
+    """A random positive rational num/den with den in [low_den, high_den] and num in
+    [den // divisor + 1, top · den], so the value lies in (1/divisor, top]: away from 0 and
+    mostly away from small integers, which are often special.  Two draws from ``rng``
+    (den, then num), so a fixed seed gives a fixed sequence."""
+    den = rng.randint(low_den, high_den)
+    return sp.Rational(rng.randint(den // divisor + 1, top * den), den)
+
+
+def _assumed_sign(s: sp.Symbol, rng: random.Random, negative: bool) -> int:
+    """+1 (−1) for a symbol whose assumptions make it non-negative (non-positive); otherwise
+    −1 when ``negative``, else a random sign."""
+    if s.is_positive or s.is_nonnegative:
+        return 1
+    if s.is_negative or s.is_nonpositive:
+        return -1
+    return -1 if negative else rng.choice([-1, 1])
+
+
+def random_values(rng: random.Random, symbols: Iterable[sp.Symbol], *, span: Span = STATE_SPAN,
+                  either_sign: Iterable[sp.Symbol] = (), assumed_signs: bool = False,
+                  negative: bool = False) -> dict:
+    """{symbol: random rational} for ``symbols`` in the given order (one :func:`random_rational`
+    of ``span`` each), then for ``either_sign`` with a random sign each.
+
+    * default: every value of ``symbols`` positive;
+    * ``either_sign``: the magnitude is drawn, then the sign (``rng.choice``);
+    * ``assumed_signs=True``: the sign of each value of ``symbols`` follows its sympy
+      assumptions (positive or non-negative: +, negative or non-positive: −) and is random
+      otherwise (−1 for every such symbol when ``negative``), drawn before the magnitude.
+
+    Each order is the one its callers have always drawn, so a fixed seed keeps giving the
+    same point."""
+    out: dict = {}
+    for s in symbols:
+        sign = _assumed_sign(s, rng, negative) if assumed_signs else 1
+        out[s] = sign * random_rational(rng, span.low_den, span.high_den, divisor=span.divisor, top=span.top)
+    for s in either_sign:
+        out[s] = random_rational(rng, span.low_den, span.high_den, divisor=span.divisor, top=span.top) \
+            * rng.choice([-1, 1])
+    return out
+
+
+@lru_cache(maxsize=64)
+def _points(symbols: tuple, trials: int) -> tuple:
+    rng = random.Random(_SEED + len(symbols))
+    return tuple(random_values(rng, symbols, span=GENERIC_SPAN) for _ in range(trials))
+
+
+@lru_cache(maxsize=64)
+def _signed_points(symbols: tuple, trials: int, conditions: tuple) -> tuple:
+    rng = random.Random(_SEED + 7919 + len(symbols))
+    out = []
+    attempts = 0
+    while len(out) < trials:
+        attempts += 1
+        if attempts > 200 * max(trials, 1):
+            raise InconsistentStateError(
+                f"the conditions {list(conditions)} hold at none of {attempts - 1} random values of "
+                f"{[s.name for s in symbols]}: they may be inconsistent")
+        # the first draw is negative in every unsigned symbol, the others have random signs
+        pt = random_values(rng, symbols, span=GENERIC_SPAN, assumed_signs=True, negative=attempts == 1)
+        if all(condition_holds(c, pt) for c in conditions):
+            out.append(pt)
+    return tuple(out)
+
+
+def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: bool = False,
+                  conditions: Sequence = ()) -> tuple[dict, ...]:
+    """Reproducible random rational points for ``symbols`` (sorted by name).
+
+    By default every value is positive (the draws the decisions have always used).  With
+    ``signs=True`` or ``conditions`` the points come from another stream: a symbol whose
+    sympy assumptions make it positive (negative) gets a positive (negative) value, every
+    other symbol a value of either sign (negative in the first draw, random signs after
+    it), and only points where every condition (a sympy
+    relational such as ``J > J0``) holds are kept.  :class:`InconsistentStateError` if the
+    conditions hold at none of many draws."""
+    conds = tuple(conditions)
+    syms = set(symbols)
+    for c in conds:
+        syms |= c.free_symbols
+    syms = tuple(sorted(syms, key=sp.default_sort_key))
+    if not signs and not conds:
+        return _points(syms, trials)
+    return _signed_points(syms, trials, conds)
+
+
+def condition_holds(condition, point: Mapping) -> bool:
+    """Does the sympy relational ``condition`` hold at ``point`` ({symbol: number})?"""
+    v = condition.xreplace(point)
+    if v is sp.true or v is sp.false:
+        return bool(v)
+    try:
+        v = v.evalf(evaluation.precision())  # functions of numbers: decide numerically
+        if isinstance(v, sp.logic.boolalg.BooleanAtom):
+            return bool(v)
+    except (TypeError, ValueError):  # pragma: no cover - defensive
+        pass
+    raise ParseError(f"the condition {condition} is not decided at {point}: it must compare "
+                     "real expressions in the parameters (and coordinates)")
