@@ -204,11 +204,14 @@ def native_values(natives: list, values: Mapping) -> list:
     value, a function it lacks), which the caller then evaluates by sympy/mpmath.
     Raises ``TypeError`` if a value is not a rational number (the caller's cue to use the
     sympy route for the whole point)."""
+    return _native_values(as_sequence(natives, "native_values natives"), as_values(values, what="native_values values"))
+
+
+def _native_values(natives: Sequence, values: dict) -> list:
+    """:func:`native_values` at checked ``values`` (sympy objects, as :func:`as_values` gives)."""
     import symengine as se
-    natives = as_sequence(natives, "native_values natives")
     sub = {}
-    for k, v in as_values(values, what="native_values values").items():
-        v = sympy_of(v)
+    for k, v in values.items():
         if not v.is_Rational:
             raise TypeError("symengine route: rational point values only")
         sub[se.sympify(k)] = se.Rational(int(v.p), int(v.q))
@@ -345,7 +348,7 @@ def values_at(exprs, point: Mapping, natives: Sequence | None = None) -> list:
     get = exprs if callable(exprs) else as_sequence(exprs, "values_at expressions").__getitem__
     if natives is not None:
         try:
-            vals = native_values(natives, values)
+            vals = _native_values(natives, values)
         except Exception:  # noqa: BLE001 - a point value symengine cannot take: the sympy route
             vals = None
         if vals is not None:
@@ -360,10 +363,14 @@ def term_scale(expr: sp.Expr, point: Mapping) -> float:
     value there), at least 1; 1 for a single term.  The scale against which a value is
     round-off (a sum of large terms that cancel leaves residues of their size times
     10^-precision)."""
-    terms = sp.Add.make_args(expr_of(expr, what="term_scale"))
+    return _term_scale(expr_of(expr, what="term_scale"), as_values(point, what="term_scale point"))
+
+
+def _term_scale(expr: sp.Expr, values: dict) -> float:
+    """:func:`term_scale` of a sympy expression at checked ``values``."""
+    terms = sp.Add.make_args(expr)
     if len(terms) == 1:
         return 1.0
-    values = as_values(point, what="term_scale point")
     tot = 0.0
     for t in terms[:64]:
         v = _value_at(t, values, False, True)

@@ -281,7 +281,7 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
     and take every other decision at PRECISION digits, exactly as without the screen.  An
     expression the error model does not cover turns the screen off (every entry None)."""
     import numpy as np
-    exprs = [sympy_of(e) for e in exprs]
+    exprs = [e if isinstance(e, sp.Basic) else sympy_of(e) for e in exprs]
     if not points:
         return []
     syms = sorted(_free(exprs), key=lambda s: (s.name, str(s.assumptions0)))

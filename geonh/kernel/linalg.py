@@ -107,7 +107,7 @@ def pivot_order_at(exact: bool, rows: list) -> list[int] | None:
     with mpmath.workdps(precision()):
         tol = 0
         if not exact:
-            rows = [[to_mp(v) for v in r] for r in rows]
+            rows = [[_mp(v) for v in r] for r in rows]
             big = max((abs(v) for r in rows for v in r), default=mpmath.mpf(0))
             tol = big * _roundoff()
         done = eliminate(rows, exact=exact, tol=tol)
@@ -171,8 +171,15 @@ def as_sample(rows: list) -> tuple[bool, list]:
     exact = all(isinstance(v, sp.Basic) for r in rows for v in r)
     if not exact:
         with mpmath.workdps(precision()):
-            rows = [[to_mp(v) for v in r] for r in rows]
+            rows = [[_mp(v) for v in r] for r in rows]
     return exact, rows
+
+
+def _mp(v):
+    """An exact Rational or an mpmath value as an mpmath number at the working precision."""
+    if isinstance(v, sp.Rational):
+        return mpmath.mpf(v.p) / v.q
+    return to_mp(v) if isinstance(v, sp.Basic) else v
 
 
 def numeric_rank(rows: list[list]) -> int:
