@@ -179,7 +179,7 @@ class MomentumMap:
         for k, m in enumerate(self.momenta):
             J = _on_motion(eqs, m.momentum)
             r = time_derivative(eqs, J, rates)
-            out.append(Integral(f"J{k + 1}", _tidy(J), is_zero(r), r, source=_BKMM,
+            out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), is_zero(r), r, source=_BKMM,
                                 note=f"nonholonomic momentum along {m.section}"))
         return out
 
@@ -316,7 +316,7 @@ def jacobi_integral(eqs: Equations) -> Integral:
         raise AssertionError("dh/dt differs from −∂L/∂t + Q*·q̇ + R·q̇ along the motion")
     if conserved and not all(vanishing.values()):
         note += "; the non-zero contributions cancel"
-    return Integral("h", _tidy(h_on), conserved, hdot, terms, vanishing, _JACOBI, note)
+    return Integral("h", _trigsimp_if_shorter(h_on), conserved, hdot, terms, vanishing, _JACOBI, note)
 
 
 def energy_integral(eqs: Equations) -> Integral:
@@ -334,13 +334,13 @@ def energy_integral(eqs: Equations) -> Integral:
                    and all(is_zero(e) for e in system.constraint_matrix[1]))
     if scleronomic:
         j = jacobi_integral(eqs)
-        return Integral("E", _tidy(_on_motion(eqs, E)), j.conserved, j.rate, j.terms, j.vanishing,
+        return Integral("E", _trigsimp_if_shorter(_on_motion(eqs, E)), j.conserved, j.rate, j.terms, j.vanishing,
                         "energy theorem: dE/dt = Q*·q̇ + R·q̇, R·q̇ = 0 for homogeneous ideal constraints",
                         "T quadratic in q̇, no explicit time in T, V, and homogeneous constraints: "
                         "E = T + V equals Jacobi's integral")
     E_on = _on_motion(eqs, E)
     r = time_derivative(eqs, E_on, _rates(eqs))
-    return Integral("E", _tidy(E_on), is_zero(r), r, source="energy theorem",
+    return Integral("E", _trigsimp_if_shorter(E_on), is_zero(r), r, source="energy theorem",
                     note="rheonomic system: E = T + V differs from Jacobi's integral; see jacobi_integral")
 
 
@@ -514,10 +514,10 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         c = _solve_combination(Xm, comps)
         cdot = [sum((sp.diff(ca, x) * v for x, v in zip(coords_t, xd)), sp.S.Zero) for ca in c]
         xi_dot = [sum((cdot[a_] * X[a_].components[i] for a_ in range(len(X))), sp.S.Zero) for i in range(n)]
-        J = _tidy(sum((pi * yi for pi, yi in zip(p, comps) if yi != 0), sp.S.Zero))
+        J = _trigsimp_if_shorter(sum((pi * yi for pi, yi in zip(p, comps) if yi != 0), sp.S.Zero))
         rate = sum((pi * zi for pi, zi in zip(p, xi_dot) if zi != 0), sp.S.Zero)
         rate += sum((Qi * yi for Qi, yi in zip(Qs, comps) if yi != 0 and Qi != 0), sp.S.Zero)
-        rate = _tidy(rate)
+        rate = _trigsimp_if_shorter(rate)
         horizontal = all(not (sympy_of(ca).free_symbols & set(coords_t)) for ca in c)
         conserved = is_zero(sympy_of(rate).xreplace(on_D))
         sec = VectorField(S, comps + ([0] if S.t is not None else []))
@@ -545,7 +545,7 @@ def conserved_momenta(system, generators: Sequence, eqs: Equations | None = None
             r = time_derivative(eqs, J, _rates(eqs))
             if not is_zero(r):
                 raise AssertionError(f"momentum J{k + 1} conserved by the momentum equation but not along {eqs.form}")
-            out.append(Integral(f"J{k + 1}", _tidy(J), True, r, source=_BKMM, note=note + f"; section {m.section}"))
+            out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), True, r, source=_BKMM, note=note + f"; section {m.section}"))
         else:
             out.append(Integral(f"J{k + 1}", m.momentum, True, m.rate, source=_BKMM,
                                 note=note + f"; section {m.section}"))
@@ -584,8 +584,9 @@ def _coefficient_functions(space, coordinates, kind: str, order: int) -> list[sp
     return [sp.Mul(*combo) for combo in itertools.product(*per)]
 
 
-def _tidy(e: sp.Expr) -> sp.Expr:
-    """A shorter equal form for display (trigsimp on small expressions; unchanged otherwise)."""
+def _trigsimp_if_shorter(e: sp.Expr) -> sp.Expr:
+    """A shorter equal form for display: ``trigsimp`` of e's expanded, factored terms when e has
+    at most 400 operations and the result is no longer; e otherwise."""
     e = sympy_of(e)
     if sp.count_ops(e) > 400:
         return e
@@ -855,7 +856,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         if is_zero(I):
             continue
         if is_zero(time_derivative(eqs, I, rates)):
-            I = _tidy(I)
+            I = _trigsimp_if_shorter(I)
             found.append(-I if I.could_extract_minus_sign() else I)
         else:
             dropped.append(I)

@@ -54,6 +54,7 @@ from ..errors import (DimensionError, GeonhError, InconsistentStateError, Missin
 from ..kernel.evaluation import check_assumptions, precision, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.generic_point import is_zero, lu_solve
+from ..kernel.elementary import ELEMENTARY
 from ..kernel.linalg import Echelon, drop_roundoff, eliminate
 from ..kernel.sampling import sample_points
 
@@ -72,22 +73,8 @@ def _mpf(x):
     return mpmath.mpmathify(to_mp(x))
 
 
-_D1 = {
-    sp.sin: (mpmath.sin, mpmath.cos),
-    sp.cos: (mpmath.cos, lambda x: -mpmath.sin(x)),
-    sp.tan: (mpmath.tan, lambda x: mpmath.sec(x) ** 2),
-    sp.cot: (mpmath.cot, lambda x: -mpmath.csc(x) ** 2),
-    sp.sec: (mpmath.sec, lambda x: mpmath.sec(x) * mpmath.tan(x)),
-    sp.csc: (mpmath.csc, lambda x: -mpmath.csc(x) * mpmath.cot(x)),
-    sp.exp: (mpmath.exp, mpmath.exp),
-    sp.log: (mpmath.log, lambda x: 1 / x),
-    sp.sinh: (mpmath.sinh, mpmath.cosh),
-    sp.cosh: (mpmath.cosh, mpmath.sinh),
-    sp.tanh: (mpmath.tanh, lambda x: mpmath.sech(x) ** 2),
-    sp.asin: (mpmath.asin, lambda x: 1 / mpmath.sqrt(1 - x ** 2)),
-    sp.acos: (mpmath.acos, lambda x: -1 / mpmath.sqrt(1 - x ** 2)),
-    sp.atan: (mpmath.atan, lambda x: 1 / (1 + x ** 2)),
-}
+#: (value, derivative) of the elementary functions: the one table (:mod:`geonh.kernel.elementary`)
+_D1 = {f: (e.value, e.derivative) for f, e in ELEMENTARY.items() if e.value is not None and e.derivative is not None}
 
 
 class _Jet:
@@ -732,7 +719,7 @@ def _linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequen
     rows_ind = qi + [len(qr) + j for j in ui]
     A = J.extract(rows_ind, list(range(J.cols))) * E
     B = Bfull.extract(rows_ind, list(range(Bfull.cols))) if inputs else sp.zeros(len(rows_ind), 0)
-    A, B = (X.applyfunc(_tidy) if symbolic else drop_roundoff(X) for X in (A, B))
+    A, B = (X.applyfunc(_cancel_if_small) if symbolic else drop_roundoff(X) for X in (A, B))
     state = tuple(qr[j] for j in qi) + tuple(u[j] for j in ui)
     dependent_t = tuple(qr[j] for j in dq) + tuple(u[j] for j in du)
     parts = dict(M0=M0, Rq=Rq, Ru=Ru, Rr=Rr, Kq=Kq, Ku=Ku, Eq=Eq, Euq=Euq, Euu=Euu, qr=qr, qi=qi, ui=ui,
@@ -785,7 +772,9 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
     return entry(equations.system, regular, None)
 
 
-def _tidy(e):
+def _cancel_if_small(e):
+    """``cancel(e)`` (numerator and denominator without common factors) when e has at most 6
+    symbols and 400 operations; e otherwise."""
     e = sympy_of(e)
     if e.is_number or len(e.free_symbols) > 6 or sp.count_ops(e) > 400:
         return e
@@ -988,7 +977,7 @@ def _second_order(lin: Linearization, coordinates) -> SecondOrder:
     diag = [mode.numeric(sp.Matrix([[M2[i, i]]]))[0][0] for i in range(M2.rows)]
     if diag and all(d < 0 for d in diag):
         M2, C2, K2, F2 = -M2, -C2, -K2, -F2
-    M2, C2, K2, F2 = (X.applyfunc(_tidy) if lin.symbolic else drop_roundoff(X) for X in (M2, C2, K2, F2))
+    M2, C2, K2, F2 = (X.applyfunc(_cancel_if_small) if lin.symbolic else drop_roundoff(X) for X in (M2, C2, K2, F2))
     return SecondOrder(M2, C2, K2, F2, tuple(ind[j] for j in sel), tuple(u[ui[c]] for c in ss), lin.inputs)
 
 

@@ -122,6 +122,7 @@ import sympy as sp
 
 from ..errors import DimensionError, GeonhError, ParseError, SingularMapError
 from .budget import check
+from .elementary import SYMENGINE_FUNCTIONS
 from .linalg import det_small
 from .parsing import as_mapping, as_matrix, as_sequence, expr_of, sympy_of
 
@@ -212,12 +213,9 @@ def use_symengine() -> bool:
 
 
 # -- what symengine may see -------------------------------------------------------------------
-SUPPORTED_FUNCTIONS = frozenset({
-    sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc,
-    sp.asin, sp.acos, sp.atan, sp.acot, sp.asec, sp.acsc,
-    sp.sinh, sp.cosh, sp.tanh, sp.coth,
-    sp.exp, sp.log, sp.atan2,
-})
+#: the functions symengine may see: the rows of the one table of elementary functions
+#: (:mod:`geonh.kernel.elementary`) whose derivatives both engines agree on
+SUPPORTED_FUNCTIONS = SYMENGINE_FUNCTIONS
 _CONSTANTS = (sp.core.numbers.Pi, sp.core.numbers.Exp1, sp.core.numbers.ImaginaryUnit)
 _OK_CACHE: dict = {}
 

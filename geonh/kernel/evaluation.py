@@ -41,6 +41,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import InconsistentStateError, MissingValueError, ParseError, SingularMapError, UnknownCoordinateError
+from .elementary import MP_VALUES
 from .parsing import as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
 
 __all__ = ["PRECISION", "BITS", "precision", "bits", "set_precision", "working_precision", "value_at", "values_at",
@@ -129,12 +130,6 @@ def to_sympy(x) -> sp.Expr:
 
 
 # -- fixed-precision evaluation of large trees --------------------------------------------------
-_MP_FUNCS = {
-    sp.sin: mpmath.sin, sp.cos: mpmath.cos, sp.tan: mpmath.tan, sp.cot: mpmath.cot,
-    sp.sec: mpmath.sec, sp.csc: mpmath.csc, sp.exp: mpmath.exp, sp.log: mpmath.log,
-    sp.sinh: mpmath.sinh, sp.cosh: mpmath.cosh, sp.tanh: mpmath.tanh, sp.asin: mpmath.asin,
-    sp.acos: mpmath.acos, sp.atan: mpmath.atan, sp.Abs: abs,
-}
 
 
 def postorder(expr: sp.Expr, cache: dict, leaf: Callable, node: Callable):
@@ -188,8 +183,8 @@ def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
         if e.is_Pow:
             b, x = args
             return b ** int(e.exp) if e.exp.is_Integer else b ** x
-        if e.func in _MP_FUNCS and len(args) == 1:
-            return _MP_FUNCS[e.func](args[0])
+        if e.func in MP_VALUES and len(args) == 1:
+            return MP_VALUES[e.func](args[0])
         return to_mp(value_at(e, point))  # any other function: sympy's evalf on this node
 
     return postorder(expr, cache, leaf, node)

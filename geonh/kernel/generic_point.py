@@ -1,4 +1,5 @@
-"""Decisions at the generic point: zero tests, ranks and reliable linear algebra.
+"""Decisions at the generic point: every verdict of geonh — zero, rank, independence,
+regularity, positive definiteness — is answered here, once, for both backends.
 
 sympy's ``simplify`` does not close many trigonometric identities of this subject, and its
 default zero test (``expr.is_zero``) answers ``None`` on unexpanded zeros.  geonh therefore
@@ -24,14 +25,24 @@ generic point?" by **evaluation at random points**:
   states the rank :func:`generic_rank` finds (never "rank n < n"); the solve/inverse
   functions (:func:`lu_solve` = :func:`generic_solve`, :func:`lu_inverse`, :func:`inverse`)
   are built on it;
-* a **float screen** comes first for ranks, independent rows and (in
-  :class:`~geonh.systems.MechanicalSystem`) positive definiteness: the matrix is compiled once
+* positive definiteness of a symmetric matrix over a parameter domain is
+  :func:`not_positive_definite_at` (the mass matrix of a
+  :class:`~geonh.systems.MechanicalSystem`);
+* a **float screen** comes first for ranks, independent rows and positive definiteness:
+  the matrix is compiled once
   and evaluated in double precision at the same points (:func:`float_values`), and a verdict
   that double precision proves beyond doubt — a singular value or Cholesky pivot above
   :data:`FLOAT_CLEAR` of the largest, so full rank, an independent row, a positive definite
   matrix — is accepted; everything else (every "zero", "dependent", "rank deficient" verdict)
   is decided at PRECISION digits as before.  The PRECISION-digit values of large trees come
   from symengine's MPFR arithmetic where symengine takes the expression.
+
+Each verdict goes one way down and nothing calls back: points from
+:mod:`geonh.kernel.sampling` (the one sampler), values from :mod:`geonh.kernel.evaluation`
+(a whole matrix at a point in one call, :func:`~geonh.kernel.evaluation.values_at`), linear
+algebra on the numbers from :mod:`geonh.kernel.linalg` (the pivot rule, the row echelon, the
+rank of a sample).  PRECISION is the working precision,
+:func:`geonh.kernel.evaluation.precision`, read at every use.
 
 Soundness.  A non-zero value, or a non-zero minor, at one point *proves* the expression (the
 determinant) is not identically zero, so full-rank and non-zero verdicts are certain (in the
@@ -52,6 +63,7 @@ import sympy as sp
 
 from ..errors import DimensionError, SingularMapError
 from . import evaluation
+from .elementary import MP_DERIVATIVES
 from .evaluation import postorder, term_scale, to_mp, tree_eval, value_at, values_at
 from .linalg import (FLOAT_CLEAR, as_sample, cramer_solve, first_pivot_order, float_positive_definite, float_rank,
                      sample_rank)
@@ -131,14 +143,8 @@ def generic_symbols(expr):
     return expr.xreplace({n: _jet_symbol(n) for n in nodes})
 
 
-_MP_DERIVS = {
-    sp.sin: mpmath.cos, sp.cos: lambda x: -mpmath.sin(x), sp.tan: lambda x: mpmath.sec(x) ** 2,
-    sp.cot: lambda x: -mpmath.csc(x) ** 2, sp.exp: mpmath.exp, sp.log: lambda x: 1 / x,
-    sp.sinh: mpmath.cosh, sp.cosh: mpmath.sinh, sp.tanh: lambda x: mpmath.sech(x) ** 2,
-    sp.sec: lambda x: mpmath.sec(x) * mpmath.tan(x), sp.csc: lambda x: -mpmath.csc(x) * mpmath.cot(x),
-    sp.asin: lambda x: 1 / mpmath.sqrt(1 - x ** 2), sp.acos: lambda x: -1 / mpmath.sqrt(1 - x ** 2),
-    sp.atan: lambda x: 1 / (1 + x ** 2),
-}
+#: f'(x) of the elementary functions: the one table (:mod:`geonh.kernel.elementary`)
+_MP_DERIVS = MP_DERIVATIVES
 
 
 def directional_derivative(expr: sp.Expr, point: Mapping, direction: Mapping,
