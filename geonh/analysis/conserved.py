@@ -87,6 +87,7 @@ from ..kernel.generic_point import (
     nullspace,
 )
 from ..kernel.linalg import Echelon
+from ..kernel.sampling import GENERIC_SPAN, random_values
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints
 from ..kernel.parsing import as_sequence, sympy_of
@@ -601,8 +602,8 @@ def _circle_point(rng: random.Random) -> tuple[sp.Rational, sp.Rational, sp.Rati
     """(x, cos, sin): a rational x for polynomial occurrences and a rational point of the unit
     circle, cos = (1 − s²)/(1 + s²), sin = 2s/(1 + s²) (θ and e^{iθ} are algebraically
     independent, so identities in θ, cos θ, sin θ may be tested at independent values)."""
-    s = sp.Rational(rng.randint(1, 60), rng.randint(1, 60)) * rng.choice([1, -1])
-    x = sp.Rational(rng.randint(1, 90), rng.randint(1, 30)) * rng.choice([1, -1])
+    drawn = random_values(rng, (), either_sign=("s", "x"), span=GENERIC_SPAN)   # the one sampler
+    s, x = drawn["s"], drawn["x"]
     return x, (1 - s**2) / (1 + s**2), 2 * s / (1 + s**2)
 
 
@@ -867,8 +868,7 @@ def _at_point(rows: list[list], pt: dict, rng: random.Random) -> sp.Matrix:
     """rows (rational functions of the parameters) at the random rational point ``pt``
     (extended as needed)."""
     syms = set().union(*[sympy_of(e).free_symbols for row in rows for e in row]) if rows else set()
-    for s in sorted(syms - set(pt), key=sp.default_sort_key):
-        pt[s] = sp.Rational(rng.randint(7, 97), rng.randint(7, 97))
+    pt.update(random_values(rng, sorted(syms - set(pt), key=sp.default_sort_key), span=GENERIC_SPAN))
     return sp.Matrix([[sympy_of(e).xreplace(pt) for e in row] for row in rows])
 
 
@@ -891,7 +891,7 @@ def _rank_of_functions(eqs: Equations, fs: list[sp.Expr]) -> int:
     S = eqs.space
     state = list(S.coords) + list(eqs.u)
     rng = random.Random(11)
-    pts = [{s: sp.Rational(rng.randint(1, 97), rng.randint(1, 97)) for s in state} for _ in range(len(fs) + 3)]
+    pts = [random_values(rng, state, span=GENERIC_SPAN) for _ in range(len(fs) + 3)]
     M = sp.Matrix([[sympy_of(f).xreplace(p) for f in fs] for p in pts])
     return generic_rank(M)
 
