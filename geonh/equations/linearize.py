@@ -56,7 +56,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_matrix,
 from ..kernel.generic_point import is_zero, lu_solve
 from ..kernel.elementary import ELEMENTARY
 from ..kernel.linalg import Echelon, drop_roundoff, eliminate
-from ..kernel.sampling import sample_points
+from ..kernel.sampling import GENERIC_SPAN, OFFSET_SPAN, random_values, sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
     from .base import Equations
@@ -219,10 +219,12 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
                     base = _mpf(v)
                 except (ValueError, SingularMapError):
                     base = None
-            if s in q or s in u:
-                pt[s] = (base if base is not None else 0) + mpmath.mpf(rng.randint(10, 50)) / 97
+            if s in q or s in u:      # the one sampler: a small offset, or a generic parameter value
+                pt[s] = (base if base is not None else 0) + _mpf(random_values(rng, (s,), span=OFFSET_SPAN)[s])
+            elif base is not None:
+                pt[s] = base
             else:
-                pt[s] = base if base is not None else mpmath.mpf(rng.randint(20, 90)) / 37
+                pt[s] = _mpf(random_values(rng, (s,), span=GENERIC_SPAN)[s])
         try:
             jet = _Jet(pt, cand)
             out = []

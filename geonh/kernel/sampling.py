@@ -27,7 +27,7 @@ import sympy as sp
 from ..errors import InconsistentStateError, ParseError
 from . import evaluation
 
-__all__ = ["Span", "STATE_SPAN", "GENERIC_SPAN", "random_rational", "random_values", "sample_points",
+__all__ = ["Span", "STATE_SPAN", "GENERIC_SPAN", "OFFSET_SPAN", "random_rational", "random_values", "sample_points",
            "condition_holds", "TRIALS"]
 
 #: the number of points a generic-point verdict needs to agree on
@@ -49,6 +49,8 @@ class Span(NamedTuple):
 STATE_SPAN = Span(7, 41, 4, 2)
 #: the generic point's draws: denominators 11 … 97, values in (1/5, 3] (wider than the states')
 GENERIC_SPAN = Span(11, 97, 5, 3)
+#: small offsets from a given point (a random point near an operating point): values in (1/10, 1]
+OFFSET_SPAN = Span(11, 97, 10, 1)
 
 
 def random_rational(rng: random.Random, low_den: int = STATE_SPAN.low_den, high_den: int = STATE_SPAN.high_den, *,
