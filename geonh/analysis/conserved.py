@@ -86,6 +86,7 @@ from ..kernel.generic_point import (
     lu_solve,
     nullspace,
 )
+from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.linalg import Echelon
 from ..kernel.sampling import GENERIC_SPAN, random_values
 from ..systems.mechanical import MechanicalSystem
@@ -638,6 +639,8 @@ class _Point:
             return im
         if f is sp.tan:
             return im / re
+        if f is sp.cot:
+            return re / im
         return None
 
     def __call__(self, expr: sp.Expr) -> sp.Expr:
@@ -651,7 +654,7 @@ class _Point:
             if isinstance(atom, sp.Pow) and atom.exp.is_Integer:
                 continue
             v = None
-            if isinstance(atom, (sp.sin, sp.cos, sp.tan)) and len(atom.args) == 1:
+            if isinstance(atom, TRIG_FUNCTIONS) and len(atom.args) == 1:
                 v = self._trig(type(atom), sp.expand(atom.args[0]))
             if v is None:
                 # not exactly representable (sin(ω t), exp(x), √x, ...): an independent unknown

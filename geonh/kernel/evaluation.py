@@ -42,9 +42,9 @@ import sympy as sp
 
 from ..errors import InconsistentStateError, MissingValueError, ParseError, SingularMapError, UnknownCoordinateError
 from .elementary import MP_VALUES
-from .parsing import as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
+from .parsing import as_mapping, as_sequence, as_values, expr_of
 
-__all__ = ["PRECISION", "BITS", "precision", "bits", "set_precision", "working_precision", "value_at", "values_at",
+__all__ = ["PRECISION", "BITS", "precision", "bits", "state_tolerance", "set_precision", "working_precision", "value_at", "values_at",
            "term_scale", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
            "resolve_keys", "symbols_in", "check_assumptions", "short_repr"]
 
@@ -63,6 +63,12 @@ def precision() -> int:
     every geonh module asks this function (or reads ``evaluation.PRECISION``) at the moment
     it computes, so :func:`set_precision` reaches all of them."""
     return _digits
+
+
+def state_tolerance() -> sp.Float:
+    """10^-(precision/3): the size below which a value computed at a state (at the working
+    precision, possibly after cancellation) counts as zero."""
+    return sp.Float(10) ** (-(_digits // 3))
 
 
 def bits() -> int:

@@ -32,7 +32,7 @@ generic point?" by **evaluation at random points**:
   the matrix is compiled once
   and evaluated in double precision at the same points (:func:`float_values`), and a verdict
   that double precision proves beyond doubt — a singular value or Cholesky pivot above
-  :data:`FLOAT_CLEAR` of the largest, so full rank, an independent row, a positive definite
+  :data:`~geonh.kernel.linalg.FLOAT_CLEAR` of the largest, so full rank, an independent row, a positive definite
   matrix — is accepted; everything else (every "zero", "dependent", "rank deficient" verdict)
   is decided at PRECISION digits as before.  The PRECISION-digit values of large trees come
   from symengine's MPFR arithmetic where symengine takes the expression.
@@ -65,7 +65,7 @@ from ..errors import DimensionError, SingularMapError
 from . import evaluation
 from .elementary import MP_DERIVATIVES
 from .evaluation import postorder, term_scale, to_mp, tree_eval, value_at, values_at
-from .linalg import (FLOAT_CLEAR, as_sample, cramer_solve, first_pivot_order, float_positive_definite, float_rank,
+from .linalg import (as_sample, cramer_solve, first_pivot_order, float_positive_definite, float_rank,
                      sample_rank)
 from .parsing import as_matrix, expr_of, sympy_of
 from .sampling import TRIALS, sample_points
@@ -283,7 +283,7 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
     values.  One compiled function for all points (symengine's ``Lambdify``, cse, lambda
     backend: no LLVM build cost; sympy's ``lambdify`` on numpy without symengine).  This is
     a *screen*: the callers accept only verdicts that double precision proves — a singular
-    value or eigenvalue above both the error bound and :data:`FLOAT_CLEAR` of the largest —
+    value or eigenvalue above both the error bound and :data:`~geonh.kernel.linalg.FLOAT_CLEAR` of the largest —
     and take every other decision at PRECISION digits, exactly as without the screen.  An
     expression the error model does not cover turns the screen off (every entry None)."""
     import numpy as np

@@ -26,7 +26,7 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
                       ParseError, RankError)
 from ..kernel.distributions import Codistribution
-from ..kernel.evaluation import precision, real_value
+from ..kernel.evaluation import real_value, state_tolerance
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import generic_rank
 from ..kernel.sampling import condition_holds
@@ -71,7 +71,7 @@ def sample_consistent_state(space: ConfigurationSpace, phi: Sequence[sp.Expr], s
         # guard against a wrong branch
         for f in phi:
             r = real_value(f, vals)
-            if r is None or abs(r) > sp.Float(10) ** (-(precision() // 3)):
+            if r is None or abs(r) > state_tolerance():
                 ok = False
                 break
         if ok:
