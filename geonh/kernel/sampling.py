@@ -106,7 +106,7 @@ def _points(symbols: tuple, trials: int) -> tuple:
 @lru_cache(maxsize=64)
 def _signed_points(symbols: tuple, trials: int, conditions: tuple) -> tuple:
     rng = random.Random(_SEED + 7919 + len(symbols))
-    out = []
+    out: list[dict] = []
     attempts = 0
     while len(out) < trials:
         attempts += 1
@@ -136,10 +136,10 @@ def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: 
     syms = set(symbols)
     for c in conds:
         syms |= c.free_symbols
-    syms = tuple(sorted(syms, key=sp.default_sort_key))
+    ordered = tuple(sorted(syms, key=sp.default_sort_key))
     if not signs and not conds:
-        return _points(syms, trials)
-    return _signed_points(syms, trials, conds)
+        return _points(ordered, trials)
+    return _signed_points(ordered, trials, conds)
 
 
 def condition_holds(condition, point: Mapping) -> bool:
