@@ -65,8 +65,8 @@ from ..errors import DimensionError, SingularMapError
 from . import evaluation
 from .elementary import MP_DERIVATIVES
 from .evaluation import postorder, term_scale, to_mp, tree_eval, value_at, values_at
-from .linalg import (as_sample, cramer_solve, first_pivot_order, float_positive_definite, float_rank,
-                     sample_rank)
+from . import linalg
+from .linalg import as_sample, cramer_solve, float_positive_definite, float_rank, sample_rank
 from .parsing import as_matrix, expr_of, sympy_of
 from .sampling import TRIALS, sample_points
 
@@ -604,8 +604,8 @@ def pivot_rows(M, trials: int = TRIALS, *, symbols: Mapping | None = None) -> li
     """The one pivot search of both backends: a row order for which Gaussian elimination
     without row exchanges has non-zero pivots at the generic point, found by elimination
     (:func:`~geonh.kernel.linalg.pivot_order_at`) at the first sample point where M is regular
-    (:func:`~geonh.kernel.linalg.first_pivot_order` over :func:`_samples`).  ``None`` if M is
-    singular at every sample point: not a verdict (:func:`regular_pivot_order` decides then).
+    over :func:`_samples`).  ``None`` if M is singular at every sample point: not a verdict
+    (:func:`regular_pivot_order` decides then).
 
     M is a sympy matrix (functions of time sampled as symbols, :func:`generic_symbols`) or a
     symengine ``DenseMatrix``, evaluated in symengine at the same points (``symbols``: names →
@@ -616,7 +616,18 @@ def pivot_rows(M, trials: int = TRIALS, *, symbols: Mapping | None = None) -> li
     zero decisions on large pivot expressions)."""
     if not _is_native(M):
         M = generic_symbols(M)
-    return first_pivot_order(_samples(M, trials, symbols=symbols))
+    return _first_pivot_order(_samples(M, trials, symbols=symbols))
+
+
+def _first_pivot_order(samples: Iterator[tuple[bool, list]]) -> list[int] | None:
+    """The :func:`~geonh.kernel.linalg.pivot_order_at` order of the first sample at which the
+    matrix is regular (the stream is consumed only that far: later points are never
+    evaluated); None if it is singular at every sample."""
+    for exact, rows in samples:
+        order = linalg.pivot_order_at(exact, rows)
+        if order is not None:
+            return order
+    return None
 
 
 def singular_error(M: sp.MatrixBase, what: str = "matrix") -> SingularMapError | None:
@@ -659,7 +670,7 @@ def regular_pivot_order(M: sp.MatrixBase, *, what: str = "matrix") -> list[int] 
     exc = singular_error(M, what)
     if exc is not None:
         raise exc
-    return first_pivot_order(_samples(generic_symbols(M), 3 * TRIALS, signed=True))
+    return _first_pivot_order(_samples(generic_symbols(M), 3 * TRIALS, signed=True))
 
 
 def _structural_zero(e) -> bool:

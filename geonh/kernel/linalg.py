@@ -10,7 +10,8 @@ then do linear algebra on the numbers; that linear algebra lives here, once:
   order (sympy's own order, which keeps symbolic pivots simple) or the largest (partial
   pivoting);
 * :func:`pivot_order_at` — the one pivot rule of both backends on one evaluated square
-  matrix, and :func:`first_pivot_order` — the one pivot search over evaluated samples;
+  matrix (the one pivot search, :func:`geonh.kernel.generic_point.pivot_rows`, applies it at
+  the sample points);
 * :class:`Echelon` — a row echelon grown one vector at a time (greedy independence: a vector
   is kept when it is not in the span of those kept), exact or at a tolerance;
 * :func:`sample_rank` / :func:`numeric_rank` — the rank of one evaluated matrix (exact, or by
@@ -27,7 +28,7 @@ Tolerances are relative to the working precision :func:`~geonh.kernel.evaluation
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import mpmath
 import sympy as sp
@@ -36,7 +37,7 @@ from ..errors import SingularMapError
 from .evaluation import precision, to_mp, value_at
 from .parsing import as_matrix, as_values
 
-__all__ = ["Elimination", "eliminate", "pivot_order_at", "first_pivot_order", "Echelon", "as_sample",
+__all__ = ["Elimination", "eliminate", "pivot_order_at", "Echelon", "as_sample",
            "sample_rank", "numeric_rank", "float_rank", "float_positive_definite", "FLOAT_CLEAR", "det_small",
            "cramer_solve", "solve_linear_at", "drop_roundoff"]
 
@@ -112,18 +113,6 @@ def pivot_order_at(exact: bool, rows: list) -> list[int] | None:
             tol = big * _roundoff()
         done = eliminate(rows, exact=exact, tol=tol)
     return done.order if done.rank == n else None
-
-
-def first_pivot_order(samples: Iterable[tuple[bool, list]]) -> list[int] | None:
-    """The one pivot search: the :func:`pivot_order_at` order of the first sample (an
-    ``(exact, rows)`` pair, as :func:`as_sample` makes) at which the matrix is regular, None
-    if it is singular at every sample.  ``samples`` may be a generator: it is consumed only
-    up to the first regular sample, so later points are never evaluated."""
-    for exact, rows in samples:
-        order = pivot_order_at(exact, rows)
-        if order is not None:
-            return order
-    return None
 
 
 class Echelon:

@@ -11,8 +11,8 @@ from geonh.kernel import backend as be
 from geonh.kernel import generic_point as gp
 from geonh.kernel import linalg
 from geonh.kernel.evaluation import working_precision
-from geonh.kernel.linalg import (Echelon, cramer_solve, det_small, drop_roundoff, eliminate, first_pivot_order,
-                                 pivot_order_at, sample_rank, solve_linear_at)
+from geonh.kernel.linalg import (Echelon, cramer_solve, det_small, drop_roundoff, eliminate, pivot_order_at,
+                                 sample_rank, solve_linear_at)
 
 needs_symengine = pytest.mark.skipif(not be.SYMENGINE_AVAILABLE, reason="symengine not installed")
 
@@ -52,18 +52,6 @@ def test_eliminate_reports_the_rank_reached_at_the_first_missing_pivot():
     assert done.rank == 2
     exact = eliminate([[sp.Integer(v) for v in r] for r in ([0, 0], [0, 1])], exact=True)
     assert exact.rank == 0
-
-
-def test_first_pivot_order_stops_at_the_first_regular_sample():
-    seen = []
-
-    def samples():
-        for rows in ([[0, 0], [0, 1]], [[1, 2], [3, 4]], [[5, 6], [7, 8]]):
-            seen.append(rows)
-            yield True, [[sp.Integer(v) for v in r] for r in rows]
-
-    assert first_pivot_order(samples()) == [0, 1]
-    assert len(seen) == 2          # the third point is never evaluated
 
 
 @settings(deadline=None, max_examples=40)
