@@ -133,3 +133,11 @@ def test_a_verdict_is_one_call_down_not_a_ping_pong():
                    and c[2] not in ("precision", "term_scale")]
     points = len([c for c in calls if c[2] == "values_at"])
     assert points and len(evaluations) == points <= 6     # values_at once per point, for all 16 entries
+
+
+def test_rref_never_takes_an_unexpanded_zero_as_pivot():
+    from geonh.kernel.generic_point import rref
+    z = (-s - 1) * s + (s + 1) * s
+    R, piv = rref(sp.Matrix([[z, 1, x], [1, 0, y], [2 * z, 2, 2 * x]]))
+    assert piv == (0, 1)
+    assert all(is_zero(e) for e in R - sp.Matrix([[1, 0, y], [0, 1, x], [0, 0, 0]]))

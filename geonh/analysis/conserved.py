@@ -85,6 +85,7 @@ from ..kernel.generic_point import (
     is_zero,
     lu_solve,
     nullspace,
+    rref,
 )
 from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.linalg import Echelon
@@ -488,7 +489,7 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         fields = [list(Xm * c) for c in basis]
         if fields:
             # reduced echelon form in the coordinate basis: pivots on the first coordinates
-            F = sp.Matrix(fields).rref(iszerofunc=is_zero, simplify=False)[0]
+            F = rref(sp.Matrix(fields))[0]
             fields = [list(F.row(r)) for r in range(F.rows) if not all(is_zero(e) for e in F.row(r))]
         fields = [_clear_denominators(f) for f in fields]
     else:

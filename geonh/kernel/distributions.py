@@ -24,7 +24,7 @@ from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
 from .evaluation import precision, to_mp, tree_eval, value_at
 from .generic_point import (RowRank, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse,
-                            nullspace)
+                            nullspace, rref)
 from .sampling import sample_points
 from .space import ConfigurationSpace
 from .parsing import as_sequence, as_symbols, sympy_of
@@ -332,7 +332,7 @@ class Codistribution:
         M = self.matrix()
         r, n = M.shape
         # row-reduced basis: solve for r pivot differentials
-        _, piv = M.rref(iszerofunc=is_zero, simplify=False)
+        _, piv = rref(M)
         P = M.extract(list(range(r)), list(piv))
         Mred = lu_inverse(P, what="pivot block", check=False) * M
         reduced = [OneForm(self.space, list(Mred[k, :])) for k in range(r)]

@@ -732,8 +732,17 @@ def lu_inverse(M: sp.MatrixBase, *, what: str = "matrix", check: bool = True) ->
     return lu_solve(M, sp.eye(M.rows), what=what)
 
 
+def rref(M: sp.MatrixBase) -> tuple[sp.Matrix, tuple[int, ...]]:
+    """The reduced row echelon form of ``M`` at the generic point and its pivot columns:
+    sympy's ``rref`` with :func:`is_zero` as the pivot test (a pivot that is identically zero,
+    however unexpanded, is never taken), no simplification.  The one symbolic row echelon;
+    :func:`nullspace` reads its basis off the same elimination."""
+    M = as_matrix(M, what="matrix")
+    return M.rref(iszerofunc=is_zero, simplify=False)
+
+
 def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:
-    """Right null space basis of ``M`` at the generic point (rref with reliable pivots)."""
+    """Right null space basis of ``M`` at the generic point (the elimination of :func:`rref`)."""
     M = as_matrix(M, what="matrix")
     return M.nullspace(iszerofunc=is_zero, simplify=False)
 
