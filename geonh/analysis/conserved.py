@@ -600,12 +600,14 @@ def _trigsimp_if_shorter(e: sp.Expr) -> sp.Expr:
     return t if sp.count_ops(t) <= sp.count_ops(e) else e
 
 
+_CIRCLE = (sp.Dummy("s"), sp.Dummy("x"))
+
+
 def _circle_point(rng: random.Random) -> tuple[sp.Rational, sp.Rational, sp.Rational]:
     """(x, cos, sin): a rational x for polynomial occurrences and a rational point of the unit
     circle, cos = (1 − s²)/(1 + s²), sin = 2s/(1 + s²) (θ and e^{iθ} are algebraically
     independent, so identities in θ, cos θ, sin θ may be tested at independent values)."""
-    drawn = random_values(rng, (), either_sign=("s", "x"), span=GENERIC_SPAN)   # the one sampler
-    s, x = drawn["s"], drawn["x"]
+    s, x = random_values(rng, (), either_sign=_CIRCLE, span=GENERIC_SPAN).values()   # the one sampler
     return x, (1 - s**2) / (1 + s**2), 2 * s / (1 + s**2)
 
 

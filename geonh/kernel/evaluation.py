@@ -346,7 +346,21 @@ def values_at(exprs, point: Mapping, natives: Sequence | None = None) -> list:
     k-th one (asked only for the entries symengine leaves: a caller holding symengine
     expressions converts only those)."""
     values = as_values(point, what="values_at point")
-    get = exprs if callable(exprs) else as_sequence(exprs, "values_at expressions").__getitem__
+    if natives is not None:
+        natives = as_sequence(natives, "values_at natives")
+        if not all((type(e).__module__ or "").startswith("symengine") for e in natives):
+            raise ParseError("values_at: natives are symengine expressions (the images of exprs)")
+    if callable(exprs) and not isinstance(exprs, sp.Basic):
+        if natives is None:
+            raise ParseError("values_at: a function k → expression needs natives (it gives their sympy images)")
+        get = exprs
+    else:
+        seq = as_sequence(exprs, "values_at expressions")
+        if natives is not None and len(natives) != len(seq):
+            raise ParseError(f"values_at: {len(natives)} natives for {len(seq)} expressions")
+        get = seq.__getitem__
+        if natives is None:
+            return [_value_at(expr_of(e, what="expression"), values, False, True) for e in seq]
     if natives is not None:
         try:
             vals = _native_values(natives, values)
@@ -355,8 +369,7 @@ def values_at(exprs, point: Mapping, natives: Sequence | None = None) -> list:
         if vals is not None:
             return [v if v is not None else _value_at(expr_of(get(k), what="expression"), values, False, True)
                     for k, v in enumerate(vals)]
-    n = len(natives) if natives is not None else len(exprs)
-    return [_value_at(expr_of(get(k), what="expression"), values, False, True) for k in range(n)]
+    return [_value_at(expr_of(get(k), what="expression"), values, False, True) for k in range(len(natives))]
 
 
 def term_scale(expr: sp.Expr, point: Mapping) -> float:

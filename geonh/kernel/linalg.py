@@ -28,14 +28,15 @@ Tolerances are relative to the working precision :func:`~geonh.kernel.evaluation
 """
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple, Sequence
+from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 import mpmath
 import sympy as sp
 
-from ..errors import SingularMapError
+from ..errors import ParseError, SingularMapError
 from .evaluation import precision, to_mp, value_at
-from .parsing import as_matrix, as_values
+from .parsing import as_floats, as_matrix, as_sequence, as_values, brief, expr_of
 
 __all__ = ["Elimination", "eliminate", "pivot_order_at", "Echelon", "as_sample",
            "sample_rank", "numeric_rank", "float_rank", "float_positive_definite", "FLOAT_CLEAR", "det_small",
@@ -55,13 +56,46 @@ def _roundoff() -> mpmath.mpf:
     return mpmath.mpf(10) ** (-(precision() // 2))
 
 
-class Elimination(NamedTuple):
+@dataclass(frozen=True)
+class Elimination:
     """The outcome of :func:`eliminate`: ``order`` (row i of the eliminated matrix is row
     ``order[i]`` of the input) and ``rank``, the number of columns eliminated before the
     first without a usable pivot (the full number of columns when none is missing)."""
 
     order: list[int]
     rank: int
+
+
+_NUMBER_TYPES = (int, float, complex, mpmath.mpf, mpmath.mpc)
+
+
+def _number(v, exact: bool, what: str):
+    """``v`` checked to be a number: a sympy ``Rational`` when ``exact``, else any sympy number
+    or Python/mpmath number (:class:`~geonh.errors.ParseError` otherwise)."""
+    if isinstance(v, bool):
+        raise ParseError(f"{what}: {brief(v)} is not a number")
+    if isinstance(v, sp.Basic):
+        if v.is_Rational if exact else v.is_number:
+            return v
+    elif not exact and isinstance(v, _NUMBER_TYPES):
+        return v
+    elif exact and isinstance(v, int):
+        return sp.Integer(v)
+    raise ParseError(f"{what}: {brief(v)} is not {'a rational number' if exact else 'a number'}")
+
+
+def _rows(rows, exact: bool, what: str = "rows") -> list[list]:
+    """A matrix of numbers given by its rows (a sequence of equally long sequences), checked."""
+    out = [[_number(v, exact, what) for v in as_sequence(r, what)] for r in as_sequence(rows, what)]
+    if len({len(r) for r in out}) > 1:
+        raise ParseError(f"{what}: the rows have different lengths")
+    return out
+
+
+def _flag(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ParseError(f"{what} must be True or False, not {brief(value)}")
+    return value
 
 
 def eliminate(rows: Sequence[Sequence], *, exact: bool, tol=0, largest: bool = False) -> Elimination:
@@ -74,7 +108,9 @@ def eliminate(rows: Sequence[Sequence], *, exact: bool, tol=0, largest: bool = F
     else the first usable row in the current order: non-zero (exact) or above 10⁻⁸ of the
     column's largest remaining entry (numeric).  Row operations R_i ← R_i − (a_ij / a_jj) R_j
     (Golub & Van Loan, *Matrix Computations*, §3.4).  The input is not modified."""
-    A = [list(r) for r in rows]
+    exact, largest = _flag(exact, "exact"), _flag(largest, "largest")
+    A = _rows(rows, exact)
+    tol = _number(tol, False, "tol")
     n = len(A)
     m = len(A[0]) if A else 0
     order = list(range(n))
@@ -104,7 +140,11 @@ def pivot_order_at(exact: bool, rows: list) -> list[int] | None:
     The one pivot rule of both backends (:func:`eliminate` with the first usable row: sympy's
     own order, which keeps pivots simple).  A symbolic pivot taken in this order equals this
     numeric pivot, which is non-zero, so it is not identically zero."""
+    exact = _flag(exact, "exact")
+    rows = _rows(rows, exact)
     n = len(rows)
+    if any(len(r) != n for r in rows):
+        raise ParseError(f"pivot_order_at takes a square matrix, not {n} rows of {len(rows[0])}")
     with mpmath.workdps(precision()):
         tol = 0
         if not exact:
@@ -125,8 +165,8 @@ class Echelon:
     residual at most ``tol`` (absolute) counts as zero."""
 
     def __init__(self, *, exact: bool = True, tol=0):
-        self.exact = exact
-        self.tol = tol
+        self.exact = _flag(exact, "exact")
+        self.tol = _number(tol, False, "tol")
         self.rows: list[tuple[int, list]] = []      # (pivot position, reduced vector)
 
     @property
@@ -135,7 +175,9 @@ class Echelon:
 
     def add(self, vector: Sequence) -> bool:
         """Keep ``vector`` if it is independent of the kept vectors; returns whether it was kept."""
-        v = [sp.Rational(x) for x in vector] if self.exact else list(vector)
+        v = [_number(x, self.exact, "vector") for x in as_sequence(vector, "vector")]
+        if self.rows and len(v) != len(self.rows[0][1]):
+            raise ParseError(f"vector: {len(v)} entries, the kept vectors have {len(self.rows[0][1])}")
         for p, b in self.rows:
             f = v[p] / b[p]
             if f != 0:
@@ -157,7 +199,8 @@ class Echelon:
 def as_sample(rows: list) -> tuple[bool, list]:
     """``(exact, rows)``: the evaluated rows of a matrix as the rank and pivot functions take
     them — all ``Rational`` (exact), or every entry an mpmath number at the working precision."""
-    exact = all(isinstance(v, sp.Basic) for r in rows for v in r)
+    rows = _rows(rows, False)
+    exact = all(isinstance(v, sp.Basic) and v.is_Rational for r in rows for v in r)
     if not exact:
         with mpmath.workdps(precision()):
             rows = [[_mp(v) for v in r] for r in rows]
@@ -175,6 +218,9 @@ def numeric_rank(rows: list[list]) -> int:
     """Rank of a matrix of mpmath numbers: its singular values above 10^-(precision/2) of the
     largest, and never below that absolute floor (a matrix whose entries are all round-off,
     ~1e-190 from cancelling terms, has rank 0)."""
+    rows = [[_mp(v) for v in r] for r in _rows(rows, False)]
+    if not rows or not rows[0]:
+        return 0
     with mpmath.workdps(precision()):
         m = mpmath.matrix(rows)
         if all(isinstance(x, mpmath.mpf) for row in rows for x in row):
@@ -194,6 +240,8 @@ def numeric_rank(rows: list[list]) -> int:
 def sample_rank(exact: bool, rows: list) -> int:
     """Rank of one evaluated matrix (an :func:`as_sample` pair): exact over ℚ, else
     :func:`numeric_rank`."""
+    exact = _flag(exact, "exact")
+    rows = _rows(rows, exact)
     if not rows:
         return 0
     if exact:
@@ -207,6 +255,7 @@ def float_rank(A, E) -> int:
     ≤ ‖E‖ moves no singular value further) and FLOAT_CLEAR · σ_max — a lower bound of the
     rank of the exact matrix at that point."""
     import numpy as np
+    A, E = _float_pair(A, E)
     if A.size == 0:
         return 0
     s = np.linalg.svd(A, compute_uv=False)
@@ -222,10 +271,21 @@ def float_positive_definite(A, E) -> bool:
     largest; False means "not proven" (the caller decides at the working precision), not
     "indefinite"."""
     import numpy as np
+    A, E = _float_pair(A, E)
     if A.size == 0:
         return True
+    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        raise ParseError(f"float_positive_definite takes a square matrix, not shape {A.shape}")
     w = np.linalg.eigvalsh(A)
     return bool(w[-1] > 0 and w[0] > max(FLOAT_CLEAR * w[-1], float(np.linalg.norm(E))))
+
+
+def _float_pair(A, E):
+    """A float matrix and its entrywise error bound, of the same shape (ParseError otherwise)."""
+    A, E = as_floats(A, "A"), as_floats(E, "E")
+    if A.shape != E.shape:
+        raise ParseError(f"the error bound E has shape {E.shape}, the matrix A {A.shape}")
+    return A, E
 
 
 # -- small matrices of expressions ---------------------------------------------------------------
@@ -245,6 +305,19 @@ def det_small(A: list):
     """Determinant of a small square matrix given as a list of rows, by cofactor expansion
     along the first row; entries of any ring (sympy or symengine expressions), structural
     zeros and ones folded, nothing expanded."""
+    rows = [[v if _is_native(v) else expr_of(v, what="matrix entry") for v in as_sequence(r, "matrix row")]
+            for r in as_sequence(A, "matrix")]
+    if any(len(r) != len(rows) for r in rows):
+        raise ParseError(f"det_small takes a square matrix, not {len(rows)} rows of lengths {[len(r) for r in rows]}")
+    return _det(rows)
+
+
+def _is_native(v) -> bool:
+    return (type(v).__module__ or "").startswith("symengine")
+
+
+def _det(A: list):
+    """:func:`det_small` of checked rows."""
     n = len(A)
     if n == 0:
         return 1
@@ -254,7 +327,7 @@ def det_small(A: list):
         return _minus(_times(A[0][0], A[1][1]), _times(A[0][1], A[1][0]))
     out = 0
     for j in range(n):
-        term = _times(A[0][j], det_small([row[:j] + row[j + 1:] for row in A[1:]]) if A[0][j] != 0 else 0)
+        term = _times(A[0][j], _det([row[:j] + row[j + 1:] for row in A[1:]]) if A[0][j] != 0 else 0)
         out = (term if out == 0 else out + term if term != 0 else out) if j % 2 == 0 else _minus(out, term)
     return out
 
@@ -264,11 +337,14 @@ def cramer_solve(M: sp.MatrixBase, rhs: sp.MatrixBase) -> sp.Matrix:
     cofactor determinants (:func:`det_small`): flat expressions built without arithmetic on the
     (large) entries, unevaluated (sympy's Mul of large sums would query assumptions of every
     term).  For small M (n ≤ 3) already known regular at the generic point."""
+    M, rhs = as_matrix(M, what="matrix"), as_matrix(rhs, what="right-hand side")
     n = M.rows
+    if M.cols != n or rhs.rows != n:
+        raise ParseError(f"cramer_solve takes a square M and a right-hand side of {n} rows, not {M.shape}, {rhs.shape}")
     A = [[M[i, j] for j in range(n)] for i in range(n)]
     with sp.evaluate(False):
-        inv_det = 1 / det_small(A)
-        nums = [[det_small([[rhs[i, k] if j == c else A[i][j] for j in range(n)] for i in range(n)])
+        inv_det = 1 / _det(A)
+        nums = [[_det([[rhs[i, k] if j == c else A[i][j] for j in range(n)] for i in range(n)])
                  for k in range(rhs.cols)] for c in range(n)]
         x = [[sp.S.Zero if v == 0 else _times(v, inv_det) for v in row] for row in nums]
     return sp.Matrix(x)

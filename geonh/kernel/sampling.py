@@ -19,13 +19,15 @@ and the working precision.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import sympy as sp
 
 from ..errors import InconsistentStateError, ParseError
 from . import evaluation
+from .parsing import as_sequence, as_symbols, as_values, brief
 
 __all__ = ["Span", "STATE_SPAN", "GENERIC_SPAN", "OFFSET_SPAN", "random_rational", "random_values", "sample_points",
            "condition_holds", "TRIALS"]
@@ -35,7 +37,8 @@ TRIALS = 3
 _SEED = 20240601
 
 
-class Span(NamedTuple):
+@dataclass(frozen=True)
+class Span:
     """The range of :func:`random_rational`: denominators in [low_den, high_den], numerators in
     [den // divisor + 1, top · den], so values in (1/divisor, top]."""
 
@@ -59,8 +62,18 @@ def random_rational(rng: random.Random, low_den: int = STATE_SPAN.low_den, high_
     [den // divisor + 1, top · den], so the value lies in (1/divisor, top]: away from 0 and
     mostly away from small integers, which are often special.  Two draws from ``rng``
     (den, then num), so a fixed seed gives a fixed sequence."""
+    _check_rng(rng)
+    if not all(isinstance(k, int) and not isinstance(k, bool) and k >= 1 for k in (low_den, high_den, divisor, top)) \
+            or low_den > high_den:
+        raise ParseError(f"random_rational: a range of positive whole numbers with low_den ≤ high_den, not "
+                         f"{[brief(k) for k in (low_den, high_den, divisor, top)]}")
     den = rng.randint(low_den, high_den)
     return sp.Rational(rng.randint(den // divisor + 1, top * den), den)
+
+
+def _check_rng(rng) -> None:
+    if not isinstance(rng, random.Random):
+        raise ParseError(f"rng must be a random.Random (seeded by the caller), not {brief(rng)}")
 
 
 def _assumed_sign(s: sp.Symbol, rng: random.Random, negative: bool) -> int:
@@ -87,6 +100,11 @@ def random_values(rng: random.Random, symbols: Iterable[sp.Symbol], *, span: Spa
 
     Each order is the one its callers have always drawn, so a fixed seed keeps giving the
     same point."""
+    _check_rng(rng)
+    if not isinstance(span, Span):
+        raise ParseError(f"span must be a geonh.kernel.sampling.Span, not {brief(span)}")
+    symbols = as_symbols(symbols, what="symbols")
+    either_sign = as_symbols(either_sign, what="either_sign")
     out: dict = {}
     for s in symbols:
         sign = _assumed_sign(s, rng, negative) if assumed_signs else 1
@@ -132,8 +150,10 @@ def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: 
     it), and only points where every condition (a sympy
     relational such as ``J > J0``) holds are kept.  :class:`InconsistentStateError` if the
     conditions hold at none of many draws."""
-    conds = tuple(conditions)
-    syms = set(symbols)
+    conds = tuple(as_sequence(conditions, "conditions"))
+    for c in conds:
+        _check_condition(c)
+    syms = set(as_symbols(as_sequence(symbols, "symbols"), what="symbols"))
     for c in conds:
         syms |= c.free_symbols
     ordered = tuple(sorted(syms, key=sp.default_sort_key))
@@ -142,9 +162,15 @@ def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: 
     return _signed_points(ordered, trials, conds)
 
 
+def _check_condition(c) -> None:
+    if not isinstance(c, sp.Basic) or not (c.is_Relational or isinstance(c, sp.logic.boolalg.Boolean)):
+        raise ParseError(f"a condition is a sympy relational such as J > J0, not {brief(c)}")
+
+
 def condition_holds(condition, point: Mapping) -> bool:
     """Does the sympy relational ``condition`` hold at ``point`` ({symbol: number})?"""
-    v = condition.xreplace(point)
+    _check_condition(condition)
+    v = condition.xreplace(as_values(point, what="point"))
     if v is sp.true or v is sp.false:
         return bool(v)
     try:

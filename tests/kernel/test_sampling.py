@@ -55,8 +55,9 @@ def test_random_values_modes():
     assert all(sp.Rational(1, 5) < abs(v) <= 3 for v in vals.values())
     neg = random_values(random.Random(1), [a, sp.Symbol("p", positive=True)], assumed_signs=True, negative=True)
     assert neg[a] < 0 and neg[sp.Symbol("p", positive=True)] > 0
-    assert random_rational(random.Random(2)) == random_rational(random.Random(2), *STATE_SPAN[:2],
-                                                                 divisor=STATE_SPAN.divisor, top=STATE_SPAN.top)
+    assert random_rational(random.Random(2)) == random_rational(random.Random(2), STATE_SPAN.low_den,
+                                                                 STATE_SPAN.high_den, divisor=STATE_SPAN.divisor,
+                                                                 top=STATE_SPAN.top)
 
 
 def test_inconsistent_conditions_are_refused():
