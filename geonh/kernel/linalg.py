@@ -85,8 +85,13 @@ def _number(v, exact: bool, what: str):
 
 
 def _rows(rows, exact: bool, what: str = "rows") -> list[list]:
-    """A matrix of numbers given by its rows (a sequence of equally long sequences), checked."""
-    out = [[_number(v, exact, what) for v in as_sequence(r, what)] for r in as_sequence(rows, what)]
+    """A matrix of numbers given by its rows (a sequence of equally long sequences), checked
+    (a list of lists, as geonh's own callers pass, is read without conversion)."""
+    if type(rows) is list and all(type(r) is list for r in rows):
+        raw = rows
+    else:
+        raw = [as_sequence(r, what) for r in as_sequence(rows, what)]
+    out = [[_number(v, exact, what) for v in r] for r in raw]
     if len({len(r) for r in out}) > 1:
         raise ParseError(f"{what}: the rows have different lengths")
     return out
@@ -175,7 +180,7 @@ class Echelon:
 
     def add(self, vector: Sequence) -> bool:
         """Keep ``vector`` if it is independent of the kept vectors; returns whether it was kept."""
-        v = [_number(x, self.exact, "vector") for x in as_sequence(vector, "vector")]
+        v = [_number(x, self.exact, "vector") for x in (vector if type(vector) is list else as_sequence(vector, "vector"))]
         if self.rows and len(v) != len(self.rows[0][1]):
             raise ParseError(f"vector: {len(v)} entries, the kept vectors have {len(self.rows[0][1])}")
         for p, b in self.rows:

@@ -71,6 +71,14 @@ def random_rational(rng: random.Random, low_den: int = STATE_SPAN.low_den, high_
     return sp.Rational(rng.randint(den // divisor + 1, top * den), den)
 
 
+def _symbols(value, what: str) -> tuple:
+    """A sequence of sympy symbols, checked (a tuple or list of symbols, as geonh's own callers
+    pass, without conversion)."""
+    if type(value) in (tuple, list) and all(isinstance(s, sp.Symbol) for s in value):
+        return tuple(value)
+    return as_symbols(value, what=what)
+
+
 def _check_rng(rng) -> None:
     if not isinstance(rng, random.Random):
         raise ParseError(f"rng must be a random.Random (seeded by the caller), not {brief(rng)}")
@@ -103,8 +111,7 @@ def random_values(rng: random.Random, symbols: Iterable[sp.Symbol], *, span: Spa
     _check_rng(rng)
     if not isinstance(span, Span):
         raise ParseError(f"span must be a geonh.kernel.sampling.Span, not {brief(span)}")
-    symbols = as_symbols(symbols, what="symbols")
-    either_sign = as_symbols(either_sign, what="either_sign")
+    symbols, either_sign = _symbols(symbols, "symbols"), _symbols(either_sign, "either_sign")
     out: dict = {}
     for s in symbols:
         sign = _assumed_sign(s, rng, negative) if assumed_signs else 1
