@@ -38,7 +38,8 @@ KERNEL = [
     # kernel
     "geonh.kernel", "geonh.kernel.space", "geonh.kernel.fields", "geonh.kernel.forms", "geonh.kernel.frames",
     "geonh.kernel.distributions", "geonh.kernel.generic_point", "geonh.kernel.evaluation", "geonh.kernel.jets",
-    "geonh.kernel.parsing", "geonh.kernel.display",
+    "geonh.kernel.linalg", "geonh.kernel.sampling", "geonh.kernel.parsing", "geonh.kernel.elementary",
+    "geonh.kernel.display",
     # transposition
     "geonh.transposition", "geonh.transposition.relations", "geonh.transposition.adapted",
     "geonh.transposition.printed",

@@ -41,6 +41,18 @@ MOVED: dict[str, str] = {
         "Linearization", "SecondOrder", "eigenvalues", "FrameAdvice", "FrameCandidate", "advise_frame",
         "equation_size", "Hamiltonization", "InvariantMeasure", "hamiltonize", "invariant_measure",
         "is_integral", "rates", "time_derivative")},
+    # one home per job in the kernel: linear algebra on numbers, the sampler, the display's names
+    **{f"geonh.kernel.generic_point.{name}": f"geonh.kernel.linalg.{name}" for name in (
+        "det_small", "pivot_order_at", "FLOAT_CLEAR")},
+    "geonh.kernel.generic_point.condition_holds": "geonh.kernel.sampling.condition_holds",
+    "geonh.kernel.evaluation.random_rational": "geonh.kernel.sampling.random_rational",
+    "geonh.kernel.evaluation.solve_linear_at": "geonh.kernel.linalg.solve_linear_at",
+    "geonh.kernel.display.tidy": "geonh.kernel.display.shorten_for_display",
+    "geonh.kernel.display.tidy_all": "geonh.kernel.display.shorten_all_for_display",
+    "geonh.kernel.trig.trig_tidy": "geonh.kernel.trig.shorten_trig",
+    # the declarations of the frame forms, beside the engine
+    **{f"geonh.equations.engine.{name}": f"geonh.equations.declaration.{name}" for name in (
+        "FormDeclaration", "solve", "in_frame", "framed", "contract")},
 }
 
 

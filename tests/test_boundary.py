@@ -232,7 +232,8 @@ KIND = {
     "function": "object", "raw": "object", "batch": "object", "single": "object", "into": "object",
     "builder": "object", "check": "object", "obstruction": "object", "leaf": "object", "node": "object",
     "fn": "object", "task": "object", "cache": "object", "memo": "object", "pending": "object", "simplify": "object",
-    "settings": "option", "rng": "object", "formula": "object", "finding": "object", "best": "object",
+    "settings": "option", "rng": "object", "exact": "option", "largest": "option", "span": "option",
+    "assumed_signs": "option", "negative": "option", "digits": "value", "formula": "object", "finding": "object", "best": "object",
     # strings that are formulas or text read by geonh
     "text": "value", "tex": "value", "arg": "value", "coord": "value", "coordinates": "value",
     "equations": "object", "k": "option", "rule": "option",
@@ -527,6 +528,8 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "lm": lambda c: c.lagranges, "setup": lambda c: c.mechanics[3],
     "terms": lambda c: [c.expr, _x(c)], "mapping": lambda c: {_x(c): 1},
     "inputs": lambda c: [c.expr], "algebra": lambda c: c.sympy_algebra,
+    "exact": lambda c: True, "vector": lambda c: [1, 0, 0], "E": lambda c: np.zeros((3, 3)),
+    "condition": lambda c: c.space.q[0] > 0, "digits": lambda c: 60,
     "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
@@ -669,6 +672,7 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.numerics.dla.DLAScheme": lambda c: g.numerics.dla.dla_scheme(c.system),
     "geonh.analysis.conserved.IntegralSearch": lambda c: g.polynomial_first_integrals(c.eqs, 1),
     "geonh.moved.MovedFinder": lambda c: g.moved.MovedFinder(),
+    "geonh.kernel.linalg.Echelon": lambda c: g.kernel.linalg.Echelon(),
 }
 
 #: public callables with value parameters that this test does not call, and why

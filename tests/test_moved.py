@@ -23,13 +23,15 @@ def _resolve(path: str):
 @pytest.mark.parametrize("old, new", sorted(MOVED.items()))
 def test_every_old_path_names_its_new_home(old, new):
     parent, _, leaf = old.rpartition(".")
-    # `import geonh.x.y`
-    with pytest.raises(MovedError, match=f"{old} has moved to {new}") as info:
-        importlib.import_module(old)
-    assert (info.value.old, info.value.new) == (old, new)
+    # `import geonh.x.y` (a name of a plain module cannot be imported as a module: Python refuses
+    # it before any finder is asked, so that route exists only below a package)
+    if hasattr(importlib.import_module(parent), "__path__"):
+        with pytest.raises(MovedError, match=f"{old} has moved to {new}") as info:
+            importlib.import_module(old)
+        assert (info.value.old, info.value.new) == (old, new)
     # `from geonh.x import y`
     with pytest.raises(MovedError, match=f"{old} has moved to {new}"):
-        __import__(parent, fromlist=[leaf])
+        exec(f"from {parent} import {leaf}", {})   # the statement itself (for a package and a module)
     # `geonh.x.y`
     with pytest.raises(MovedError, match=f"{old} has moved to {new}"):
         getattr(importlib.import_module(parent), leaf)

@@ -4,7 +4,7 @@ Two equation sets describe the same motion iff they give the same accelerations 
 state (t, q, q̇) allowed by the constraints.  :func:`same_motion` draws random consistent
 states (rational coordinates and parameters; the dependent velocities solved from the
 constraints), computes q̈ from each set — exactly in rational arithmetic when the state makes
-every entry rational, otherwise with mpmath at :data:`geonh.kernel.generic_point.PRECISION` digits — and
+every entry rational, otherwise with mpmath at the working precision (:func:`geonh.kernel.evaluation.precision` digits) — and
 reports the largest residual.  A symbolic comparison is attempted first when it is cheap
 (identical residual expressions).
 """
@@ -21,8 +21,7 @@ from ..equations.base import Equations
 from ..equations.registry import FORMS, derive
 from ..errors import DimensionError, NotFoundError, ParseError, SpaceMismatchError
 from ..kernel.budget import check
-from ..kernel.evaluation import to_mp
-from ..kernel.generic_point import PRECISION
+from ..kernel.evaluation import precision, to_mp
 from ..kernel.parsing import as_sequence
 
 __all__ = ["Certificate", "same_motion", "certify_forms"]
@@ -96,13 +95,13 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
                 diffs.append(to_mp(abs(x - y)))
             else:
                 exact = False
-                with mpmath.workdps(PRECISION):
+                with mpmath.workdps(precision()):
                     xx, yy = to_mp(x), to_mp(y)
                     diffs.append(abs(xx - yy) / max(1, abs(xx)))
         m = max(diffs) if diffs else mpmath.mpf(0)
         details.append(float(m))
         worst = max(worst, m)
-    method = "exact rational states" if exact else f"random states, {PRECISION}-digit arithmetic"
+    method = "exact rational states" if exact else f"random states, {precision()}-digit arithmetic"
     return Certificate(bool(worst <= tol), float(worst), method, states, details)
 
 

@@ -85,7 +85,11 @@ from ..kernel.generic_point import (
     is_zero,
     lu_solve,
     nullspace,
+    rref,
 )
+from ..kernel.elementary import TRIG_FUNCTIONS
+from ..kernel.linalg import Echelon
+from ..kernel.sampling import GENERIC_SPAN, random_values
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints
 from ..kernel.parsing import as_sequence, sympy_of
@@ -178,7 +182,7 @@ class MomentumMap:
         for k, m in enumerate(self.momenta):
             J = _on_motion(eqs, m.momentum)
             r = time_derivative(eqs, J, rates)
-            out.append(Integral(f"J{k + 1}", _tidy(J), is_zero(r), r, source=_BKMM,
+            out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), is_zero(r), r, source=_BKMM,
                                 note=f"nonholonomic momentum along {m.section}"))
         return out
 
@@ -315,7 +319,7 @@ def jacobi_integral(eqs: Equations) -> Integral:
         raise SelfCheckError("dh/dt differs from −∂L/∂t + Q*·q̇ + R·q̇ along the motion")
     if conserved and not all(vanishing.values()):
         note += "; the non-zero contributions cancel"
-    return Integral("h", _tidy(h_on), conserved, hdot, terms, vanishing, _JACOBI, note)
+    return Integral("h", _trigsimp_if_shorter(h_on), conserved, hdot, terms, vanishing, _JACOBI, note)
 
 
 def energy_integral(eqs: Equations) -> Integral:
@@ -333,13 +337,13 @@ def energy_integral(eqs: Equations) -> Integral:
                    and all(is_zero(e) for e in system.constraint_matrix[1]))
     if scleronomic:
         j = jacobi_integral(eqs)
-        return Integral("E", _tidy(_on_motion(eqs, E)), j.conserved, j.rate, j.terms, j.vanishing,
+        return Integral("E", _trigsimp_if_shorter(_on_motion(eqs, E)), j.conserved, j.rate, j.terms, j.vanishing,
                         "energy theorem: dE/dt = Q*·q̇ + R·q̇, R·q̇ = 0 for homogeneous ideal constraints",
                         "T quadratic in q̇, no explicit time in T, V, and homogeneous constraints: "
                         "E = T + V equals Jacobi's integral")
     E_on = _on_motion(eqs, E)
     r = time_derivative(eqs, E_on, _rates(eqs))
-    return Integral("E", _tidy(E_on), is_zero(r), r, source="energy theorem",
+    return Integral("E", _trigsimp_if_shorter(E_on), is_zero(r), r, source="energy theorem",
                     note="rheonomic system: E = T + V differs from Jacobi's integral; see jacobi_integral")
 
 
@@ -485,7 +489,7 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         fields = [list(Xm * c) for c in basis]
         if fields:
             # reduced echelon form in the coordinate basis: pivots on the first coordinates
-            F = sp.Matrix(fields).rref(iszerofunc=is_zero, simplify=False)[0]
+            F = rref(sp.Matrix(fields))[0]
             fields = [list(F.row(r)) for r in range(F.rows) if not all(is_zero(e) for e in F.row(r))]
         fields = [_clear_denominators(f) for f in fields]
     else:
@@ -513,10 +517,10 @@ def momentum_map(system, generators: Sequence, *, sections: Sequence | None = No
         c = _solve_combination(Xm, comps)
         cdot = [sum((sp.diff(ca, x) * v for x, v in zip(coords_t, xd)), sp.S.Zero) for ca in c]
         xi_dot = [sum((cdot[a_] * X[a_].components[i] for a_ in range(len(X))), sp.S.Zero) for i in range(n)]
-        J = _tidy(sum((pi * yi for pi, yi in zip(p, comps) if yi != 0), sp.S.Zero))
+        J = _trigsimp_if_shorter(sum((pi * yi for pi, yi in zip(p, comps) if yi != 0), sp.S.Zero))
         rate = sum((pi * zi for pi, zi in zip(p, xi_dot) if zi != 0), sp.S.Zero)
         rate += sum((Qi * yi for Qi, yi in zip(Qs, comps) if yi != 0 and Qi != 0), sp.S.Zero)
-        rate = _tidy(rate)
+        rate = _trigsimp_if_shorter(rate)
         horizontal = all(not (sympy_of(ca).free_symbols & set(coords_t)) for ca in c)
         conserved = is_zero(sympy_of(rate).xreplace(on_D))
         sec = VectorField(S, comps + ([0] if S.t is not None else []))
@@ -544,7 +548,7 @@ def conserved_momenta(system, generators: Sequence, eqs: Equations | None = None
             r = time_derivative(eqs, J, _rates(eqs))
             if not is_zero(r):
                 raise SelfCheckError(f"momentum J{k + 1} conserved by the momentum equation but not along {eqs.form}")
-            out.append(Integral(f"J{k + 1}", _tidy(J), True, r, source=_BKMM, note=note + f"; section {m.section}"))
+            out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), True, r, source=_BKMM, note=note + f"; section {m.section}"))
         else:
             out.append(Integral(f"J{k + 1}", m.momentum, True, m.rate, source=_BKMM,
                                 note=note + f"; section {m.section}"))
@@ -583,8 +587,9 @@ def _coefficient_functions(space, coordinates, kind: str, order: int) -> list[sp
     return [sp.Mul(*combo) for combo in itertools.product(*per)]
 
 
-def _tidy(e: sp.Expr) -> sp.Expr:
-    """A shorter equal form for display (trigsimp on small expressions; unchanged otherwise)."""
+def _trigsimp_if_shorter(e: sp.Expr) -> sp.Expr:
+    """A shorter equal form for display: ``trigsimp`` of e's expanded, factored terms when e has
+    at most 400 operations and the result is no longer; e otherwise."""
     e = sympy_of(e)
     if sp.count_ops(e) > 400:
         return e
@@ -595,12 +600,14 @@ def _tidy(e: sp.Expr) -> sp.Expr:
     return t if sp.count_ops(t) <= sp.count_ops(e) else e
 
 
+_CIRCLE = (sp.Dummy("s"), sp.Dummy("x"))
+
+
 def _circle_point(rng: random.Random) -> tuple[sp.Rational, sp.Rational, sp.Rational]:
     """(x, cos, sin): a rational x for polynomial occurrences and a rational point of the unit
     circle, cos = (1 − s²)/(1 + s²), sin = 2s/(1 + s²) (θ and e^{iθ} are algebraically
     independent, so identities in θ, cos θ, sin θ may be tested at independent values)."""
-    s = sp.Rational(rng.randint(1, 60), rng.randint(1, 60)) * rng.choice([1, -1])
-    x = sp.Rational(rng.randint(1, 90), rng.randint(1, 30)) * rng.choice([1, -1])
+    s, x = random_values(rng, (), either_sign=_CIRCLE, span=GENERIC_SPAN).values()   # the one sampler
     return x, (1 - s**2) / (1 + s**2), 2 * s / (1 + s**2)
 
 
@@ -635,6 +642,8 @@ class _Point:
             return im
         if f is sp.tan:
             return im / re
+        if f is sp.cot:
+            return re / im
         return None
 
     def __call__(self, expr: sp.Expr) -> sp.Expr:
@@ -648,7 +657,7 @@ class _Point:
             if isinstance(atom, sp.Pow) and atom.exp.is_Integer:
                 continue
             v = None
-            if isinstance(atom, (sp.sin, sp.cos, sp.tan)) and len(atom.args) == 1:
+            if isinstance(atom, TRIG_FUNCTIONS) and len(atom.args) == 1:
                 v = self._trig(type(atom), sp.expand(atom.args[0]))
             if v is None:
                 # not exactly representable (sin(ω t), exp(x), √x, ...): an independent unknown
@@ -805,7 +814,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
     num_rng = random.Random(seed + 1)
     num_pt: dict = {}
     gens: dict = {}          # functions of the parameters alone (sin α, ...) → field generators
-    echelon = _Echelon()
+    echelon = Echelon(exact=True)
     rank = 0
     stale = 0
     for _ in range(max_points):
@@ -855,7 +864,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         if is_zero(I):
             continue
         if is_zero(time_derivative(eqs, I, rates)):
-            I = _tidy(I)
+            I = _trigsimp_if_shorter(I)
             found.append(-I if I.could_extract_minus_sign() else I)
         else:
             dropped.append(I)
@@ -866,29 +875,8 @@ def _at_point(rows: list[list], pt: dict, rng: random.Random) -> sp.Matrix:
     """rows (rational functions of the parameters) at the random rational point ``pt``
     (extended as needed)."""
     syms = set().union(*[sympy_of(e).free_symbols for row in rows for e in row]) if rows else set()
-    for s in sorted(syms - set(pt), key=sp.default_sort_key):
-        pt[s] = sp.Rational(rng.randint(7, 97), rng.randint(7, 97))
+    pt.update(random_values(rng, sorted(syms - set(pt), key=sp.default_sort_key), span=GENERIC_SPAN))
     return sp.Matrix([[sympy_of(e).xreplace(pt) for e in row] for row in rows])
-
-
-class _Echelon:
-    """Rows over ℚ in echelon form, grown one row at a time (exact Gaussian elimination)."""
-
-    def __init__(self):
-        self.rows: list[tuple[int, list]] = []      # (pivot column, row with 1 at the pivot)
-
-    def add(self, row: list) -> bool:
-        r = [sp.Rational(x) for x in row]
-        for piv, b in self.rows:
-            if r[piv] != 0:
-                f = r[piv]
-                r = [x - f * y for x, y in zip(r, b)]
-        nz = next((j for j, x in enumerate(r) if x != 0), None)
-        if nz is None:
-            return False
-        f = r[nz]
-        self.rows.append((nz, [x / f for x in r]))
-        return True
 
 
 def _independent_at(rows: list[list], pt: dict, rng: random.Random) -> list[int]:
@@ -910,7 +898,7 @@ def _rank_of_functions(eqs: Equations, fs: list[sp.Expr]) -> int:
     S = eqs.space
     state = list(S.coords) + list(eqs.u)
     rng = random.Random(11)
-    pts = [{s: sp.Rational(rng.randint(1, 97), rng.randint(1, 97)) for s in state} for _ in range(len(fs) + 3)]
+    pts = [random_values(rng, state, span=GENERIC_SPAN) for _ in range(len(fs) + 3)]
     M = sp.Matrix([[sympy_of(f).xreplace(p) for f in fs] for p in pts])
     return generic_rank(M)
 

@@ -39,9 +39,10 @@ from ..errors import DimensionError, NotAdaptedError, NotFoundError
 from ..kernel.distributions import potential
 from ..kernel.evaluation import real_value
 from ..kernel.fields import VectorField
-from ..kernel.trig import trig_tidy
-from ..kernel.generic_point import (det_small, generic_rank, independent_rows, inverse, is_zero, lu_solve,
-                                    sample_points)
+from ..kernel.trig import shorten_trig
+from ..kernel.generic_point import generic_rank, independent_rows, inverse, is_zero, lu_solve
+from ..kernel.linalg import det_small
+from ..kernel.sampling import sample_points
 from ..equations.base import Equations
 from ..kernel.parsing import sympy_of
 
@@ -133,18 +134,13 @@ def _exp_potential(grad: list, r: tuple, what: str) -> sp.Expr:
 
 
 #: expressions up to this many operations are reduced modulo sin² + cos² = 1 before the analysis
-TIDY_OPS = 20000
+#: the largest expression (``count_ops``) reduced modulo sin² + cos² = 1
+SHORTEN_OPS = 20000
 
 
-def _tidy(e: sp.Expr) -> sp.Expr:
-    """e reduced modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.trig_tidy`) when it is not
-    huge, otherwise e: the frame machinery's output is often far larger than the function it
-    represents (the Chaplygin ball's forcing: 2650 operations → 3)."""
-    e = sympy_of(e)
-    if sp.count_ops(e) > TIDY_OPS:
-        return e
-    r = trig_tidy(e)
-    return e if r is None else r
+def _shorter(e: sp.Expr) -> sp.Expr:
+    """e reduced modulo sin² + cos² = 1 when it is not huge (:func:`~geonh.kernel.trig.shorten_trig`)."""
+    return shorten_trig(e, SHORTEN_OPS)[0]
 
 
 def _frame_fields(eqs: Equations) -> list[list[sp.Expr]]:
@@ -184,9 +180,9 @@ def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
     q, u = tuple(S.q), tuple(eqs.u)
     if S.t is not None:
         raise NotAdaptedError("invariant measures of rheonomic systems are not sought (the flow depends on t)")
-    X = [[_tidy(c) for c in Xa] for Xa in _frame_fields(eqs)]
+    X = [[_shorter(c) for c in Xa] for Xa in _frame_fields(eqs)]
     K = [sum((X[a][i] * u[a] for a in range(len(u))), sp.S.Zero) for i in range(len(q))]
-    Mm, F = eqs.mass_matrix.applyfunc(_tidy), eqs.forcing.applyfunc(_tidy)
+    Mm, F = eqs.mass_matrix.applyfunc(_shorter), eqs.forcing.applyfunc(_shorter)
     x = [sympy_of(v) for v in lu_solve(Mm, F, what="mass matrix")]
     div = sum((sp.diff(K[i], q[i]) for i in range(len(q))), sp.S.Zero) \
         + sum((sp.diff(x[a], u[a]) for a in range(len(u))), sp.S.Zero)
@@ -230,9 +226,9 @@ def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
     if not all(is_zero(e) for e in A * sp.Matrix(len(cs), 1, grad) - b):
         raise NotFoundError("no invariant measure with a density in the coordinates: the equations "
                             "X(log ρ) = −div f along the admissible fields and their brackets are inconsistent")
-    grad = [_tidy(g_) for g_ in grad]
+    grad = [_shorter(g_) for g_ in grad]
     rho = _exp_potential(grad, tuple(cs), "invariant measure") if cs else sp.S.One
-    det = _tidy(det_small(Mm.tolist()) if Mm.rows <= 3 else Mm.det(method="berkowitz"))
+    det = _shorter(det_small(Mm.tolist()) if Mm.rows <= 3 else Mm.det(method="berkowitz"))
     return InvariantMeasure(tuple(cs), u, rho, rho / det)
 
 

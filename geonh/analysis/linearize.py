@@ -52,10 +52,12 @@ import sympy as sp
 from ..equations.base import register_method
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
-from ..kernel.evaluation import PRECISION, check_assumptions, resolve_keys, symbols_in, to_mp
+from ..kernel.evaluation import check_assumptions, precision, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_float, as_mapping, as_matrix, as_sequence, sympy_of
-from ..kernel.generic_point import is_zero, lu_solve, sample_points
+from ..kernel.generic_point import is_zero, lu_solve
 from ..kernel.jets import Jet, jacobian_at
+from ..kernel.linalg import Echelon, drop_roundoff, eliminate
+from ..kernel.sampling import GENERIC_SPAN, OFFSET_SPAN, random_values, sample_points
 
 if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no import back at run time
     from ..systems.mechanical import MechanicalSystem
@@ -83,7 +85,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
         return present
     rng = random.Random(20240601)
     pt = {}
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         for s in sorted(symbols_in([e for g in groups for e in g], memo), key=str):
             base = None
             v = values.get(s)
@@ -92,10 +94,12 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
                     base = _mpf(v)
                 except (ValueError, SingularMapError):
                     base = None
-            if s in q or s in u:
-                pt[s] = (base if base is not None else 0) + mpmath.mpf(rng.randint(10, 50)) / 97
+            if s in q or s in u:      # the one sampler: a small offset, or a generic parameter value
+                pt[s] = (base if base is not None else 0) + _mpf(random_values(rng, (s,), span=OFFSET_SPAN)[s])
+            elif base is not None:
+                pt[s] = base
             else:
-                pt[s] = base if base is not None else mpmath.mpf(rng.randint(20, 90)) / 37
+                pt[s] = _mpf(random_values(rng, (s,), span=GENERIC_SPAN)[s])
         try:
             jet = Jet.gradient(pt, cand)
             out = []
@@ -105,7 +109,7 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
                     for i, d in jet(e)[1].items():
                         grads[i] = max(grads.get(i, 0), abs(d))
                 big = max(grads.values(), default=0)
-                tol = mpmath.mpf(10) ** (-(PRECISION // 2)) * (1 + big)
+                tol = mpmath.mpf(10) ** (-(precision() // 2)) * (1 + big)
                 out.append({c for c in pres if grads.get(cand.index(c), 0) > tol})
             return out
         except (ValueError, ZeroDivisionError, SingularMapError, TypeError, OverflowError):
@@ -128,8 +132,8 @@ def _num(x):
     if x == 0:
         return sp.S.Zero
     if isinstance(x, mpmath.mpc):
-        return sp.Float(x.real, PRECISION) + sp.I * sp.Float(x.imag, PRECISION)
-    return sp.Float(x, PRECISION)
+        return sp.Float(x.real, precision()) + sp.I * sp.Float(x.imag, precision())
+    return sp.Float(x, precision())
 
 
 @dataclass(frozen=True)
@@ -217,7 +221,7 @@ class Linearization:
 # ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Mode:
-    """Numeric (numbers at PRECISION digits, mpmath solves) or symbolic (sympy, exact LU), with
+    """Numeric (numbers at the working precision, mpmath solves) or symbolic (sympy, exact LU), with
     the relative zero tolerance of the numeric decisions."""
 
     symbolic: bool
@@ -225,8 +229,8 @@ class _Mode:
 
     @classmethod
     def of(cls, symbolic: bool, tol) -> _Mode:
-        """The mode; ``tol`` None: 10^(−PRECISION/3)."""
-        return cls(symbolic, mpmath.mpf(10) ** (-(PRECISION // 3)) if tol is None else mpmath.mpf(tol))
+        """The mode; ``tol`` None: 10^(−precision()/3)."""
+        return cls(symbolic, mpmath.mpf(10) ** (-(precision() // 3)) if tol is None else mpmath.mpf(tol))
 
     def zero(self, x, scale=1) -> bool:
         if self.symbolic:
@@ -243,7 +247,7 @@ class _Mode:
             return sp.zeros(0, B.cols)
         if self.symbolic:
             return lu_solve(A, B, what=what)
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             Am = mpmath.matrix([[_mpf(x) for x in A.row(i)] for i in range(A.rows)])
             cols = []
             for j in range(B.cols):
@@ -260,7 +264,7 @@ class _Mode:
             return []
         free = set().union(*(e.free_symbols for e in M))
         pt = sample_points(free, 1)[0] if free else {}
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             return [[_mpf(sympy_of(M[i, j]).xreplace(pt)) for j in range(M.cols)] for i in range(M.rows)]
 
 
@@ -271,18 +275,11 @@ def _rank_columns(mode: _Mode, M: sp.Matrix, prefer: Sequence[int]) -> list[int]
     if not rows:
         return []
     big = max((abs(x) for r in rows for x in r), default=mpmath.mpf(0))
-    tol = mode.tol * (1 + big)
-    basis: list = []  # reduced copies of chosen columns
+    echelon = Echelon(exact=False, tol=mode.tol * (1 + big))   # reduced copies of the chosen columns
     chosen = []
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         for j in prefer:
-            v = [r[j] for r in rows]
-            for (p, b) in basis:
-                f = v[p] / b[p]
-                v = [x - f * y for x, y in zip(v, b)]
-            k = max(range(len(v)), key=lambda i: abs(v[i]))
-            if abs(v[k]) > tol:
-                basis.append((k, v))
+            if echelon.add([r[j] for r in rows]):
                 chosen.append(j)
             if len(chosen) == len(rows):
                 break
@@ -790,7 +787,7 @@ def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbo
     """Stage 9: A = P J E and B = P ∂(q̇, u̇)/∂r, with J = ∂(q̇, u̇)/∂(q_r, u) the Jacobian on the
     retained variables, E = [[Eq, 0], [Euq, Euu]] the embedding of the independent deviations
     into the tangent space and P the selection of their rows; symbolic entries tidied, numeric
-    round-off set to 0 (:func:`_clean`)."""
+    round-off set to 0 (:func:`~geonh.kernel.linalg.drop_roundoff`)."""
     nq = jac.Kq.rows
     J = (jac.Kq.row_join(jac.Ku)).col_join(jac.Ud[:, :nq + m])
     Bfull = jac.Kr.col_join(jac.Ud[:, nq + m:])
@@ -798,7 +795,7 @@ def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbo
     rows_ind = tangent.qi + [nq + j for j in tangent.ui]
     A = J.extract(rows_ind, list(range(J.cols))) * E
     B = Bfull.extract(rows_ind, list(range(Bfull.cols))) if has_inputs else sp.zeros(len(rows_ind), 0)
-    A, B = (X.applyfunc(_tidy) if symbolic else _clean(X) for X in (A, B))
+    A, B = (X.applyfunc(_cancel_if_small) if symbolic else drop_roundoff(X) for X in (A, B))
     return A, B
 
 
@@ -828,27 +825,19 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
         point.setdefault(S.t, sp.S.Zero)
     B = frame.B
     n = B.rows
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         try:
             A = [[_mpf(sympy_of(B[i, j]).xreplace(point)) for j in range(n)] for i in range(n)]
         except (ValueError, TypeError, SingularMapError):
             return None                       # the point does not fix the frame's coordinates
-        order = list(range(n))
         big = max((abs(x) for r in A for x in r), default=mpmath.mpf(0))
-        tol = (1 + big) * mpmath.mpf(10) ** (-(PRECISION // 2))
-        for c in range(n):
-            k = max(range(c, n), key=lambda r: abs(A[r][c]))
-            if abs(A[k][c]) <= tol:
-                raise SingularMapError(
-                    f"{exc}; the frame {list(frame.names)} itself is singular at the operating point (its "
-                    f"coframe matrix has rank {c} < {n} there), so the {equations.form} equations have no "
-                    "value there: linearize a form without this frame, e.g. derive('lagrange', system)") from None
-            A[c], A[k] = A[k], A[c]
-            order[c], order[k] = order[k], order[c]
-            for r in range(c + 1, n):
-                f = A[r][c] / A[c][c]
-                if f:
-                    A[r] = [x - f * y for x, y in zip(A[r], A[c])]
+        done = eliminate(A, exact=False, tol=(1 + big) * mpmath.mpf(10) ** (-(precision() // 2)), largest=True)
+        order, rank = done.order, done.rank
+        if rank < n:
+            raise SingularMapError(
+                f"{exc}; the frame {list(frame.names)} itself is singular at the operating point (its "
+                f"coframe matrix has rank {rank} < {n} there), so the {equations.form} equations have no "
+                "value there: linearize a form without this frame, e.g. derive('lagrange', system)") from None
     rows = list(range(n))
     C = B.extract(order, rows).LUsolve(sp.eye(n).extract(order, rows), iszerofunc=lambda e: e == 0)
     fields = [VectorField(S, list(C[:, a])) for a in range(n)]
@@ -856,20 +845,13 @@ def _regular_frame_equations(equations: Equations, operating_point: Mapping, par
     return entry(cast("MechanicalSystem", equations.system), regular, None)  # frame forms take one
 
 
-def _tidy(e):
+def _cancel_if_small(e):
+    """``cancel(e)`` (numerator and denominator without common factors) when e has at most 6
+    symbols and 400 operations; e otherwise."""
     e = sympy_of(e)
     if e.is_number or len(e.free_symbols) > 6 or sp.count_ops(e) > 400:
         return e
     return sp.cancel(e)
-
-
-def _clean(X: sp.Matrix) -> sp.Matrix:
-    """Numeric round-off: entries below 10^(−2·PRECISION/3) of the matrix's largest become 0."""
-    if not X:
-        return X
-    big = max(abs(_mpf(x)) for x in X)
-    tol = mpmath.mpf(10) ** (-(2 * PRECISION // 3)) * (1 + big)
-    return X.applyfunc(lambda x: sp.S.Zero if abs(_mpf(x)) <= tol else x)
 
 
 def _show(x) -> str:
@@ -919,11 +901,11 @@ def _solve_coordinates(missing, hol, values: Mapping, mode: _Mode) -> dict:
 
     def resid(*z):
         pt = dict(known)
-        pt.update({s: sp.Float(v, PRECISION) for s, v in zip(missing, z)})
+        pt.update({s: sp.Float(v, precision()) for s, v in zip(missing, z)})
         jet = Jet.gradient(pt, ())
         return [jet(f)[0] for f in eqs]
 
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         try:
             sol = mpmath.findroot(resid, [mpmath.mpf(0)] * len(missing))
         except (ValueError, ZeroDivisionError) as exc:
@@ -1070,7 +1052,7 @@ def _second_order(lin: Linearization, coordinates) -> SecondOrder:
     diag = [mode.numeric(sp.Matrix([[M2[i, i]]]))[0][0] for i in range(M2.rows)]
     if diag and all(d < 0 for d in diag):
         M2, C2, K2, F2 = -M2, -C2, -K2, -F2
-    M2, C2, K2, F2 = (X.applyfunc(_tidy) if lin.symbolic else _clean(X) for X in (M2, C2, K2, F2))
+    M2, C2, K2, F2 = (X.applyfunc(_cancel_if_small) if lin.symbolic else drop_roundoff(X) for X in (M2, C2, K2, F2))
     return SecondOrder(M2, C2, K2, F2, tuple(ind[j] for j in sel), tuple(u[ui[c]] for c in ss), lin.inputs)
 
 
@@ -1102,10 +1084,10 @@ def eigenvalues(A, *, high_precision: bool = False):
         raise DimensionError(f"eigenvalues of a {rows}x{cols} matrix")
     if rows == 0:
         return [] if high_precision else np.zeros(0, dtype=complex)
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         ev = mpmath.eig(mpmath.matrix(entries), left=False, right=False)
         real = all(not isinstance(x, mpmath.mpc) or x.imag == 0 for r in entries for x in r)
-        tol = mpmath.mpf(10) ** (-(PRECISION // 2)) * (1 + max(abs(x) for r in entries for x in r))
+        tol = mpmath.mpf(10) ** (-(precision() // 2)) * (1 + max(abs(x) for r in entries for x in r))
         out = []
         for e in ev:
             e = mpmath.mpmathify(e)

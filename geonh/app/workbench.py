@@ -34,9 +34,10 @@ from ..equations.base import Equations
 from ..equations.registry import FORMS, derive
 from ..errors import BudgetExceededError, GeonhError, IntegrationError
 from ..kernel import display
+from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.frames import Frame
 from ..kernel.parsing import expr_of, sympy_of
-from ..kernel.trig import trig_tidy
+from ..kernel.trig import shorten_trig
 from ..models import files
 from ..numerics.constraints import velocity_constraints
 from ..systems import analyze_constraints
@@ -193,18 +194,18 @@ REDUCE_ANGLES = 3
 
 
 def simplified(e) -> tuple:
-    """(expression for display, whether it was simplified): :func:`geonh.kernel.display.tidy` for small
-    expressions, then :func:`geonh.kernel.trig.trig_tidy` for mid-sized trigonometric ones; big
+    """(expression for display, whether it was simplified): :func:`geonh.kernel.display.shorten_for_display`
+    for small expressions, then :func:`geonh.kernel.trig.shorten_trig` for mid-sized trigonometric ones; big
     ones (the Whipple bicycle's) stay as computed."""
     e = sympy_of(e)
-    out, ok = display.tidy(e)
+    out, ok = display.shorten_for_display(e)
     if ok or not isinstance(e, sp.Expr) or e.is_number or display.too_big(e, REDUCE_NODES):
         return out, ok
-    args = {f.args[0] for f in e.atoms(sp.sin, sp.cos, sp.tan, sp.cot)}
+    args = {f.args[0] for f in e.atoms(*TRIG_FUNCTIONS)}
     if len(args) > REDUCE_ANGLES or any(not p.exp.is_Integer for p in e.atoms(sp.Pow)):
         return out, False
-    r = trig_tidy(e)
-    return (r, True) if r is not None else (out, False)
+    r, reduced = shorten_trig(e)
+    return (r, True) if reduced else (out, False)
 
 
 def for_display(e):

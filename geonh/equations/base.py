@@ -27,10 +27,10 @@ import sympy as sp
 from ..kernel.display import latex as display_latex
 from ..kernel.display import register_rate
 from ..errors import DimensionError, ImmutableError, InconsistentStateError, ParseError
-from ..kernel.evaluation import (PRECISION, is_big, resolve_keys, solve_linear_at, symbols_in, to_mp, to_sympy,
-                                 value_at)
+from ..kernel.evaluation import is_big, precision, resolve_keys, symbols_in, to_mp, to_sympy, value_at
 from ..kernel.frames import Frame
 from ..kernel.generic_point import directional_derivative, lu_solve
+from ..kernel.linalg import solve_linear_at
 from ..kernel.parsing import as_expr, as_exprs, as_mapping, as_matrix, as_sequence, as_symbols, sympy_of
 from ..kernel.space import ConfigurationSpace
 from ..systems.protocol import SystemLike
@@ -286,12 +286,12 @@ class Equations:
                 # time derivative by forward-mode differentiation at PRECISION digits along
                 # (q̇, u̇, ṫ) = (K, u̇, 1), never a symbolic derivative of the large expression
                 point = {s: v for s, v in vals.items() if isinstance(s, sp.Symbol)}
-                with mpmath.workdps(PRECISION):
+                with mpmath.workdps(precision()):
                     direction = {q: to_mp(value_at(kq, point, tree=True)) for q, kq in zip(S.q, self.kinematics)}
                     direction.update({u: to_mp(vals[ud]) for u, ud in zip(self.u, self.ud)})
                     if S.t is not None:
                         direction[S.t] = mpmath.mpf(1)
-            with mpmath.workdps(PRECISION):
+            with mpmath.workdps(precision()):
                 out.append(directional_derivative(k, point, direction, tv, {}))
         return [to_sympy(v) for v in out]
 

@@ -26,6 +26,7 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
+from ..moved import package_getattr
 from ..errors import DimensionError, SpaceMismatchError
 from ..kernel.algebra import Algebra, algebra_for
 from ..kernel.budget import check
@@ -253,3 +254,7 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
         out_rows.append([alg.sympy(x) for x in row])
         out_F.append(alg.sympy(-e))
     return sp.Matrix(out_rows), sp.Matrix(out_F)
+
+
+#: a name that moved from here names its new home (geonh.moved)
+__getattr__ = package_getattr(__name__)

@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, RankError, SingularMapError
-from ..kernel.evaluation import PRECISION, real_value, to_sympy, value_at
+from ..kernel.evaluation import real_value, state_tolerance, to_sympy, value_at
 from ..kernel.parsing import as_expr, as_names, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.velocity_frames import VelocityFrame, singular_at
 from ..systems.nonlinear import as_nonlinear
@@ -72,17 +72,14 @@ def appell(system) -> Equations:
 # ----------------------------------------------------------------------------------------------
 # Maggi's equations for nonlinear constraints
 # ----------------------------------------------------------------------------------------------
-#: values below this count as zero at a sampled state (round-off of PRECISION-digit values)
-_TOL = sp.Float(10) ** (-(PRECISION // 3))
-
-
 def _rank_at(M: sp.Matrix, state: Mapping) -> int | None:
-    """Rank of M at a state (entries by :func:`real_value`, |entry| < _TOL counted as zero);
+    """Rank of M at a state (entries by :func:`real_value`, |entry| < :func:`~geonh.kernel.evaluation.state_tolerance` counted as zero);
     None where an entry is singular or not real there."""
     vals = [real_value(e, state) for e in M]
     if any(v is None for v in vals):
         return None
-    return sp.Matrix(M.rows, M.cols, vals).rank(iszerofunc=lambda x: abs(x) < _TOL)
+    tol = state_tolerance()
+    return sp.Matrix(M.rows, M.cols, vals).rank(iszerofunc=lambda x: abs(x) < tol)
 
 
 def _symbols_for(names: Sequence[str], tag: str) -> tuple[sp.Symbol, ...]:
@@ -195,7 +192,7 @@ def velocity_frame(system, quasi: Sequence, *, names: Sequence[str] | None = Non
         for st in states:
             for w in quasi[l:]:
                 x = real_value(w, st)
-                if x is None or abs(x) > _TOL:
+                if x is None or abs(x) > state_tolerance():
                     raise RankError(f"the constraint quasi-velocity {w} does not vanish on the constraint "
                                     "manifold: the last k quasi-velocities must be the constraints (27)")
             rk = _rank_at(Jphi.col_join(Jc), st)

@@ -66,7 +66,8 @@ sympy; ``to_symengine`` itself raises :class:`UnsupportedExpressionError`):
    for; symengine takes over from B on (brackets, products).  With functions the LU runs
    in symengine.
 7. **Entries not real at a sample point** (``log`` of a negative value, ...): the numeric
-   pivot search (:func:`generic_pivot_order`) evaluates that entry with sympy/mpmath.
+   pivot search (:func:`generic_pivot_order`, i.e. :func:`geonh.kernel.generic_point.pivot_rows`)
+   evaluates that entry with sympy/mpmath.
 
 :func:`supports` returns whether (and :func:`unsupported_reason` why not) an expression can
 go to symengine.  Where the hot paths use the backend: :meth:`VectorField.__call__` and
@@ -101,8 +102,9 @@ Verdicts (docs/errors.md, "What a backend may decide")
 A verdict — zero, rank, independence, regularity, definiteness — is decided once, by the
 function of :mod:`geonh.kernel.generic_point` both backends call, never by a backend on its
 own.  The symengine route may prove a matrix regular (its pivot search
-:func:`generic_pivot_order` uses the shared rule
-:func:`~geonh.kernel.generic_point.pivot_order_at` at the same points and PRECISION digits)
+:func:`generic_pivot_order` is the shared search :func:`~geonh.kernel.generic_point.pivot_rows`,
+with the rule :func:`~geonh.kernel.linalg.pivot_order_at`, at the same points and precision,
+the matrix evaluated in symengine)
 and may skip structural zeros; anything it cannot prove — no pivot order, a pivot that is
 structurally 0, a result holding ``zoo``/``nan``/``±oo`` — is re-decided by the reference
 route (:func:`~geonh.kernel.generic_point.regular_pivot_order`: a refusal states the rank
@@ -120,6 +122,8 @@ import sympy as sp
 
 from ..errors import DimensionError, GeonhError, ParseError, SingularMapError
 from .budget import check
+from .elementary import SYMENGINE_FUNCTIONS
+from .linalg import det_small
 from .parsing import as_mapping, as_matrix, as_sequence, expr_of, sympy_of
 
 try:  # pragma: no cover - depends on the installation
@@ -209,12 +213,9 @@ def use_symengine() -> bool:
 
 
 # -- what symengine may see -------------------------------------------------------------------
-SUPPORTED_FUNCTIONS = frozenset({
-    sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc,
-    sp.asin, sp.acos, sp.atan, sp.acot, sp.asec, sp.acsc,
-    sp.sinh, sp.cosh, sp.tanh, sp.coth,
-    sp.exp, sp.log, sp.atan2,
-})
+#: the functions symengine may see: the rows of the one table of elementary functions
+#: (:mod:`geonh.kernel.elementary`) whose derivatives both engines agree on
+SUPPORTED_FUNCTIONS = SYMENGINE_FUNCTIONS
 _CONSTANTS = (sp.core.numbers.Pi, sp.core.numbers.Exp1, sp.core.numbers.ImaginaryUnit)
 _OK_CACHE: dict = {}
 
@@ -734,51 +735,21 @@ def _eye_like(n: int, native_se: bool):
     return se.eye(n) if native_se else sp.eye(n)
 
 
-def _se_values(entries: list, point: dict) -> list | None:
-    """Values of symengine ``entries`` at ``point`` ({symengine symbol: sympy Rational}):
-    exact Rationals where no function needs evaluating, mpmath numbers at PRECISION digits
-    otherwise (symengine's MPFR at BITS bits, read **at PRECISION digits**: read at mpmath's
-    default 15 digits, the round-off of an identity such as sin²x + cos²x − 1 survived the
-    elimination as a "pivot" and a dependent frame got an inverse full of ``zoo``); an entry
-    symengine cannot evaluate (not real there, ...) is evaluated by sympy/mpmath; round-off
-    zeros become exact 0; None where an entry is singular."""
-    import mpmath
-    from .evaluation import PRECISION, native_values, value_at
-    vals = native_values(entries, point)
-    tol = mpmath.mpf(10) ** (-(PRECISION // 2))
-    out = []
-    with mpmath.workdps(PRECISION):
-        for e, mv in zip(entries, vals):
-            if mv is None:
-                # not real here (or not evaluable by symengine): sympy/mpmath decides this entry
-                mv = value_at(_sympy_plain(e), {sp.Symbol(str(k)): r for k, r in point.items()},
-                              strict=False, tree=True)
-                if mv is None:
-                    return None
-            if isinstance(mv, sp.Basic):
-                out.append(mv)
-                continue
-            if not mpmath.isfinite(mv):
-                return None
-            out.append(sp.S.Zero if abs(mv) < tol else mv)
-    return out
-
-
 def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
-    """Row order of the square symengine matrix M for which Gaussian elimination without
-    row exchanges has pivots non-zero at the generic point; None if none is found at the
-    sample points.  The rule is the sympy route's, :func:`geonh.kernel.generic_point.pivot_order_at`
-    (the same function, at the same reproducible random rational points, exact or at
-    PRECISION digits), but M is evaluated in symengine.  ``symbols`` maps names to the
-    original sympy symbols (from a :class:`Translation`), so the points are the sympy
-    route's points.
+    """Row order of the square matrix M (symengine ``DenseMatrix`` or sympy) for which
+    Gaussian elimination without row exchanges has pivots non-zero at the generic point;
+    None if none is found at the sample points.  The one pivot search,
+    :func:`geonh.kernel.generic_point.pivot_rows` (the rule
+    :func:`~geonh.kernel.linalg.pivot_order_at` at the same reproducible random rational
+    points, exact or at the working precision); a symengine M is evaluated in symengine.
+    ``symbols`` maps names to the original sympy symbols (from a :class:`Translation`), so
+    the points are the sympy route's points.
 
     None is not a verdict: the callers (:func:`lu_solve`, :func:`inverse`) then defer to
     the reference route, :func:`geonh.kernel.generic_point.regular_pivot_order`, which
     refuses M only with the rank :func:`~geonh.kernel.generic_point.generic_rank` finds.
-    A sympy matrix (which may hold functions of time, q(t), q'(t): sampled as symbols) is
-    searched by the sympy route's own search."""
-    from .generic_point import TRIALS, pivot_rows, pivot_order_at, sample_points
+    A sympy matrix may hold functions of time, q(t), q'(t): sampled as symbols."""
+    from .generic_point import pivot_rows
     if not _is_se(M):
         M = as_matrix(M, what="matrix")
         if not M.is_square:
@@ -786,26 +757,7 @@ def generic_pivot_order(M, symbols: dict | None = None) -> list[int] | None:
         return pivot_rows(M)
     if symbols is not None:
         symbols = as_mapping(symbols, "generic_pivot_order symbols")
-    n = M.nrows()
-    entries = list(M)
-    fs = set()
-    for e in entries:
-        fs |= e.free_symbols
-    symbols = symbols or {}
-    to_sym = {symbols.get(str(x), sp.Symbol(str(x))): x for x in fs}
-    got = 0
-    for pt in sample_points(to_sym.keys(), TRIALS + 3):
-        vals = _se_values(entries, {to_sym[k]: v for k, v in pt.items()})
-        if vals is None:
-            continue
-        got += 1
-        exact = all(isinstance(v, sp.Basic) for v in vals)
-        order = pivot_order_at(exact, [vals[i * n:(i + 1) * n] for i in range(n)])
-        if order is not None:
-            return order
-        if got >= TRIALS:
-            break
-    return None
+    return pivot_rows(M, symbols=symbols)
 
 
 def _sympy_plain(e):
@@ -970,7 +922,6 @@ def inverse(M, what: str = "matrix", symbols: dict | None = None):
     if n <= 4:
         if generic_pivot_order(M, symbols) is None:
             return _reference_solve(M, se.eye(n), what, symbols)
-        from .generic_point import det_small
         A = [[M[i, j] for j in range(n)] for i in range(n)]
         det = se.expand(det_small(A))
         if det == 0:

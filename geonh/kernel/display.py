@@ -19,9 +19,9 @@ quasi-velocities, fields and structure coefficients), a
 attributes, so this module imports nothing of geonh above the errors and may be called from
 every layer.
 
-Simplification for display (:func:`tidy`) is bounded by expression size: an expression with
+Simplification for display (:func:`shorten_for_display`) is bounded by expression size: an expression with
 more than ``limit`` operations is shown as computed (sympy's ``trigsimp`` on the frame of the
-Whipple bicycle runs for minutes), and :func:`tidy` says whether it simplified.
+Whipple bicycle runs for minutes), and :func:`shorten_for_display` says whether it simplified.
 """
 from __future__ import annotations
 
@@ -31,12 +31,14 @@ from collections.abc import Iterable
 import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
+from ..moved import package_getattr
 from ..errors import DimensionError, ParseError
+from .elementary import TRIG_FUNCTIONS
 from .parsing import as_sequence, expr_of, sympy_of
 
 __all__ = ["DISPLAY_LIMIT", "DISPLAY_NODES", "balanced", "dotted_names", "equations_latex", "field_text",
            "frame_latex", "frame_name_latex", "latex", "mathml", "rate_role", "register_rate", "relations_latex",
-           "render_latex", "repr_latex", "structure_latex", "system_latex", "tidy", "tidy_all", "too_big"]
+           "render_latex", "repr_latex", "structure_latex", "system_latex", "shorten_for_display", "shorten_all_for_display", "too_big"]
 
 #: expressions with more operations than this are displayed unsimplified
 DISPLAY_LIMIT = 150
@@ -104,12 +106,12 @@ def _cheap(expr: sp.Expr, limit: int) -> bool:
     angles and no roots finish in milliseconds."""
     if sp.count_ops(expr) > limit:
         return False
-    if len({f.args[0] for f in expr.atoms(sp.sin, sp.cos, sp.tan, sp.cot)}) > _TRIG_ARGUMENTS:
+    if len({f.args[0] for f in expr.atoms(*TRIG_FUNCTIONS)}) > _TRIG_ARGUMENTS:
         return False
     return not any(not p.exp.is_Integer for p in expr.atoms(sp.Pow))
 
 
-def tidy(expr, limit: int = DISPLAY_LIMIT) -> tuple[sp.Expr, bool]:
+def shorten_for_display(expr, limit: int = DISPLAY_LIMIT) -> tuple[sp.Expr, bool]:
     """(expression for display, whether it was simplified).  Small expressions are
     simplified (``cancel`` then ``trigsimp``, the smaller of the candidates kept); expressions
     with more than ``limit`` operations, more than three angles or a fractional power are
@@ -127,11 +129,11 @@ def tidy(expr, limit: int = DISPLAY_LIMIT) -> tuple[sp.Expr, bool]:
     return best, True
 
 
-def tidy_all(exprs: Iterable, limit: int = DISPLAY_LIMIT) -> tuple[list, int]:
-    """:func:`tidy` of each expression; returns (expressions, number left unsimplified)."""
+def shorten_all_for_display(exprs: Iterable, limit: int = DISPLAY_LIMIT) -> tuple[list, int]:
+    """:func:`shorten_for_display` of each expression; returns (expressions, number left unsimplified)."""
     out, skipped = [], 0
     for e in as_sequence(exprs, "expressions"):
-        t, ok = tidy(e, limit)
+        t, ok = shorten_for_display(e, limit)
         out.append(t)
         skipped += (not ok) and isinstance(t, sp.Expr) and not t.is_number
     return out, skipped
@@ -267,10 +269,10 @@ def frame_name_latex(frame, a: int) -> str:
 
 
 def _simp(simplify, limit):
-    """The simplifier of the renderers: ``simplify`` if given, else :func:`tidy` within ``limit``."""
+    """The simplifier of the renderers: ``simplify`` if given, else :func:`shorten_for_display` within ``limit``."""
     if simplify is not None:
         return simplify
-    return lambda e: tidy(e, limit)[0]
+    return lambda e: shorten_for_display(e, limit)[0]
 
 
 def field_text(components, coords) -> str:
@@ -295,7 +297,7 @@ def field_text(components, coords) -> str:
 
 def equations_latex(eqs, *, limit: int = DISPLAY_LIMIT, simplify=None) -> str:
     """LaTeX (an ``aligned`` block) of M x = F row by row and the kinematics q̇ = K; entries
-    simplified by ``simplify`` (default :func:`tidy` within ``limit``)."""
+    simplified by ``simplify`` (default :func:`shorten_for_display` within ``limit``)."""
     M, F = eqs.mass_matrix, eqs.forcing
     x = list(eqs.unknowns)
     rows = []
@@ -404,3 +406,7 @@ def render_latex(obj, *, limit: int = DISPLAY_LIMIT) -> str:
 def repr_latex(obj) -> str:
     """``$$…$$`` for Jupyter's ``_repr_latex_``."""
     return f"$${render_latex(obj)}$$"
+
+
+#: a name that moved from here names its new home (geonh.moved)
+__getattr__ = package_getattr(__name__)

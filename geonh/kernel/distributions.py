@@ -23,8 +23,10 @@ from .algebra import PerBackend
 from .budget import check
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
-from .evaluation import to_mp, value_at
-from .generic_point import PRECISION, RowRank, sample_points, tree_eval, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse, nullspace
+from .evaluation import precision, to_mp, tree_eval, value_at
+from .generic_point import (RowRank, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse,
+                            nullspace, rref)
+from .sampling import sample_points
 from .space import ConfigurationSpace
 from .parsing import as_sequence, as_symbols, sympy_of
 
@@ -135,7 +137,7 @@ class Distribution:
         def bracket_values(X, Y):
             # [X, Y]^k = X(Y^k) − Y(X^k) at each point, by forward-mode differentiation
             def at(k, pt):
-                with mpmath.workdps(PRECISION):
+                with mpmath.workdps(precision()):
                     try:
                         xv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, X.components)}
                         yv = {s: tree_eval(c, pt, values[k]) for s, c in zip(coords, Y.components)}
@@ -363,7 +365,7 @@ class Codistribution:
         M = self.matrix()
         r, n = M.shape
         # row-reduced basis: solve for r pivot differentials
-        _, piv = M.rref(iszerofunc=is_zero, simplify=False)
+        _, piv = rref(M)
         P = M.extract(list(range(r)), list(piv))
         Mred = lu_inverse(P, what="pivot block", check=False) * M
         reduced = [OneForm(self.space, list(Mred[k, :])) for k in range(r)]
@@ -450,8 +452,8 @@ def _log_potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -
     logs = [[sp.diff(p, x) / p for p in facs] for x in coords]
     rows, rhs = [], []
     free = set().union(*(sympy_of(c).free_symbols for c in components), *(p.free_symbols for p in facs))
-    tiny = mpmath.mpf(10) ** (-(PRECISION // 2))
-    with mpmath.workdps(PRECISION):
+    tiny = mpmath.mpf(10) ** (-(precision() // 2))
+    with mpmath.workdps(precision()):
         for pt in sample_points(free, len(facs) + 2):
             for i in range(len(coords)):
                 vals = [value_at(e, pt, strict=False, tree=True) for e in logs[i]]
@@ -471,7 +473,7 @@ def _log_potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -
             sol = mpmath.lu_solve(A.T * A, A.T * b)
         except ZeroDivisionError:
             return None
-        cs = [sp.nsimplify(sp.Float(sol[k], PRECISION), rational=True, tolerance=mpmath.mpf(10) ** (-PRECISION // 3))
+        cs = [sp.nsimplify(sp.Float(sol[k], precision()), rational=True, tolerance=mpmath.mpf(10) ** (-precision() // 3))
               for k in range(len(facs))]
     f = sum((c * sp.log(p) for c, p in zip(cs, facs) if c != 0), sp.S.Zero)
     if f == 0 or not all(is_zero(sp.diff(f, x) - c) for x, c in zip(coords, components)):

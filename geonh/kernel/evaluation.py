@@ -1,8 +1,10 @@
 """Values at a point: geonh's one way to evaluate an expression at given numbers.
 
 A value is exact (a sympy ``Rational``) when every number involved is rational and no
-function needs evaluating; otherwise it is an mpmath number with :data:`PRECISION` decimal
-digits (:data:`BITS` bits).  :func:`value_at` is the one entry point:
+function needs evaluating; otherwise it is an mpmath number with PRECISION decimal digits
+(BITS bits): the working precision, one setting (:func:`precision`, :func:`bits`;
+:func:`set_precision` and :func:`working_precision` change it; ``evaluation.PRECISION`` reads
+it) that every module reads when it computes.  :func:`value_at` is the one entry point:
 
 * ``value_at(expr, values)`` raises where the expression has no value (``MissingValueError`` naming
   the symbols without a number, :class:`SingularMapError` where it is singular or infinite);
@@ -13,48 +15,103 @@ digits (:data:`BITS` bits).  :func:`value_at` is the one entry point:
   sympy's adaptive ``evalf``.  The generic-point decisions use it, the values geonh reports
   do not.
 
-:func:`real_value` is the variant for states: a real sympy number or ``None``.
+:func:`real_value` is the variant for states: a real sympy number or ``None``;
+:func:`values_at` evaluates many expressions at one point in one call (a matrix at a sample
+point: symengine's MPFR where it takes them), :func:`term_scale` gives the size of an
+expression's terms there (the scale of its round-off).
 :func:`to_mp` and :func:`to_sympy` convert between the two number worlds (a sympy ``Float``
-made here has PRECISION digits, never 15), and :func:`random_rational` draws the random
-rationals of every reproducible random point or state.
+made here has PRECISION digits, never 15).  Random points are drawn by
+:mod:`geonh.kernel.sampling`, linear algebra on the values is :mod:`geonh.kernel.linalg`.
 :func:`check_assumptions` refuses a number outside the domain its symbol declares (a
 parameter declared positive given −2): :func:`geonh.simulate`, :meth:`geonh.Equations.ode_function`,
 :func:`geonh.numerics.sweep` and :meth:`geonh.Equations.linearize` call it on every value;
 :func:`short_repr` shows a value in an error message.
 
 This module sits at the bottom of the kernel: it imports nothing else from geonh but the
-errors and the input boundary (:mod:`geonh.kernel.parsing`), and :mod:`geonh.kernel.generic_point` builds its decisions on it.
+errors and the input boundary (:mod:`geonh.kernel.parsing`), and
+:mod:`geonh.kernel.generic_point` builds its decisions on it.  It only evaluates: every
+verdict (zero, rank, regularity, definiteness) is taken in :mod:`~geonh.kernel.generic_point`.
 """
 from __future__ import annotations
 
-import random
-from typing import Callable, Iterable, Mapping
+from contextlib import contextmanager
+from typing import Callable, Iterable, Mapping, Sequence
 
 import mpmath
 import sympy as sp
 
+from ..moved import package_getattr
 from ..errors import InconsistentStateError, MissingValueError, ParseError, SingularMapError, UnknownCoordinateError
-from .parsing import as_mapping, as_matrix, as_sequence, as_values, expr_of, sympy_of
+from .elementary import MP_VALUES
+from .parsing import as_mapping, as_sequence, as_values, expr_of
 
-__all__ = ["PRECISION", "BITS", "value_at", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
-           "solve_linear_at", "random_rational", "resolve_keys", "symbols_in", "check_assumptions", "short_repr"]
+__all__ = ["PRECISION", "BITS", "precision", "bits", "state_tolerance", "set_precision", "working_precision", "value_at", "values_at",
+           "term_scale", "native_values", "is_big", "real_value", "to_mp", "to_sympy", "tree_eval", "postorder",
+           "resolve_keys", "symbols_in", "check_assumptions", "short_repr"]
 
-#: decimal digits of every non-exact value (and of the generic-point decisions)
-PRECISION = 60
-#: binary precision that matches PRECISION decimal digits (with guard bits)
-BITS = int(PRECISION * 3.33) + 8
+#: the working precision's default: decimal digits of every non-exact value (and of the
+#: generic-point decisions)
+DEFAULT_PRECISION = 60
+#: the bounds :func:`set_precision` accepts: below 30 digits the round-off tolerance
+#: 10^-(digits/2) of the zero and rank verdicts comes within reach of double-precision data
+PRECISION_RANGE = (30, 2000)
+_digits = DEFAULT_PRECISION
+
+
+def precision() -> int:
+    """The working precision: decimal digits of every non-exact value and of the generic-point
+    decisions (round-off below 10^-(digits/2) is zero).  One setting, read where it is used:
+    every geonh module asks this function (or reads ``evaluation.PRECISION``) at the moment
+    it computes, so :func:`set_precision` reaches all of them."""
+    return _digits
+
+
+def state_tolerance() -> sp.Float:
+    """10^-(precision/3): the size below which a value computed at a state (at the working
+    precision, possibly after cancellation) counts as zero."""
+    return sp.Float(10) ** (-(_digits // 3))
+
+
+def bits() -> int:
+    """The binary precision matching :func:`precision` decimal digits (with guard bits)."""
+    return int(_digits * 3.33) + 8
+
+
+def set_precision(digits: int) -> int:
+    """Make ``digits`` the working precision of the process (every value, every verdict
+    computed from now on); returns the previous one.  An integer within
+    :data:`PRECISION_RANGE`, else :class:`~geonh.errors.ParseError`.  Scoped use:
+    :func:`working_precision`."""
+    global _digits
+    if isinstance(digits, bool) or not isinstance(digits, int) or \
+            not PRECISION_RANGE[0] <= digits <= PRECISION_RANGE[1]:
+        raise ParseError(f"the working precision is a whole number of decimal digits in "
+                         f"{PRECISION_RANGE[0]} … {PRECISION_RANGE[1]}, not {short_repr(digits)}")
+    old, _digits = _digits, digits
+    return old
+
+
+@contextmanager
+def working_precision(digits: int):
+    """``with working_precision(100): ...`` computes the block at ``digits`` decimal digits
+    and restores the previous precision afterwards (also on error)."""
+    old = set_precision(digits)
+    try:
+        yield digits
+    finally:
+        set_precision(old)
+
+
+def __getattr__(name: str):
+    """``PRECISION`` and ``BITS`` as module attributes that follow :func:`set_precision`
+    (a module attribute read at use; ``from … import PRECISION`` would freeze a copy)."""
+    if name == "PRECISION":
+        return _digits
+    if name == "BITS":
+        return bits()
+    return package_getattr(__name__)(name)   # a name that moved names its new home
 
 _SINGULAR = (sp.zoo, sp.nan, sp.oo, -sp.oo)
-
-
-def random_rational(rng: random.Random, low_den: int = 7, high_den: int = 41, *,
-                    divisor: int = 4, top: int = 2) -> sp.Rational:
-    """A random positive rational num/den with den in [low_den, high_den] and num in
-    [den // divisor + 1, top · den], so the value lies in (1/divisor, top]: away from 0 and
-    mostly away from small integers, which are often special.  Two draws from ``rng``
-    (den, then num), so a fixed seed gives a fixed sequence."""
-    den = rng.randint(low_den, high_den)
-    return sp.Rational(rng.randint(den // divisor + 1, top * den), den)
 
 
 def to_mp(x):
@@ -62,7 +119,7 @@ def to_mp(x):
     PRECISION digits (a sympy number through :func:`value_at`)."""
     if isinstance(x, sp.Basic):
         if x.is_Rational:
-            with mpmath.workdps(PRECISION):
+            with mpmath.workdps(precision()):
                 return mpmath.mpf(x.p) / x.q
         return value_at(x)
     return x
@@ -73,19 +130,13 @@ def to_sympy(x) -> sp.Expr:
     if isinstance(x, sp.Basic):
         return x
     if isinstance(x, mpmath.mpc):
-        return sp.Float(x.real, PRECISION) + sp.I * sp.Float(x.imag, PRECISION)
+        return sp.Float(x.real, precision()) + sp.I * sp.Float(x.imag, precision())
     if isinstance(x, (mpmath.mpf, float, int)) and not isinstance(x, bool):
-        return sp.Float(x, PRECISION)
+        return sp.Float(x, precision())
     return expr_of(x, what="to_sympy")
 
 
 # -- fixed-precision evaluation of large trees --------------------------------------------------
-_MP_FUNCS = {
-    sp.sin: mpmath.sin, sp.cos: mpmath.cos, sp.tan: mpmath.tan, sp.cot: mpmath.cot,
-    sp.sec: mpmath.sec, sp.csc: mpmath.csc, sp.exp: mpmath.exp, sp.log: mpmath.log,
-    sp.sinh: mpmath.sinh, sp.cosh: mpmath.cosh, sp.tanh: mpmath.tanh, sp.asin: mpmath.asin,
-    sp.acos: mpmath.acos, sp.atan: mpmath.atan, sp.Abs: abs,
-}
 
 
 def postorder(expr: sp.Expr, cache: dict, leaf: Callable, node: Callable):
@@ -139,8 +190,8 @@ def tree_eval(expr: sp.Expr, point: Mapping, cache: dict):
         if e.is_Pow:
             b, x = args
             return b ** int(e.exp) if e.exp.is_Integer else b ** x
-        if e.func in _MP_FUNCS and len(args) == 1:
-            return _MP_FUNCS[e.func](args[0])
+        if e.func in MP_VALUES and len(args) == 1:
+            return MP_VALUES[e.func](args[0])
         return to_mp(value_at(e, point))  # any other function: sympy's evalf on this node
 
     return postorder(expr, cache, leaf, node)
@@ -155,23 +206,26 @@ def native_values(natives: list, values: Mapping) -> list:
     value, a function it lacks), which the caller then evaluates by sympy/mpmath.
     Raises :class:`~geonh.errors.ParseError` (a ``TypeError``) if a value is not a rational
     number (the caller's cue to use the sympy route for the whole point)."""
+    return _native_values(as_sequence(natives, "native_values natives"), as_values(values, what="native_values values"))
+
+
+def _native_values(natives: Sequence, values: dict) -> list:
+    """:func:`native_values` at checked ``values`` (sympy objects, as :func:`as_values` gives)."""
     import symengine as se
-    natives = as_sequence(natives, "native_values natives")
     sub = {}
-    for k, v in as_values(values, what="native_values values").items():
-        v = sympy_of(v)
+    for k, v in values.items():
         if not v.is_Rational:
             raise ParseError("symengine route: rational point values only")
         sub[se.sympify(k)] = se.Rational(int(v.p), int(v.q))
     out: list = []
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         for n in natives:
             try:
                 v = n.xreplace(sub) if n.free_symbols else n
                 if v.is_Rational:
                     out.append(sp.Integer(int(v)) if v.is_Integer else sp.Rational(int(v.p), int(v.q)))
                     continue
-                mv = mpmath.mpf(str(v.n(BITS, real=True)))
+                mv = mpmath.mpf(str(v.n(bits(), real=True)))
                 out.append(mv if mpmath.isfinite(mv) else None)
             except Exception:  # noqa: BLE001 - not real, singular or not evaluable by symengine
                 out.append(None)
@@ -189,7 +243,10 @@ def _native_value(expr: sp.Expr, values: Mapping):
 
 def is_big(expr: sp.Expr, limit: int = 150) -> bool:
     """Has ``expr`` more than ``limit`` nodes?  (Stops counting there.)"""
-    expr = expr_of(expr, what="is_big")
+    return _is_big(expr_of(expr, what="is_big"), limit)
+
+
+def _is_big(expr: sp.Expr, limit: int = 150) -> bool:
     for k, _ in enumerate(sp.preorder_traversal(expr)):
         if k > limit:
             return True
@@ -198,7 +255,7 @@ def is_big(expr: sp.Expr, limit: int = 150) -> bool:
 
 def _tree_value(expr: sp.Expr, point: Mapping):
     """:func:`tree_eval` at PRECISION digits; None where it is singular or not finite."""
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         try:
             v = tree_eval(expr, point, {})
         except (ZeroDivisionError, ValueError, OverflowError, TypeError):
@@ -225,7 +282,14 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
     if expr.is_Rational:
         return expr
     values = {} if values is None else as_values(values, what="value_at values")
-    if tree and expr.has(sp.Function) and is_big(expr) and all(s in values for s in expr.free_symbols):
+    return _value_at(expr, values, strict, tree)
+
+
+def _value_at(expr: sp.Expr, values: dict, strict: bool, tree: bool):
+    """:func:`value_at` of a sympy expression at checked ``values`` (the callers have checked both)."""
+    if expr.is_Rational:
+        return expr
+    if tree and expr.has(sp.Function) and _is_big(expr) and all(s in values for s in expr.free_symbols):
         v = _native_value(expr, values)
         if v is not None:
             return v
@@ -241,7 +305,7 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
             raise MissingValueError(f"no value given for {sorted(map(str, v.free_symbols))}")
         return None
     try:
-        f = None if v.has(*_SINGULAR) else v.evalf(PRECISION)
+        f = None if v.has(*_SINGULAR) else v.evalf(precision())
     except (ZeroDivisionError, ValueError) as exc:
         if strict:
             raise SingularMapError(f"expression cannot be evaluated at the given state: {expr}") from exc
@@ -250,8 +314,8 @@ def value_at(expr: sp.Expr, values: Mapping | None = None, *, strict: bool = Tru
         if strict:
             raise SingularMapError(f"expression singular at the given state: {expr}")
         return None
-    with mpmath.workdps(PRECISION):
-        return f._to_mpmath(BITS)
+    with mpmath.workdps(precision()):
+        return f._to_mpmath(bits())
 
 
 def real_value(expr: sp.Expr, values: Mapping | None = None) -> sp.Expr | None:
@@ -263,37 +327,72 @@ def real_value(expr: sp.Expr, values: Mapping | None = None) -> sp.Expr | None:
     if v is None or isinstance(v, sp.Basic):
         return v
     if isinstance(v, mpmath.mpc):
-        with mpmath.workdps(PRECISION):
-            if abs(v.imag) > mpmath.mpf(10) ** (-(PRECISION // 2)) * max(1, abs(v.real)):
+        with mpmath.workdps(precision()):
+            if abs(v.imag) > mpmath.mpf(10) ** (-(precision() // 2)) * max(1, abs(v.real)):
                 return None
         v = v.real
-    return sp.Float(v, PRECISION)
+    return sp.Float(v, precision())
 
 
-def solve_linear_at(M: sp.Matrix, F: sp.Matrix, values: Mapping, what: str = "matrix") -> list:
-    """Solve M x = F at a state: exactly if every entry is rational there, else with mpmath
-    (large entries with functions evaluated at fixed PRECISION digits, ``tree=True``)."""
-    M, F = as_matrix(M, what=what), as_matrix(F, what=f"right-hand side of {what}")
-    values = as_values(values, what="solve_linear_at values")
-    Mv = [value_at(e, values, tree=True) for e in M]
-    Fv = [value_at(e, values, tree=True) for e in F]
-    n = M.rows
-    if all(isinstance(x, sp.Basic) for x in Mv + Fv):
-        Ms = sp.Matrix(n, M.cols, Mv)
-        if Ms.det() == 0:
-            raise SingularMapError(f"{what} is singular at this state")
-        return list(Ms.LUsolve(sp.Matrix(Fv)))
-    with mpmath.workdps(PRECISION):
-        conv = [to_mp(x) for x in Mv + Fv]
-        Mm = mpmath.matrix(n, M.cols)
-        for k in range(n * M.cols):
-            Mm[k // M.cols, k % M.cols] = conv[k]
-        Fm = mpmath.matrix(conv[n * M.cols:])
+def values_at(exprs, point: Mapping, natives: Sequence | None = None) -> list:
+    """Values of many expressions at one point, in one call: a list with an exact ``Rational``
+    or an mpmath number (working precision) per expression, ``None`` where it has no finite
+    value there (singular, missing a value) — :func:`value_at` with ``strict=False,
+    tree=True`` for each, the point checked once.
+
+    ``natives``, the symengine images of the expressions (same order), are evaluated first by
+    :func:`native_values` (MPFR, several times faster on large trees); an entry symengine
+    cannot evaluate, and every entry when the point is not rational, goes through
+    :func:`value_at`.  ``exprs`` is a sequence of sympy expressions or a function k → the
+    k-th one (asked only for the entries symengine leaves: a caller holding symengine
+    expressions converts only those)."""
+    values = as_values(point, what="values_at point")
+    if natives is not None:
+        natives = as_sequence(natives, "values_at natives")
+        if not all((type(e).__module__ or "").startswith("symengine") for e in natives):
+            raise ParseError("values_at: natives are symengine expressions (the images of exprs)")
+    if callable(exprs) and not isinstance(exprs, sp.Basic):
+        if natives is None:
+            raise ParseError("values_at: a function k → expression needs natives (it gives their sympy images)")
+        get = exprs
+    else:
+        seq = as_sequence(exprs, "values_at expressions")
+        if natives is not None and len(natives) != len(seq):
+            raise ParseError(f"values_at: {len(natives)} natives for {len(seq)} expressions")
+        get = seq.__getitem__
+        if natives is None:
+            return [_value_at(expr_of(e, what="expression"), values, False, True) for e in seq]
+    if natives is not None:
         try:
-            x = mpmath.lu_solve(Mm, Fm)
-        except (ZeroDivisionError, TypeError, ValueError):
-            raise SingularMapError(f"{what} is singular at this state") from None
-        return [x[i] for i in range(n)]
+            vals = _native_values(natives, values)
+        except Exception:  # noqa: BLE001 - a point value symengine cannot take: the sympy route
+            vals = None
+        if vals is not None:
+            return [v if v is not None else _value_at(expr_of(get(k), what="expression"), values, False, True)
+                    for k, v in enumerate(vals)]
+    return [_value_at(expr_of(get(k), what="expression"), values, False, True) for k in range(len(natives))]
+
+
+def term_scale(expr: sp.Expr, point: Mapping) -> float:
+    """The size of ``expr``'s terms at ``point``: Σ |t| over its first 64 terms t (those with a
+    value there), at least 1; 1 for a single term.  The scale against which a value is
+    round-off (a sum of large terms that cancel leaves residues of their size times
+    10^-precision)."""
+    return _term_scale(expr_of(expr, what="term_scale"), as_values(point, what="term_scale point"))
+
+
+def _term_scale(expr: sp.Expr, values: dict) -> float:
+    """:func:`term_scale` of a sympy expression at checked ``values``."""
+    terms = sp.Add.make_args(expr)
+    if len(terms) == 1:
+        return 1.0
+    tot = 0.0
+    for t in terms[:64]:
+        v = _value_at(t, values, False, True)
+        if v is None:
+            continue
+        tot += float(abs(v))
+    return max(1.0, tot)
 
 
 # -- the keys of a value mapping ------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Decisions at the generic point: zero tests, ranks and reliable linear algebra.
+"""Decisions at the generic point: every verdict of geonh — zero, rank, independence,
+regularity, positive definiteness — is answered here, once, for both backends.
 
 sympy's ``simplify`` does not close many trigonometric identities of this subject, and its
 default zero test (``expr.is_zero``) answers ``None`` on unexpanded zeros.  geonh therefore
@@ -24,14 +25,24 @@ generic point?" by **evaluation at random points**:
   states the rank :func:`generic_rank` finds (never "rank n < n"); the solve/inverse
   functions (:func:`lu_solve` = :func:`generic_solve`, :func:`lu_inverse`, :func:`inverse`)
   are built on it;
-* a **float screen** comes first for ranks, independent rows and (in
-  :class:`~geonh.systems.MechanicalSystem`) positive definiteness: the matrix is compiled once
+* positive definiteness of a symmetric matrix over a parameter domain is
+  :func:`not_positive_definite_at` (the mass matrix of a
+  :class:`~geonh.systems.MechanicalSystem`);
+* a **float screen** comes first for ranks, independent rows and positive definiteness:
+  the matrix is compiled once
   and evaluated in double precision at the same points (:func:`float_values`), and a verdict
   that double precision proves beyond doubt — a singular value or Cholesky pivot above
-  :data:`FLOAT_CLEAR` of the largest, so full rank, an independent row, a positive definite
+  :data:`~geonh.kernel.linalg.FLOAT_CLEAR` of the largest, so full rank, an independent row, a positive definite
   matrix — is accepted; everything else (every "zero", "dependent", "rank deficient" verdict)
   is decided at PRECISION digits as before.  The PRECISION-digit values of large trees come
   from symengine's MPFR arithmetic where symengine takes the expression.
+
+Each verdict goes one way down and nothing calls back: points from
+:mod:`geonh.kernel.sampling` (the one sampler), values from :mod:`geonh.kernel.evaluation`
+(a whole matrix at a point in one call, :func:`~geonh.kernel.evaluation.values_at`), linear
+algebra on the numbers from :mod:`geonh.kernel.linalg` (the pivot rule, the row echelon, the
+rank of a sample).  PRECISION is the working precision,
+:func:`geonh.kernel.evaluation.precision`, read at every use.
 
 Soundness.  A non-zero value, or a non-zero minor, at one point *proves* the expression (the
 determinant) is not identically zero, so full-rank and non-zero verdicts are certain (in the
@@ -45,93 +56,20 @@ symbolic confirmation (``simplify``) on top of the numerical one.
 """
 from __future__ import annotations
 
-import random
-from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 import mpmath
 import sympy as sp
 
+from ..moved import package_getattr
 from ..errors import DimensionError, SingularMapError
-from .evaluation import PRECISION, native_values, random_rational, to_mp, tree_eval, value_at
+from . import evaluation
+from .evaluation import term_scale, to_mp, value_at, values_at
 from .jets import directional_derivative  # noqa: F401 - its home is kernel/jets.py; callers import it here
+from . import linalg
+from .linalg import as_sample, cramer_solve, float_positive_definite, float_rank, sample_rank
 from .parsing import as_matrix, expr_of, sympy_of
-
-TRIALS = 3
-_SEED = 20240601
-
-
-@lru_cache(maxsize=64)
-def _points(symbols: tuple, trials: int) -> tuple:
-    rng = random.Random(_SEED + len(symbols))
-    # denominators 11 … 97, values in (1/5, 3]: wider than the states' draws (random_rational's defaults)
-    return tuple({s: random_rational(rng, 11, 97, divisor=5, top=3) for s in symbols} for _ in range(trials))
-
-
-def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: bool = False,
-                  conditions: Sequence = ()) -> tuple[dict, ...]:
-    """Reproducible random rational points for ``symbols`` (sorted by name).
-
-    By default every value is positive (the draws the decisions have always used).  With
-    ``signs=True`` or ``conditions`` the points come from another stream: a symbol whose
-    sympy assumptions make it positive (negative) gets a positive (negative) value, every
-    other symbol a value of either sign (negative in the first draw, random signs after
-    it), and only points where every condition (a sympy
-    relational such as ``J > J0``) holds are kept.  :class:`InconsistentStateError` if the
-    conditions hold at none of many draws."""
-    conds = tuple(conditions)
-    syms = set(symbols)
-    for c in conds:
-        syms |= c.free_symbols
-    ordered = tuple(sorted(syms, key=sp.default_sort_key))
-    if not signs and not conds:
-        return _points(ordered, trials)
-    return _signed_points(ordered, trials, conds)
-
-
-def _sign_of(s: sp.Symbol, rng: random.Random, first: bool = False) -> int:
-    if s.is_positive or s.is_nonnegative:
-        return 1
-    if s.is_negative or s.is_nonpositive:
-        return -1
-    return -1 if first else rng.choice([-1, 1])
-
-
-@lru_cache(maxsize=64)
-def _signed_points(symbols: tuple, trials: int, conditions: tuple) -> tuple:
-    from ..errors import InconsistentStateError
-    rng = random.Random(_SEED + 7919 + len(symbols))
-    out: list[dict] = []
-    attempts = 0
-    while len(out) < trials:
-        attempts += 1
-        if attempts > 200 * max(trials, 1):
-            raise InconsistentStateError(
-                f"the conditions {list(conditions)} hold at none of {attempts - 1} random values of "
-                f"{[s.name for s in symbols]}: they may be inconsistent")
-        # the first draw is negative in every unsigned symbol, the others have random signs
-        pt = {s: _sign_of(s, rng, attempts == 1) * random_rational(rng, 11, 97, divisor=5, top=3)
-              for s in symbols}
-        if all(condition_holds(c, pt) for c in conditions):
-            out.append(pt)
-    return tuple(out)
-
-
-def condition_holds(condition, point: Mapping) -> bool:
-    """Does the sympy relational ``condition`` hold at ``point`` ({symbol: number})?"""
-    from ..errors import ParseError
-    v = condition.xreplace(point)
-    if v is sp.true or v is sp.false:
-        return bool(v)
-    try:
-        v = v.evalf(PRECISION)  # functions of numbers: decide numerically
-        if isinstance(v, sp.logic.boolalg.BooleanAtom):
-            return bool(v)
-    except (TypeError, ValueError):  # pragma: no cover - defensive
-        pass
-    raise ParseError(f"the condition {condition} is not decided at {point}: it must compare "
-                     "real expressions in the parameters (and coordinates)")
-
+from .sampling import TRIALS, sample_points
 
 _NONANALYTIC = (sp.Abs, sp.sign, sp.Piecewise, sp.Heaviside, sp.Max, sp.Min, sp.floor, sp.ceiling,
                 sp.atan2, sp.re, sp.im, sp.arg)
@@ -151,7 +89,7 @@ def is_nonanalytic(expr: sp.Basic) -> bool:
 def _free(exprs: Iterable[sp.Expr]) -> set:
     out: set = set()
     for e in exprs:
-        out |= sympy_of(e).free_symbols
+        out |= (e if isinstance(e, sp.Basic) else sympy_of(e)).free_symbols
     return out
 
 
@@ -206,18 +144,6 @@ def generic_symbols(expr):
     return expr.xreplace({n: _jet_symbol(n) for n in nodes})
 
 
-def _scale(expr: sp.Expr, point: Mapping) -> float:
-    """Rough magnitude of the terms of ``expr`` (to make the zero tolerance relative)."""
-    terms = sp.Add.make_args(expr)
-    if len(terms) == 1:
-        return 1.0
-    tot = 0.0
-    for t in terms[:64]:
-        v = value_at(t, point, strict=False, tree=True)
-        if v is None:
-            continue
-        tot += float(abs(v))
-    return max(1.0, tot)
 
 
 def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bool:
@@ -234,7 +160,7 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
     if expr.is_number and expr.is_Rational:
         return False
     free = expr.free_symbols
-    tol = mpmath.mpf(10) ** (-(PRECISION // 2))
+    tol = _roundoff()
     seen = 0
     for pt in sample_points(free, trials + 3):
         v = value_at(expr, pt, strict=False, tree=True)
@@ -244,7 +170,7 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
         if isinstance(v, sp.Basic):
             if v != 0:
                 return False
-        elif abs(v) > tol * _scale(expr, pt):
+        elif abs(v) > tol * term_scale(expr, pt):
             return False
         if seen >= trials:
             break
@@ -260,7 +186,7 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
             if isinstance(v, sp.Basic):
                 if v != 0:
                     return False
-            elif abs(v) > tol * _scale(expr, pt):
+            elif abs(v) > tol * term_scale(expr, pt):
                 return False
     if certify:
         return sp.simplify(expr) == 0
@@ -268,10 +194,6 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
 
 
 # -- a float screen in front of the PRECISION-digit decisions ------------------------------------
-#: a float singular value (eigenvalue) must exceed this fraction of the largest, besides the
-#: error bound of the evaluation (:func:`float_values`), for double precision to prove it
-#: non-zero (positive).
-FLOAT_CLEAR = 1e-9
 #: safety factor on the first-order rounding-error bound u·A(e) of a float evaluation (it
 #: absorbs the number of operations along a path, γ_N ≈ N·u; u the unit round-off)
 FLOAT_SAFETY = 1e4
@@ -324,11 +246,11 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
     values.  One compiled function for all points (symengine's ``Lambdify``, cse, lambda
     backend: no LLVM build cost; sympy's ``lambdify`` on numpy without symengine).  This is
     a *screen*: the callers accept only verdicts that double precision proves — a singular
-    value or eigenvalue above both the error bound and :data:`FLOAT_CLEAR` of the largest —
+    value or eigenvalue above both the error bound and :data:`~geonh.kernel.linalg.FLOAT_CLEAR` of the largest —
     and take every other decision at PRECISION digits, exactly as without the screen.  An
     expression the error model does not cover turns the screen off (every entry None)."""
     import numpy as np
-    exprs = [sympy_of(e) for e in exprs]
+    exprs = [e if isinstance(e, sp.Basic) else sympy_of(e) for e in exprs]
     if not points:
         return []
     syms = sorted(_free(exprs), key=lambda s: (s.name, str(s.assumptions0)))
@@ -363,55 +285,69 @@ def _compiled(exprs: tuple, syms: tuple):
     return lambda x: g(x)
 
 
-def _float_rank(A, E) -> int:
-    """Rank of the float matrix A that double precision proves, given the entrywise error
-    bound E: the number of singular values above both ‖E‖_F (Weyl: a perturbation of norm
-    ≤ ‖E‖ moves no singular value further) and FLOAT_CLEAR · σ_max — a lower bound of the
-    rank of the exact matrix at that point."""
+#: points of either sign (or of the conditions' domain) in the positive-definiteness verdict
+PD_POINTS = 8
+
+
+def not_positive_definite_at(M: sp.MatrixBase, conditions: Sequence = ()) -> tuple[dict, list] | None:
+    """The definiteness verdict on a symmetric matrix over a parameter domain: None when M is
+    positive definite at every sample point of the domain, else ``(point, values)`` — the
+    first sample point where it is not (``values``: M's entries there, row-major, ``None``
+    entries where undefined), for the caller's refusal.
+
+    The domain is the symbols' sympy assumptions and ``conditions`` (sympy relationals such as
+    ``J > J0``): with conditions, :data:`PD_POINTS` + 3 points of that domain
+    (:func:`sample_points` with ``conditions``); without, 3 positive points and
+    :data:`PD_POINTS` of either sign (symbols without a sign get either).  At each point a
+    float screen first (:func:`float_values`; :func:`~geonh.kernel.linalg.float_positive_definite`:
+    the least eigenvalue proven positive beyond the rounding-error bound), else Cholesky at
+    the working precision, every pivot above 10^-(precision/3) (Sylvester's criterion in
+    its Cholesky form: M = LLᵀ with L_ii > 0 exactly when M is positive definite); a point
+    where an entry has no value is skipped."""
     import numpy as np
-    if A.size == 0:
-        return 0
-    s = np.linalg.svd(A, compute_uv=False)
-    if not s.size or s[0] == 0:
-        return 0
-    tol = max(FLOAT_CLEAR * s[0], float(np.linalg.norm(E)))
-    return int(np.sum(s > tol))
+    M = as_matrix(M, what="matrix")
+    free = _free(list(M))
+    n = M.rows
+    if conditions:
+        points = sample_points(free, PD_POINTS + 3, conditions=conditions)
+    else:
+        points = sample_points(free, 3) + sample_points(free, PD_POINTS, signs=True)
+    upper = [(i, j) for i in range(n) for j in range(i, n)]
+    screens = float_values([M[i, j] for i, j in upper], points)
+    for pt, fv in zip(points, screens):
+        if fv is not None:
+            A, E = np.empty((n, n)), np.empty((n, n))
+            for (i, j), v, e in zip(upper, *fv):
+                A[i, j] = A[j, i] = v
+                E[i, j] = E[j, i] = e
+            if float_positive_definite(A, E):
+                continue
+        vals = values_at(list(M), pt)
+        if any(v is None for v in vals):
+            continue
+        digits = evaluation.precision()
+        with mpmath.workdps(digits):
+            A = mpmath.matrix(n, n)
+            for k, v in enumerate(vals):
+                A[k // n, k % n] = to_mp(v)
+            try:
+                L = mpmath.cholesky(A)
+                ok = all(L[i, i] > mpmath.mpf(10) ** (-digits // 3) for i in range(n))
+            except (ValueError, ZeroDivisionError):
+                ok = False
+        if not ok:
+            return pt, vals
+    return None
 
 
-def float_positive_definite(A, E) -> bool:
-    """Does double precision prove the symmetric float matrix A (entrywise error bound E)
-    positive definite?  Its least eigenvalue above ‖E‖_F (Weyl) and FLOAT_CLEAR · the
-    largest; False means "not proven" (the caller decides at PRECISION digits), not
-    "indefinite"."""
-    import numpy as np
-    if A.size == 0:
-        return True
-    w = np.linalg.eigvalsh(A)
-    return bool(w[-1] > 0 and w[0] > max(FLOAT_CLEAR * w[-1], float(np.linalg.norm(E))))
-
-
-def _numeric_rank(rows: list[list]) -> int:
-    with mpmath.workdps(PRECISION):
-        m = mpmath.matrix(rows)
-        if all(isinstance(x, mpmath.mpf) for row in rows for x in row):
-            sv = mpmath.svd_r(m, compute_uv=False)
-        else:
-            sv = mpmath.svd_c(m, compute_uv=False)
-        svals = [abs(sv[i]) for i in range(len(sv))]
-    if not svals:
-        return 0
-    top = max(svals)
-    if top == 0:
-        return 0
-    # relative to the largest singular value, but never below the absolute floor is_zero uses:
-    # a matrix whose entries are all round-off (~1e-190 from cancelling terms) has rank 0
-    tol = max(top, 1) * mpmath.mpf(10) ** (-(PRECISION // 2))
-    return sum(1 for s in svals if s > tol)
+def _roundoff() -> mpmath.mpf:
+    """10^-(precision/2): the relative size below which a value is round-off."""
+    return mpmath.mpf(10) ** (-(evaluation.precision() // 2))
 
 
 def _native(exprs: Sequence[sp.Expr]):
-    """``exprs`` converted once to symengine for :func:`_mpfr_values` (None without symengine
-    or where a conversion fails)."""
+    """``exprs`` converted once to symengine for :func:`~geonh.kernel.evaluation.values_at`
+    (None without symengine or where a conversion fails)."""
     try:
         import symengine as se
         return [se.sympify(e) for e in exprs]
@@ -419,67 +355,111 @@ def _native(exprs: Sequence[sp.Expr]):
         return None
 
 
-def _mpfr_values(exprs: Sequence[sp.Expr], pt: Mapping, native) -> list | None:
-    """Values of ``exprs`` at ``pt`` by :func:`~geonh.kernel.evaluation.native_values`
-    (symengine, MPFR), an entry it cannot evaluate by :func:`value_at`; None: no symengine
-    route for this point (the caller evaluates every entry by :func:`value_at`)."""
-    if native is None:
-        return None
-    try:
-        vals = native_values(native, pt)
-    except Exception:  # noqa: BLE001 - a point value symengine cannot take
-        return None
-    return [v if v is not None else value_at(e, pt, strict=False, tree=True) for e, v in zip(exprs, vals)]
-
-
 def _numeric_values(exprs: Sequence[sp.Expr], pt: Mapping, native=None) -> list | None:
     """Values of ``exprs`` at ``pt`` (Rationals where exact, mpmath numbers otherwise), with
-    round-off zeros set to exact 0; None if an expression is singular at ``pt``.
+    round-off zeros set to exact 0; None if an expression is singular at ``pt``.  One call
+    down for the values (:func:`~geonh.kernel.evaluation.values_at`).
 
     An entry at round-off level is zero if it is tiny against the size of its terms (a
     singular value test alone is only relative: it would count a matrix of round-off zeros
     as full rank)."""
-    vals = _mpfr_values(exprs, pt, native)
-    if vals is None:
-        vals = [value_at(e, pt, strict=False, tree=True) for e in exprs]
+    vals = values_at(exprs, pt, native)
     if any(v is None for v in vals):
         return None
-    tol = mpmath.mpf(10) ** (-(PRECISION // 2))
+    tol = _roundoff()
     for k, v in enumerate(vals):
         if not isinstance(v, sp.Basic) and abs(v) < mpmath.mpf(10) ** -20 \
-                and abs(v) <= tol * _scale(exprs[k], pt):
+                and abs(v) <= tol * term_scale(exprs[k], pt):
             vals[k] = sp.S.Zero
     return vals
 
 
-def _as_sample(rows: list) -> tuple[bool, list]:
-    exact = all(isinstance(v, sp.Basic) for r in rows for v in r)
-    if not exact:
-        with mpmath.workdps(PRECISION):
-            rows = [[to_mp(v) for v in r] for r in rows]
-    return exact, rows
-
-
-def _samples(M: sp.Matrix, trials: int) -> list:
-    """Numeric values of M at up to ``trials`` random points where it is regular: each sample
-    is (exact: bool, rows) with Rationals (exact) or mpmath numbers."""
-    free = _free(M)
+def _native_matrix_values(entries: list, point: Mapping) -> list | None:
+    """Values of symengine ``entries`` at ``point`` ({sympy symbol: Rational}): exact
+    Rationals where no function needs evaluating, mpmath numbers at the working precision
+    otherwise (symengine's MPFR, read **at the working precision**: read at mpmath's default
+    15 digits, the round-off of an identity such as sin²x + cos²x − 1 survived the
+    elimination as a "pivot" and a dependent frame got an inverse full of ``zoo``); an entry
+    symengine cannot evaluate (not real there, ...) is evaluated by sympy/mpmath from its
+    plain sympy image; round-off zeros (below 10^-(precision/2)) become exact 0; None where
+    an entry is singular."""
+    plain = {sp.Symbol(str(k)): v for k, v in point.items()}
+    vals = values_at(lambda k: entries[k]._sympy_(), plain, entries)
+    tol = _roundoff()
     out = []
-    entries = list(M)
-    native = _native(entries)
-    for pt in sample_points(free, trials + 3):
-        vals = _numeric_values(entries, pt, native)
-        if vals is None:
-            continue
-        out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
-        if len(out) >= trials:
-            break
-    if any(is_nonanalytic(e) for e in M):
-        for pt in sample_points(free, trials, signs=True):
-            vals = _numeric_values(entries, pt, native)
-            if vals is not None:
-                out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
+    with mpmath.workdps(evaluation.precision()):
+        for mv in vals:
+            if mv is None:
+                return None
+            if isinstance(mv, sp.Basic):
+                out.append(mv)
+                continue
+            if not mpmath.isfinite(mv):
+                return None
+            out.append(sp.S.Zero if abs(mv) < tol else mv)
     return out
+
+
+def _is_native(M) -> bool:
+    try:
+        import symengine as se
+    except ImportError:
+        return False
+    return isinstance(M, se.DenseMatrix)
+
+
+def _samples(M, trials: int, *, positive: bool = True, signed: bool | None = None,
+             symbols: Mapping | None = None) -> Iterator[tuple[bool, list]]:
+    """The one sample stream of the verdicts: values of M at random points where it has
+    values, each sample an ``(exact, rows)`` pair (:func:`~geonh.kernel.linalg.as_sample`),
+    produced lazily (a search that stops at the first sample never evaluates the others).
+
+    ``positive``: at up to ``trials`` points of :func:`sample_points` (of ``trials + 3``
+    drawn) where every entry has a value; ``signed``: then at ``trials`` points of either sign
+    (``sample_points(..., signs=True)``), by default when an entry is not analytic
+    (:func:`is_nonanalytic`).  M is a sympy matrix (values by
+    :func:`~geonh.kernel.evaluation.values_at`, symengine's MPFR where it takes the entries)
+    or a symengine ``DenseMatrix`` (evaluated in symengine, never converted as a whole;
+    ``symbols`` maps names to the original sympy symbols, so the points are the sympy
+    route's points; positive points only)."""
+    if _is_native(M):
+        rows, cols = M.nrows(), M.ncols()
+        entries = list(M)
+        names = dict(symbols or {})
+        fs: set = set()
+        for e in entries:
+            fs |= e.free_symbols
+        to_native = {names.get(str(x), sp.Symbol(str(x))): x for x in fs}
+        free = set(to_native)
+        evaluate = lambda pt: _native_matrix_values(entries, pt)  # noqa: E731
+        signed = False
+    else:
+        rows, cols = M.rows, M.cols
+        entries = list(M)
+        free = _free(entries)
+        native = _native(entries)
+        evaluate = lambda pt: _numeric_values(entries, pt, native)  # noqa: E731
+        if signed is None:
+            signed = any(is_nonanalytic(e) for e in entries)
+
+    def shaped(vals):
+        return as_sample([vals[i * cols:(i + 1) * cols] for i in range(rows)])
+
+    if positive:
+        got = 0
+        for pt in sample_points(free, trials + 3):
+            vals = evaluate(pt)
+            if vals is None:
+                continue
+            got += 1
+            yield shaped(vals)
+            if got >= trials:
+                break
+    if signed:
+        for pt in sample_points(free, trials, signs=True):
+            vals = evaluate(pt)
+            if vals is not None:
+                yield shaped(vals)
 
 
 class RowRank:
@@ -501,7 +481,7 @@ class RowRank:
                 out.append(-1)
                 continue
             rows = self.rows[k] + ([extra[k]] if extra is not None else [])
-            out.append(_sample_rank(*_as_sample(rows)) if rows else 0)
+            out.append(sample_rank(*as_sample(rows)) if rows else 0)
         return out
 
     def add(self, row: Sequence[sp.Expr]) -> bool:
@@ -532,14 +512,6 @@ class RowRank:
         return False
 
 
-def _sample_rank(exact: bool, rows: list) -> int:
-    if not rows:
-        return 0
-    if exact:
-        return sp.Matrix(rows).rank()
-    return _numeric_rank(rows)
-
-
 def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TRIALS) -> int:
     """Rank of a symbolic matrix at the generic point (maximum over random points); functions
     of time are independent symbols there (:func:`generic_symbols`).  The one rank verdict of
@@ -550,14 +522,14 @@ def generic_rank(matrix: sp.MatrixBase | Sequence[Sequence], *, trials: int = TR
     full = min(M.shape)
     # float screen: full rank at one point, proven in double precision, is the generic rank
     for v in float_values(list(M), sample_points(_free(M), trials)):
-        if v is not None and _float_rank(v[0].reshape(M.shape), v[1].reshape(M.shape)) == full:
+        if v is not None and float_rank(v[0].reshape(M.shape), v[1].reshape(M.shape)) == full:
             return full
-    samples = _samples(M, trials)
+    samples = list(_samples(M, trials))
     if not samples:
         return M.rank(iszerofunc=is_zero, simplify=True)
     best = 0
     for exact, rows in samples:
-        best = max(best, _sample_rank(exact, rows))
+        best = max(best, sample_rank(exact, rows))
         if best == min(M.shape):
             break
     return best
@@ -577,13 +549,13 @@ def independent_rows(matrix: sp.MatrixBase) -> list[int]:
     samples = None
     for i in range(M.rows):
         trial = keep + [i]
-        if any(_float_rank(A[trial, :], E[trial, :]) == len(trial) for A, E in screens):
+        if any(float_rank(A[trial, :], E[trial, :]) == len(trial) for A, E in screens):
             keep = trial
             continue
         if samples is None:
-            samples = _samples(M, TRIALS)
+            samples = list(_samples(M, TRIALS))
         if samples:
-            ok = any(_sample_rank(ex, [rows[k] for k in trial]) == len(trial) for ex, rows in samples)
+            ok = any(sample_rank(ex, [rows[k] for k in trial]) == len(trial) for ex, rows in samples)
         else:
             ok = M.extract(trial, list(range(M.cols))).rank(iszerofunc=is_zero, simplify=True) == len(trial)
         if ok:
@@ -591,49 +563,31 @@ def independent_rows(matrix: sp.MatrixBase) -> list[int]:
     return keep
 
 
-def pivot_order_at(exact: bool, rows: list) -> list[int] | None:
-    """The row order of Gaussian elimination with partial pivoting on one evaluated square
-    matrix (``rows``: Rationals when ``exact``, else numbers at PRECISION digits), or None if
-    it is singular there (exactly, or to 10^-(PRECISION/2) of its largest entry).
+def pivot_rows(M, trials: int = TRIALS, *, symbols: Mapping | None = None) -> list[int] | None:
+    """The one pivot search of both backends: a row order for which Gaussian elimination
+    without row exchanges has non-zero pivots at the generic point, found by elimination
+    (:func:`~geonh.kernel.linalg.pivot_order_at`) at the first sample point where M is regular
+    over :func:`_samples`).  ``None`` if M is singular at every sample point: not a verdict
+    (:func:`regular_pivot_order` decides then).
 
-    The one pivot rule of both backends: in each column the first usable row (sympy's own
-    order, which keeps pivots simple), usable meaning non-zero (exact) or not negligible
-    against the column's largest entry (numeric).  A symbolic pivot taken in this order
-    equals this numeric pivot, which is non-zero, so it is not identically zero."""
-    n = len(rows)
-    A = [list(r) for r in rows]
-    order = list(range(n))
-    with mpmath.workdps(PRECISION):
-        if not exact:
-            A = [[to_mp(v) for v in r] for r in A]
-            big = max((abs(v) for r in A for v in r), default=mpmath.mpf(0))
-            tol = big * mpmath.mpf(10) ** (-(PRECISION // 2))
-        for j in range(n):
-            col = max(abs(A[i][j]) for i in range(j, n))
-            if (exact and col == 0) or (not exact and col <= tol):
-                return None
-            k = next(i for i in range(j, n)
-                     if (A[i][j] != 0 if exact else abs(A[i][j]) > col * mpmath.mpf(10) ** -8))
-            piv = A[k][j]
-            A[j], A[k] = A[k], A[j]
-            order[j], order[k] = order[k], order[j]
-            for i in range(j + 1, n):
-                f = A[i][j] / piv
-                if f != 0:
-                    A[i] = [x - f * y for x, y in zip(A[i], A[j])]
-    return order
-
-
-def pivot_rows(M: sp.Matrix, trials: int = TRIALS) -> list[int] | None:
-    """A row order for which Gaussian elimination without row exchanges has non-zero pivots
-    at the generic point, found by elimination at a random sample point
-    (:func:`pivot_order_at`).  ``None`` if M is singular at every sample point.
+    M is a sympy matrix (functions of time sampled as symbols, :func:`generic_symbols`) or a
+    symengine ``DenseMatrix``, evaluated in symengine at the same points (``symbols``: names →
+    the original sympy symbols, from a :class:`~geonh.kernel.backend.Translation`).
 
     Each symbolic pivot then equals a numeric pivot that is non-zero at that point, so it is
     not identically zero: the symbolic LU needs only a structural zero test (no expensive
     zero decisions on large pivot expressions)."""
-    for exact, rows in _samples(generic_symbols(M), trials):
-        order = pivot_order_at(exact, rows)
+    if not _is_native(M):
+        M = generic_symbols(M)
+    return _first_pivot_order(_samples(M, trials, symbols=symbols))
+
+
+def _first_pivot_order(samples: Iterator[tuple[bool, list]]) -> list[int] | None:
+    """The :func:`~geonh.kernel.linalg.pivot_order_at` order of the first sample at which the
+    matrix is regular (the stream is consumed only that far: later points are never
+    evaluated); None if it is singular at every sample."""
+    for exact, rows in samples:
+        order = linalg.pivot_order_at(exact, rows)
         if order is not None:
             return order
     return None
@@ -660,8 +614,7 @@ def regular_pivot_order(M: sp.MatrixBase, *, what: str = "matrix") -> list[int] 
     whose LU pivots are non-zero at the generic point, or :class:`SingularMapError`.
 
     1. the pivot search :func:`pivot_rows` at the sample points (the symengine route runs
-       the same rule, :func:`pivot_order_at`, on its own values first, and defers here when
-       it finds nothing);
+       the same search on its own values first, and defers here when it finds nothing);
     2. if that finds none, the rank verdict :func:`generic_rank` decides: rank r < n raises
        ``SingularMapError("… (rank r < n)")`` (:func:`singular_error`), so a refusal always
        agrees with ``generic_rank``;
@@ -680,58 +633,11 @@ def regular_pivot_order(M: sp.MatrixBase, *, what: str = "matrix") -> list[int] 
     exc = singular_error(M, what)
     if exc is not None:
         raise exc
-    G = generic_symbols(M)
-    for exact, rows in _samples(G, 3 * TRIALS) + _signed_samples(G, 3 * TRIALS):
-        found = pivot_order_at(exact, rows)
-        if found is not None:
-            return found
-    return None
-
-
-def _signed_samples(M: sp.Matrix, trials: int) -> list:
-    """Values of M at ``trials`` points of either sign (see :func:`sample_points`)."""
-    entries = list(M)
-    native = _native(entries)
-    out = []
-    for pt in sample_points(_free(M), trials, signs=True):
-        vals = _numeric_values(entries, pt, native)
-        if vals is not None:
-            out.append(_as_sample([vals[i * M.cols:(i + 1) * M.cols] for i in range(M.rows)]))
-    return out
+    return _first_pivot_order(_samples(generic_symbols(M), 3 * TRIALS, signed=True))
 
 
 def _structural_zero(e) -> bool:
     return e == 0
-
-
-def _times(a, b):
-    """a·b with structural 0 and 1 folded (also under ``sympy.evaluate(False)``)."""
-    if a == 0 or b == 0:
-        return 0
-    return b if a == 1 else a if b == 1 else a * b
-
-
-def _minus(a, b):
-    """a − b with structural zeros folded."""
-    return a if b == 0 else -b if a == 0 else a - b
-
-
-def det_small(A: list):
-    """Determinant of a small square matrix given as a list of rows, by cofactor expansion
-    along the first row; entries of any ring (sympy or symengine expressions), structural
-    zeros and ones folded, nothing expanded."""
-    n = len(A)
-    if n == 0:
-        return 1
-    if n == 1:
-        return A[0][0]
-    if n == 2:
-        return _minus(_times(A[0][0], A[1][1]), _times(A[0][1], A[1][0]))
-    out = 0
-    for j in range(n):
-        term = _times(A[0][j], det_small([row[:j] + row[j + 1:] for row in A[1:]]) if A[0][j] != 0 else 0)
-        out = (term if out == 0 else out + term if term != 0 else out) if j % 2 == 0 else _minus(out, term)
-    return out
 
 
 def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> sp.Matrix:
@@ -764,13 +670,7 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
         # Cramer's rule with cofactor determinants: flat expressions built without any
         # arithmetic on the (large) entries, where sympy's LUsolve spends seconds on them
         # (unevaluated: sympy's Mul of large sums would query assumptions of every term)
-        A = [[M[i, j] for j in range(n)] for i in range(n)]
-        with sp.evaluate(False):
-            inv_det = 1 / det_small(A)
-            nums = [[det_small([[rhs[i, k] if j == c else A[i][j] for j in range(n)] for i in range(n)])
-                     for k in range(rhs.cols)] for c in range(n)]
-            x = [[sp.S.Zero if v == 0 else _times(v, inv_det) for v in row] for row in nums]
-        return sp.Matrix(x)
+        return cramer_solve(M, rhs)
     if not any(e.has(sp.Function) for e in list(M) + list(rhs)):
         # rational data: exact sparse-polynomial arithmetic (DomainMatrix over the fraction
         # field) gives cancelled entries, far smaller than a symbolic LU's nested fractions
@@ -795,8 +695,17 @@ def lu_inverse(M: sp.MatrixBase, *, what: str = "matrix", check: bool = True) ->
     return lu_solve(M, sp.eye(M.rows), what=what)
 
 
+def rref(M: sp.MatrixBase) -> tuple[sp.Matrix, tuple[int, ...]]:
+    """The reduced row echelon form of ``M`` at the generic point and its pivot columns:
+    sympy's ``rref`` with :func:`is_zero` as the pivot test (a pivot that is identically zero,
+    however unexpanded, is never taken), no simplification.  The one symbolic row echelon;
+    :func:`nullspace` reads its basis off the same elimination."""
+    M = as_matrix(M, what="matrix")
+    return M.rref(iszerofunc=is_zero, simplify=False)
+
+
 def nullspace(M: sp.MatrixBase) -> list[sp.Matrix]:
-    """Right null space basis of ``M`` at the generic point (rref with reliable pivots)."""
+    """Right null space basis of ``M`` at the generic point (the elimination of :func:`rref`)."""
     M = as_matrix(M, what="matrix")
     return M.nullspace(iszerofunc=is_zero, simplify=False)
 
@@ -828,3 +737,7 @@ def inverse(M: sp.MatrixBase, what: str = "matrix") -> sp.Matrix:
             raise SingularMapError(f"{what} is singular (its determinant vanishes identically)")
         return M.adjugate(method="berkowitz") / det
     return lu_inverse(M, what=what, check=False)
+
+
+#: a name that moved from here names its new home (geonh.moved)
+__getattr__ = package_getattr(__name__)

@@ -35,7 +35,8 @@ import mpmath
 import sympy as sp
 
 from ..errors import GeonhError, MissingValueError, SingularMapError
-from .evaluation import PRECISION, postorder, to_mp
+from .elementary import ELEMENTARY
+from .evaluation import postorder, precision, to_mp
 from .parsing import as_exprs, as_symbols, as_values, sympy_of
 
 #: the public entry takes user input and converts it at the boundary (geonh.kernel.parsing);
@@ -43,23 +44,10 @@ from .parsing import as_exprs, as_symbols, as_values, sympy_of
 #: with values it has already converted (the hot paths of the generic-point decisions)
 __all__ = ["jacobian_at"]
 
-#: the elementary functions of one argument: sympy function → (value, first derivative), mpmath
-DERIVATIVES = {
-    sp.sin: (mpmath.sin, mpmath.cos),
-    sp.cos: (mpmath.cos, lambda x: -mpmath.sin(x)),
-    sp.tan: (mpmath.tan, lambda x: mpmath.sec(x) ** 2),
-    sp.cot: (mpmath.cot, lambda x: -mpmath.csc(x) ** 2),
-    sp.sec: (mpmath.sec, lambda x: mpmath.sec(x) * mpmath.tan(x)),
-    sp.csc: (mpmath.csc, lambda x: -mpmath.csc(x) * mpmath.cot(x)),
-    sp.exp: (mpmath.exp, mpmath.exp),
-    sp.log: (mpmath.log, lambda x: 1 / x),
-    sp.sinh: (mpmath.sinh, mpmath.cosh),
-    sp.cosh: (mpmath.cosh, mpmath.sinh),
-    sp.tanh: (mpmath.tanh, lambda x: mpmath.sech(x) ** 2),
-    sp.asin: (mpmath.asin, lambda x: 1 / mpmath.sqrt(1 - x ** 2)),
-    sp.acos: (mpmath.acos, lambda x: -1 / mpmath.sqrt(1 - x ** 2)),
-    sp.atan: (mpmath.atan, lambda x: 1 / (1 + x ** 2)),
-}
+#: the elementary functions of one argument: sympy function → (value, first derivative), mpmath;
+#: read off the one table of elementary functions (:mod:`geonh.kernel.elementary`)
+DERIVATIVES = {f: (e.value, e.derivative) for f, e in ELEMENTARY.items()
+               if e.value is not None and e.derivative is not None}
 
 
 def _mpf(x):
@@ -98,7 +86,7 @@ class Jet:
         """The jet whose tangents are gradients: variable i seeded with the unit vector e_i,
         so the tangent of e is {i: ∂e/∂x_i} (zero entries left out).  Every value of ``point``
         is converted at once (a value that is not a number is refused here)."""
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             point = {k: _mpf(v) for k, v in point.items()}
         one = mpmath.mpf(1)
         return cls(point, {v: {i: one} for i, v in enumerate(variables)})
@@ -108,7 +96,7 @@ class Jet:
               values: dict | None = None) -> Jet:
         """The jet whose tangent (index 0) is the derivative along ``direction`` {symbol:
         number}: d/dε e(point + ε·direction) at ε = 0."""
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             seeds = {s: {0: _mpf(d)} for s, d in direction.items() if d != 0}
         return cls(point, seeds, cache=cache, values=values)
 
@@ -116,7 +104,7 @@ class Jet:
         expr = sympy_of(expr)
         if expr in self.cache:
             return self.cache[expr]
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             return postorder(expr, self.cache, self._leaf, self._node)
 
     def derivative(self, expr):
@@ -235,7 +223,7 @@ class Jet:
         sympy derivative evaluated at the point (its value only: a jet of the derivative could
         recurse for ever, sign → DiracDelta → DiracDelta(x, 1) → …)."""
         cache, seeds = self.cache, self.seeds
-        sub = {s: sp.Float(cache[s][0], PRECISION) for s in e.free_symbols if s in cache}
+        sub = {s: sp.Float(cache[s][0], precision()) for s in e.free_symbols if s in cache}
         try:
             if val is None:
                 val = _mpf(e.xreplace(sub))

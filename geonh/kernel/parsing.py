@@ -64,18 +64,15 @@ import sympy as sp
 
 from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError
 from . import roles
+from .elementary import PARSE_FUNCTIONS
 
 __all__ = ["FUNCTIONS", "Limits", "as_expr", "as_exprs", "as_float", "as_floats", "as_mapping", "as_matrix",
            "as_names", "as_sequence", "as_substitution", "as_symbols", "as_values", "brief", "check_lookalikes",
            "check_size", "current_limits", "expr_of", "limits", "parse", "parse_condition", "sympy_of"]
 
-#: the functions a string may call
-FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "cot": sp.cot, "sec": sp.sec, "csc": sp.csc,
-    "asin": sp.asin, "acos": sp.acos, "atan": sp.atan, "atan2": sp.atan2,
-    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "exp": sp.exp, "log": sp.log,
-    "sqrt": sp.sqrt, "Abs": sp.Abs, "abs": sp.Abs, "sign": sp.sign,
-}
+#: the functions a string may call (name → sympy function), read off the one table of
+#: elementary functions (:mod:`geonh.kernel.elementary`)
+FUNCTIONS: dict[str, Callable[..., Any]] = dict(PARSE_FUNCTIONS)
 _CONSTANTS = {"pi": sp.pi, "E": sp.E}
 
 

@@ -13,10 +13,12 @@ from typing import Sequence, cast
 
 import sympy as sp
 
+from ..moved import package_getattr
 from ..errors import ParseError
+from .elementary import TRIG_FUNCTIONS
 from .parsing import as_expr, as_exprs, expr_of
 
-__all__ = ["trig_reduce", "trig_tidy"]
+__all__ = ["trig_reduce", "shorten_trig"]
 
 
 def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
@@ -49,17 +51,26 @@ def trig_reduce(expr, angles: Sequence | None = None) -> sp.Expr:
     return cast(sp.Expr, best).xreplace({v: k for k, v in rep.items()})  # two candidates, never None
 
 
-def trig_tidy(expr: sp.Expr) -> sp.Expr | None:
-    """:func:`trig_reduce` of ``expr`` when ``expr`` is trigonometric in single-symbol angles and
-    the result is no larger (by ``count_ops``); None otherwise (nothing to reduce, arguments that
-    are not symbols, or a reduction sympy's polynomial machinery refuses)."""
-    expr = expr_of(expr, what="trig_tidy")
-    trig = expr.atoms(sp.sin, sp.cos, sp.tan, sp.cot)
+def shorten_trig(expr: sp.Expr, max_ops: int | None = None) -> tuple[sp.Expr, bool]:
+    """``(trig_reduce(expr), True)`` when ``expr`` is trigonometric in single-symbol angles, has
+    at most ``max_ops`` operations (``count_ops``; no bound when None) and the reduction is no
+    larger; ``(expr, False)`` otherwise (nothing to reduce, arguments that are not symbols, too
+    large, or a reduction sympy's polynomial machinery refuses).  The frame machinery's output
+    is often far larger than the function it represents (the Chaplygin ball's forcing: 2650
+    operations → 3)."""
+    expr = expr_of(expr, what="shorten_trig")
+    trig = expr.atoms(*TRIG_FUNCTIONS)
     if not trig or not all(isinstance(f.args[0], sp.Symbol) for f in trig):
-        return None
+        return expr, False
+    if max_ops is not None and sp.count_ops(expr) > max_ops:
+        return expr, False
     try:
         r = trig_reduce(expr)
     except (sp.PolynomialError, sp.polys.polyerrors.PolificationFailed, ValueError, TypeError,
             NotImplementedError):
-        return None
-    return r if sp.count_ops(r) <= sp.count_ops(expr) else None
+        return expr, False
+    return (r, True) if sp.count_ops(r) <= sp.count_ops(expr) else (expr, False)
+
+
+#: a name that moved from here names its new home (geonh.moved)
+__getattr__ = package_getattr(__name__)

@@ -34,15 +34,12 @@ from typing import Sequence
 import sympy as sp
 
 from ..errors import DimensionError, SingularMapError
-from .evaluation import PRECISION, real_value
-from .generic_point import sample_points
+from .evaluation import real_value, state_tolerance
+from .sampling import sample_points
 from .parsing import as_expr, as_matrix, as_sequence, as_symbols, as_values
 from .space import ConfigurationSpace
 
 __all__ = ["VelocityFrame", "singular_at"]
-
-_TOL = sp.Float(10) ** (-(PRECISION // 3))
-
 
 def singular_at(jacobian: sp.Matrix, states: Sequence[dict]) -> bool:
     """Is the square ``jacobian`` (e.g. ∂v*/∂q̇) singular, or not real, at one of ``states``?"""
@@ -51,7 +48,7 @@ def singular_at(jacobian: sp.Matrix, states: Sequence[dict]) -> bool:
         raise DimensionError(f"singular_at takes a square jacobian, not {jacobian.rows}x{jacobian.cols}")
     for st in as_sequence(states, "states"):
         J = sp.Matrix(jacobian.rows, jacobian.cols, [real_value(e, st) for e in jacobian])
-        if any(x is None for x in J) or abs(J.det()) < _TOL:
+        if any(x is None for x in J) or abs(J.det()) < state_tolerance():
             return True
     return False
 
@@ -108,7 +105,7 @@ class VelocityFrame:
             pt = {**{k: x for k, x in st.items() if k not in S.qd}, **vs}
             for qd, e in zip(S.qd, self.inverse):
                 x = real_value(e, pt)
-                if x is None or abs(x - st[qd]) > _TOL * max(1, abs(st[qd])):
+                if x is None or abs(x - st[qd]) > state_tolerance() * max(1, abs(st[qd])):
                     raise SingularMapError(f"the inverse does not invert the quasi-velocities: {qd} = {e} gives "
                                            f"{x}, not {st[qd]}, at a sample state")
 

@@ -38,7 +38,8 @@ import sympy as sp
 
 from ..errors import DimensionError, MissingValueError, SelfCheckError, SpaceMismatchError
 from ..kernel.distributions import Codistribution
-from ..kernel.evaluation import PRECISION, to_mp, value_at
+from ..kernel.evaluation import precision, to_mp, value_at
+from ..kernel.linalg import drop_roundoff
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
@@ -267,8 +268,8 @@ def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
     Two linearizations of the upright steady motion (:meth:`~geonh.Equations.linearize`, the
     second-order form in q = (φ, δ)), at v = 0 and v = 1 m/s: C(v) = v C1 and
     K(v) = g K0 + v² K2, so C1 = C(1), K0 = K(0)/g, K2 = K(1) − K(0); a third at v = 2 checks
-    that structure.  Entries are sympy Floats with PRECISION digits (round-off below 10^-40 of
-    a matrix's largest entry set to 0); "B" is the input matrix of f = (T_φ, T_δ).
+    that structure.  Entries are sympy Floats with PRECISION digits (round-off, below
+    10^-(2·PRECISION/3) of a matrix's largest entry, set to 0: :func:`~geonh.kernel.linalg.drop_roundoff`); "B" is the input matrix of f = (T_φ, T_δ).
     ``equations``: equations of :func:`whipple_bicycle` in any form (default: derived in
     ``form`` in the model's frame); ``model``: the model they belong to (built if not given).
     """
@@ -295,13 +296,9 @@ def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
     for check, scale in ((out[2].K - out[0].K - 4 * K2, K2), (out[2].C - 2 * C1, C1), (out[2].M - M, M)):
         if max(abs(e) for e in check) > sp.Float(10) ** -20 * (1 + max(abs(e) for e in scale)):
             raise SelfCheckError("the linearization is not M q'' + v C1 q' + (g K0 + v^2 K2) q")  # pragma: no cover
-    return {"M": _tidy(M), "C1": _tidy(C1), "K0": _tidy(K0), "K2": _tidy(K2), "g": g, "B": _tidy(out[0].F)}
-
-
-def _tidy(X: sp.Matrix) -> sp.Matrix:
-    """Round-off of the differences K(1) − K(0) etc.: entries below 10^-40 of the largest are 0."""
-    big = max(abs(x) for x in X)
-    return X.applyfunc(lambda x: sp.S.Zero if abs(x) <= sp.Float(10) ** -40 * (1 + big) else x)
+    # round-off of the differences K(1) − K(0) etc. set to 0 (linalg.drop_roundoff)
+    return {"M": drop_roundoff(M), "C1": drop_roundoff(C1), "K0": drop_roundoff(K0), "K2": drop_roundoff(K2), "g": g,
+            "B": drop_roundoff(out[0].F)}
 
 
 def _dependent_speeds(equations) -> tuple:
@@ -362,14 +359,14 @@ def state_matrix(mats: Mapping, v) -> mpmath.matrix:
 def eigenvalues_at(mats: Mapping, v) -> list:
     """Eigenvalues of the benchmark's lean-steer system at speed v (mpmath, sorted by real part)."""
     from ..analysis.linearize import eigenvalues
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         return eigenvalues(state_matrix(mats, v), high_precision=True)
 
 
 def capsize_speed(mats: Mapping):
     """The capsize speed: the real eigenvalue crosses 0 where det(g K0 + v² K2) = 0 (a
     quadratic in v²; the root in the benchmark's stable range, the larger positive one)."""
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         return _capsize(_benchmark(mats))
 
 
@@ -394,7 +391,7 @@ def weave_speed(mats: Mapping, bracket=(3, 5)):
     """The weave speed: the oscillatory pair crosses the imaginary axis, where the Hurwitz
     determinant a1 a2 a3 − a0 a3² − a1² a4 of det(M s² + v C1 s + g K0 + v² K2) vanishes
     (found by mpmath's root finder inside ``bracket``)."""
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         mats = _benchmark(mats)
         bracket = [_number(b, "bracket") for b in as_sequence(bracket, "bracket")]
     if len(bracket) != 2:
@@ -413,7 +410,7 @@ def weave_speed(mats: Mapping, bracket=(3, 5)):
         a3 = d2(C, K)
         a4 = _det2(K)
         return a1 * a2 * a3 - a0 * a3**2 - a1**2 * a4
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         return mpmath.findroot(hurwitz, tuple(mpmath.mpf(b) for b in bracket), solver="anderson")
 
 
@@ -506,10 +503,10 @@ def constraint_residuals(model: MechanicalModel, values: Mapping) -> list:
     missing = [s for s in model.space.q + model.space.qd if s not in vals]
     if missing:
         raise MissingValueError(f"no value given for {[s.name for s in missing]}")
-    with mpmath.workdps(PRECISION):
-        out = [mpmath.mpmathify(sp.N(model.extra["holonomic"].xreplace(vals), PRECISION))]
+    with mpmath.workdps(precision()):
+        out = [mpmath.mpmathify(sp.N(model.extra["holonomic"].xreplace(vals), precision()))]
         qd = sp.Matrix([vals[s] for s in model.space.qd])
-        out += [mpmath.mpmathify(sp.N(e.xreplace(vals), PRECISION)) for e in (A * qd)]
+        out += [mpmath.mpmathify(sp.N(e.xreplace(vals), precision())) for e in (A * qd)]
     return out
 
 
@@ -533,22 +530,22 @@ def basu_mandal_state(model: MechanicalModel, basu: Mapping | None = None, *, on
     theta = S.q[5]
     f = model.extra["holonomic"].xreplace(out).xreplace({s: v for s, v in vals.items() if s != theta})
     fd = sp.diff(f, theta)
-    with mpmath.workdps(PRECISION + 10):
-        th = mpmath.findroot(lambda t: mpmath.mpmathify(sp.N(f.xreplace({theta: sp.Float(t, PRECISION + 10)}),
-                                                              PRECISION + 10)),
-                             mpmath.mpmathify(sp.N(vals[theta], PRECISION + 10)),
-                             df=lambda t: mpmath.mpmathify(sp.N(fd.xreplace({theta: sp.Float(t, PRECISION + 10)}),
-                                                                PRECISION + 10)),
-                             solver="newton", tol=mpmath.mpf(10) ** (-2 * PRECISION))
-    vals[theta] = sp.Float(th, PRECISION)
+    with mpmath.workdps(precision() + 10):
+        th = mpmath.findroot(lambda t: mpmath.mpmathify(sp.N(f.xreplace({theta: sp.Float(t, precision() + 10)}),
+                                                              precision() + 10)),
+                             mpmath.mpmathify(sp.N(vals[theta], precision() + 10)),
+                             df=lambda t: mpmath.mpmathify(sp.N(fd.xreplace({theta: sp.Float(t, precision() + 10)}),
+                                                                precision() + 10)),
+                             solver="newton", tol=mpmath.mpf(10) ** (-2 * precision()))
+    vals[theta] = sp.Float(th, precision())
     frame = cast(Frame, model.frame)  # whipple_bicycle's models carry their frame
     # q̇ = K(q, u) for the frame's speeds (φ̇, δ̇, θ̇_R): the frame's first three fields
     u = [vals[S.qd[i]] for i in (3, 4, 6)]
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         for i, s in enumerate(S.qd):
             e = sum((frame.fields[k].components[i] * u[k] for k in range(3)), sp.S.Zero)
-            vals[s] = sp.Float(sp.N(sympy_of(e).xreplace(out).xreplace({q: vals[q] for q in S.q}), PRECISION),
-                               PRECISION)
+            vals[s] = sp.Float(sp.N(sympy_of(e).xreplace(out).xreplace({q: vals[q] for q in S.q}), precision()),
+                               precision())
     return out | vals
 
 
@@ -577,5 +574,5 @@ def basu_mandal_accelerations(model: MechanicalModel, eqs=None, basu: Mapping | 
         first = sum((g * qd for g, qd in zip(grad, S.qd)), sp.S.Zero)
         second = sum((sp.diff(first, q) * qd for q, qd in zip(S.q, S.qd)), sp.S.Zero)
         value = second.xreplace(state) + sum((g.xreplace(state) * a for g, a in zip(grad, qdd)), sp.S.Zero)
-        out[name] = sp.Float(sp.N(value, PRECISION), PRECISION)
+        out[name] = sp.Float(sp.N(value, precision()), precision())
     return out

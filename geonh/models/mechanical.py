@@ -26,6 +26,7 @@ from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.space import ConfigurationSpace
+from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.trig import trig_reduce
 from ..systems.mechanical import MechanicalSystem, quadratic_form, velocity_quadratic_parts
 from . import kinematic as catalog
@@ -42,7 +43,7 @@ def _pos(names: str):
     return sp.symbols(names, positive=True)
 
 
-def _tidy(frame: Frame) -> Frame:
+def _with_reduced_inverse(frame: Frame) -> Frame:
     """The same frame with its C = B⁻¹ entries reduced exactly: each entry, a rational function
     of sin and cos of single-symbol angles, is reduced modulo sin² + cos² = 1 by polynomial
     division of numerator and denominator (:func:`trig_reduce`; {s² + c² − 1} is a Gröbner
@@ -53,9 +54,9 @@ def _tidy(frame: Frame) -> Frame:
     C = frame.C
 
     def simp(e):
-        if not e.free_symbols or not e.has(sp.sin, sp.cos, sp.tan, sp.cot):
+        if not e.free_symbols or not e.has(*TRIG_FUNCTIONS):
             return sp.factor(sp.cancel(e)) if e.free_symbols else e
-        if all(f.args[0].is_Symbol for f in e.atoms(sp.sin, sp.cos, sp.tan, sp.cot)):
+        if all(f.args[0].is_Symbol for f in e.atoms(*TRIG_FUNCTIONS)):
             return trig_reduce(e)
         return sp.factor(sp.cancel(e))
 
@@ -154,7 +155,7 @@ def tilted_rolling_disk() -> MechanicalModel:
     V = m * g * r * sp.cos(th)
     cons = [xd - r * sp.cos(ps) * phd, yd - r * sp.sin(ps) * phd]
     system = MechanicalSystem(S, sp.expand(T), V=V, constraints=cons, name="tilted rolling disk")
-    frame = _tidy(Frame.from_quasi_velocities(S, [w1, w2, w3, *cons], names=["w1", "w2", "w3", "c_x", "c_y"]))
+    frame = _with_reduced_inverse(Frame.from_quasi_velocities(S, [w1, w2, w3, *cons], names=["w1", "w2", "w3", "c_x", "c_y"]))
     return MechanicalModel(
         "tilted-disk", "disk rolling without slipping on a plane under gravity (5 coordinates, 2 constraints)",
         system, frame, ("x", "y"), (m, r, g, Id, Ia),
@@ -181,7 +182,7 @@ def chaplygin_sleigh() -> MechanicalModel:
     system = MechanicalSystem(S, T, constraints=[sp.sin(th) * xd - sp.cos(th) * yd], name="Chaplygin sleigh")
     return MechanicalModel(
         "chaplygin-sleigh", "rigid body with a knife edge at the origin, mass centre a ahead",
-        system, _tidy(model.frame), ("y",), (m, a, I),
+        system, _with_reduced_inverse(model.frame), ("y",), (m, a, I),
         notes="v' = a w^2, w' = -m a v w/(I + m a^2); the energy is conserved and the sleigh "
               "tends to straight-line motion (w -> 0 for v > 0).")
 
@@ -204,7 +205,7 @@ def inclined_knife_edge() -> MechanicalModel:
     system = MechanicalSystem(S, T, V=V, constraints=[sp.sin(th) * xd - sp.cos(th) * yd],
                               name="knife edge on an inclined plane")
     return MechanicalModel(
-        "inclined-knife-edge", "knife edge on an inclined plane under gravity", system, _tidy(model.frame),
+        "inclined-knife-edge", "knife edge on an inclined plane under gravity", system, _with_reduced_inverse(model.frame),
         ("y",), (m, I, g, alpha),
         notes="w' = 0, v' = g sin(alpha) cos(theta).  Chaplygin for dependent y and also for dependent x "
               "(V depends on x, but the force -dV/dx = m g sin(alpha) does not).")
@@ -235,7 +236,7 @@ def vertical_rolling_disk(torques: bool = False) -> MechanicalModel:
     cons = [xd - R * sp.cos(th) * phd, yd - R * sp.sin(th) * phd]
     system = MechanicalSystem(S, T, forces=forces, constraints=cons, name="vertical rolling disk")
     return MechanicalModel(
-        "vertical-disk", "vertical disk rolling without slipping on a plane", system, _tidy(model.frame),
+        "vertical-disk", "vertical disk rolling without slipping on a plane", system, _with_reduced_inverse(model.frame),
         ("x", "y"), tuple(params), notes="I theta'' = tau_theta, (J + m R^2) phi'' = tau_phi.")
 
 
@@ -272,7 +273,7 @@ def free_rigid_body(torques: bool = True) -> MechanicalModel:
         params += list(Ms)
     system = MechanicalSystem(S, sp.expand(T), forces=forces, name="rigid body")
     return MechanicalModel("free-rigid-body", "rigid body about its mass centre (Euler's equations)",
-                           system, _tidy(model.frame), None, tuple(params),
+                           system, _with_reduced_inverse(model.frame), None, tuple(params),
                            notes="I1 W1' + (I3 - I2) W2 W3 = M1 and cyclic.")
 
 
@@ -299,7 +300,7 @@ def heavy_top(symmetric: bool = False) -> MechanicalModel:
     params = (I1, I3, m, g, l) if symmetric else (I1, I2, I3, m, g, l)
     system = MechanicalSystem(S, sp.expand(T), V=V, name="heavy top")
     return MechanicalModel("heavy-top", "heavy rigid body with a fixed point (Euler-Poisson)",
-                           system, _tidy(model.frame), None, params,
+                           system, _with_reduced_inverse(model.frame), None, params,
                            notes="Energy, the vertical angular momentum and (Lagrange top) Omega3 are conserved.")
 
 
@@ -375,7 +376,7 @@ def ball_on_turntable() -> MechanicalModel:
     c1 = xd - r * wy + Om * y
     c2 = yd + r * wx - Om * x
     system = MechanicalSystem(S, T, constraints=[c1, c2], name="ball on a turntable")
-    frame = _tidy(Frame.from_quasi_velocities(S, [wx, wy, wz, c1, c2, sp.S.One],
+    frame = _with_reduced_inverse(Frame.from_quasi_velocities(S, [wx, wy, wz, c1, c2, sp.S.One],
                                               names=["w_x", "w_y", "w_z", "c1", "c2", "t_dot"]))
     return MechanicalModel(
         "ball-on-turntable", "ball rolling on a uniformly rotating table (rheonomic)", system, frame,
@@ -408,7 +409,7 @@ def chaplygin_ball() -> MechanicalModel:
     T = sp.expand(m * (xd**2 + yd**2) / 2 + (I1 * Om[0]**2 + I2 * Om[1]**2 + I3 * Om[2]**2) / 2)
     cons = [xd - r * wy, yd + r * wx]
     system = MechanicalSystem(S, T, constraints=cons, name="Chaplygin ball")
-    frame = _tidy(Frame.from_quasi_velocities(S, Om + cons, names=["W1", "W2", "W3", "c1", "c2"]))
+    frame = _with_reduced_inverse(Frame.from_quasi_velocities(S, Om + cons, names=["W1", "W2", "W3", "c1", "c2"]))
     return MechanicalModel(
         "chaplygin-ball", "Chaplygin's ball: unbalanced-inertia sphere rolling on a plane", system, frame,
         ("x", "y"), (m, r, I1, I2, I3),
@@ -436,7 +437,7 @@ def rotating_knife_edge(force: bool = True) -> MechanicalModel:
     c = -sp.sin(w * t) * xd + sp.cos(w * t) * yd
     system = MechanicalSystem(S, m * (xd**2 + yd**2) / 2, forces=forces, constraints=[c],
                               name="knife edge with a prescribed rotating blade")
-    frame = _tidy(Frame.from_quasi_velocities(S, [sp.cos(w * t) * xd + sp.sin(w * t) * yd, c, sp.S.One],
+    frame = _with_reduced_inverse(Frame.from_quasi_velocities(S, [sp.cos(w * t) * xd + sp.sin(w * t) * yd, c, sp.S.One],
                                               names=["v", "c", "t_dot"]))
     return MechanicalModel("rotating-knife-edge", "knife edge with a prescribed uniformly rotating blade",
                            system, frame, ("y",), tuple(params), notes="m v' = F cos(omega t).")
@@ -459,7 +460,7 @@ def skate_on_belt() -> MechanicalModel:
     frame = Frame.from_quasi_velocities(S, [sp.cos(th) * xd + sp.sin(th) * yd, thd, c, sp.S.One],
                                         names=["v", "w", "c", "t_dot"])
     return MechanicalModel("skate-on-belt", "knife edge on a belt moving with speed b t", system,
-                           _tidy(frame), ("y",), (m, I, k, b))
+                           _with_reduced_inverse(frame), ("y",), (m, I, k, b))
 
 
 # ----------------------------------------------------------------------------------------------

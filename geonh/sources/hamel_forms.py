@@ -629,9 +629,9 @@ def _hamel_VI() -> Finding:
     extra = _principle_equations(s, eqs, dq, eta, etad, sp.expand((J[m - 2] - J[m]) * d_c))
     other = compare(dict(zip(labels, extra)), {lab: 0 for lab in labels}, "")
     if found.status == "agrees" and other.status == "misprint":
-        def tidy(e):   # cos² → 1 − sin², for a short display
+        def in_sines(e):   # cos² → 1 − sin², for a short display
             return sp.trigsimp(sp.factor(sp.expand(sp.expand(e).subs(sp.cos(th) ** 2, 1 - sp.sin(th) ** 2))))
-        diff = {lab: tidy(e) for lab, e in zip(labels, extra)}
+        diff = {lab: in_sines(e) for lab, e in zip(labels, extra)}
         return Finding(found.status, found.example, found.difference,
                        "the line before (VI) prints J_{k−l}; with J_{k−1} = J_v in place of J_{k+1} = J_c the "
                        "equations differ (with − without the misprint): " + show(diff))

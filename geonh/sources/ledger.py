@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 import sympy as sp
 
-from ..kernel.display import tidy
+from ..kernel.display import shorten_for_display
 from ..errors import GeonhError, NotFoundError, ParseError, SingularMapError
 from ..kernel.generic_point import generic_rank, is_zero
 from ..kernel.parsing import as_expr, as_exprs, as_matrix, as_sequence, as_substitution, as_symbols
@@ -352,7 +352,7 @@ def compare(printed, computed, example: str, *, hypothesis: str = "",
     D = _difference(printed, computed)
     if _zero(D):
         return Finding("agrees", example, sp.S.Zero, detail)
-    shown = _tidy(D)
+    shown = _shortened(D)
     if under is not None:
         def impose(e):
             return under(e) if callable(under) else e.subs(under)
@@ -385,11 +385,11 @@ def definition(value, expected, example: str, detail: str = "") -> Finding:
     return compare(value, expected, example, detail=detail)
 
 
-def _tidy(D):
-    """A readable difference: each small entry simplified by :func:`geonh.kernel.display.tidy`, large
-    ones left as they are."""
+def _shortened(D):
+    """A readable difference: each small entry simplified by
+    :func:`geonh.kernel.display.shorten_for_display`, large ones left as they are."""
     def one(e):
-        return tidy(e, limit=200)[0]
+        return shorten_for_display(e, limit=200)[0]
     if isinstance(D, dict):
         return {k: one(v) for k, v in D.items()}
     if isinstance(D, sp.MatrixBase):

@@ -35,7 +35,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError
-from ..kernel.evaluation import PRECISION, to_mp, value_at
+from ..kernel.evaluation import precision, to_mp, value_at
 from ..kernel.generic_point import generic_rank, lu_solve
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_sequence, as_symbols, as_values, expr_of, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
@@ -238,7 +238,7 @@ class GaussSystem:
         c = [to_mp(value_at(e, vals)) for e in self.c]
         f = [to_mp(value_at(e, vals)) for e in self.free.f]
         r = constrained_acceleration(a, B, c, method=method, allow_rank_deficient=allow_rank_deficient)
-        with mpmath.workdps(PRECISION):
+        with mpmath.workdps(precision()):
             return [fi + ri for fi, ri in zip(f, r)]
 
     # -- states ---------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def _mp_matrix(rows, what: str = "matrix") -> mpmath.matrix:
     rows = [as_sequence(row, what) for row in as_sequence(rows, what)]
     if rows and len({len(r) for r in rows}) > 1:
         raise DimensionError(f"{what}: rows of different lengths")
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         return mpmath.matrix([[_mp(x, what) for x in row] for row in rows]) if rows else mpmath.matrix(0, 0)
 
 
@@ -284,10 +284,10 @@ def moore_penrose(A: mpmath.matrix, rtol=None) -> tuple[mpmath.matrix, int]:
     """Moore–Penrose inverse of a real mpmath matrix by SVD, and its numerical rank."""
     A = _mp_matrix(A, "A")
     rtol = as_float(rtol, "rtol", minimum=0) if rtol is not None else None
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         m, n = A.rows, A.cols
         U, s, V = mpmath.svd_r(A)
-        tol = (rtol if rtol is not None else mpmath.mpf(10) ** (-(PRECISION // 2))) * (max(s) if len(s) else 0)
+        tol = (rtol if rtol is not None else mpmath.mpf(10) ** (-(precision() // 2))) * (max(s) if len(s) else 0)
         P = mpmath.zeros(n, m)
         rank = 0
         for k in range(len(s)):
@@ -307,7 +307,7 @@ def constrained_acceleration(a, B, c, *, method: str = "moore-penrose",
     ``"kkt"``: the linear system [[a, Bᵀ], [B, 0]] (r, λ) = (0, −c) of (7) and (5).
     Rank-deficient B raises :class:`RankError` unless ``allow_rank_deficient``.
     """
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         A = _mp_matrix(a, "the metric a")
         n = A.rows
         c = [_mp(x, "c") for x in as_sequence(c, "c")]

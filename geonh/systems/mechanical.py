@@ -18,7 +18,6 @@ from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
 import mpmath
-import numpy as np
 import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
@@ -26,12 +25,12 @@ from ..errors import (DimensionError, InconsistentStateError, NotLinearError, No
 from ..kernel.algebra import Algebra, SympyAlgebra, algebra_for, per_backend_property
 from ..kernel.distributions import Codistribution
 from ..kernel.budget import count_nodes
-from ..kernel.evaluation import PRECISION, random_rational, to_mp, to_sympy, value_at
+from ..kernel.evaluation import precision, to_mp, to_sympy, value_at
 from ..kernel.forms import OneForm
-from ..kernel.generic_point import (condition_holds, float_positive_definite, float_values, generic_rank,
-                                    sample_points)
+from ..kernel.generic_point import generic_rank, not_positive_definite_at
 from ..kernel.parsing import (as_expr, as_exprs, as_matrix, as_sequence, as_symbols, check_lookalikes, expr_of,
                              parse_condition, sympy_of)
+from ..kernel.sampling import condition_holds, random_values
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from ..transposition.adapted import solve_constraints
 
@@ -170,41 +169,12 @@ class MechanicalSystem:
             if e.has(*self.space.qd):
                 raise NotLinearError("the kinetic energy is not quadratic in the velocities "
                                      "(its velocity Hessian depends on the velocities)")
-        # positive definiteness on the parameter domain: Cholesky at random points of it (the
-        # sympy assumptions and self.conditions; parameters without a sign get either sign)
-        free = set().union(*[e.free_symbols for e in M]) if M else set()
-        n = M.rows
-        if self.conditions:
-            points = sample_points(free, _PD_POINTS + 3, conditions=self.conditions)
-        else:
-            points = sample_points(free, 3) + sample_points(free, _PD_POINTS, signs=True)
-        # float screen (generic_point.float_positive_definite): points where double precision
-        # proves the least eigenvalue positive (beyond the rounding-error bound) need no
-        # 60-digit evaluation
-        upper = [(i, j) for i in range(n) for j in range(i, n)]
-        screens = float_values([M[i, j] for i, j in upper], points)
-        for pt, fv in zip(points, screens):
-            if fv is not None:
-                A, E = np.empty((n, n)), np.empty((n, n))
-                for (i, j), v, e in zip(upper, *fv):
-                    A[i, j] = A[j, i] = v
-                    E[i, j] = E[j, i] = e
-                if float_positive_definite(A, E):
-                    continue
-            vals = [value_at(e, pt, strict=False, tree=True) for e in M]
-            if any(v is None for v in vals):
-                continue
-            with mpmath.workdps(PRECISION):
-                A = mpmath.matrix(n, n)
-                for k, v in enumerate(vals):
-                    A[k // n, k % n] = to_mp(v)
-                try:
-                    L = mpmath.cholesky(A)
-                    ok = all(L[i, i] > mpmath.mpf(10) ** (-PRECISION // 3) for i in range(n))
-                except (ValueError, ZeroDivisionError):
-                    ok = False
-            if not ok:
-                raise NotPositiveDefiniteError(_not_pd_message(M, pt, self.conditions, vals))
+        # positive definiteness on the parameter domain (the sympy assumptions and
+        # self.conditions): the one definiteness verdict, generic_point.not_positive_definite_at
+        bad = not_positive_definite_at(M, self.conditions)
+        if bad is not None:
+            point, values = bad
+            raise NotPositiveDefiniteError(_not_pd_message(M, point, self.conditions, values))
 
     def _forces(self, forces) -> tuple[sp.Expr, ...]:
         S = self.space
@@ -529,9 +499,6 @@ class MechanicalSystem:
         return f"MechanicalSystem({nm}{self.space!r}, {self.n_constraints} constraint(s))"
 
 
-_PD_POINTS = 8  # points of either sign (or of the conditions' domain) in the positive-definiteness check
-
-
 def _condition_symbols(conditions) -> set:
     out: set = set()
     for c in conditions:
@@ -558,10 +525,10 @@ def _not_pd_message(M: sp.Matrix, point: dict, conditions, values: Sequence | No
     at = ", ".join(f"{k} = {v}" for k, v in sorted(point.items(), key=lambda kv: sp.default_sort_key(kv[0])))
     if values is None:
         values = [value_at(e, point, strict=False, tree=True) for e in M]
-    tol = mpmath.mpf(10) ** (-PRECISION // 3)
+    tol = mpmath.mpf(10) ** (-precision() // 3)
     shown_values: list[str] = []
     bad: tuple | None = None
-    with mpmath.workdps(PRECISION):
+    with mpmath.workdps(precision()):
         if any(v is None for v in values):
             bad = (None, None)
         else:
@@ -603,17 +570,14 @@ def _not_pd_message(M: sp.Matrix, point: dict, conditions, values: Sequence | No
 
 def random_state(space: ConfigurationSpace, rng: random.Random, params: Iterable = (),
                  velocities: Sequence[sp.Symbol] = ()) -> dict:
-    """The drawn part of a random state: :func:`~geonh.kernel.evaluation.random_rational` values
-    for the coordinates (time included), then for ``params`` (sorted by name; state symbols
-    are skipped), then values of either sign for ``velocities`` in the given order.  Every
+    """The drawn part of a random state, by the one sampler
+    (:func:`~geonh.kernel.sampling.random_values`, the states' span): values for the
+    coordinates (time included), then for ``params`` (sorted by name; state symbols are
+    skipped), then values of either sign for ``velocities`` in the given order.  Every
     ``sample_state`` draws in this order, so a fixed seed gives a fixed state."""
     params, velocities = as_symbols(params, what="parameters"), as_symbols(velocities, what="velocities")
-    vals: dict = {s: random_rational(rng) for s in space.coords}
-    for p in sorted(set(params) - set(space.state_symbols), key=sp.default_sort_key):
-        vals[p] = random_rational(rng)
-    for v in velocities:
-        vals[v] = random_rational(rng) * rng.choice([-1, 1])
-    return vals
+    drawn = sorted(set(params) - set(space.state_symbols), key=sp.default_sort_key)
+    return random_values(rng, [*space.coords, *drawn], either_sign=velocities)
 
 
 def _quadratic_coefficients(T: sp.Expr, qd: Sequence[sp.Symbol]):

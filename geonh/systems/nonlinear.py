@@ -26,9 +26,10 @@ import sympy as sp
 from ..errors import (DimensionError, InconsistentStateError, NotFoundError, NotLinearError,
                       ParseError, RankError)
 from ..kernel.distributions import Codistribution
-from ..kernel.evaluation import PRECISION, real_value
+from ..kernel.evaluation import real_value, state_tolerance
 from ..kernel.forms import OneForm
-from ..kernel.generic_point import condition_holds, generic_rank
+from ..kernel.generic_point import generic_rank
+from ..kernel.sampling import condition_holds
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_sequence, as_symbols, as_values, sympy_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .mechanical import MechanicalSystem, random_state
@@ -70,7 +71,7 @@ def sample_consistent_state(space: ConfigurationSpace, phi: Sequence[sp.Expr], s
         # guard against a wrong branch
         for f in phi:
             r = real_value(f, vals)
-            if r is None or abs(r) > sp.Float(10) ** (-(PRECISION // 3)):
+            if r is None or abs(r) > state_tolerance():
                 ok = False
                 break
         if ok:

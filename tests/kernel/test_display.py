@@ -74,15 +74,15 @@ def test_field_text():
     assert display.field_text([0, 0, 0], S.coords) == "0"
 
 
-def test_tidy_is_bounded():
+def test_shorten_for_display_is_bounded():
     x, y = sp.symbols("x y")
-    e, ok = display.tidy(sp.sin(x) ** 2 + sp.cos(x) ** 2 + y)
+    e, ok = display.shorten_for_display(sp.sin(x) ** 2 + sp.cos(x) ** 2 + y)
     assert ok and e == y + 1
-    # many angles and a root: trigsimp would run for minutes; tidy returns at once, untouched
+    # many angles and a root: trigsimp would run for minutes; shorten_for_display returns at once, untouched
     angles = sp.symbols("a0:6")
     big = sp.sqrt(1 - sp.sin(angles[0]) ** 2) * sum(sp.sin(a) * sp.cos(b) for a in angles for b in angles[:2])
     t0 = time.perf_counter()
-    e, ok = display.tidy(big)
+    e, ok = display.shorten_for_display(big)
     assert not ok and e == big and time.perf_counter() - t0 < 1
     huge = sp.Add(*[sp.Symbol(f"s{i}") ** 2 for i in range(2500)])
     assert display.too_big(huge) and not display.too_big(x + y)

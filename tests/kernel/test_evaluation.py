@@ -7,9 +7,8 @@ import pytest
 import sympy as sp
 
 from geonh.errors import ParseError, SingularMapError
-from geonh.kernel.evaluation import (BITS, PRECISION, random_rational, real_value, to_mp, to_sympy,
-                                     tree_eval, value_at)
-from geonh.kernel.generic_point import sample_points
+from geonh.kernel.evaluation import BITS, PRECISION, real_value, to_mp, to_sympy, tree_eval, value_at
+from geonh.kernel.sampling import random_rational, sample_points
 from geonh.kernel.space import ConfigurationSpace, as_expression
 
 x, y = sp.symbols("x y", real=True)
@@ -107,3 +106,52 @@ def test_as_expression_reads_equalities_as_lhs_minus_rhs():
         as_expression("__import__('os')", S.state_symbols, what="constraint")
     with pytest.raises(ParseError):
         as_expression(None)
+
+
+# -- the working precision: one setting, read where it is used ---------------------------------------
+def test_set_precision_reaches_modules_that_used_to_import_it_by_value():
+    """certificate, equations.base, velocity_frames, equations.nonlinear imported PRECISION by
+    value: a change of the working precision did not reach them."""
+    import geonh
+    from geonh import models
+    from geonh.kernel import evaluation
+    from geonh.kernel.evaluation import precision, set_precision, state_tolerance, working_precision
+    m = models.get("chaplygin-sleigh")
+    bh, lag = geonh.boltzmann_hamel(m.system, m.frame), geonh.lagrange(m.system)
+    assert precision() == 60 and "60-digit" in geonh.same_motion(bh, lag).method
+    old = set_precision(80)
+    try:
+        assert old == 60 and evaluation.PRECISION == 80 and evaluation.BITS == int(80 * 3.33) + 8
+        assert "80-digit" in geonh.same_motion(bh, lag).method          # certificate
+        assert state_tolerance() == sp.Float(10) ** -26                  # velocity_frames, nonlinear
+        with working_precision(100):
+            f = to_sympy(mpmath.mpf(1) / 3)                               # evaluation itself
+            assert f._prec == sp.Float(1, 100)._prec
+        assert precision() == 80
+    finally:
+        set_precision(old)
+    assert precision() == 60
+
+
+@pytest.mark.parametrize("bad", [10, 5000, 60.0, "80", True])
+def test_set_precision_refuses_what_is_not_a_working_precision(bad):
+    from geonh.kernel.evaluation import precision, set_precision
+    with pytest.raises(ParseError, match="working precision"):
+        set_precision(bad)
+    assert precision() == 60
+
+
+def test_values_at_evaluates_a_matrix_in_one_call():
+    from geonh.kernel.evaluation import values_at
+    pt = {x: sp.Rational(1, 3), y: sp.Rational(2, 5)}
+    exprs = [x * y, sp.sin(x) + y, 1 / (x - sp.Rational(1, 3))]
+    got = values_at(exprs, pt)
+    assert got[0] == sp.Rational(2, 15) and got[2] is None
+    with mpmath.workdps(PRECISION):
+        assert abs(got[1] - value_at(exprs[1], pt)) < mpmath.mpf(10) ** -50
+    # with symengine images: the sympy expressions are asked for only where symengine fails
+    se = pytest.importorskip("symengine")
+    asked = []
+    natives = [se.sympify(e) for e in exprs]
+    again = values_at(lambda k: asked.append(k) or exprs[k], pt, natives)
+    assert asked == [2] and again[0] == got[0] and again[2] is None

@@ -77,3 +77,67 @@ def test_semidefinite_kinetic_energy_written_unexpanded_is_refused():
     T = sp.Rational(1, 2) * ((xd + sp.sin(x) * yd) ** 2 + (sp.cos(x) ** 2 + sp.sin(x) ** 2 - 1) * yd**2)
     with pytest.raises(NotPositiveDefiniteError):
         MechanicalSystem(S, T)
+
+
+# -- verdicts asked from one module, one call down ------------------------------------------------------
+def test_positive_definiteness_is_a_verdict_of_the_generic_point():
+    from geonh.kernel.generic_point import not_positive_definite_at
+    J, J0 = sp.symbols("J J0", positive=True)
+    m = sp.Symbol("m", positive=True)
+    M = sp.Matrix([[m, 0], [0, J - J0]])
+    assert not_positive_definite_at(M, (J > J0,)) is None
+    point, values = not_positive_definite_at(M)
+    assert point[J] <= point[J0] and values[3] == point[J] - point[J0]
+    # symbols without a sign take either sign
+    a = sp.Symbol("a", real=True)
+    assert not_positive_definite_at(sp.Matrix([[a]])) is not None
+    assert not_positive_definite_at(sp.Matrix([[1 + a ** 2]])) is None
+
+
+def _calls(fn):
+    """(caller module, callee module, callee function) of every call between geonh modules."""
+    import sys
+    stack, out = [], []
+
+    def prof(frame, event, arg):
+        if event == "call":
+            mod = frame.f_globals.get("__name__", "")
+            mod = mod if mod.startswith("geonh") else None
+            caller = next((m for m in reversed(stack) if m is not None), None)
+            if mod and caller and caller != mod:
+                out.append((caller, mod, frame.f_code.co_name))
+            stack.append(mod)
+        elif event == "return" and stack:
+            stack.pop()
+
+    sys.setprofile(prof)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return out
+
+
+def test_a_verdict_is_one_call_down_not_a_ping_pong():
+    """generic_rank on a 4×4 trigonometric matrix: the values come from evaluation in one call
+    per sample point (not one per entry), and nothing below generic_point calls back into it."""
+    t = sp.symbols("t0:4", real=True)
+    row = [sp.sin(t[0]) * sp.cos(t[1]), sp.cos(t[2]) + t[3], sp.sin(t[1] + t[2]), t[0] * t[3]]
+    M = sp.Matrix([row, [2 * e for e in row], [sp.cos(t[i]) * t[(i + 1) % 4] for i in range(4)],
+                   [sp.sin(t[i]) ** 2 + sp.cos(t[i]) ** 2 - 1 + t[i] for i in range(4)]])
+    calls = _calls(lambda: generic_rank(M))
+    assert generic_rank(M) == 3
+    below = {"geonh.kernel.evaluation", "geonh.kernel.linalg", "geonh.kernel.sampling", "geonh.kernel.parsing"}
+    assert not [c for c in calls if c[0] in below and c[1] == "geonh.kernel.generic_point"]
+    evaluations = [c for c in calls if c[0] == "geonh.kernel.generic_point" and c[1] == "geonh.kernel.evaluation"
+                   and c[2] not in ("precision", "term_scale")]
+    points = len([c for c in calls if c[2] == "values_at"])
+    assert points and len(evaluations) == points <= 6     # values_at once per point, for all 16 entries
+
+
+def test_rref_never_takes_an_unexpanded_zero_as_pivot():
+    from geonh.kernel.generic_point import rref
+    z = (-s - 1) * s + (s + 1) * s
+    R, piv = rref(sp.Matrix([[z, 1, x], [1, 0, y], [2 * z, 2, 2 * x]]))
+    assert piv == (0, 1)
+    assert all(is_zero(e) for e in R - sp.Matrix([[1, 0, y], [0, 1, x], [0, 0, 0]]))

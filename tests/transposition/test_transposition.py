@@ -15,7 +15,9 @@ from geonh.models import kinematic as catalog
 from geonh.errors import (DimensionError, GeonhError, NotLinearError, RankError,
                           SingularMapError)
 from geonh.kernel.forms import exterior_derivative
-from geonh.kernel.generic_point import PRECISION, is_zero, sample_points
+from geonh.kernel.evaluation import PRECISION
+from geonh.kernel.generic_point import is_zero
+from geonh.kernel.sampling import sample_points
 from geonh.kernel.space import ConfigurationSpace
 from geonh.testing.constrained import (constrained_settings, hamel_frames,
                                                    holonomic_settings, transposition_cases)
