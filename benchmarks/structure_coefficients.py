@@ -29,8 +29,9 @@ returns all c^d_ab with [X_a, X_b] = c^d_ab X_d; side by side in one run:
   (symengine's default), Jacobians once per field, the products in symengine; symengine
   objects out (no conversion back).
 
-Reported per case: median wall time over repeats (5 at n ≤ 6, 3 up to n = 16, 1 beyond; sympy's
-cache cleared before every repeat), each time over geonh-symengine's, and the largest
+Reported per case: median wall time and median CPU time (``time.process_time`` in the child)
+over repeats (5 at n ≤ 6, 3 up to n = 16, 1 beyond; sympy's
+cache cleared before every repeat), each wall time over geonh-symengine's, and the largest
 difference of all n³ coefficients from raw symengine's at one random point (float).  Each
 case runs in a child process with a time limit; a case over the limit prints "> X" and larger
 dimensions of that family are skipped for that implementation.  Below the table: the scaling
@@ -184,34 +185,58 @@ def cse_ops(exprs) -> int:
 
 def _worker(family, n, impl, repeats, queue):
     coords, C = poly_frame_matrix(n) if family == "poly" else trailer_frame_matrix(n)
-    times = []
+    walls, cpus = [], []
     for _ in range(repeats):
         clear_cache()
-        t = time.perf_counter()
+        c, t = time.process_time(), time.perf_counter()
         out = IMPLS[impl](coords, C)
-        times.append(time.perf_counter() - t)
-        queue.put(("time", statistics.median(times)))  # partial result if killed later
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+        # partial result if killed later
+        queue.put(("time", (statistics.median(walls), statistics.median(cpus))))
     queue.put(("values", values_at_point(coords, _flat(out))))
 
 
 def run_case(family, n, impl, repeats, timeout):
-    """(median seconds or None if over the limit, values at the random point or None)."""
+    """(median wall seconds, median CPU seconds, values at the random point); the first two
+    None if the case ran over the time limit (or died), the values None then too.
+
+    The queue is drained *before* the child is joined: a ``multiprocessing.Queue`` hands its
+    data to the pipe from a feeder thread, and a child does not exit until that thread has
+    written everything, so with a result larger than the pipe buffer (the n³ values, from
+    n ≈ 20) a ``join`` before ``get`` waits for ever (the "joining processes that use queues"
+    rule of the multiprocessing docs).  Reads use a timeout, so a blown-up case is still
+    killed at the limit.
+    """
+    import queue as queue_mod
     ctx = mp.get_context("fork")
     q = ctx.Queue()
     p = ctx.Process(target=_worker, args=(family, n, impl, repeats, q))
+    deadline = time.monotonic() + timeout
     p.start()
-    p.join(timeout)
-    if p.is_alive():
-        p.kill()
-        p.join()
-    med = vals = None
-    while not q.empty():
-        kind, val = q.get()
+    med = cpu = vals = None
+    while vals is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        try:
+            kind, val = q.get(timeout=min(left, 1.0))
+        except queue_mod.Empty:
+            if not p.is_alive() and q.empty():
+                break  # the child died without its values
+            continue
         if kind == "time":
-            med = val
+            med, cpu = val
         else:
             vals = val
-    return (med if vals is not None else None), vals
+    if vals is None:
+        p.kill()
+    p.join()
+    q.close()
+    q.join_thread()
+    if vals is None:
+        return None, None, None
+    return med, cpu, vals
 
 
 def repeats_for(n: int) -> int:
@@ -238,7 +263,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     load0 = os.getloadavg()
     ref = "geonh-symengine"
-    head = f"{'family':8} {'n':>3} " + " ".join(f"{i + ' [s]':>20}" for i in args.impls) + \
+    head = f"{'family':8} {'n':>3} " + " ".join(f"{i + ' wall/CPU [s]':>27}" for i in args.impls) + \
         "  " + " ".join(f"{i + '/' + ref:>26}" for i in args.impls if i != ref) + f"  {'max |Δ| vs symengine':>22}"
     print(head)
     print("-" * len(head))
@@ -249,21 +274,21 @@ def main(argv=None) -> int:
             r = repeats_for(n)
             res = {}
             for impl in args.impls:
-                res[impl] = (None, None) if impl in dead else run_case(family, n, impl, r, args.timeout)
+                res[impl] = (None, None, None) if impl in dead else run_case(family, n, impl, r, args.timeout)
                 if res[impl][0] is None:
                     dead.add(impl)
                 times.setdefault((family, impl), []).append((n, res[impl][0]))
-            cells = " ".join(f"{res[i][0]:>20.4f}" if res[i][0] is not None else f"{'> %.0f' % args.timeout:>20}"
-                             for i in args.impls)
-            g = res.get(ref, (None, None))[0]
+            cells = " ".join(f"{res[i][0]:>13.4f}/{res[i][1]:<13.4f}" if res[i][0] is not None
+                             else f"{'> %.0f' % args.timeout:>13}/{'':<13}" for i in args.impls)
+            g = res.get(ref, (None, None, None))[0]
             ratios = " ".join(
                 (f"{res[i][0] / g:>26.2f}" if res[i][0] is not None and g else f"{'-':>26}")
                 for i in args.impls if i != ref)
-            base = res.get("symengine", (None, None))[1]
+            base = res.get("symengine", (None, None, None))[2]
             diff = "-"
             if base is not None:
-                ds = [max((abs(a - b) for a, b in zip(res[i][1], base)), default=0.0)
-                      for i in args.impls if res[i][1] is not None]
+                ds = [max((abs(a - b) for a, b in zip(res[i][2], base)), default=0.0)
+                      for i in args.impls if res[i][2] is not None]
                 diff = f"{max(ds):.1e}"
             print(f"{family:8} {n:>3} {cells}  {ratios}  {diff:>22}", flush=True)
     print()
@@ -276,9 +301,10 @@ def main(argv=None) -> int:
             pts = [(n, t) for n, t in times.get((family, impl), []) if t is not None]
             e = slope([n for n, _ in pts], [t for _, t in pts])
             parts.append(f"{impl} {e:.1f}" if e is not None else f"{impl} -")
-        print(f"  {family:8} n = {dims[0]}…{dims[-1]}: " + ", ".join(parts))
+        print(f"  {family:8} n = {dims[0]}…{dims[-1]}: " + ", ".join(parts), flush=True)
     load1 = os.getloadavg()
-    print(f"total {time.perf_counter() - t0:.0f} s; median wall time; repeats 5 (n ≤ 6), 3 (7 ≤ n ≤ 16); "
+    print(f"total {time.perf_counter() - t0:.0f} s; median wall time / median CPU time of the child (process_time); "
+          f"ratios and exponents from wall time; repeats 5 (n ≤ 6), 3 (7 ≤ n ≤ 16); "
           f"sympy {sp.__version__}, symengine {se.__version__}, Python {sys.version.split()[0]}, "
           f"{os.cpu_count()} CPUs, load average {load0[0]:.1f} before, {load1[0]:.1f} after")
     return 0
