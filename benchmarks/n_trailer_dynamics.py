@@ -47,8 +47,8 @@ AXLE MIDPOINT (mass centre = axle midpoint; I_i is the yaw inertia there).  Cons
 lateral velocity of every axle midpoint vanishes, P_i.vel(N)·b_i^y = 0 (N + 1 of them).
 Loads: driving force F·b0^x at P0 and steering torque τ·n^z on the tractor body.
 
-Timed (wall clock, ``time.perf_counter``, each repeat in a fresh Python process so sympy's
-cache starts cold; the mechanics model itself is built before the clock starts; the
+Timed (wall clock, ``time.perf_counter``, with the worker's CPU time, ``time.process_time``,
+beside it; each repeat in a fresh Python process so sympy's cache starts cold; the mechanics model itself is built before the clock starts; the
 derivation is stopped by SIGALRM at --timeout seconds, the whole process with its cse counts
 is killed at 2·timeout + 30 s):
   kane     KanesMethod(...) with kd_eqs q̇ = C u and the velocity constraints in u
@@ -482,15 +482,15 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
     km = None
     signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         if route == "kane-tb":
             km = next(gen)                 # KanesMethod + kanes_equations
             emit(time_kanes=time.perf_counter() - t0)
         next(gen)   # the derivation, up to the explicit rhs as the route returns it
-        t = time.perf_counter() - t0
+        t, c = time.perf_counter() - t0, time.process_time() - c0
         signal.setitimer(signal.ITIMER_REAL, 0)
-        emit(time=t)
+        emit(time=t, cpu=c)
     except DerivationTimeout:
         emit(derivation_timeout=time.perf_counter() - t0)
         if km is not None:
@@ -615,6 +615,9 @@ def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=()):
             times = [r["time"] for r in runs if "time" in r]
             if times and len(times) == len(runs):
                 first["time"] = statistics.median(times)
+                cpus = [r["cpu"] for r in runs if "cpu" in r]
+                if len(cpus) == len(runs):
+                    first["cpu"] = statistics.median(cpus)
             res[(route, N)] = first
     return res
 
@@ -635,7 +638,7 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
     slope_Ns = list(slope_Ns or Ns)
     refs = [r for r in REFS if r in routes]
     short = {"kane": "KaneC", "kane-tb": "KaneT"}
-    cols = ["N", "route", "time [s]", "ops", "M ops"]
+    cols = ["N", "route", "time [s]", "CPU [s]", "ops", "M ops"]
     for r in refs:
         cols += [f"{short[r]}/route time", f"{short[r]}/route ops"]
     rows = []
@@ -644,7 +647,7 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
             if (r, N) not in res:
                 continue
             x = res[(r, N)]
-            row = [str(N), LABEL[r], _fmt_time(x, timeout), _fmt_ops(x),
+            row = [str(N), LABEL[r], _fmt_time(x, timeout), f"{x['cpu']:.2f}" if "cpu" in x else "—", _fmt_ops(x),
                    _fmt_ops(x, "m_ops") if r == "kane-tb" else ""]
             for ref in refs:
                 if r == ref:
@@ -665,7 +668,7 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
             o = [res.get((r, N), {}).get("ops") for N in ns]
             mo = [res.get((r, N), {}).get("m_ops") for N in ns]
             st, so, sm = _slope(ns, t), _slope(ns, o), _slope(ns, mo)
-            rows.append([tag, LABEL[r], f(st), f(so), f(sm) if r == "kane-tb" else ""]
+            rows.append([tag, LABEL[r], f(st), "", f(so), f(sm) if r == "kane-tb" else ""]
                         + [""] * (2 * len(refs)))
     w = [max(len(c), *(len(rw[i]) for rw in rows if rw)) for i, c in enumerate(cols)]
 
@@ -676,8 +679,8 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
     print("-" * len(line))
     for rw in rows:
         print() if rw is None else print(fmt(rw))
-    print("time: seconds to the explicit equations, median over repeats (fresh process each); "
-          "ops: count_ops after cse\nof kinematics + accelerations (module docstring); "
+    print("time: wall seconds to the explicit equations, median over repeats (fresh process each); "
+          "CPU: the same\nderivation's CPU seconds in the worker (time.process_time), median; ops: count_ops after cse\nof kinematics + accelerations (module docstring); "
           "M ops: count_ops after cse of textbook Kane's kane.mass_matrix;\n"
           "KaneC/route, KaneT/route: careful / textbook Kane over the route, > 1 means the "
           "route is faster / smaller;\nslope: least-squares d log / d log N over the N that "
@@ -785,8 +788,9 @@ def construction(a) -> None:
     print("\nmodel → runnable RHS (pydy = careful Kane + pydy generate_ode_function, Cython):")
     for N in Ns:
         pyd, geo = res.get(("kane-pydy", N), {}), res.get(("bh-ode", N), {})
-        print(f"  N={N:<3} geonh BH* ode {_fmt_time(geo, a.timeout)} s, Kane+pydy "
-              f"{_fmt_time(pyd, a.timeout)} s, geonh/pydy "
+        cpu = lambda r: f" (CPU {r['cpu']:.2f} s)" if "cpu" in r else ""  # noqa: E731
+        print(f"  N={N:<3} geonh BH* ode {_fmt_time(geo, a.timeout)} s{cpu(geo)}, Kane+pydy "
+              f"{_fmt_time(pyd, a.timeout)} s{cpu(pyd)}, geonh/pydy (wall) "
               + (f"{geo['time'] / pyd['time']:.3f}" if "time" in geo and "time" in pyd else "—"))
     print_agreement(res, Ns, routes)
     try:

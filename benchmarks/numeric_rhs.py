@@ -22,7 +22,8 @@ arguments, and evaluates ẏ = (K, M⁻¹F) at one state:
 
 Per call: ``timeit`` of f(t, y, p) (pydy: f(y, t, p)) at one random state, ``--number`` calls
 per repeat (fewer for slow routes: a repeat takes at most about 0.3 s), ``--repeats`` repeats, the MEDIAN per-call time of the repeats, in µs; ratio =
-route / pydy.  Build: seconds from the equations to a callable (compilation), and "model →
+route / pydy (wall).  Every time has its CPU time beside it, from the same repeats
+(``time.process_time`` in the worker; build CPU adds ``RUSAGE_CHILDREN``, pydy's C compiler).  Build: seconds from the equations to a callable (compilation), and "model →
 RHS" = from_mechanics + frame + boltzmann_hamel + the route's build (the mechanics model
 itself, built in well under 2 s, is not counted).  Agreement: max |f_route − f_llvm| at the
 state.  Each N runs in a fresh process (cold sympy cache).  Also printed: whether the route
@@ -35,9 +36,11 @@ Progress to stderr, the table to stdout.  See benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -59,14 +62,34 @@ def _import_geonh():
     return sys.modules["geonh"]
 
 
-def _per_call(fn, number: int, repeats: int) -> tuple[float, int]:
-    """Median over repeats of the per-call time (µs), and the calls per repeat: ``number``,
-    fewer for slow routes (each repeat at most about 0.3 s)."""
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (pydy's C compiler runs in
+    child processes: ``resource.getrusage(RUSAGE_CHILDREN)``)."""
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + ch.ru_utime + ch.ru_stime
+
+
+def _per_call(fn, number: int, repeats: int) -> tuple[float, float, int]:
+    """Medians over repeats of the per-call wall time and CPU time (µs), both from the same
+    repeats, and the calls per repeat: ``number``, fewer for slow routes (each repeat at most
+    about 0.3 s).  The garbage collector is off while timing, as in ``timeit``."""
     fn()
     t = min(timeit.repeat(fn, number=10, repeat=3)) / 10
     number = max(20, min(number, int(0.3 / max(t, 1e-9))))
-    times = timeit.repeat(fn, number=number, repeat=repeats)
-    return statistics.median(times) / number * 1e6, number
+    walls, cpus = [], []
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            c0, w0 = time.process_time(), time.perf_counter()
+            for _ in range(number):
+                fn()
+            walls.append(time.perf_counter() - w0)
+            cpus.append(time.process_time() - c0)
+    finally:
+        if was_on:
+            gc.enable()
+    return statistics.median(walls) / number * 1e6, statistics.median(cpus) / number * 1e6, number
 
 
 def worker(N: int, number: int, repeats: int, pydy: bool) -> None:
@@ -81,27 +104,27 @@ def worker(N: int, number: int, repeats: int, pydy: bool) -> None:
         print(json.dumps(kw), flush=True)
 
     model = base.build_model(N)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     system, frame = base._geonh_system_and_frame(model, closed_form=True)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     eq = boltzmann_hamel(system, frame)
     M, F, K = eq.mass_matrix, eq.forcing, sp.Matrix(list(eq.kinematics))
-    t2 = time.perf_counter()
-    emit(stage="equations", system=t1 - t0, equations=t2 - t1)
+    t2, c2 = time.perf_counter(), time.process_time()
+    emit(stage="equations", system=t1 - t0, equations=t2 - t1, system_cpu=c1 - c0, equations_cpu=c2 - c1)
     S = eq.space
     q, u = list(S.q), list(eq.u)
     rng = np.random.default_rng(1000 + N)
     y = np.concatenate([rng.uniform(-1, 1, len(q)), rng.uniform(-1, 1, len(u))])
-    fns, builds = {}, {}
+    fns, builds, cbuilds = {}, {}, {}
     for be in ("llvm", "lambda", "numpy"):
-        b0 = time.perf_counter()
+        b0, d0 = time.perf_counter(), _cpu()
         f = eq.ode_function(backend=be)
-        builds[be] = time.perf_counter() - b0
+        builds[be], cbuilds[be] = time.perf_counter() - b0, _cpu() - d0
         fns[be] = f
     consts = list(fns["llvm"].parameters)
     p = rng.uniform(0.5, 2.0, len(consts))
     # plain sympy lambdify, as geonh.numerics.first_order_function did before ode_function
-    b0 = time.perf_counter()
+    b0, d0 = time.perf_counter(), _cpu()
     args = [sp.Symbol("t_")] + q + u + consts
     fM = sp.lambdify(args, M, modules="numpy", cse=True)
     fF = sp.lambdify(args, F, modules="numpy", cse=True)
@@ -113,7 +136,7 @@ def worker(N: int, number: int, repeats: int, pydy: bool) -> None:
         x = np.linalg.solve(np.asarray(fM(*a), dtype=float), np.asarray(fF(*a), dtype=float).reshape(-1))
         return np.concatenate([np.asarray(fK(*a), dtype=float).reshape(-1), x[:nu]])
 
-    builds["lambdify"] = time.perf_counter() - b0
+    builds["lambdify"], cbuilds["lambdify"] = time.perf_counter() - b0, _cpu() - d0
     calls = {be: (lambda f=f: f(0.0, y, p)) for be, f in fns.items()}
     calls["lambdify"] = lambda: lamb(0.0, y, p)
     if pydy:
@@ -122,17 +145,17 @@ def worker(N: int, number: int, repeats: int, pydy: bool) -> None:
         except ImportError as exc:
             emit(stage="note", note=f"pydy not available: {exc}")
         else:
-            b0 = time.perf_counter()
+            b0, d0 = time.perf_counter(), _cpu()
             fp = generate_ode_function(F, q, u, consts, mass_matrix=M, coordinate_derivatives=K,
                                        generator="cython")
-            builds["pydy"] = time.perf_counter() - b0
+            builds["pydy"], cbuilds["pydy"] = time.perf_counter() - b0, _cpu() - d0
             calls["pydy"] = lambda: fp(y, 0.0, p)
     ref = calls["llvm"]()
     res = {}
     for route, call in calls.items():
         a, b = call(), call()
-        per, used = _per_call(call, number, repeats)
-        res[route] = dict(build=builds[route], call=per, number=used,
+        per, per_cpu, used = _per_call(call, number, repeats)
+        res[route] = dict(build=builds[route], build_cpu=cbuilds[route], call=per, call_cpu=per_cpu, number=used,
                           err=float(np.max(np.abs(np.asarray(a) - ref))), same_array=a is b)
         print(f"  N={N} {LABEL[route]}: {res[route]['call']:.2f} µs", file=sys.stderr, flush=True)
     emit(stage="routes", routes=res, n_state=len(y), n_params=len(consts), backend_llvm=fns["llvm"].backend)
@@ -185,10 +208,11 @@ def main(argv=None) -> None:
     print(f"Dynamic N-trailer, compiled right-hand sides.  geonh {g.__version__} ({os.path.dirname(g.__file__)}), "
           f"sympy {sympy.__version__}, symengine {se_v}, numpy {numpy.__version__}, pydy {pd_v}, "
           f"Python {platform.python_version()}, {os.cpu_count()} CPUs.  Per call: median of {args.repeats} "
-          f"repeats of up to {args.number} calls (fewer for slow routes, ≤ 0.3 s a repeat).\n")
+          f"repeats of up to {args.number} calls (fewer for slow routes, ≤ 0.3 s a repeat); wall time, the "
+          f"worker's CPU time beside it (CPU columns; build CPU includes child processes); /pydy from wall.\n")
     rows = [run(N, args) for N in args.N]
-    hdr = (f"{'N':>3}  {'route':<15} {'µs/call':>8} {'/pydy':>6}  {'build [s]':>9} {'model→RHS [s]':>13}"
-           f"  {'max|Δ|':>8}  same array")
+    hdr = (f"{'N':>3}  {'route':<15} {'µs/call':>8} {'CPU µs':>8} {'/pydy':>6}  {'build [s]':>9} {'CPU [s]':>8}"
+           f" {'model→RHS [s]':>13} {'CPU [s]':>8}  {'max|Δ|':>8}  same array")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
@@ -196,15 +220,18 @@ def main(argv=None) -> None:
             print(f"{r['N']:>3}  failed ({r.get('failed')}), see stderr")
             continue
         pre = r["system"] + r["equations"]
+        pre_cpu = r["system_cpu"] + r["equations_cpu"]
         pyd = r["routes"].get("pydy")
         for route in ROUTES:
             x = r["routes"].get(route)
             if x is None:
                 continue
             ratio = f"{x['call'] / pyd['call']:.2f}" if pyd else "—"
-            print(f"{r['N']:>3}  {LABEL[route]:<15} {x['call']:>8.2f} {ratio:>6}  {x['build']:>9.2f} "
-                  f"{pre + x['build']:>13.2f}  {x['err']:>8.1e}  {x['same_array']}")
-        print(f"{'':>3}  (from_mechanics + frame {r['system']:.2f} s, boltzmann_hamel {r['equations']:.2f} s; "
+            print(f"{r['N']:>3}  {LABEL[route]:<15} {x['call']:>8.2f} {x['call_cpu']:>8.2f} {ratio:>6}  "
+                  f"{x['build']:>9.2f} {x['build_cpu']:>8.2f} {pre + x['build']:>13.2f} {pre_cpu + x['build_cpu']:>8.2f}"
+                  f"  {x['err']:>8.1e}  {x['same_array']}")
+        print(f"{'':>3}  (from_mechanics + frame {r['system']:.2f} s (CPU {r['system_cpu']:.2f} s), "
+              f"boltzmann_hamel {r['equations']:.2f} s (CPU {r['equations_cpu']:.2f} s); "
               f"state {r['n_state']}, parameters {r['n_params']})\n")
 
 
