@@ -10,7 +10,8 @@ grid over the masses), by ``geonh.sweep``:
   the cluster started before the clock (its start-up is printed separately): the equations
   shipped once per worker, compiled there on first use, results gathered as they finish.
 
-Printed: wall seconds (median of ``--repeats``), throughput (points per second), throughput
+Printed: wall seconds (median of ``--repeats``), CPU seconds beside them (user + system of this
+process and of the Dask worker processes, psutil, median of the same repeats), throughput (points per second), throughput
 per worker, and the Dask overhead per task, (t_dask · workers − t_in-process) / n, i.e. what a
 task costs beyond its own work; plus a trivial task (returns its parameter) that measures
 the overhead alone.  Both routes' rows are compared (identical numbers expected).
@@ -55,23 +56,39 @@ def main(argv=None) -> None:
     def trivial(params, y0):
         return {"x": params[masses[0]]}
 
+    def cpu_tree() -> float:
+        """CPU seconds (user + system) of this process and of all its live descendants (the
+        Dask nanny and worker processes), from psutil (a dependency of distributed)."""
+        import psutil
+        me = psutil.Process()
+        total = 0.0
+        for proc in [me, *me.children(recursive=True)]:
+            try:
+                c = proc.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            total += c.user + c.system
+        return total
+
     def timed(**kw):
-        ts, res = [], None
+        """(median wall seconds, median CPU seconds of the process tree, the last result)."""
+        ts, cs, res = [], [], None
         for _ in range(a.repeats):
-            t0 = time.perf_counter()
+            c0, t0 = cpu_tree(), time.perf_counter()
             res = geonh.sweep(eq, grid, y0, (0, a.T), **kw)
             ts.append(time.perf_counter() - t0)
-        return statistics.median(ts), res
+            cs.append(cpu_tree() - c0)
+        return statistics.median(ts), statistics.median(cs), res
 
-    t_in, r_in = timed()
-    t_triv_in, _ = timed(task=trivial)
+    t_in, c_in, r_in = timed()
+    t_triv_in, _, _ = timed(task=trivial)
     c0 = time.perf_counter()
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     client = Client(cluster)
     t_start = time.perf_counter() - c0
     try:
-        t_dk, r_dk = timed(client=client)
-        t_triv_dk, _ = timed(client=client, task=trivial)
+        t_dk, c_dk, r_dk = timed(client=client)
+        t_triv_dk, _, _ = timed(client=client, task=trivial)
     finally:
         client.close()
         cluster.close()
@@ -79,11 +96,12 @@ def main(argv=None) -> None:
     num = a_in.select_dtypes("number").columns
     same = bool(np.array_equal(a_in[num].to_numpy(), a_dk[num].to_numpy()))
     w = 2
-    print(f"{'route':<22}{'wall [s]':>10}{'points/s':>12}{'per worker':>12}")
-    print("-" * 56)
-    for label, t in (("in-process", t_in), ("dask 2 workers", t_dk)):
+    print(f"{'route':<22}{'wall [s]':>10}{'CPU [s]':>10}{'points/s':>12}{'per worker':>12}")
+    print("-" * 66)
+    for label, t, c in (("in-process", t_in, c_in), ("dask 2 workers", t_dk, c_dk)):
         workers = 1 if label == "in-process" else w
-        print(f"{label:<22}{t:>10.2f}{n_points / t:>12.1f}{n_points / t / workers:>12.1f}")
+        print(f"{label:<22}{t:>10.2f}{c:>10.2f}{n_points / t:>12.1f}{n_points / t / workers:>12.1f}")
+    print("(CPU: user + system seconds of this process and its worker processes, median; points/s from wall)")
     print(f"\nspeed-up dask/in-process: {t_in / t_dk:.2f} on {w} workers (LocalCluster start-up {t_start:.1f} s, "
           "not counted)")
     print(f"overhead per task: {(t_dk * w - t_in) / n_points * 1e3:.2f} ms (simulations), trivial task: "
