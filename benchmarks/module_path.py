@@ -55,7 +55,7 @@ def main() -> None:
         stages[name] = (start, len(path))
         return out
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     eqs = run("boltzmann_hamel", lambda: g.boltzmann_hamel(m.system, m.frame))
     run("ode_function", lambda: eqs.ode_function())
     # a steady motion: all coordinates and speeds 0 except the first speed
@@ -68,7 +68,7 @@ def main() -> None:
         run("linearize", lambda: eqs.linearize(point))
     except Exception as exc:  # report but go on: the count up to the error is still the path
         print(f"linearize: {type(exc).__name__}: {exc}", file=sys.stderr)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     report = {}
     for name, (a, b) in stages.items():
         seq = path[a:b]
@@ -89,7 +89,7 @@ def main() -> None:
     E = set().union(*edges.values()) if edges else set()
     pingpong = sorted(tuple(sorted(e)) for e in {frozenset(e) for e in E if (e[1], e[0]) in E})
     report["total"] = {"modules": len(set(seq)), "cross_module_calls": sum(crossings.values()), "call_edges": len(E), "back_and_forth_pairs": len(pingpong),
-                       "entries": len(seq), "returns": returns, "wall_s": round(wall, 2)}
+                       "entries": len(seq), "returns": returns, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2)}
     report["back_and_forth"] = [" <-> ".join(p) for p in pingpong]
     if args.json:
         print(json.dumps(report, indent=1))
