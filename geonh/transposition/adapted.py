@@ -114,7 +114,11 @@ def voronets_frame(constraints: Constraints, dependent: Sequence | None = None) 
         for k, j in enumerate(dep):
             C[j, N - 1] = a0[k]
     fields = [VectorField(S, list(C[:, c])) for c in range(N)]
-    return Frame(fields, names=names, coframe=[OneForm(S, row) for row in rows])
+    frame = Frame(fields, names=names, coframe=[OneForm(S, row) for row in rows])
+    # adapted by construction (its constraint forms are the solved constraints, the block of A
+    # they were solved with is regular): the verdict is carried, not decided again
+    _record_adapted(cod, frame, len(free))
+    return frame
 
 
 #: the adaptedness verdicts decided so far (validate once): per frame, per constraint
@@ -142,10 +146,9 @@ def check_adapted(constraints: Constraints, frame: Frame) -> int:
     if frame.space != S:
         raise NotAdaptedError(f"the frame lives on {frame.space!r}, the system on {S!r}")
     B = frame.B
-    entries = tuple(B)
     known = _ADAPTED.get(frame)
     seen = known.get(cod) if known is not None else None
-    if seen is not None and seen[0] == entries:
+    if seen is not None and seen[0] == tuple(B):
         return seen[1]
     n, r = S.n, cod.rank
     m = n - r
@@ -158,10 +161,16 @@ def check_adapted(constraints: Constraints, frame: Frame) -> int:
         raise NotAdaptedError(
             f"the coframe forms {m + 1}..{n} do not span the constraint codistribution: the "
             f"frame is not adapted (free fields first, then the {r} constraint directions)")
+    _record_adapted(cod, frame, m)
+    return m
+
+
+def _record_adapted(cod: Codistribution, frame: Frame, m: int) -> None:
+    """Carry the verdict "``frame`` is adapted to ``cod`` with m free fields" (see :data:`_ADAPTED`)."""
+    known = _ADAPTED.get(frame)
     if known is None:
         known = _ADAPTED.setdefault(frame, weakref.WeakKeyDictionary())
-    known[cod] = (entries, m)
-    return m
+    known[cod] = (tuple(frame.B), m)
 
 
 def frame_kinematics(frame: Frame, m: int, u: Sequence[sp.Symbol]):

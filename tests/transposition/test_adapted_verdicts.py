@@ -47,7 +47,8 @@ def test_two_forms_one_adaptedness_decision(decisions):
 def test_another_adapted_frame_is_decided_again(decisions):
     system, frame = sleigh()
     assert check_adapted(system, frame) == 2
-    other = voronets_frame(system)
+    order = [1, 0, 2]                       # the free fields swapped: adapted too
+    other = Frame([frame.fields[a] for a in order], coframe=[frame.coframe[a] for a in order])
     assert check_adapted(system, other) == 2
     assert len(decisions) == 2
     assert check_adapted(system, other) == 2 and check_adapted(system, frame) == 2
@@ -92,3 +93,21 @@ def test_a_replaced_coframe_is_decided_again(decisions):
     with pytest.raises(NotAdaptedError):
         check_adapted(system, frame)
     assert len(decisions) == 2
+
+
+def test_the_voronets_frame_carries_its_verdict(decisions):
+    """Adapted by construction: the default frame of every form is not decided again."""
+    system, _ = sleigh()
+    frame = voronets_frame(system)
+    assert check_adapted(system, frame) == 2
+    boltzmann_hamel(system)                     # frame=None: a new Voronets frame
+    assert decisions == []
+
+
+def test_the_voronets_frame_of_a_rheonomic_system_is_adapted():
+    M = geonh.models.get("ball-on-turntable")
+    system = M.system
+    frame = voronets_frame(system)
+    assert check_adapted(system, frame) == system.dof
+    adapted._ADAPTED.clear()                   # decided afresh: the carried verdict was right
+    assert check_adapted(system, frame) == system.dof
