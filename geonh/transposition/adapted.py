@@ -15,6 +15,7 @@ Given constraints (a :class:`~geonh.kernel.Codistribution`, or any object with a
 """
 from __future__ import annotations
 
+import weakref
 from typing import Protocol, Sequence, Union
 
 import sympy as sp
@@ -113,32 +114,63 @@ def voronets_frame(constraints: Constraints, dependent: Sequence | None = None) 
         for k, j in enumerate(dep):
             C[j, N - 1] = a0[k]
     fields = [VectorField(S, list(C[:, c])) for c in range(N)]
-    return Frame(fields, names=names, coframe=[OneForm(S, row) for row in rows])
+    frame = Frame(fields, names=names, coframe=[OneForm(S, row) for row in rows])
+    # adapted by construction (its constraint forms are the solved constraints, the block of A
+    # they were solved with is regular): the verdict is carried, not decided again
+    _record_adapted(cod, frame, len(free))
+    return frame
+
+
+#: the adaptedness verdicts decided so far (validate once): per frame, per constraint
+#: codistribution, the entries of the frame's coframe matrix B it was decided on and the
+#: verdict m.  Both keys are held weakly (a verdict lives no longer than its objects); the
+#: entries of B are compared on every look-up, so a verdict is never served for another frame,
+#: other constraints, or a frame whose B was replaced.
+_ADAPTED: "weakref.WeakKeyDictionary[Frame, weakref.WeakKeyDictionary[Codistribution, tuple[tuple, int]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def check_adapted(constraints: Constraints, frame: Frame) -> int:
     """Check that ``frame`` is adapted: free fields first, then the constraint directions, then
     (rheonomic) the time field with θ^t = dt; the last coframe forms must span the
-    constraints.  Returns m, the number of free fields."""
+    constraints.  Returns m, the number of free fields.
+
+    The rows θ^{m+1..n} of B = C⁻¹ are independent because every :class:`Frame` has a checked
+    inverse (its regularity is not decided again), so they span the r-dimensional constraint
+    codistribution exactly when rank [A; θ^{m+1..n}] = r (Hamel 1924, eqs. (20), (21)).  The
+    verdict is decided once per (constraints, frame) pair and carried: a second call with the
+    same codistribution object and the same frame (same entries of B) returns it without a
+    generic-point decision."""
     cod = _codistribution(constraints)
     S = cod.space
     if frame.space != S:
         raise NotAdaptedError(f"the frame lives on {frame.space!r}, the system on {S!r}")
+    B = frame.B
+    known = _ADAPTED.get(frame)
+    seen = known.get(cod) if known is not None else None
+    if seen is not None and seen[0] == tuple(B):
+        return seen[1]
     n, r = S.n, cod.rank
     m = n - r
     if S.t is not None:
-        row = list(frame.B[n, :])
+        row = list(B[n, :])
         if not all(is_zero(e) for e in row[:n]) or not is_zero(row[n] - 1):
             raise NotAdaptedError("on a space with time the last coframe form must be dt "
                                   "(Hamel 1924, eq. (20): ω_n = 1, δϑ_n = 0)")
-    if r:
-        cons = cod.matrix()
-        mine = frame.B[m:n, :]
-        if generic_rank(cons.col_join(mine)) != r or generic_rank(mine) != r:
-            raise NotAdaptedError(
-                f"the coframe forms {m + 1}..{n} do not span the constraint codistribution: the "
-                f"frame is not adapted (free fields first, then the {r} constraint directions)")
+    if r and generic_rank(cod.matrix().col_join(B[m:n, :])) != r:
+        raise NotAdaptedError(
+            f"the coframe forms {m + 1}..{n} do not span the constraint codistribution: the "
+            f"frame is not adapted (free fields first, then the {r} constraint directions)")
+    _record_adapted(cod, frame, m)
     return m
+
+
+def _record_adapted(cod: Codistribution, frame: Frame, m: int) -> None:
+    """Carry the verdict "``frame`` is adapted to ``cod`` with m free fields" (see :data:`_ADAPTED`)."""
+    known = _ADAPTED.get(frame)
+    if known is None:
+        known = _ADAPTED.setdefault(frame, weakref.WeakKeyDictionary())
+    known[cod] = (tuple(frame.B), m)
 
 
 def frame_kinematics(frame: Frame, m: int, u: Sequence[sp.Symbol]):

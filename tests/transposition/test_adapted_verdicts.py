@@ -1,0 +1,113 @@
+"""Validate once (issue 22): the adaptedness verdict of check_adapted is decided once per
+(constraints, frame) pair and carried; it is never served for another frame, other
+constraints or a frame whose coframe was replaced."""
+import pytest
+import sympy as sp
+
+import geonh
+from geonh.equations import boltzmann_hamel, maggi
+from geonh.errors import NotAdaptedError
+from geonh.kernel.frames import Frame
+from geonh.systems.mechanical import MechanicalSystem
+from geonh.transposition import adapted
+from geonh.transposition.adapted import check_adapted, voronets_frame
+
+
+@pytest.fixture
+def decisions(monkeypatch):
+    """Counts the generic-rank decisions check_adapted takes (the kernel function, wrapped)."""
+    calls = []
+    real = adapted.generic_rank
+
+    def counting(M):
+        calls.append(M.shape)
+        return real(M)
+
+    monkeypatch.setattr(adapted, "generic_rank", counting)
+    return calls
+
+
+def sleigh():
+    """A fresh Chaplygin sleigh and a fresh copy of its adapted frame (no verdict carried yet)."""
+    M = geonh.models.get("chaplygin-sleigh")
+    F = M.frame
+    return M.system, Frame(list(F.fields), coframe=list(F.coframe), names=F.names)
+
+
+def test_two_forms_one_adaptedness_decision(decisions):
+    system, frame = sleigh()
+    bh = boltzmann_hamel(system, frame)
+    mg = maggi(system, frame)
+    assert len(decisions) == 1      # one decision for both forms (two per form before)
+    assert bh.u == mg.u
+    assert check_adapted(system, frame) == system.dof == 2
+    assert len(decisions) == 1
+
+
+def test_another_adapted_frame_is_decided_again(decisions):
+    system, frame = sleigh()
+    assert check_adapted(system, frame) == 2
+    order = [1, 0, 2]                       # the free fields swapped: adapted too
+    other = Frame([frame.fields[a] for a in order], coframe=[frame.coframe[a] for a in order])
+    assert check_adapted(system, other) == 2
+    assert len(decisions) == 2
+    assert check_adapted(system, other) == 2 and check_adapted(system, frame) == 2
+    assert len(decisions) == 2
+
+
+def test_a_frame_that_is_not_adapted_is_refused_every_time(decisions):
+    system, frame = sleigh()
+    assert check_adapted(system, frame) == 2
+    # the same fields, the constraint direction first: not adapted
+    order = [2, 0, 1]
+    swapped = Frame([frame.fields[a] for a in order], coframe=[frame.coframe[a] for a in order])
+    for _ in range(2):
+        with pytest.raises(NotAdaptedError):
+            check_adapted(system, swapped)
+    assert len(decisions) == 3
+
+
+def test_same_frame_with_other_constraints_is_decided_again(decisions):
+    system, frame = sleigh()
+    assert check_adapted(system, frame) == 2
+    S = system.space
+    x, y, th = S.q
+    xd, yd, thd = S.qd
+    # the same space and energy, but the sleigh may only slide along its lateral axis
+    other = MechanicalSystem(S, system.T, constraints=[sp.cos(th) * xd + sp.sin(th) * yd])
+    with pytest.raises(NotAdaptedError):
+        check_adapted(other, frame)
+    with pytest.raises(NotAdaptedError):
+        boltzmann_hamel(other, frame)
+    assert len(decisions) == 3
+    # the sleigh's own constraint in a new system: adapted, decided for it once
+    twin = MechanicalSystem(S, system.T, constraints=[sp.sin(th) * xd - sp.cos(th) * yd])
+    assert check_adapted(twin, frame) == check_adapted(twin, frame) == 2
+    assert len(decisions) == 4
+
+
+def test_a_replaced_coframe_is_decided_again(decisions):
+    system, frame = sleigh()
+    assert check_adapted(system, frame) == 2
+    frame.B = frame.B[[2, 0, 1], :]        # the constraint form first: no longer adapted
+    with pytest.raises(NotAdaptedError):
+        check_adapted(system, frame)
+    assert len(decisions) == 2
+
+
+def test_the_voronets_frame_carries_its_verdict(decisions):
+    """Adapted by construction: the default frame of every form is not decided again."""
+    system, _ = sleigh()
+    frame = voronets_frame(system)
+    assert check_adapted(system, frame) == 2
+    boltzmann_hamel(system)                     # frame=None: a new Voronets frame
+    assert decisions == []
+
+
+def test_the_voronets_frame_of_a_rheonomic_system_is_adapted():
+    M = geonh.models.get("ball-on-turntable")
+    system = M.system
+    frame = voronets_frame(system)
+    assert check_adapted(system, frame) == system.dof
+    adapted._ADAPTED.clear()                   # decided afresh: the carried verdict was right
+    assert check_adapted(system, frame) == system.dof
