@@ -16,7 +16,7 @@ from typing import Any, Sequence, cast
 
 import sympy as sp
 
-from ..errors import DependentFieldsError, DimensionError, ParseError, SingularMapError
+from ..errors import DependentFieldsError, DimensionError, ImmutableError, ParseError, SingularMapError
 from . import backend as _be
 from .algebra import PerBackend
 from .budget import check
@@ -141,10 +141,10 @@ class Frame:
 
     @B.setter
     def B(self, value) -> None:
-        self._B = sp.Matrix(value)
-        self._B_sympy = None
-        self._native = None
-        self._c = None
+        """Refused: B is the inverse of the fields, proved when the frame is built, and the
+        verdicts carried for the frame (adaptedness, regularity) rest on it."""
+        raise ImmutableError("a Frame's coframe B is fixed when the frame is built (it is the inverse of its "
+                             "fields); build a new one: Frame(fields, coframe=B)")
 
     def __getstate__(self) -> dict:
         """Pickling keeps the sympy data only: B converted, the symengine matrices and the

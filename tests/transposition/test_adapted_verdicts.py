@@ -6,7 +6,7 @@ import sympy as sp
 
 import geonh
 from geonh.equations import boltzmann_hamel, maggi
-from geonh.errors import NotAdaptedError
+from geonh.errors import ImmutableError, NotAdaptedError
 from geonh.kernel.frames import Frame
 from geonh.systems.mechanical import MechanicalSystem
 from geonh.transposition import adapted
@@ -86,12 +86,16 @@ def test_same_frame_with_other_constraints_is_decided_again(decisions):
     assert len(decisions) == 4
 
 
-def test_a_replaced_coframe_is_decided_again(decisions):
+def test_a_frame_s_coframe_cannot_be_replaced(decisions):
+    """The verdict rests on B being the inverse of the fields: B cannot be replaced under a
+    frame (a frame with other rows is a new frame, decided for itself)."""
     system, frame = sleigh()
     assert check_adapted(system, frame) == 2
-    frame.B = frame.B[[2, 0, 1], :]        # the constraint form first: no longer adapted
+    with pytest.raises(ImmutableError):
+        frame.B = frame.B[[2, 0, 1], :]        # the constraint form first: would not be adapted
+    reordered = Frame([frame.fields[i] for i in (2, 0, 1)], names=[frame.names[i] for i in (2, 0, 1)])
     with pytest.raises(NotAdaptedError):
-        check_adapted(system, frame)
+        check_adapted(system, reordered)
     assert len(decisions) == 2
 
 
