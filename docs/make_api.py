@@ -28,6 +28,7 @@ import inspect
 import re
 import pkgutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -197,7 +198,7 @@ def _value(obj) -> list[str]:
         for v in obj.values():
             rows.append("| " + " | ".join(str(getattr(v, c)).replace("|", "\\|") for c in cols) + " |")
         return rows
-    if isinstance(obj, dict):
+    if isinstance(obj, Mapping):
         return ["Keys: " + ", ".join(f"`{k}`" for k in obj)]
     if isinstance(obj, frozenset) and " at 0x" not in repr(obj):
         # sorted: a set's repr follows the hash seed, and the page must not change between runs

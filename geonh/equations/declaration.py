@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum, EnumMeta
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence, cast
 
 import mpmath
@@ -531,13 +532,14 @@ def _check_independence(decl: FormDeclaration, p: _Motion) -> None:
                                    else "it vanishes on the motion")
 
 
-#: the checks :func:`verify` runs, in this order: check name → check(declaration, values at the point)
-CHECKS: dict[str, Callable[[FormDeclaration, _Motion], None]] = {
+#: the checks :func:`verify` runs, in this order: check name → check(declaration, values at the
+#: point); read-only, so that no caller can drop a check (or reorder them) for everyone
+CHECKS: Mapping[str, Callable[[FormDeclaration, _Motion], None]] = MappingProxyType({
     "kinematics": _check_kinematics,
     "speeds": _check_speeds,
     "admissibility": _check_admissibility,
     "independence": _check_independence,
-}
+})
 
 
 def verify(decl: FormDeclaration) -> None:

@@ -152,7 +152,9 @@ def sleigh_decl():
 
 
 def _without(monkeypatch, check: str) -> None:
-    monkeypatch.delitem(declaration.CHECKS, check)
+    """verify() with every check but ``check`` (CHECKS itself is read-only)."""
+    kept = {name: f for name, f in declaration.CHECKS.items() if name != check}
+    monkeypatch.setattr(declaration, "CHECKS", kept)
 
 
 def test_planted_wrong_kinematics(sleigh_decl, monkeypatch):
@@ -292,3 +294,12 @@ def test_cli_forms_reads_the_records(capsys):
         r = rows[name]
         assert (r["route"], r["inputs"], r["source"]) == (entry.route.value, entry.inputs.value, entry.source)
         assert r["sources"] == [c.as_dict() for c in entry.sources]
+
+
+def test_the_checks_are_read_only():
+    """No caller can drop or reorder a check for everyone: CHECKS is a read-only mapping."""
+    with pytest.raises(TypeError):
+        declaration.CHECKS["kinematics"] = lambda decl, point: None  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del declaration.CHECKS["speeds"]  # type: ignore[attr-defined]
+    assert list(declaration.CHECKS) == ["kinematics", "speeds", "admissibility", "independence"]
