@@ -46,8 +46,8 @@ class Frame:
         >>> S = ConfigurationSpace("x y z")
         >>> x, y, z = S.q
         >>> F = Frame([VectorField(S, [1, 0, 0]), VectorField(S, [0, 1, x]), VectorField(S, [0, 0, 1])])
-        >>> print(F.B)
-        Matrix([[1, 0, 0], [0, 1, 0], [0, -x, 1]])
+        >>> F.B.tolist()
+        [[1, 0, 0], [0, 1, 0], [0, -x, 1]]
         >>> F.quasi_velocities()
         [x_dot, y_dot, -x*y_dot + z_dot]
         >>> c = F.structure_coefficients()
