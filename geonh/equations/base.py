@@ -29,7 +29,8 @@ from ..kernel.display import register_rate
 from ..errors import DimensionError, ImmutableError, InconsistentStateError, ParseError
 from ..kernel.evaluation import is_big, precision, resolve_keys, symbols_in, to_mp, to_sympy, value_at
 from ..kernel.frames import Frame
-from ..kernel.generic_point import directional_derivative, lu_solve
+from ..kernel.generic_point import lu_solve
+from ..kernel.jets import directional_derivative
 from ..kernel.linalg import solve_linear_at
 from ..kernel.parsing import as_expr, as_exprs, as_mapping, as_matrix, as_sequence, as_symbols, sympy_of
 from ..kernel.space import ConfigurationSpace

@@ -120,7 +120,7 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     free, dep, a, a0 = solve_constraints(system, dependent)
     # the Voronets kinematics q̇_s = u_s, q̇_j = a_js u_s + a_j
     fm = framed(system, voronets_frame(system, dependent))
-    frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
+    m, u, ud, K, speeds = fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     sub = motion_substitution(system, K, u, ud)
     Wacc = system.acceleration_energy()
     dW = {j: sp.diff(Wacc, S.qdd[j]).xreplace(sub) for j in dep}

@@ -116,7 +116,7 @@ from __future__ import annotations
 import contextvars
 import os
 from contextlib import contextmanager
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import sympy as sp
 

@@ -24,7 +24,8 @@ from .budget import check
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
 from .evaluation import precision, to_mp, tree_eval, value_at
-from .generic_point import (RowRank, directional_derivative, generic_rank, independent_rows, is_zero, lu_inverse,
+from .jets import directional_derivative
+from .generic_point import (RowRank, generic_rank, independent_rows, is_zero, lu_inverse,
                             nullspace, rref)
 from .sampling import sample_points
 from .space import ConfigurationSpace

@@ -65,7 +65,7 @@ from ..moved import package_getattr
 from ..errors import DimensionError, SingularMapError
 from . import evaluation
 from .evaluation import term_scale, to_mp, value_at, values_at
-from .jets import directional_derivative  # noqa: F401 - its home is kernel/jets.py; callers import it here
+from .jets import directional_derivative  # noqa: F401 - the generic-point decisions' differentiator (home: kernel/jets.py)
 from . import linalg
 from .linalg import as_sample, cramer_solve, float_positive_definite, float_rank, sample_rank
 from .parsing import as_matrix, expr_of, sympy_of

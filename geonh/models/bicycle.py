@@ -48,7 +48,6 @@ from ..kernel.space import ConfigurationSpace
 from .arguments import flag
 from ..systems.mechanical import MechanicalSystem
 from .mechanical import MechanicalModel
-from ..kernel.parsing import sympy_of
 
 __all__ = ["whipple_bicycle", "BENCHMARK", "benchmark_parameters", "benchmark_operating_point",
            "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed",

@@ -20,7 +20,6 @@ from typing import ClassVar
 
 import sympy as sp
 
-from ..errors import DimensionError
 from ..equations.registry import derive
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField

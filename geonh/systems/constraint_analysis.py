@@ -33,7 +33,7 @@ import sympy as sp
 from ..errors import InconsistentStateError, NotLinearError, RankError
 from ..kernel.evaluation import to_sympy, value_at
 from ..kernel.generic_point import generic_rank, is_zero, nullspace
-from ..kernel.parsing import as_float, as_sequence, as_values, sympy_of
+from ..kernel.parsing import as_float, as_sequence, as_values
 from ..kernel.space import ConfigurationSpace, as_expression
 
 __all__ = ["ConstraintReport", "analyze_constraints"]

@@ -37,7 +37,7 @@ import sympy as sp
 from ..errors import DimensionError, NotLinearError, ParseError, RankError, SingularMapError
 from ..kernel.evaluation import precision, to_mp, value_at
 from ..kernel.generic_point import generic_rank, lu_solve
-from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_sequence, as_symbols, as_values, expr_of, sympy_of
+from ..kernel.parsing import as_expr, as_exprs, as_float, as_mapping, as_sequence, as_symbols, as_values, expr_of
 from ..kernel.space import ConfigurationSpace, as_expression, known_symbols
 from .constraint_analysis import analyze_constraints
 from .mechanical import MechanicalSystem
