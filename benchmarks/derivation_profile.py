@@ -37,7 +37,7 @@ VERDICTS = [
     ("geonh.kernel.generic_point", "not_positive_definite_at"),
     ("geonh.kernel.generic_point", "singular_error"),
     ("geonh.transposition.adapted", "check_adapted"),
-    ("geonh.kernel.frames", "check_duality"),
+    ("geonh.kernel.frames", "_check_duality"),
     ("geonh.systems.mechanical", "check_mass_matrix"),
 ]
 

@@ -22,7 +22,7 @@ from .algebra import PerBackend
 from .budget import check
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
-from .generic_point import generic_rank, is_zero, lu_inverse, singular_error
+from .generic_point import all_zero, generic_rank, lu_inverse, singular_error
 from .parsing import as_expr, as_exprs, as_matrix, as_names, as_sequence
 from .space import ConfigurationSpace
 
@@ -80,18 +80,7 @@ class Frame:
             if len(coframe) != space.dim or any(not isinstance(f, OneForm) or f.space != space for f in coframe):
                 raise DimensionError(f"the coframe must be {space.dim} OneForms on {space!r}")
             Bk = sp.Matrix([list(f.covector) for f in coframe])
-            native = None
-            if _be.use_symengine() and _be.supports([C, Bk]):
-                T = _be.Translation()
-                Cs, Bs = T.to_symengine(C), T.to_symengine(Bk)
-                Ps = Bs * Cs - _be.se.eye(space.dim)
-                # only entries that are not structurally zero go to the generic-point test
-                P = [T.to_sympy(e) for e in Ps if e != 0]
-                native = (T, Cs, Bs)
-            else:
-                P = list(Bk * C - sp.eye(space.dim))
-            if not all(is_zero(e) for e in P):
-                raise DependentFieldsError("the given coframe is not dual to the fields (θ^a(X_b) ≠ δ^a_b)")
+            native = _check_duality(C, Bk)
             B = Bk
             self._set(fields, C, B, names)
             self._native = native
@@ -350,6 +339,47 @@ class Frame:
 
     def __repr__(self) -> str:
         return f"Frame([{', '.join(self.names)}] on {self.space!r})"
+
+
+#: the duality verdicts decided so far (validate once): the entries of (C, B) of every pair
+#: found dual, so a frame given again in the same closed form is not checked again.  Only the
+#: positive verdict is kept (a refusal raises); the key is the entries themselves, so a
+#: verdict is never served for other matrices.  Bounded: cleared beyond DUALITY_CACHE pairs.
+_DUAL: dict[tuple, bool] = {}
+DUALITY_CACHE = 256
+
+
+def _check_duality(C: sp.Matrix, B: sp.Matrix) -> tuple[_be.Translation, Any, Any] | None:
+    """Verify θ^a(X_b) = δ^a_b, i.e. B·C − I ≡ 0 at the generic point, or raise
+    :class:`DependentFieldsError`; returns the symengine (Translation, C, B) when that backend
+    computed the product (kept by the frame), else None.
+
+    One batched zero verdict (:func:`~geonh.kernel.generic_point.all_zero`: every entry of
+    B·C − I evaluated together at PRECISION digits at each sample point, a value above the
+    tolerance proving the pair not dual) on the entries that are not structurally zero; the
+    product is formed in symengine when it is active.  A pair of matrices found dual once is
+    not checked again (:data:`_DUAL`)."""
+    n = C.rows
+    key = (tuple(C), tuple(B))
+    native = None
+    if _be.use_symengine() and _be.supports([C, B]):
+        T = _be.Translation()
+        Cs, Bs = T.to_symengine(C), T.to_symengine(B)
+        native = (T, Cs, Bs)
+        if key in _DUAL:
+            return native
+        Ps = [e for e in Bs * Cs - _be.se.eye(n) if e != 0]   # structural zeros are not tested
+        dual = all_zero([T.to_sympy(e) for e in Ps], natives=Ps)
+    else:
+        if key in _DUAL:
+            return None
+        dual = all_zero(list(B * C - sp.eye(n)))
+    if not dual:
+        raise DependentFieldsError("the given coframe is not dual to the fields (θ^a(X_b) ≠ δ^a_b)")
+    if len(_DUAL) >= DUALITY_CACHE:
+        _DUAL.clear()
+    _DUAL[key] = True
+    return native
 
 
 def _rank_of(exc: SingularMapError, M: sp.Matrix) -> int:

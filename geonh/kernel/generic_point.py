@@ -167,10 +167,7 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
         if v is None:
             continue
         seen += 1
-        if isinstance(v, sp.Basic):
-            if v != 0:
-                return False
-        elif abs(v) > tol * term_scale(expr, pt):
+        if _nonzero_value(v, expr, pt, tol):
             return False
         if seen >= trials:
             break
@@ -183,14 +180,117 @@ def is_zero(expr: sp.Expr, *, trials: int = TRIALS, certify: bool = False) -> bo
             v = value_at(expr, pt, strict=False, tree=True)
             if v is None:
                 continue
-            if isinstance(v, sp.Basic):
-                if v != 0:
-                    return False
-            elif abs(v) > tol * term_scale(expr, pt):
+            if _nonzero_value(v, expr, pt, tol):
                 return False
     if certify:
         return sp.simplify(expr) == 0
     return True
+
+
+def _nonzero_value(v, expr, pt: Mapping, tol) -> bool:
+    """Does the value ``v`` of ``expr`` at ``pt`` prove expr ≢ 0?  An exact value when it is not
+    0; a PRECISION-digit value when it exceeds ``tol`` (10^-(PRECISION/2)) times the size of
+    expr's terms there (:func:`~geonh.kernel.evaluation.term_scale`, at least 1).  The term
+    scale is evaluated only for a value above ``tol``: below it the verdict is "zero" whatever
+    the scale (scale ≥ 1), so the costly per-term evaluation is skipped for every true zero."""
+    if isinstance(v, sp.Basic):
+        return v != 0
+    return abs(v) > tol and abs(v) > tol * term_scale(expr, pt)
+
+
+def all_zero(exprs: Sequence, *, natives: Sequence | None = None, trials: int = TRIALS) -> bool:
+    """Is every expression of ``exprs`` identically zero?  The verdict of :func:`is_zero` on
+    each, taken in one batch: all entries evaluated together at each sample point
+    (:func:`~geonh.kernel.evaluation.values_at`, symengine's MPFR arithmetic on the entries'
+    symengine images ``natives`` — given, or converted once here) at PRECISION digits, each
+    value compared with 10^-(PRECISION/2) times its terms' size exactly as :func:`is_zero`
+    does (:func:`_nonzero_value`), at ``trials`` points where every entry has a value.
+
+    Which direction is proven how: a value above the tolerance *proves* its entry non-zero
+    (up to PRECISION-digit round-off); "zero" is the generic-point verdict (every trial point
+    on the zero set of a non-zero analytic function has probability 0; module docstring).
+    No double-precision screen is run first: a double can prove only the "non-zero"
+    direction, and building its error bound (:func:`float_values`) costs more than the batched
+    PRECISION-digit evaluation that a "zero" verdict needs anyway.  Structural zeros are not
+    evaluated; entries that are not analytic (:func:`is_nonanalytic`), or a batch with too few
+    points where every entry has a value, are decided entry by entry by :func:`is_zero`."""
+    items = [generic_symbols(expr_of(e, what="all_zero")) for e in exprs]
+    if natives is not None:
+        natives = list(natives)
+        if len(natives) != len(items):
+            raise DimensionError(f"all_zero: {len(natives)} natives for {len(items)} expressions")
+    keep = [k for k, e in enumerate(items) if e != 0]
+    rest = [items[k] for k in keep]
+    if not rest:
+        return True
+    if any(e.is_number and e.is_Rational for e in rest):
+        return False
+    if any(is_nonanalytic(e) for e in rest):
+        return all(is_zero(e, trials=trials) for e in rest)
+    nat = [natives[k] for k in keep] if natives is not None else _native(rest)
+    if nat is not None and any(e.has(_APPLIED) for e in rest):
+        nat = _native(rest)   # the natives of the jets' symbols (generic_symbols), not of q(t)
+    tol = _roundoff()
+    seen = 0
+    for pt in sample_points(_free(rest), trials + 3):
+        vals = values_at(rest, pt, nat)
+        if any(v is None for v in vals):
+            continue
+        seen += 1
+        if any(_nonzero_value(v, e, pt, tol) for v, e in zip(vals, rest)):
+            return False
+        if seen >= trials:
+            return True
+    return all(is_zero(e, trials=trials) for e in rest)
+
+
+def product_is_zero(A: sp.MatrixBase, X: sp.MatrixBase, *, trials: int = TRIALS) -> bool:
+    """Is the matrix product A·X identically zero?  Decided without forming it: A and X are
+    evaluated at each sample point (one batched :func:`~geonh.kernel.evaluation.values_at` at
+    PRECISION digits) and multiplied there; the entry (AX)_ij = Σ_k A_ik X_kj is zero at the
+    point when |Σ_k A_ik X_kj| ≤ 10^-(PRECISION/2) · max(1, Σ_k |A_ik X_kj|) — the term-size
+    rule of :func:`is_zero` applied to the product's terms.  Directions as in
+    :func:`all_zero`: a value above the tolerance proves (AX)_ij ≢ 0; "zero" at ``trials``
+    points is the generic-point verdict.  With a non-analytic entry, or too few points where
+    every entry has a value, the symbolic product goes to :func:`all_zero`."""
+    A = as_matrix(A, what="matrix")
+    X = as_matrix(X, what="matrix")
+    if A.cols != X.rows:
+        raise DimensionError(f"product_is_zero: {A.shape} times {X.shape}")
+    if A.rows == 0 or X.cols == 0:
+        return True
+    A, X = generic_symbols(A), generic_symbols(X)
+    entries = list(A) + list(X)
+    if any(is_nonanalytic(e) for e in entries):
+        return all_zero(list(A * X), trials=trials)
+    nat = _native(entries)
+    tol = _roundoff()
+    r, n, m = A.rows, A.cols, X.cols
+    seen = 0
+    for pt in sample_points(_free(entries), trials + 3):
+        vals = values_at(entries, pt, nat)
+        if any(v is None for v in vals):
+            continue
+        seen += 1
+        if all(isinstance(v, sp.Basic) for v in vals):   # rational data: the product exactly
+            a, x = vals[:r * n], vals[r * n:]
+            if any(sp.Add(*[a[i * n + k] * x[k * m + j] for k in range(n)]) != 0
+                   for i in range(r) for j in range(m)):
+                return False
+            if seen >= trials:
+                return True
+            continue
+        with mpmath.workdps(evaluation.precision()):
+            a = [to_mp(v) for v in vals[:r * n]]
+            x = [to_mp(v) for v in vals[r * n:]]
+            for i in range(r):
+                for j in range(m):
+                    terms = [a[i * n + k] * x[k * m + j] for k in range(n)]
+                    if abs(mpmath.fsum(terms)) > tol * max(1, mpmath.fsum(abs(t) for t in terms)):
+                        return False
+        if seen >= trials:
+            return True
+    return all_zero(list(A * X), trials=trials)
 
 
 # -- a float screen in front of the PRECISION-digit decisions ------------------------------------

@@ -201,18 +201,20 @@ class MechanicalSystem:
 
     def _constraints(self, constraints) -> Codistribution:
         S = self.space
-        forms: list[OneForm] = []
         if isinstance(constraints, Codistribution):
             if constraints.space != S:
                 raise SpaceMismatchError("the constraint codistribution lives on another space")
-            forms.extend(constraints.forms)
+            given = constraints
         else:
-            forms.extend(Codistribution.from_constraints(
+            given = Codistribution.from_constraints(
                 S, [S.check_expression(as_expression(c, self._known, what="constraint"), "constraint")
-                    for c in as_sequence(constraints, "constraints")]).forms)
+                    for c in as_sequence(constraints, "constraints")])
+        forms: list[OneForm] = list(given.forms)
         for f in self.holonomic:
             forms.append(OneForm(S, [sp.diff(f, s) for s in S.coords]))
-        cod = Codistribution(forms, S)
+        # validate once: without holonomic forms the codistribution is the one just built (or
+        # given), whose independent rows were decided when it was built; not decided again
+        cod = given if len(forms) == len(given.forms) else Codistribution(forms, S)
         if cod.rank < len(forms):
             raise RankError(
                 f"the {len(forms)} velocity constraints have rank {cod.rank} at the generic point: "

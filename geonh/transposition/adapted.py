@@ -26,7 +26,7 @@ from ..kernel.distributions import Codistribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.frames import Frame
-from ..kernel.generic_point import generic_rank, is_zero
+from ..kernel.generic_point import all_zero, product_is_zero
 from ..kernel.parsing import as_exprs, as_names
 from .relations import ConstrainedSetting
 
@@ -135,12 +135,23 @@ def check_adapted(constraints: Constraints, frame: Frame) -> int:
     (rheonomic) the time field with θ^t = dt; the last coframe forms must span the
     constraints.  Returns m, the number of free fields.
 
-    The rows θ^{m+1..n} of B = C⁻¹ are independent because every :class:`Frame` has a checked
-    inverse (its regularity is not decided again), so they span the r-dimensional constraint
-    codistribution exactly when rank [A; θ^{m+1..n}] = r (Hamel 1924, eqs. (20), (21)).  The
-    verdict is decided once per (constraints, frame) pair and carried: a second call with the
-    same codistribution object and the same frame (same entries of B) returns it without a
-    generic-point decision."""
+    Hamel 1924, eqs. (20), (21): the coframe forms θ^{m+1..n} must span the r-dimensional
+    constraint codistribution, whose basis is the rows of A (independent: the verdict of
+    :class:`Codistribution`).  Decided as a zero test, not a rank: every :class:`Frame` has
+    a checked inverse (B·C = I, not decided again), so θ^a(X_b) = δ^a_b and the common kernel
+    of the r independent forms θ^{m+1..n} is spanned by the other fields X_b, b ∈ adm = the
+    m free fields (and, rheonomic, the time field X_t): N − r of them, independent.  The row
+    space of a set of forms is the annihilator of their common kernel (linear algebra at each
+    point), so the rows of A lie in span θ^{m+1..n} exactly when A·X_b = 0 for every b ∈ adm,
+    and then the two r-dimensional spans are equal.  The r × |adm| matrix A·C[:, adm] is
+    tested by :func:`~geonh.kernel.generic_point.product_is_zero` (both factors evaluated
+    at PRECISION digits at the sample points; a non-zero entry proves the frame not
+    adapted).  The old rank test rank [A; θ^{m+1..n}] = r is the same condition, but its
+    stack is rank deficient by design, so no double-precision screen could ever accept it.
+
+    The verdict is decided once per (constraints, frame) pair and carried: a second call with
+    the same codistribution object and the same frame (same entries of B) returns it without
+    a generic-point decision."""
     cod = _codistribution(constraints)
     S = cod.space
     if frame.space != S:
@@ -154,10 +165,11 @@ def check_adapted(constraints: Constraints, frame: Frame) -> int:
     m = n - r
     if S.t is not None:
         row = list(B[n, :])
-        if not all(is_zero(e) for e in row[:n]) or not is_zero(row[n] - 1):
+        if not all_zero(row[:n] + [row[n] - 1]):
             raise NotAdaptedError("on a space with time the last coframe form must be dt "
                                   "(Hamel 1924, eq. (20): ω_n = 1, δϑ_n = 0)")
-    if r and generic_rank(cod.matrix().col_join(B[m:n, :])) != r:
+    adm = list(range(m)) + ([n] if S.t is not None else [])
+    if r and not product_is_zero(cod.matrix(), frame.C.extract(list(range(S.dim)), adm)):
         raise NotAdaptedError(
             f"the coframe forms {m + 1}..{n} do not span the constraint codistribution: the "
             f"frame is not adapted (free fields first, then the {r} constraint directions)")

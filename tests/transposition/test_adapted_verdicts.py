@@ -15,15 +15,16 @@ from geonh.transposition.adapted import check_adapted, voronets_frame
 
 @pytest.fixture
 def decisions(monkeypatch):
-    """Counts the generic-rank decisions check_adapted takes (the kernel function, wrapped)."""
+    """Counts the adaptedness decisions check_adapted takes (the kernel function, wrapped:
+    the zero test of A·C[:, adm], product_is_zero, since issue 22 replaced the rank test)."""
     calls = []
-    real = adapted.generic_rank
+    real = adapted.product_is_zero
 
-    def counting(M):
-        calls.append(M.shape)
-        return real(M)
+    def counting(A, X, **kw):
+        calls.append((A.shape, X.shape))
+        return real(A, X, **kw)
 
-    monkeypatch.setattr(adapted, "generic_rank", counting)
+    monkeypatch.setattr(adapted, "product_is_zero", counting)
     return calls
 
 
