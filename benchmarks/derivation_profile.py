@@ -40,6 +40,13 @@ VERDICTS = [
     ("geonh.kernel.frames", "_check_duality"),
     ("geonh.systems.mechanical", "check_mass_matrix"),
 ]
+#: the boundary checks of the inputs (parsing, symbols of the space), timed as a second group
+#: ("input checks"): validation too, but of the user's expressions, not a generic-point verdict
+INPUT_CHECKS = [
+    ("geonh.kernel.space", "ConfigurationSpace.check_expression"),
+    ("geonh.kernel.space", "known_symbols"),
+    ("geonh.kernel.parsing", "check_lookalikes"),
+]
 
 _depth = [0]
 _wall: dict = defaultdict(float)
@@ -81,6 +88,22 @@ def install() -> None:
             importlib.import_module(m.name)
         except Exception:  # noqa: BLE001 - optional modules
             pass
+    for modname, attr in INPUT_CHECKS:
+        mod = sys.modules.get(modname)
+        owner, _, name = attr.rpartition(".")
+        holder = getattr(mod, owner, None) if owner else mod
+        fn = getattr(holder, name, None) if holder is not None else None
+        if fn is None:
+            continue
+        w = _wrap(fn, "input: " + attr)
+        if owner:
+            setattr(holder, name, w)
+            continue
+        for m in list(sys.modules.values()):
+            if getattr(m, "__name__", "").startswith("geonh"):
+                for k, v in list(vars(m).items()):
+                    if v is fn:
+                        setattr(m, k, w)
     for modname, attr in VERDICTS:
         mod = sys.modules.get(modname)
         fn = getattr(mod, attr, None) if mod is not None else None
@@ -136,14 +159,22 @@ def main() -> None:
         print(f"  {k:<40s} {w:8.3f} {c:8.3f}")
     print(f"  {'TOTAL':<40s} {total_w:8.3f} {total_c:8.3f}")
     print("validation steps (outermost verdict calls; wall s / CPU s / calls)")
-    vw = vc = 0.0
+    vw = vc = iw = ic = 0.0
     for k in sorted(_wall, key=lambda k: -_wall[k]):
         print(f"  {k:<60s} {_wall[k]:8.3f} {_cpu[k]:8.3f} {_calls[k]:6d}")
-        vw += _wall[k]
-        vc += _cpu[k]
-    print(f"  {'VALIDATION':<60s} {vw:8.3f} {vc:8.3f}")
-    print(f"validation share: {100 * vw / total_w:.1f} % of wall, {100 * vc / total_c:.1f} % of CPU "
+        if k.startswith("input:"):
+            iw += _wall[k]
+            ic += _cpu[k]
+        else:
+            vw += _wall[k]
+            vc += _cpu[k]
+    print(f"  {'VERDICTS':<60s} {vw:8.3f} {vc:8.3f}")
+    print(f"  {'INPUT CHECKS':<60s} {iw:8.3f} {ic:8.3f}")
+    print(f"verdict share: {100 * vw / total_w:.1f} % of wall, {100 * vc / total_c:.1f} % of CPU; "
+          f"with the input checks {100 * (vw + iw) / total_w:.1f} % / {100 * (vc + ic) / total_c:.1f} % "
           f"(total {total_w:.2f} s wall, {total_c:.2f} s CPU)")
+    print(f"RESULT N={args.N} route={args.route} total_wall={total_w:.3f} total_cpu={total_c:.3f} "
+          f"verdicts_wall={vw:.3f} verdicts_cpu={vc:.3f} input_wall={iw:.3f} input_cpu={ic:.3f}")
 
 
 if __name__ == "__main__":

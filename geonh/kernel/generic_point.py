@@ -228,8 +228,8 @@ def all_zero(exprs: Sequence, *, natives: Sequence | None = None, trials: int = 
     if any(is_nonanalytic(e) for e in rest):
         return all(is_zero(e, trials=trials) for e in rest)
     nat = [natives[k] for k in keep] if natives is not None else _native(rest)
-    if nat is not None and any(e.has(_APPLIED) for e in rest):
-        nat = _native(rest)   # the natives of the jets' symbols (generic_symbols), not of q(t)
+    if nat is not None and (any(e.has(_APPLIED) for e in rest) or _names_clash(_free(rest))):
+        nat = _native(rest)   # the jets' symbols (generic_symbols), not q(t); no clash of names
     tol = _roundoff()
     seen = 0
     for pt in sample_points(_free(rest), trials + 3):
@@ -447,12 +447,22 @@ def _roundoff() -> mpmath.mpf:
 
 def _native(exprs: Sequence[sp.Expr]):
     """``exprs`` converted once to symengine for :func:`~geonh.kernel.evaluation.values_at`
-    (None without symengine or where a conversion fails)."""
+    (None without symengine or where a conversion fails, or when two of their free symbols
+    share a name: symengine's symbols are names, so ``x`` positive and a plain ``x`` would
+    become one symbol and get one value at every point — a difference of them would look
+    identically zero)."""
+    if _names_clash(_free(exprs)):
+        return None
     try:
         import symengine as se
         return [se.sympify(e) for e in exprs]
     except Exception:  # noqa: BLE001 - no symengine, or an expression it does not take
         return None
+
+
+def _names_clash(symbols) -> bool:
+    """Do two of ``symbols`` print the same (same name, other assumptions or Dummy)?"""
+    return len({str(s) for s in symbols}) < len(symbols)
 
 
 def _numeric_values(exprs: Sequence[sp.Expr], pt: Mapping, native=None) -> list | None:

@@ -93,3 +93,14 @@ def test_is_zero_skips_the_term_scale_of_a_true_zero(monkeypatch):
     assert calls == []
     assert not is_zero(zero + sp.Rational(1, 10**20) * sp.cos(z))   # above the tolerance: scaled
     assert calls
+
+
+def test_symbols_of_one_name_are_not_one_symbol():
+    """symengine's symbols are names: a positive x and a plain x must not get one value (their
+    difference would look identically zero).  The batched verdicts, and the generic rank,
+    take the sympy route then."""
+    xp, xr = sp.Symbol("x", positive=True), sp.Symbol("x")
+    assert not all_zero([sp.sin(xp) - sp.sin(xr)])
+    assert not product_is_zero(sp.Matrix([[sp.sin(xp), -1]]), sp.Matrix([[1], [sp.sin(xr)]]))
+    assert generic_point.generic_rank(sp.Matrix([[sp.sin(xp), sp.sin(xr)], [1, 1]])) == 2
+    assert all_zero([sp.sin(xp) ** 2 + sp.cos(xp) ** 2 - 1, sp.sin(xr) - sp.sin(xr)])
