@@ -337,13 +337,75 @@ def _magnitude(e: sp.Expr, memo: dict) -> sp.Expr:
     return r
 
 
+#: one-argument functions whose derivative symengine writes in closed form: the only function
+#: nodes :func:`_magnitude_native` bounds (any other node turns to the sympy route)
+_BOUNDED_FUNCTIONS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "exp", "log", "sinh", "cosh",
+                                "tanh", "coth", "asin", "acos", "atan", "asinh", "acosh", "atanh"})
+
+
+def _magnitude_native(e, memo: dict, se):
+    """:func:`_magnitude` on a symengine tree ``e`` (the same A(e), node for node: |x| for a
+    number or symbol, Σ A(aᵢ), Π A(aᵢ), A(b)^n, |x|·|b|^(x−1)·A(b) + |e| for a power of
+    number exponent x, |f'(a)|·A(a) + |f(a)| for a function of :data:`_BOUNDED_FUNCTIONS`);
+    built in symengine's C++ (no sympy assumption queries), for :func:`float_values`.
+    Raises :class:`_NoBound` on any other node."""
+    r = memo.get(e)
+    if r is not None:
+        return r
+    if e.is_Symbol or e.is_Number:
+        r = se.Abs(e)
+    elif e.is_Add:
+        r = se.Add(*[_magnitude_native(a, memo, se) for a in e.args])
+    elif e.is_Mul:
+        r = se.Mul(*[_magnitude_native(a, memo, se) for a in e.args])
+    elif e.is_Pow:
+        b, x = e.args
+        if x.is_Integer and x > 0:
+            r = _magnitude_native(b, memo, se) ** x
+        elif x.is_Number:
+            r = se.Abs(x) * se.Abs(b) ** (x - 1) * _magnitude_native(b, memo, se) + se.Abs(e)
+        else:
+            raise _NoBound(e)
+    elif isinstance(e, se.Function) and len(e.args) == 1 and type(e).__name__ in _BOUNDED_FUNCTIONS:
+        z = se.Dummy("z")
+        d = se.diff(e.func(z), z).xreplace({z: e.args[0]})
+        r = se.Abs(d) * _magnitude_native(e.args[0], memo, se) + se.Abs(e)
+    else:
+        raise _NoBound(e)
+    memo[e] = r
+    return r
+
+
+def _screen_function(exprs: list, syms: list):
+    """The compiled screen x ↦ (values, A-values) of ``exprs`` (see :func:`float_values`): the
+    magnitudes built and compiled in symengine when it takes every expression and the
+    symbols' names are distinct (symengine's symbols are names), else in sympy."""
+    try:
+        import symengine as se
+    except ImportError:
+        se = None
+    if se is not None and not _names_clash(syms):
+        try:
+            natives = [se.sympify(e) for e in exprs]
+            memo: dict = {}
+            mags = [_magnitude_native(e, memo, se) for e in natives]
+            f = se.Lambdify([se.sympify(s) for s in syms], natives + mags, backend="lambda", cse=True,
+                            real=True)
+            return lambda x: f(x)
+        except Exception:  # noqa: BLE001 - a node symengine does not bound: the sympy route
+            pass
+    memo = {}
+    mags = [_magnitude(e, memo) for e in exprs]
+    return _compiled(tuple(exprs + mags), tuple(syms))
+
+
 def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
     """Double-precision values of ``exprs`` at each of ``points`` ({symbol: rational}), with
     a bound of their rounding errors: one pair of numpy arrays (values, error bounds) per
     point, ``None`` where a value is not finite (singular there, or not real).
 
-    The bound is FLOAT_SAFETY · u · A(e), A from :func:`_magnitude`, evaluated with the
-    values.  One compiled function for all points (symengine's ``Lambdify``, cse, lambda
+    The bound is FLOAT_SAFETY · u · A(e), A from :func:`_magnitude` (built in symengine by
+    :func:`_magnitude_native` where it can), evaluated with the values.  One compiled function for all points (symengine's ``Lambdify``, cse, lambda
     backend: no LLVM build cost; sympy's ``lambdify`` on numpy without symengine).  This is
     a *screen*: the callers accept only verdicts that double precision proves — a singular
     value or eigenvalue above both the error bound and :data:`~geonh.kernel.linalg.FLOAT_CLEAR` of the largest —
@@ -355,9 +417,7 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
         return []
     syms = sorted(_free(exprs), key=lambda s: (s.name, str(s.assumptions0)))
     try:
-        memo: dict = {}
-        mags = [_magnitude(e, memo) for e in exprs]
-        fn = _compiled(tuple(exprs + mags), tuple(syms))
+        fn = _screen_function(exprs, syms)
         k = len(exprs)
         out: list[tuple | None] = []
         for pt in points:

@@ -104,3 +104,31 @@ def test_symbols_of_one_name_are_not_one_symbol():
     assert not product_is_zero(sp.Matrix([[sp.sin(xp), -1]]), sp.Matrix([[1], [sp.sin(xr)]]))
     assert generic_point.generic_rank(sp.Matrix([[sp.sin(xp), sp.sin(xr)], [1, 1]])) == 2
     assert all_zero([sp.sin(xp) ** 2 + sp.cos(xp) ** 2 - 1, sp.sin(xr) - sp.sin(xr)])
+
+
+@pytest.mark.slow
+@settings(deadline=None, max_examples=15)
+@given(st.lists(gst.functions(S3), min_size=1, max_size=3), st.data())
+def test_the_float_screen_bound_built_in_symengine_is_the_sympy_bound(exprs, data):
+    """The rounding-error bound A(e) of the float screen, built node for node in symengine
+    (_magnitude_native), has the value of the sympy-built one (_magnitude) at random points;
+    the screen's values and bounds are those of the sympy route."""
+    import numpy as np
+    import symengine as se
+    exprs = [e + sp.sqrt(1 + x ** 2) * y ** -2 if data.draw(st.booleans()) else e for e in exprs]
+    exprs = [e if e.free_symbols else e + z for e in exprs]   # constants alone: no screen (None)
+    pt = {s: sp.Rational(data.draw(st.integers(1, 50)), 7) for s in S3.q}
+    for e in exprs:
+        A_sympy = generic_point._magnitude(e, {})
+        A_native = generic_point._magnitude_native(se.sympify(e), {}, se)
+        a = float(A_sympy.xreplace(pt))
+        b = float(sp.sympify(A_native).xreplace({sp.Symbol(str(k)): v for k, v in pt.items()}))
+        assert b == pytest.approx(a, rel=1e-12, abs=1e-300)
+    syms = sorted(S3.q, key=lambda s: s.name)
+    native = generic_point.float_values(exprs, [pt])[0]
+    reference = generic_point._compiled(tuple(exprs + [generic_point._magnitude(e, {}) for e in exprs]),
+                                        tuple(syms))(np.array([float(pt[s]) for s in syms]))
+    k = len(exprs)
+    ref = np.asarray(reference, dtype=float).reshape(-1)
+    assert np.allclose(native[0], ref[:k], rtol=1e-12)
+    assert np.allclose(native[1], generic_point.FLOAT_SAFETY * np.finfo(float).eps * np.abs(ref[k:]), rtol=1e-12)
