@@ -7,9 +7,11 @@ then ``boltzmann_hamel`` (or ``maggi``), ``Equations.rhs()`` and ``ode_function(
 
 Every verdict function of geonh (the generic-point decisions and the checks built on them) is
 wrapped with a timer; the time of the *outermost* verdict call is charged to a step named
-``verdict ← caller`` (nested verdicts are not counted twice).  Printed: each step's wall and
-CPU time (``time.process_time``), the stages (model, from_mechanics, frame, equations, rhs,
-ode_function) and the validation share of the total, in %.
+``verdict <- caller`` (nested verdicts are not counted twice).  The boundary checks of the
+inputs (symbols of the space, look-alike symbols) are timed the same way as a second group.
+Printed: each step's wall and CPU time (``time.process_time``), the stages (model,
+from_mechanics, frame, equations, rhs, ode_function), the share of the verdicts in the total
+(and with the input checks), in %, and one ``RESULT`` line for scripts.
 
     python benchmarks/derivation_profile.py --N 16 [--route bh|maggi] [--repeat 1] [--no-ode]
 
