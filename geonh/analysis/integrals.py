@@ -16,7 +16,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotLinearError
+from ..errors import DimensionError, NotLinearError, ParseError
 from ..kernel.generic_point import is_zero, lu_solve
 from ..kernel.parsing import as_expr, as_exprs, sympy_of
 from ..kernel.space import known_symbols
@@ -66,7 +66,6 @@ def time_derivative(eqs: Equations, I: sp.Expr, u_rates: Sequence[sp.Expr] | Non
 
 def is_integral(eqs: Equations, I: sp.Expr) -> bool:
     """Is I(t, q, u) constant along the equations (İ ≡ 0 at the generic point)?"""
-    I = expression_in(eqs, I, "the function I")
     return rate_vanishes(eqs, I)
 
 
@@ -83,7 +82,12 @@ def rate_vanishes(eqs: Equations, I: sp.Expr, Idot: sp.Expr | None = None) -> bo
         ∂I/∂u · M⁻¹F = uᵀ M M⁻¹ F = u·F,   so   İ = ∂_t I + ∂_q I · K + u·F
 
     (Neimark & Fufaev 1972, ch. III § 1: the power of the forces), and the verdict is taken on
-    that expression, equal to İ as a function, without the rates.  Otherwise on İ itself."""
+    that expression, equal to İ as a function, without the rates.  Otherwise on İ itself.
+    ``I`` is read as by :func:`time_derivative` (a string is parsed, never run); ``Idot`` must
+    be the sympy expression :func:`time_derivative` returned for it."""
+    I = expression_in(eqs, I, "the function I")
+    if Idot is not None and not isinstance(Idot, sp.Expr):
+        raise ParseError(f"Idot must be the sympy expression time_derivative gives, not {type(Idot).__name__}")
     S = eqs.space
     u = list(eqs.u)
     M = eqs.mass_matrix
