@@ -11,7 +11,11 @@ Floors, each importing only from the ones before it (data flows one way):
 Signs and index orders follow ``CONVENTIONS.md`` (see docs/conventions.md).
 Hypothesis strategies for your own tests: ``import geonh.testing`` (not imported here).
 """
+import importlib as _importlib
+from typing import TYPE_CHECKING
+
 from . import moved as _moved
+from .errors import AttributeAccessError as _AttributeAccessError
 from .errors import (
     BudgetExceededError,
     DeclarationError,
@@ -113,19 +117,39 @@ from .equations import (
     volterra,
     voronets,
 )
-from .numerics.compiled import ODEFunction
-from .analysis.linearize import Linearization, eigenvalues, linearize
-from .numerics import DLATrajectory, SweepResult, Trajectory, dla_integrate, simulate, sweep
-from .analysis.certificate import Certificate, same_motion
-from .analysis import (advise_frame, hamiltonize, invariant_measure,
-                       Integral, IntegralSearch, MomentumMap, NonholonomicMomentum, SymmetryError, check_symmetry,
-                       conserved_momenta, energy_integral, jacobi_integral, momentum_map, polynomial_first_integrals,
-                       verify_along)
-from . import models
-
 __version__ = "0.2.0"
 
-from .sources import audit
+# The floors above the equations (numerics, analysis, models, sources) load on first use: they
+# bring numpy, scipy and the compiler, which ``import geonh`` does not pay for (issue 22, fixed
+# costs).  Each name below is the object ``from .<module> import <name>`` gives; the module
+# ``__getattr__`` at the end imports it on first access and keeps it, so ``geonh.simulate``,
+# ``from geonh import simulate``, ``__all__`` and ``dir(geonh)`` are as if imported eagerly.
+_LAZY: dict[str, str] = {
+    "ODEFunction": "geonh.numerics.compiled",
+    **dict.fromkeys(("Linearization", "eigenvalues", "linearize"), "geonh.analysis.linearize"),
+    **dict.fromkeys(("DLATrajectory", "SweepResult", "Trajectory", "dla_integrate", "simulate", "sweep"),
+                    "geonh.numerics"),
+    **dict.fromkeys(("Certificate", "same_motion"), "geonh.analysis.certificate"),
+    **dict.fromkeys(("advise_frame", "hamiltonize", "invariant_measure", "Integral", "IntegralSearch", "MomentumMap",
+                     "NonholonomicMomentum", "SymmetryError", "check_symmetry", "conserved_momenta",
+                     "energy_integral", "jacobi_integral", "momentum_map", "polynomial_first_integrals",
+                     "verify_along"), "geonh.analysis"),
+    "audit": "geonh.sources",
+}
+#: subpackages ``import geonh`` used to bind as attributes (the floors above the equations)
+_LAZY_MODULES = ("numerics", "analysis", "models", "sources")
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers
+    from . import analysis, models, numerics, sources
+    from .analysis import (advise_frame, hamiltonize, invariant_measure,
+                           Integral, IntegralSearch, MomentumMap, NonholonomicMomentum, SymmetryError, check_symmetry,
+                           conserved_momenta, energy_integral, jacobi_integral, momentum_map,
+                           polynomial_first_integrals, verify_along)
+    from .analysis.certificate import Certificate, same_motion
+    from .analysis.linearize import Linearization, eigenvalues, linearize
+    from .numerics import DLATrajectory, SweepResult, Trajectory, dla_integrate, simulate, sweep
+    from .numerics.compiled import ODEFunction
+    from .sources import audit
 
 __all__ = [
     # kernel
@@ -165,4 +189,54 @@ __all__ = [
 
 # modules and names that moved (geonh.moved.MOVED): their old paths say where they live now
 _moved.install()
-__getattr__ = _moved.package_getattr(__name__)
+_moved_getattr = _moved.package_getattr(__name__)
+
+# ``eqs.linearize`` and ``eqs.ode_function`` are registered by their modules when imported
+# (geonh.equations.base.register_method); until then, the first access imports the module
+# (in the order eager imports registered them: the order of vars(Equations) and docs/api.md)
+_FORWARD_HOMES = {"ode_function": "geonh.numerics.compiled", "linearize": "geonh.analysis.linearize"}
+
+
+class _ForwardOnFirstUse:
+    """A placeholder for a method of :class:`Equations` that a higher floor registers: on first
+    access it imports that floor (which replaces the placeholder by the registered method)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        _importlib.import_module(_FORWARD_HOMES[self.name])
+        registered = owner.__dict__.get(self.name) if owner is not None else None
+        if registered is None or registered is self:  # pragma: no cover - the module did not register it
+            raise _AttributeAccessError(f"Equations has no method {self.name!r}")
+        return registered.__get__(obj, owner)
+
+
+for _name in _FORWARD_HOMES:
+    if _name not in Equations.__dict__:
+        setattr(Equations, _name, _ForwardOnFirstUse(_name))
+del _name
+
+
+def __getattr__(name: str):
+    """A name of a floor above the equations: imported on first access (and kept); a name that
+    moved: :class:`MovedError` naming its new home (:func:`geonh.moved.package_getattr`)."""
+    home = _LAZY.get(name)
+    if home is not None:
+        value = getattr(_importlib.import_module(home), name)
+    elif name in _LAZY_MODULES:
+        value = _importlib.import_module(f"{__name__}.{name}")
+    else:
+        return _moved_getattr(name)
+    globals()[name] = value
+    return value
+
+
+#: the machinery of the lazy loading, left out of dir(geonh) (which lists what eager imports gave)
+_MACHINERY = frozenset({"TYPE_CHECKING", "_importlib", "_moved_getattr", "_LAZY", "_LAZY_MODULES", "_FORWARD_HOMES",
+                        "_ForwardOnFirstUse", "_MACHINERY", "_AttributeAccessError", "__annotations__", "__dir__"})
+
+
+def __dir__() -> list[str]:
+    """The names of the package, the ones loaded on first use included (as if imported)."""
+    return sorted((set(globals()) - _MACHINERY) | set(_LAZY) | set(_LAZY_MODULES))

@@ -9,7 +9,6 @@ This module lies on the lowest floor with :mod:`geonh.errors` and imports nothin
 """
 from __future__ import annotations
 
-import importlib.abc
 import sys
 from typing import Any, Callable
 
@@ -56,9 +55,16 @@ MOVED: dict[str, str] = {
 }
 
 
-class MovedFinder(importlib.abc.MetaPathFinder):
+class MovedFinder:
     """A finder that answers an import of a path in :data:`MOVED` with a
-    :class:`~geonh.errors.MovedError` (every other import passes on to the next finder)."""
+    :class:`~geonh.errors.MovedError` (every other import passes on to the next finder).
+
+    A meta path finder by protocol (``find_spec``, ``invalidate_caches``), not by deriving from
+    ``importlib.abc.MetaPathFinder``: that module is not otherwise imported by ``import geonh``
+    (issue 22, fixed costs)."""
+
+    def invalidate_caches(self) -> None:
+        """Nothing is cached (``importlib.invalidate_caches`` calls this on every finder)."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
         new = MOVED.get(fullname)

@@ -200,9 +200,6 @@ class SympyAlgebra(Algebra):
         return e.xreplace(mapping) if mapping and e != 0 else e
 
 
-_SE_BASIC = _be.se.Basic if _be.SYMENGINE_AVAILABLE else ()
-
-
 class SymengineAlgebra(Algebra):
     """The contract on symengine: natives are symengine expressions, converted in and out by
     one :class:`~geonh.kernel.backend.Translation` (:attr:`translation`).  An input with no
@@ -217,6 +214,7 @@ class SymengineAlgebra(Algebra):
         self.translation = _be.Translation()
         self._zero = _be.se.Integer(0)
         self._one = _be.se.Integer(1)
+        self._basic = _be.se.Basic
         self._set_coords(coords)
 
     @property
@@ -228,7 +226,7 @@ class SymengineAlgebra(Algebra):
         return self._one
 
     def native(self, e):
-        if isinstance(e, _SE_BASIC):
+        if isinstance(e, self._basic):
             return e
         return self.translation.to_symengine(expr_of(e, what="expression"))
 

@@ -116,7 +116,7 @@ from __future__ import annotations
 import contextvars
 import os
 from contextlib import contextmanager
-from typing import Sequence
+from typing import Any, Sequence
 
 import sympy as sp
 
@@ -126,12 +126,35 @@ from .elementary import SYMENGINE_FUNCTIONS
 from .linalg import det_small
 from .parsing import as_mapping, as_matrix, as_sequence, expr_of, sympy_of
 
-try:  # pragma: no cover - depends on the installation
-    import symengine as se
-    SYMENGINE_AVAILABLE = True
-except ImportError:  # pragma: no cover
-    se = None
-    SYMENGINE_AVAILABLE = False
+
+class _LazySymengine:
+    """The ``symengine`` module, imported on first use: ``se.Basic``, ``se.DenseMatrix``, ...
+    import it (and with it numpy, ~0.1 s) the first time a hot path needs it, not at
+    ``import geonh`` (issue 22, fixed costs)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str):
+        import symengine
+        global se
+        se = symengine  # from now on the module itself: no indirection on the hot paths
+        return getattr(symengine, name)
+
+    def __repr__(self) -> str:
+        return "<symengine, imported on first use>"
+
+
+def _symengine_installed() -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec("symengine") is not None
+    except (ImportError, ValueError):  # pragma: no cover - a broken installation
+        return False
+
+
+#: the symengine module (imported lazily), or None when it is not installed
+se: Any = _LazySymengine() if _symengine_installed() else None
+SYMENGINE_AVAILABLE = se is not None
 
 BACKENDS = ("symengine", "sympy")
 
@@ -782,7 +805,15 @@ class _Deferred(Exception):
     entry): the reference route decides instead."""
 
 
-_NONFINITE = () if se is None else (se.zoo, se.nan, se.oo, -se.oo)
+_NONFINITE: tuple = ()
+
+
+def _nonfinite() -> tuple:
+    """symengine's ``zoo``, ``nan``, ``oo`` and ``-oo`` (built on first use)."""
+    global _NONFINITE
+    if not _NONFINITE and se is not None:
+        _NONFINITE = (se.zoo, se.nan, se.oo, -se.oo)
+    return _NONFINITE
 
 
 def _finite(X) -> bool:
@@ -791,7 +822,7 @@ def _finite(X) -> bool:
     distinct subexpressions: an LU result shares them heavily (a dense 9×9 trigonometric
     inverse has a few hundred distinct nodes per entry, ~10⁸ as a tree), and ``has`` walks
     the tree."""
-    bad = set(_NONFINITE)
+    bad = set(_nonfinite())
     seen: set = set()
     stack = list(X)
     while stack:

@@ -371,13 +371,30 @@ class _Builder:
 def _name_map(symbols) -> dict:
     """{name: symbol} of ``symbols`` (an iterable of sympy Symbols; anything else is refused
     with ParseError), cached for the tuples geonh passes over and over."""
+    if type(symbols) is tuple:
+        ids = tuple(map(id, symbols))
+        hit = _NAME_MAPS_BY_ID.get(ids)
+        if hit is not None:
+            return hit[1]
     if isinstance(symbols, (str, bytes, Mapping)) or not hasattr(symbols, "__iter__"):
         raise ParseError(f"symbols must be a sequence of sympy Symbols, not {brief(symbols)}")
     symbols = tuple(symbols)
     try:
-        return _cached_name_map(symbols)
+        out = _cached_name_map(symbols)
     except TypeError:
         raise ParseError("symbols must be sympy Symbols (hashable)") from None
+    if len(_NAME_MAPS_BY_ID) >= 256:
+        _NAME_MAPS_BY_ID.clear()
+    _NAME_MAPS_BY_ID[tuple(map(id, symbols))] = (symbols, out)
+    return out
+
+
+#: the name maps of the symbol tuples asked for last, keyed by the identities of the symbols
+#: (the symbols are kept with the map, so no id is reused while its entry is here): the
+#: lru_cache below finds a tuple of equal but not identical symbols (a space built again after
+#: sympy's cache was cleared) only after comparing every symbol with sympy's ``__eq__``, once
+#: per expression checked — the bulk of a frame's input checks (issue 22, fixed costs)
+_NAME_MAPS_BY_ID: dict[tuple, tuple[tuple, dict]] = {}
 
 
 @lru_cache(maxsize=256)

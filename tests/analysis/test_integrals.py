@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from geonh import models
-from geonh.analysis.integrals import is_integral, rates, time_derivative
+from geonh.analysis.integrals import is_integral, rate_vanishes, rates, time_derivative
 from geonh.errors import DimensionError, NotLinearError
 
 
@@ -52,3 +52,46 @@ def test_string_inputs_are_parsed_never_evaluated(sleigh):
     assert sp.simplify(time_derivative(sleigh, "v*cos(theta)") - time_derivative(sleigh, v * sp.cos(sleigh.space.q[2]))) == 0
     with pytest.raises(ParseError):
         time_derivative(sleigh, "__import__('os').system('true')")
+
+
+def _energy_on_motion(eqs):
+    S = eqs.space
+    return (eqs.system.T + eqs.system.V).xreplace(dict(zip(S.qd, eqs.kinematics)))
+
+
+@pytest.mark.parametrize("name, conserved", [("chaplygin-sleigh", True), ("vertical-disk", True),
+                                              ("skate-on-belt", False), ("rotating-knife-edge", False)])
+def test_rate_vanishes_is_the_verdict_on_the_full_derivative(name, conserved):
+    """rate_vanishes decides İ ≡ 0 on ∂_t I + ∂_q I·K + u·F when ∂I/∂u = Mᵀu: the same verdict
+    as on İ with the rates u̇ = M⁻¹F; for a function without that property (u₁·cos q₁) it
+    decides on İ itself."""
+    from geonh.kernel.generic_point import is_zero
+    eqs = models.get(name).equations("boltzmann-hamel")
+    E = _energy_on_motion(eqs)
+    assert rate_vanishes(eqs, E) is conserved
+    assert is_zero(time_derivative(eqs, E)) is conserved
+    other = eqs.u[0] * sp.cos(eqs.space.q[0])
+    assert rate_vanishes(eqs, other) is is_zero(time_derivative(eqs, other))
+
+
+def test_energy_verdict_is_not_decided_on_the_derivative_with_the_rates(monkeypatch):
+    """Jacobi's integral (and the energy) of a Boltzmann–Hamel form: dh/dt, which holds the
+    rates u̇ = M⁻¹F, is returned but never given to a 60-digit zero decision (issue 22: on the
+    Chaplygin ball it has ~37 000 operations, ~1 s per decision, and was decided twice); the
+    verdict is taken on ∂_q h·K + u·F (rate_vanishes), the same function."""
+    from geonh.analysis import conserved, integrals
+    eqs = models.get("chaplygin-sleigh").equations("boltzmann-hamel")
+    seen = []
+
+    def spy(real):
+        def is_zero(e, **kw):
+            seen.append(e)
+            return real(e, **kw)
+        return is_zero
+
+    monkeypatch.setattr(integrals, "is_zero", spy(integrals.is_zero))
+    monkeypatch.setattr(conserved, "is_zero", spy(conserved.is_zero))
+    h = conserved.jacobi_integral(eqs)
+    assert h.conserved and seen
+    assert not any(e == h.rate for e in seen)
+    assert sp.count_ops(h.rate) > 0 and any(e.has(*eqs.u) for e in seen)

@@ -286,3 +286,35 @@ def test_long_sums_within_the_length_limit_parse_in_any_thread(n):
     t.join()
     assert out == [True]
     assert sys.getrecursionlimit() < 5_000          # restored
+
+
+def test_name_map_of_symbols_seen_is_found_by_identity(monkeypatch):
+    """The check of every expression against a space's symbols finds their name map without
+    comparing symbols with sympy's ``__eq__`` (issue 22, fixed costs): a space built again
+    after sympy's cache is cleared has equal but new symbols, and the lru cache compared them
+    one by one on every expression of a frame (half of its input checks)."""
+    from sympy.core.cache import clear_cache
+
+    from geonh.errors import ParseError
+    from geonh.kernel import parsing
+    from geonh.kernel.space import ConfigurationSpace
+
+    S1 = ConfigurationSpace("x y")
+    parsing._name_map(S1.state_symbols)
+    clear_cache()
+    S2 = ConfigurationSpace("x y")
+    assert S2.qd[0] == S1.qd[0] and S2.qd[0] is not S1.qd[0]
+    first = parsing._name_map(S2.state_symbols)
+    calls = []
+    eq = sp.Basic.__eq__
+
+    def counting(self, other):
+        calls.append(1)
+        return eq(self, other)
+
+    monkeypatch.setattr(sp.Basic, "__eq__", counting)
+    again = parsing._name_map(S2.state_symbols)   # a new tuple of the same symbols
+    monkeypatch.undo()
+    assert again == first and calls == []
+    with pytest.raises(ParseError):
+        parsing._name_map((S2.q[0], 3))

@@ -1,0 +1,73 @@
+"""``import geonh`` stays cheap (issue 22, fixed costs): the heavy layers load on first use.
+
+Each check runs in a fresh interpreter (this process has imported everything already) and
+reads ``sys.modules`` there, so a future eager import of a heavy module is caught.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+#: modules ``import geonh`` must not import: numeric and plotting stacks, the compiler, and
+#: geonh's own floors above the equations (they bring the former)
+HEAVY = ("numpy", "scipy", "symengine", "dask", "distributed", "matplotlib", "galgebra", "llvmlite", "numba",
+         "hypothesis", "geonh.numerics", "geonh.analysis", "geonh.models", "geonh.sources", "geonh.app",
+         "geonh.testing")
+
+
+def _fresh(code: str) -> dict:
+    """Run ``code`` in a fresh interpreter; it prints a JSON value as its last line."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_import_geonh_leaves_the_heavy_modules_unloaded():
+    loaded = _fresh("import json, sys; import geonh; "
+                    f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    assert loaded == []
+
+
+@pytest.mark.slow
+def test_lazy_names_are_the_eager_objects_and_dir_is_complete():
+    """Every name of ``__all__`` is reachable, is the object of its home module, and appears
+    in ``dir(geonh)``; the methods registered from above exist before their floor is loaded."""
+    out = _fresh(
+        "import json, sys, geonh\n"
+        "from geonh.equations import Equations\n"
+        "has = [hasattr(Equations, 'linearize'), callable(Equations.ode_function)]\n"
+        "missing = sorted(set(geonh.__all__) - set(dir(geonh)))\n"
+        "from geonh.numerics import simulate\n"
+        "from geonh.analysis import energy_integral, linearize\n"
+        "from geonh.sources import audit\n"
+        "same = [geonh.simulate is simulate, geonh.energy_integral is energy_integral,\n"
+        "        geonh.linearize is linearize, geonh.audit is audit,\n"
+        "        geonh.models is sys.modules['geonh.models']]\n"
+        "bad = [n for n in geonh.__all__ if getattr(geonh, n, None) is None]\n"
+        "print(json.dumps([has, missing, same, bad]))")
+    has, missing, same, bad = out
+    assert has == [True, True]
+    assert missing == [] and bad == []
+    assert same == [True] * 5
+
+
+def test_star_import_and_moved_names_after_lazy_loading():
+    """``from geonh import *`` gives every public name; a moved name still raises MovedError
+    (the lazy ``__getattr__`` passes it on to :func:`geonh.moved.package_getattr`)."""
+    out = _fresh(
+        "from geonh import *\n"
+        "import json\n"
+        "import geonh\n"
+        "from geonh.errors import MovedError\n"
+        "try:\n"
+        "    geonh.cli\n"
+        "    moved = 'no error'\n"
+        "except MovedError as e:\n"
+        "    moved = str(e)\n"
+        "print(json.dumps([sorted(n for n in geonh.__all__ if n not in globals()), moved]))")
+    missing, moved = out
+    assert missing == []
+    assert "geonh.app.cli" in moved
