@@ -291,6 +291,12 @@ def jacobi_integral(eqs: Equations) -> Integral:
     Each is decided at the generic point (``vanishing``); ``conserved`` is the verdict on
     dh/dt itself.  A decomposition that does not add up to dh/dt raises ``AssertionError``
     (it would be a bug)."""
+    return _jacobi(eqs, display=True)
+
+
+def _jacobi(eqs: Equations, *, display: bool) -> Integral:
+    """:func:`jacobi_integral`; ``display=False`` leaves h unsimplified (for a caller that
+    shows another, equal expression: the display simplification is the costly part)."""
     system = _system(eqs)
     S = eqs.space
     L = _lagrangian(system)
@@ -324,7 +330,8 @@ def jacobi_integral(eqs: Equations) -> Integral:
         raise SelfCheckError("dh/dt differs from −∂L/∂t + Q*·q̇ + R·q̇ along the motion")
     if conserved and not all(vanishing.values()):
         note += "; the non-zero contributions cancel"
-    return Integral("h", _trigsimp_if_shorter(h_on), conserved, hdot, terms, vanishing, _JACOBI, note)
+    return Integral("h", _trigsimp_if_shorter(h_on) if display else h_on, conserved, hdot, terms, vanishing,
+                    _JACOBI, note)
 
 
 def energy_integral(eqs: Equations) -> Integral:
@@ -341,7 +348,7 @@ def energy_integral(eqs: Equations) -> Integral:
     scleronomic = ((S.t is None or not E.has(S.t)) and all(is_zero(e) for e in b1) and is_zero(T0)
                    and all(is_zero(e) for e in system.constraint_matrix[1]))
     if scleronomic:
-        j = jacobi_integral(eqs)
+        j = _jacobi(eqs, display=False)   # its h is E here: simplified once, below
         return Integral("E", _trigsimp_if_shorter(_on_motion(eqs, E)), j.conserved, j.rate, j.terms, j.vanishing,
                         "energy theorem: dE/dt = Q*·q̇ + R·q̇, R·q̇ = 0 for homogeneous ideal constraints",
                         "T quadratic in q̇, no explicit time in T, V, and homogeneous constraints: "

@@ -95,3 +95,20 @@ def test_energy_verdict_is_not_decided_on_the_derivative_with_the_rates(monkeypa
     assert h.conserved and seen
     assert not any(e == h.rate for e in seen)
     assert sp.count_ops(h.rate) > 0 and any(e.has(*eqs.u) for e in seen)
+
+
+def test_energy_is_simplified_for_display_once(monkeypatch):
+    """energy_integral of a scleronomic system shows E = T + V, equal to Jacobi's h there: the
+    display simplification (trigsimp, the costly part on the Chaplygin ball) runs once, on E,
+    and the verdicts are Jacobi's; jacobi_integral itself still simplifies its h."""
+    from geonh.analysis import conserved
+    eqs = models.get("chaplygin-sleigh").equations("boltzmann-hamel")
+    shown = []
+    real = conserved._trigsimp_if_shorter
+    monkeypatch.setattr(conserved, "_trigsimp_if_shorter", lambda e: shown.append(e) or real(e))
+    E = conserved.energy_integral(eqs)
+    assert len(shown) == 1
+    h = conserved.jacobi_integral(eqs)
+    assert len(shown) == 2
+    assert E.conserved == h.conserved and E.terms == h.terms
+    assert sp.expand(sp.sympify(E.expression) - h.expression).equals(0)
