@@ -522,18 +522,25 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
 # ----------------------------------------------------------------------------------------------
 # driver
 # ----------------------------------------------------------------------------------------------
-def run_case(route: str, N: int, timeout: float, count: bool, retries: int = 2) -> dict:
+def run_case(route: str, N: int, timeout: float, count: bool, retries: int = 2,
+             offaxle: bool | None = None) -> dict:
     """Run one case in a subprocess; collect what it printed.  The derivation is limited to
     ``timeout`` s inside the worker (SIGALRM); the whole process (derivation, numbers, cse
     counts) is killed after 2·timeout + 30 s.  A crash before the clock started (e.g. geonh
-    mid-edit in a working tree) is retried after 60 s."""
+    mid-edit in a working tree) is retried after 60 s.  ``offaxle``: the model of the worker
+    (True: masses off the axles; None: this process's model, :data:`OFFAXLE`)."""
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", route, str(N),
            "--limit", str(timeout)]
     if not count:
         cmd.append("--no-count")
+    env = dict(os.environ)
+    if offaxle is not None:
+        env.pop("NTRAILER_OFFAXLE", None)
+        if offaxle:
+            env["NTRAILER_OFFAXLE"] = "1"
     out: dict = {}
     start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         so, se = p.communicate(timeout=2 * timeout + 30)
         out["timed_out"] = False
@@ -555,7 +562,7 @@ def run_case(route: str, N: int, timeout: float, count: bool, retries: int = 2) 
             print(f"  N={N} {LABEL[route]}: {out['error']}; retrying in 60 s", file=sys.stderr,
                   flush=True)
             time.sleep(60)
-            return run_case(route, N, timeout, count, retries - 1)
+            return run_case(route, N, timeout, count, retries - 1, offaxle)
     return out
 
 
@@ -587,7 +594,7 @@ def _slope(Ns, ys):
     return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx else None
 
 
-def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=()):
+def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=(), offaxle=None):
     geonh = _import_geonh()
     import sympy
     log = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
@@ -602,9 +609,9 @@ def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=()):
                 continue
             runs = []
             for k in range(reps):
-                r = run_case(route, N, timeout, count=(k == 0))
+                r = run_case(route, N, timeout, count=(k == 0), offaxle=offaxle)
                 runs.append(r)
-                log(f"  N={N:<2} {LABEL[route]:<15} repeat {k + 1}/{reps}: time "
+                log(f"  N={N:<2} {LABEL[route]:<15}{' off-axle' if offaxle else ''} repeat {k + 1}/{reps}: time "
                     f"{_fmt_time(r, timeout)} s, ops {_fmt_ops(r)}"
                     + (f", M ops {_fmt_ops(r, 'm_ops')}" if route == "kane-tb" else "")
                     + (f"  [{r['error']}]" if r.get("error") else "")
@@ -638,11 +645,15 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
     slope_Ns = list(slope_Ns or Ns)
     refs = [r for r in REFS if r in routes]
     short = {"kane": "KaneC", "kane-tb": "KaneT"}
+    star = len(refs) == 2   # the Kane* columns: the faster of the two Kane set-ups
     cols = ["N", "route", "time [s]", "CPU [s]", "ops", "M ops"]
     for r in refs:
         cols += [f"{short[r]}/route time", f"{short[r]}/route ops"]
+    if star:
+        cols += ["Kane*/route time", "Kane*/route CPU"]
     rows = []
     for N in Ns:
+        kstar = kane_star(res, N)
         for r in routes:
             if (r, N) not in res:
                 continue
@@ -655,6 +666,8 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
                 else:
                     k = res.get((ref, N), {})
                     row += [_ratio(k, x, "time", timeout), _ratio(k, x, "ops", timeout)]
+            if star:
+                row += [_ratio(kstar, x, "time", timeout), _ratio(kstar, x, "cpu", timeout)]
             rows.append(row)
         rows.append(None)
     f = lambda v: "—" if v is None else f"{v:.2f}"
@@ -669,7 +682,7 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
             mo = [res.get((r, N), {}).get("m_ops") for N in ns]
             st, so, sm = _slope(ns, t), _slope(ns, o), _slope(ns, mo)
             rows.append([tag, LABEL[r], f(st), "", f(so), f(sm) if r == "kane-tb" else ""]
-                        + [""] * (2 * len(refs)))
+                        + [""] * (2 * len(refs) + 2 * star))
     w = [max(len(c), *(len(rw[i]) for rw in rows if rw)) for i, c in enumerate(cols)]
 
     def fmt(rw):
@@ -683,9 +696,25 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
           "CPU: the same\nderivation's CPU seconds in the worker (time.process_time), median; ops: count_ops after cse\nof kinematics + accelerations (module docstring); "
           "M ops: count_ops after cse of textbook Kane's kane.mass_matrix;\n"
           "KaneC/route, KaneT/route: careful / textbook Kane over the route, > 1 means the "
-          "route is faster / smaller;\nslope: least-squares d log / d log N over the N that "
+          "route is faster / smaller;\nKane*/route: the faster of the two Kane set-ups (wall "
+          "time, resp. CPU time, taken separately) over the route;\nslope: least-squares d log / d log N over the N that "
           "finished (a time-out makes a slope a lower bound);\n*: frame given in closed form "
           "(Frame(fields, coframe=...)) instead of catalog.n_trailer's from_quasi_velocities.")
+
+
+def kane_star(res: dict, N: int) -> dict:
+    """The faster of the two Kane set-ups at N, per measure: {"time": min wall, "cpu": min CPU}
+    over the set-ups that finished (issue 22: the reference is the faster Kane); when neither
+    finished, ``timed_out`` (the ratio is then a lower bound)."""
+    ks = [res.get((r, N), {}) for r in REFS]
+    out: dict = {}
+    for key in ("time", "cpu"):
+        vals = [k[key] for k in ks if key in k]
+        if vals:
+            out[key] = min(vals)
+    if "time" not in out and ks and all(k.get("timed_out") for k in ks):
+        out["timed_out"] = True
+    return out
 
 
 def print_agreement(res, Ns, routes):
@@ -801,6 +830,60 @@ def construction(a) -> None:
         pass
 
 
+TARGET_ROUTES = ("kane", "kane-tb", "bh", "maggi", "bh-cf", "maggi-cf")
+TARGET_RATIO = 3.0   # issue 22 part 6: geonh ≥ 3× faster than the faster Kane set-up
+
+
+def target(a) -> None:
+    """Issue 22 part 6 in one run: Kane (careful), Kane (textbook) and geonh's explicit
+    equations (bh, maggi, bh-cf, maggi-cf) at N = 4 8 (``--N``) on the on-axle AND the
+    off-axle model; one table per model (all columns, with Kane*/route), then the verdict:
+    Kane*/route ≥ 3 in wall and CPU time for every geonh route, N and model."""
+    Ns = a.N if a.N != [1, 2, 4, 8] else [4, 8]
+    routes = [r for r in (a.routes if a.routes != list(ROUTES) else TARGET_ROUTES)]
+    for r in REFS:
+        if r not in routes:
+            routes.insert(0, r)
+    res = {off: main_table(Ns, routes, a.timeout, a.repeats, a.small, offaxle=off)
+           for off in (False, True)}
+    print(_header(a.timeout))
+    for off in (False, True):
+        print("Masses OFF the axles (G_i = P_i + e_i b_i^x, I_i about G_i)." if off else
+              "Masses ON the axles (mass centre = axle midpoint).")
+        print_table(res[off], Ns, routes, a.timeout)
+        print_agreement(res[off], Ns, routes)
+        print()
+    geo = [r for r in routes if r not in REFS]
+    print(f"Verdict: Kane*/route (the faster Kane over the route; wall / CPU), target ≥ {TARGET_RATIO:g}:")
+    head = ["route"] + [f"N={N} {'off' if off else 'on'}" for N in Ns for off in (False, True)]
+    body = []
+    met = True
+    for r in geo:
+        row = [LABEL[r]]
+        for N in Ns:
+            for off in (False, True):
+                x, k = res[off].get((r, N), {}), kane_star(res[off], N)
+                rt = k["time"] / x["time"] if "time" in x and "time" in k else None
+                rc = k["cpu"] / x["cpu"] if "cpu" in x and "cpu" in k else None
+                ok = rt is not None and rc is not None and rt >= TARGET_RATIO and rc >= TARGET_RATIO
+                met &= ok
+                row.append(("—" if rt is None else f"{rt:.2f}") + " / "
+                           + ("—" if rc is None else f"{rc:.2f}") + (" ok" if ok else " NO"))
+        body.append(row)
+    w = [max(len(head[i]), *(len(b[i]) for b in body)) for i in range(len(head))]
+    print("  ".join(h.ljust(w[i]) if i == 0 else h.rjust(w[i]) for i, h in enumerate(head)))
+    for b in body:
+        print("  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i]) for i, c in enumerate(b)))
+    print(f"target {'MET' if met else 'NOT met'} on every geonh route, N and model"
+          + ("" if met else " (see the NO cells)"))
+    try:
+        load = os.getloadavg()
+        print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+              f"({os.cpu_count()} CPUs)")
+    except OSError:
+        pass
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--N", type=int, nargs="+", default=[1, 2, 4, 8])
@@ -818,6 +901,10 @@ def main(argv=None):
     ap.add_argument("--construction", action="store_true",
                     help="model -> explicit equations and model -> runnable RHS (issue 10 item 2, "
                          "issue 9): routes " + " ".join(CONSTRUCTION_ROUTES) + ", default --N 4 8 16")
+    ap.add_argument("--target", action="store_true",
+                    help="issue 22 part 6: routes " + " ".join(TARGET_ROUTES) + " at --N (default "
+                         "4 8) on the on-axle and the off-axle model in one run; Kane*/route "
+                         f"(the faster Kane) and the >= {TARGET_RATIO:g}x verdict")
     ap.add_argument("--offaxle", action="store_true",
                     help="mass centres off the axles (G_i = P_i + e_i b_i^x)")
     ap.add_argument("--no-ops", action="store_true", help="skip the cse operation counts")
@@ -833,6 +920,9 @@ def main(argv=None):
         os.environ["NTRAILER_NO_OPS"] = "1"
     if a.construction:
         construction(a)
+        return
+    if a.target:
+        target(a)
         return
     if a.worker:
         worker(a.worker[0], int(a.worker[1]), count=not a.no_count, limit=a.limit)
