@@ -665,13 +665,52 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
         mass, point = getattr(body, "mass", None), getattr(body, "masscenter", None)
         if mass is None or point is None:
             return None
-        blocks.append((conv(sympy_of(mass)), [conv(c) for c in point.vel(frame).to_matrix(frame)]))
+        blocks.append((conv(sympy_of(mass)), [conv(c) for c in vector_components(point.vel(frame), frame)]))
         bf, inertia = getattr(body, "frame", None), getattr(body, "central_inertia", None)
         if bf is not None and inertia is not None:
-            Im = inertia.to_matrix(bf)
-            W = [[conv(Im[r, c]) for c in range(3)] for r in range(3)]
-            blocks.append((W, [conv(c) for c in bf.ang_vel_in(frame).to_matrix(bf)]))
+            Im = dyadic_components(inertia, bf)
+            W = [[conv(Im[r][c]) for c in range(3)] for r in range(3)]
+            blocks.append((W, [conv(c) for c in vector_components(bf.ang_vel_in(frame), bf)]))
     return velocity_quadratic_parts(space.qd, blocks)
+
+
+def vector_components(vec, frame) -> list:
+    """The components of a sympy.physics.vector ``Vector`` in ``frame``, equal (``srepr``) to
+    ``vec.to_matrix(frame)``: for each of the vector's terms (m, F) — m its components in
+    frame F — the i-th component gains Σ_k D_ik m_k with D = ``frame.dcm(F)`` (sympy's
+    ``Vector.dot`` with the unit vectors of ``frame``), the same sums of the same products,
+    built by plain sympy arithmetic instead of 3×3 ``Matrix`` products (whose construction
+    cost dominated ``from_mechanics``).  With ``Vector.simp`` set (sympy then trigsimps each
+    component) this is ``to_matrix`` itself."""
+    if getattr(type(vec), "simp", False):
+        return list(vec.to_matrix(frame))
+    out = [sp.S.Zero] * 3
+    for m, f in vec.args:
+        D = frame.dcm(f)
+        for i in range(3):
+            terms = [D[i, k] * m[k] for k in range(3) if D[i, k] != 0 and m[k] != 0]
+            if terms:
+                out[i] += sp.Add(*terms)
+    return out
+
+
+def dyadic_components(dyadic, frame) -> list:
+    """The 3×3 components (list of rows) of a sympy.physics.vector ``Dyadic`` in ``frame``,
+    equal (``srepr``) to ``dyadic.to_matrix(frame)``.  A dyadic whose every term c (a ⊗ b) has
+    unit vectors a = f_i, b = f_j of ``frame`` itself (an inertia given in its body's frame)
+    is read off its terms, entry (i, j) = Σ c; any other falls back on ``to_matrix``."""
+    units = (frame.x, frame.y, frame.z)
+
+    def index(v):
+        return next((k for k, e in enumerate(units) if v is e or v == e), None)
+    out = [[sp.S.Zero] * 3 for _ in range(3)]
+    for c, a, b in dyadic.args:
+        i, j = index(a), index(b)
+        if i is None or j is None or getattr(type(a), "simp", False):
+            Im = dyadic.to_matrix(frame)
+            return [[Im[r, s] for s in range(3)] for r in range(3)]
+        out[i][j] += c
+    return out
 
 
 def _bodies(bodies) -> list:
