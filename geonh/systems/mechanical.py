@@ -444,7 +444,7 @@ class MechanicalSystem:
                 raise SpaceMismatchError(f"{q} is not a dynamicsymbol q(t)")
             names.append(q.func.__name__)
         S = ConfigurationSpace(names, time=t if time else False)
-        conv = S.from_dynamic
+        conv = _from_dynamic(S)
         parts = body_quadratic_parts(S, bodies, frame)
         if parts is None:
             T = conv(sum((b.kinetic_energy(frame) for b in bodies), sp.S.Zero))
@@ -458,8 +458,14 @@ class MechanicalSystem:
                 v = loc.vel(frame)
             else:  # a ReferenceFrame (torque)
                 v = loc.ang_vel_in(frame)
+            # ∂v/∂q̇^i is the zero vector when q̇^i is in no measure number of v (the direction
+            # cosines hold no q̇): that term adds nothing to Q_i and is skipped
+            present: set = set()
+            for m, _ in v.args:
+                present |= m.atoms(sp.Derivative)
             for i, qd in enumerate(qdots):
-                Q[i] += vec.dot(v.diff(qd, frame))
+                if qd in present:
+                    Q[i] += vec.dot(v.diff(qd, frame))
         return cls(S, T, V=conv(potential), forces=[conv(x) for x in Q],
                    constraints=[conv(c) for c in constraints], holonomic=[conv(h) for h in holonomic],
                    name=name, conditions=conditions)
@@ -658,7 +664,7 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
     Parameters stay symbols; nothing is expanded or simplified.  The arithmetic runs on
     symengine when geonh's backend is symengine and the expressions convert
     (:mod:`geonh.kernel.backend`), else on sympy; the result is sympy."""
-    conv = space.from_dynamic
+    conv = _from_dynamic(space)
     bodies = _bodies(bodies)
     blocks = []   # (weight: scalar or 3x3 list, components: list of sympy exprs in plain symbols)
     for body in bodies:
@@ -672,6 +678,37 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
             W = [[conv(Im[r][c]) for c in range(3)] for r in range(3)]
             blocks.append((W, [conv(c) for c in vector_components(bf.ang_vel_in(frame), bf)]))
     return velocity_quadratic_parts(space.qd, blocks)
+
+
+def _from_dynamic(space: ConfigurationSpace):
+    """``space.from_dynamic`` for many expressions: the map q(t) → q, q̇(t) → q̇, q̈(t) → q̈ is
+    built once, and an expression whose functions of time and derivatives are all in it is
+    rewritten by one walk (``xreplace``; a derivative node is replaced whole before its
+    q(t)); numbers and plain symbols pass untouched; anything else (an unknown function of
+    time, a third derivative, not a sympy expression) goes to ``from_dynamic`` itself, which
+    converts or refuses it."""
+    conv = space.from_dynamic
+    t = space.t if space.t is not None else None
+    if t is None:
+        from sympy.physics.mechanics import dynamicsymbols
+        t = dynamicsymbols._t
+    rep: dict = {}
+    for f, s, v, a in zip(space.dynamicsymbols(), space.q, space.qd, space.qdd):
+        f = f.func(t)
+        rep[f] = s
+        rep[sp.Derivative(f, t)] = v
+        rep[sp.Derivative(f, (t, 2))] = a
+    kinds = (sp.Derivative, sp.core.function.AppliedUndef)
+
+    def go(e):
+        if not isinstance(e, sp.Basic):
+            return conv(e)
+        if e.is_Number or e.is_Symbol:
+            return e
+        if all(x in rep for x in e.atoms(*kinds)):
+            return e.xreplace(rep)
+        return conv(e)
+    return go
 
 
 def vector_components(vec, frame) -> list:
