@@ -785,6 +785,137 @@ def profile(Ns, top: int = 25):
         pstats.Stats(pm, stream=sys.stdout).sort_stats("cumulative").print_stats(r"geonh|mechanics", 15)
 
 
+# (module, attribute, stage label, is validation); functions imported by name elsewhere are
+# patched where they are called (the second module of a pair)
+STAGES = (
+    ("geonh.systems.mechanical:MechanicalSystem", "__init__", "MechanicalSystem.__init__ checks", True),
+    ("geonh.kernel.frames:Frame", "__init__", "Frame.__init__ (duality)", True),
+    ("geonh.transposition.adapted", "check_adapted", "check_adapted", True),
+    ("geonh.equations.declaration", "verify", "declaration verify", True),
+    ("geonh.systems.mechanical:MechanicalSystem", "from_mechanics", "from_mechanics (loads, conversion)", False),
+    ("geonh.systems.mechanical", "body_quadratic_parts", "body_quadratic_parts (components)", False),
+    ("geonh.systems.mechanical", "velocity_quadratic_parts", "velocity_quadratic_parts (M, b, T0)", False),
+    ("sympy.physics.vector.point:Point", "vel", "sympy Point.vel (velocities)", False),
+    ("geonh.equations.engine", "central_equations", "engine central_equations (+ to sympy)", False),
+    ("geonh.transposition.adapted", "frame_kinematics", "frame_kinematics", False),
+    ("geonh.equations.declaration", "in_frame", "in_frame, solve (rest)", False),
+    ("geonh.equations.declaration", "solve", "in_frame, solve (rest)", False),
+    ("geonh.equations.base:Equations", "rhs", "Equations.rhs (rest)", False),
+    ("geonh.kernel.generic_point", "lu_solve", "lu_solve (pivot verdict + solve)", False),
+)
+# where a function is called through a name imported into another module
+STAGE_ALIASES = {"check_adapted": ("geonh.equations.declaration",),
+                 "frame_kinematics": ("geonh.equations.declaration",),
+                 "central_equations": ("geonh.equations.declaration",),
+                 "in_frame": ("geonh.equations.frame_forms",), "solve": ("geonh.equations.frame_forms",),
+                 "lu_solve": ("geonh.equations.base",)}
+REST = "route (frame, other)"
+
+
+def stage_worker(route: str, N: int) -> None:
+    """One derivation of a geonh route in this (fresh) process with the :data:`STAGES`
+    functions wrapped: the CPU time of each, exclusive of the wrapped functions it calls
+    (a stack), printed as one JSON line {label: seconds, "total": s, "validation": s}."""
+    import functools
+    import importlib
+    _import_geonh()
+    import sympy.physics.mechanics  # noqa: F401
+    import geonh.equations  # noqa: F401
+    for mod in ("geonh.kernel.backend", "symengine"):
+        try:
+            importlib.import_module(mod)
+        except ImportError:
+            pass
+    excl: dict = {}
+    stack: list = [REST]
+
+    def wrapped(fn, label):
+        @functools.wraps(fn)
+        def g(*a, **k):
+            t0 = time.process_time()
+            stack.append(label)
+            try:
+                return fn(*a, **k)
+            finally:
+                dt = time.process_time() - t0
+                stack.pop()
+                excl[label] = excl.get(label, 0.0) + dt
+                excl[stack[-1]] = excl.get(stack[-1], 0.0) - dt
+        return g
+
+    done = set()
+    for where, name, label, _ in STAGES:
+        modname, _, cls = where.partition(":")
+        try:
+            owner = importlib.import_module(modname)
+        except ImportError:
+            continue
+        if cls:
+            owner = getattr(owner, cls, None)
+        raw = getattr(owner, "__dict__", {}).get(name) if cls else getattr(owner, name, None)
+        if raw is None or (where, name) in done:
+            continue
+        done.add((where, name))
+        if isinstance(raw, classmethod):
+            setattr(owner, name, classmethod(wrapped(raw.__func__, label)))
+            continue
+        g = wrapped(raw, label)
+        setattr(owner, name, g)
+        for alias in STAGE_ALIASES.get(name, ()):
+            m = importlib.import_module(alias)
+            if getattr(m, name, None) is raw:
+                setattr(m, name, g)
+    model = build_model(N)   # (its velocity calls are not the derivation's)
+    excl.clear()
+    gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi", closed_form=route.endswith("-cf"))
+    c0 = time.process_time()
+    next(gen)
+    total = time.process_time() - c0
+    excl[REST] = excl.get(REST, 0.0) + total
+    valid = {label for _, _, label, v in STAGES if v}
+    print(json.dumps(dict(excl, total=total, validation=sum(excl.get(x, 0.0) for x in valid))), flush=True)
+
+
+def stages(Ns, routes, repeats: int) -> None:
+    """Where geonh's derivation spends its CPU time (issue 22 part 6): for each route, N and
+    model, the median over ``repeats`` fresh processes of each stage's exclusive CPU time
+    (:func:`stage_worker`), the validation share, and the rest — what the derivation would
+    cost if validation were free — beside the faster Kane's CPU time when ``kane_cpu`` is
+    known (run ``--target`` for that)."""
+    print(_header(0).split(", time limit")[0] + ".  CPU seconds, exclusive per stage.")
+    valid = {label for _, _, label, v in STAGES if v}
+    for N in Ns:
+        for off in (False, True):
+            for route in routes:
+                runs = []
+                for _ in range(repeats):
+                    env = dict(os.environ)
+                    env.pop("NTRAILER_OFFAXLE", None)
+                    if off:
+                        env["NTRAILER_OFFAXLE"] = "1"
+                    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--stage-worker", route, str(N)],
+                                       capture_output=True, text=True, env=env, timeout=900)
+                    for line in p.stdout.splitlines():
+                        try:
+                            runs.append(json.loads(line))
+                        except json.JSONDecodeError:
+                            pass
+                    if p.returncode:
+                        print(f"  {route} N={N}: {(p.stderr.strip().splitlines() or ['?'])[-1]}")
+                        break
+                if not runs:
+                    continue
+                keys = sorted({k for r in runs for k in r} - {"total", "validation"},
+                              key=lambda k: -statistics.median(r.get(k, 0.0) for r in runs))
+                med = {k: statistics.median(r.get(k, 0.0) for r in runs) for k in keys + ["total", "validation"]}
+                tot = med["total"]
+                print(f"\n{LABEL[route]}, N = {N}, masses {'off' if off else 'on'} the axles: CPU {tot:.3f} s "
+                      f"(median of {len(runs)}), validation {med['validation']:.3f} s "
+                      f"({100 * med['validation'] / tot:.0f} %), the rest {tot - med['validation']:.3f} s")
+                for k in keys:
+                    print(f"  {med[k]:8.4f} s  {100 * med[k] / tot:5.1f} %  {'[validation] ' if k in valid else ''}{k}")
+
+
 def _header(timeout: float) -> str:
     import platform
     import sympy
@@ -898,6 +1029,11 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3, help="repeats for N <= --small (else 1)")
     ap.add_argument("--small", type=int, default=8)
     ap.add_argument("--profile", type=int, nargs="+", metavar="N")
+    ap.add_argument("--stages", type=int, nargs="+", metavar="N",
+                    help="exclusive CPU time per stage of geonh's derivation (validation, "
+                         "from_mechanics, engine, rhs), routes --routes (default bh bh-cf), both "
+                         "models, median of --repeats fresh processes")
+    ap.add_argument("--stage-worker", nargs=2, metavar=("ROUTE", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--construction", action="store_true",
                     help="model -> explicit equations and model -> runnable RHS (issue 10 item 2, "
                          "issue 9): routes " + " ".join(CONSTRUCTION_ROUTES) + ", default --N 4 8 16")
@@ -926,6 +1062,13 @@ def main(argv=None):
         return
     if a.worker:
         worker(a.worker[0], int(a.worker[1]), count=not a.no_count, limit=a.limit)
+        return
+    if a.stage_worker:
+        stage_worker(a.stage_worker[0], int(a.stage_worker[1]))
+        return
+    if a.stages:
+        routes = [r for r in a.routes if r in ("bh", "maggi", "bh-cf", "maggi-cf")]
+        stages(a.stages, routes if a.routes != list(ROUTES) else ["bh", "bh-cf"], a.repeats)
         return
     if a.profile:
         profile(a.profile)

@@ -671,12 +671,12 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
         mass, point = getattr(body, "mass", None), getattr(body, "masscenter", None)
         if mass is None or point is None:
             return None
-        blocks.append((conv(sympy_of(mass)), [conv(c) for c in vector_components(point.vel(frame), frame)]))
+        blocks.append((conv(sympy_of(mass)), vector_components(point.vel(frame), frame, conv)))
         bf, inertia = getattr(body, "frame", None), getattr(body, "central_inertia", None)
         if bf is not None and inertia is not None:
             Im = dyadic_components(inertia, bf)
             W = [[conv(Im[r][c]) for c in range(3)] for r in range(3)]
-            blocks.append((W, [conv(c) for c in vector_components(bf.ang_vel_in(frame), bf)]))
+            blocks.append((W, vector_components(bf.ang_vel_in(frame), bf, conv)))
     return velocity_quadratic_parts(space.qd, blocks)
 
 
@@ -711,21 +711,35 @@ def _from_dynamic(space: ConfigurationSpace):
     return go
 
 
-def vector_components(vec, frame) -> list:
+def vector_components(vec, frame, conv=None) -> list:
     """The components of a sympy.physics.vector ``Vector`` in ``frame``, equal (``srepr``) to
     ``vec.to_matrix(frame)``: for each of the vector's terms (m, F) — m its components in
     frame F — the i-th component gains Σ_k D_ik m_k with D = ``frame.dcm(F)`` (sympy's
     ``Vector.dot`` with the unit vectors of ``frame``), the same sums of the same products,
     built by plain sympy arithmetic instead of 3×3 ``Matrix`` products (whose construction
     cost dominated ``from_mechanics``).  With ``Vector.simp`` set (sympy then trigsimps each
-    component) this is ``to_matrix`` itself."""
+    component) this is ``to_matrix`` itself.
+
+    ``conv`` (e.g. dynamicsymbols → plain symbols): applied to the small pieces D_ik and m_k
+    (each distinct piece once) before the arithmetic, which gives ``[conv(c) for c in
+    vec.to_matrix(frame)]`` without walking the assembled components again."""
     if getattr(type(vec), "simp", False):
-        return list(vec.to_matrix(frame))
+        out = list(vec.to_matrix(frame))
+        return [conv(c) for c in out] if conv is not None else out
+    memo: dict = {}
+
+    def piece(e):
+        if conv is None:
+            return e
+        r = memo.get(e)
+        if r is None:
+            r = memo[e] = conv(e)
+        return r
     out = [sp.S.Zero] * 3
     for m, f in vec.args:
         D = frame.dcm(f)
         for i in range(3):
-            terms = [D[i, k] * m[k] for k in range(3) if D[i, k] != 0 and m[k] != 0]
+            terms = [piece(D[i, k]) * piece(m[k]) for k in range(3) if D[i, k] != 0 and m[k] != 0]
             if terms:
                 out[i] += sp.Add(*terms)
     return out
@@ -738,8 +752,16 @@ def dyadic_components(dyadic, frame) -> list:
     is read off its terms, entry (i, j) = Σ c; any other falls back on ``to_matrix``."""
     units = (frame.x, frame.y, frame.z)
 
-    def index(v):
-        return next((k for k, e in enumerate(units) if v is e or v == e), None)
+    def index(v):   # identity, else the same single (column, frame) term (Vector.__eq__ is costly)
+        for k, e in enumerate(units):
+            if v is e:
+                return k
+        if len(v.args) == 1 and v.args[0][1] is frame:
+            col = list(v.args[0][0])
+            for k, e in enumerate(units):
+                if col == list(e.args[0][0]):
+                    return k
+        return None
     out = [[sp.S.Zero] * 3 for _ in range(3)]
     for c, a, b in dyadic.args:
         i, j = index(a), index(b)

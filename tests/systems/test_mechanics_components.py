@@ -54,3 +54,27 @@ def test_dyadic_components_equal_to_matrix():
         for F in (N, A, B, C):
             want = [[D.to_matrix(F)[r, s] for s in range(3)] for r in range(3)]
             assert sp.srepr(dyadic_components(D, F)) == sp.srepr(want)
+
+
+def test_vector_components_with_conversion_equal_converted_to_matrix():
+    from geonh.kernel.space import ConfigurationSpace
+    frames, vectors = _vectors()
+    S = ConfigurationSpace(["q1", "q2", "q3"])
+    for v in vectors:
+        for F in frames:
+            want = [S.from_dynamic(c) for c in v.to_matrix(F)]
+            assert sp.srepr(vector_components(v, F, S.from_dynamic)) == sp.srepr(want)
+
+
+def test_dyadic_components_read_unit_vectors_without_vector_equality(monkeypatch):
+    """An inertia in its own frame is read off its terms: no Vector comparison (sympy's
+    ``Vector.__eq__`` expresses and dots both sides) and no ``to_matrix``."""
+    (q1, q2, q3), N, A, B, C = _frames()
+    D = inertia(C, *sp.symbols("I1 I2 I3 I12 I23 I13"))
+    want = [[D.to_matrix(C)[r, s] for s in range(3)] for r in range(3)]
+
+    def refuse(*a, **k):
+        raise AssertionError("costly path taken")
+    monkeypatch.setattr(Vector, "__eq__", refuse)
+    monkeypatch.setattr(type(D), "to_matrix", refuse)
+    assert sp.srepr(dyadic_components(D, C)) == sp.srepr(want)
