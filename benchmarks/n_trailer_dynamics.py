@@ -48,7 +48,9 @@ lateral velocity of every axle midpoint vanishes, P_i.vel(N)·b_i^y = 0 (N + 1 o
 Loads: driving force F·b0^x at P0 and steering torque τ·n^z on the tractor body.
 
 Timed (wall clock, ``time.perf_counter``, with the worker's CPU time, ``time.process_time``,
-beside it; each repeat in a fresh Python process so sympy's cache starts cold; the mechanics model itself is built before the clock starts; the
+beside it; each repeat in a fresh Python process so sympy's cache starts cold; the mechanics
+model itself is built before the clock starts, then ``gc.collect()`` so that every route
+starts from the same garbage-collector state; the
 derivation is stopped by SIGALRM at --timeout seconds, the whole process with its cse counts
 is killed at 2·timeout + 30 s):
   kane     KanesMethod(...) with kd_eqs q̇ = C u and the velocity constraints in u
@@ -480,6 +482,11 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
         gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi",
                           closed_form=route.endswith("-cf"))
     km = None
+    # every route starts from the same collector state: the cyclic GC's debt from imports and
+    # the model build is paid here, not by whichever derivation happens to trigger the next
+    # full collection (20–50 ms with sympy's heap); collections the derivation causes count
+    import gc
+    gc.collect()
     signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -865,15 +872,34 @@ def stage_worker(route: str, N: int) -> None:
             m = importlib.import_module(alias)
             if getattr(m, name, None) is raw:
                 setattr(m, name, g)
+    import gc
+    gcs = {"on": False, "t": 0.0, "full": 0, "full_t": 0.0}
+
+    def gc_clock(phase, info):   # the collector's pauses inside the derivation (all stages)
+        if not gcs["on"]:
+            return
+        if phase == "start":
+            gcs["t0"] = time.process_time()
+            return
+        dt = time.process_time() - gcs["t0"]
+        gcs["t"] += dt
+        if info.get("generation") == 2:
+            gcs["full"] += 1
+            gcs["full_t"] += dt
+    gc.callbacks.append(gc_clock)
     model = build_model(N)   # (its velocity calls are not the derivation's)
     excl.clear()
     gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi", closed_form=route.endswith("-cf"))
+    gc.collect()   # as in worker(): the same collector state for every route
+    gcs["on"] = True
     c0 = time.process_time()
     next(gen)
     total = time.process_time() - c0
+    gcs["on"] = False
     excl[REST] = excl.get(REST, 0.0) + total
     valid = {label for _, _, label, v in STAGES if v}
-    print(json.dumps(dict(excl, total=total, validation=sum(excl.get(x, 0.0) for x in valid))), flush=True)
+    print(json.dumps(dict(excl, total=total, validation=sum(excl.get(x, 0.0) for x in valid),
+                          gc=gcs["t"], gc_full=gcs["full"], gc_full_t=gcs["full_t"])), flush=True)
 
 
 def stages(Ns, routes, repeats: int) -> None:
@@ -905,13 +931,16 @@ def stages(Ns, routes, repeats: int) -> None:
                         break
                 if not runs:
                     continue
-                keys = sorted({k for r in runs for k in r} - {"total", "validation"},
+                extra = {"total", "validation", "gc", "gc_full", "gc_full_t"}
+                keys = sorted({k for r in runs for k in r} - extra,
                               key=lambda k: -statistics.median(r.get(k, 0.0) for r in runs))
-                med = {k: statistics.median(r.get(k, 0.0) for r in runs) for k in keys + ["total", "validation"]}
+                med = {k: statistics.median(r.get(k, 0.0) for r in runs) for k in keys + sorted(extra)}
                 tot = med["total"]
                 print(f"\n{LABEL[route]}, N = {N}, masses {'off' if off else 'on'} the axles: CPU {tot:.3f} s "
                       f"(median of {len(runs)}), validation {med['validation']:.3f} s "
-                      f"({100 * med['validation'] / tot:.0f} %), the rest {tot - med['validation']:.3f} s")
+                      f"({100 * med['validation'] / tot:.0f} %), the rest {tot - med['validation']:.3f} s; "
+                      f"cyclic GC inside: {med['gc']:.3f} s, {med['gc_full']:.0f} full collection(s) "
+                      f"{med['gc_full_t']:.3f} s (spread over the stages)")
                 for k in keys:
                     print(f"  {med[k]:8.4f} s  {100 * med[k] / tot:5.1f} %  {'[validation] ' if k in valid else ''}{k}")
 
