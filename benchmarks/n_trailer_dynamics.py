@@ -79,6 +79,11 @@ Usage:  python benchmarks/n_trailer_dynamics.py [--N 1 2 4 8] [--timeout 240]
                                                 [--routes kane kane-tb ...] [--geonh-only-N 12]
         python benchmarks/n_trailer_dynamics.py --profile 4 8     (cProfile of geonh BH + rhs)
         python benchmarks/n_trailer_dynamics.py --construction [--offaxle] [--no-ops]
+        python benchmarks/n_trailer_dynamics.py --target [--N 4 8] [--no-ops]
+                  (issue 22 part 6: both models in one run; Kane*/route = the faster of the
+                  two Kane set-ups over the route, wall and CPU; the >= 3x verdict)
+        python benchmarks/n_trailer_dynamics.py --stages 4 8 [--routes bh bh-cf] [--repeats 3]
+                  (exclusive CPU time per stage of geonh's derivation, validation share)
 Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
 """
 from __future__ import annotations
