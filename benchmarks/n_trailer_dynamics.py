@@ -48,7 +48,9 @@ lateral velocity of every axle midpoint vanishes, P_i.vel(N)·b_i^y = 0 (N + 1 o
 Loads: driving force F·b0^x at P0 and steering torque τ·n^z on the tractor body.
 
 Timed (wall clock, ``time.perf_counter``, with the worker's CPU time, ``time.process_time``,
-beside it; each repeat in a fresh Python process so sympy's cache starts cold; the mechanics model itself is built before the clock starts; the
+beside it; each repeat in a fresh Python process so sympy's cache starts cold; the mechanics
+model itself is built before the clock starts, then ``gc.collect()`` so that every route
+starts from the same garbage-collector state; the
 derivation is stopped by SIGALRM at --timeout seconds, the whole process with its cse counts
 is killed at 2·timeout + 30 s):
   kane     KanesMethod(...) with kd_eqs q̇ = C u and the velocity constraints in u
@@ -77,6 +79,11 @@ Usage:  python benchmarks/n_trailer_dynamics.py [--N 1 2 4 8] [--timeout 240]
                                                 [--routes kane kane-tb ...] [--geonh-only-N 12]
         python benchmarks/n_trailer_dynamics.py --profile 4 8     (cProfile of geonh BH + rhs)
         python benchmarks/n_trailer_dynamics.py --construction [--offaxle] [--no-ops]
+        python benchmarks/n_trailer_dynamics.py --target [--N 4 8] [--no-ops]
+                  (issue 22 part 6: both models in one run; Kane*/route = the faster of the
+                  two Kane set-ups over the route, wall and CPU; the >= 3x verdict)
+        python benchmarks/n_trailer_dynamics.py --stages 4 8 [--routes bh bh-cf] [--repeats 3]
+                  (exclusive CPU time per stage of geonh's derivation, validation share)
 Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
 """
 from __future__ import annotations
@@ -480,6 +487,11 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
         gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi",
                           closed_form=route.endswith("-cf"))
     km = None
+    # every route starts from the same collector state: the cyclic GC's debt from imports and
+    # the model build is paid here, not by whichever derivation happens to trigger the next
+    # full collection (20–50 ms with sympy's heap); collections the derivation causes count
+    import gc
+    gc.collect()
     signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -522,18 +534,25 @@ def worker(route: str, N: int, count: bool, limit: float) -> None:
 # ----------------------------------------------------------------------------------------------
 # driver
 # ----------------------------------------------------------------------------------------------
-def run_case(route: str, N: int, timeout: float, count: bool, retries: int = 2) -> dict:
+def run_case(route: str, N: int, timeout: float, count: bool, retries: int = 2,
+             offaxle: bool | None = None) -> dict:
     """Run one case in a subprocess; collect what it printed.  The derivation is limited to
     ``timeout`` s inside the worker (SIGALRM); the whole process (derivation, numbers, cse
     counts) is killed after 2·timeout + 30 s.  A crash before the clock started (e.g. geonh
-    mid-edit in a working tree) is retried after 60 s."""
+    mid-edit in a working tree) is retried after 60 s.  ``offaxle``: the model of the worker
+    (True: masses off the axles; None: this process's model, :data:`OFFAXLE`)."""
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", route, str(N),
            "--limit", str(timeout)]
     if not count:
         cmd.append("--no-count")
+    env = dict(os.environ)
+    if offaxle is not None:
+        env.pop("NTRAILER_OFFAXLE", None)
+        if offaxle:
+            env["NTRAILER_OFFAXLE"] = "1"
     out: dict = {}
     start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         so, se = p.communicate(timeout=2 * timeout + 30)
         out["timed_out"] = False
@@ -555,7 +574,7 @@ def run_case(route: str, N: int, timeout: float, count: bool, retries: int = 2) 
             print(f"  N={N} {LABEL[route]}: {out['error']}; retrying in 60 s", file=sys.stderr,
                   flush=True)
             time.sleep(60)
-            return run_case(route, N, timeout, count, retries - 1)
+            return run_case(route, N, timeout, count, retries - 1, offaxle)
     return out
 
 
@@ -587,7 +606,7 @@ def _slope(Ns, ys):
     return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx else None
 
 
-def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=()):
+def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=(), offaxle=None):
     geonh = _import_geonh()
     import sympy
     log = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
@@ -602,9 +621,9 @@ def main_table(Ns, routes, timeout, repeats_small, small_max, geonh_only_Ns=()):
                 continue
             runs = []
             for k in range(reps):
-                r = run_case(route, N, timeout, count=(k == 0))
+                r = run_case(route, N, timeout, count=(k == 0), offaxle=offaxle)
                 runs.append(r)
-                log(f"  N={N:<2} {LABEL[route]:<15} repeat {k + 1}/{reps}: time "
+                log(f"  N={N:<2} {LABEL[route]:<15}{' off-axle' if offaxle else ''} repeat {k + 1}/{reps}: time "
                     f"{_fmt_time(r, timeout)} s, ops {_fmt_ops(r)}"
                     + (f", M ops {_fmt_ops(r, 'm_ops')}" if route == "kane-tb" else "")
                     + (f"  [{r['error']}]" if r.get("error") else "")
@@ -638,11 +657,15 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
     slope_Ns = list(slope_Ns or Ns)
     refs = [r for r in REFS if r in routes]
     short = {"kane": "KaneC", "kane-tb": "KaneT"}
+    star = len(refs) == 2   # the Kane* columns: the faster of the two Kane set-ups
     cols = ["N", "route", "time [s]", "CPU [s]", "ops", "M ops"]
     for r in refs:
         cols += [f"{short[r]}/route time", f"{short[r]}/route ops"]
+    if star:
+        cols += ["Kane*/route time", "Kane*/route CPU"]
     rows = []
     for N in Ns:
+        kstar = kane_star(res, N)
         for r in routes:
             if (r, N) not in res:
                 continue
@@ -655,6 +678,8 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
                 else:
                     k = res.get((ref, N), {})
                     row += [_ratio(k, x, "time", timeout), _ratio(k, x, "ops", timeout)]
+            if star:
+                row += [_ratio(kstar, x, "time", timeout), _ratio(kstar, x, "cpu", timeout)]
             rows.append(row)
         rows.append(None)
     f = lambda v: "—" if v is None else f"{v:.2f}"
@@ -669,7 +694,7 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
             mo = [res.get((r, N), {}).get("m_ops") for N in ns]
             st, so, sm = _slope(ns, t), _slope(ns, o), _slope(ns, mo)
             rows.append([tag, LABEL[r], f(st), "", f(so), f(sm) if r == "kane-tb" else ""]
-                        + [""] * (2 * len(refs)))
+                        + [""] * (2 * len(refs) + 2 * star))
     w = [max(len(c), *(len(rw[i]) for rw in rows if rw)) for i, c in enumerate(cols)]
 
     def fmt(rw):
@@ -683,9 +708,25 @@ def print_table(res, Ns, routes, timeout, slope_Ns=None):
           "CPU: the same\nderivation's CPU seconds in the worker (time.process_time), median; ops: count_ops after cse\nof kinematics + accelerations (module docstring); "
           "M ops: count_ops after cse of textbook Kane's kane.mass_matrix;\n"
           "KaneC/route, KaneT/route: careful / textbook Kane over the route, > 1 means the "
-          "route is faster / smaller;\nslope: least-squares d log / d log N over the N that "
+          "route is faster / smaller;\nKane*/route: the faster of the two Kane set-ups (wall "
+          "time, resp. CPU time, taken separately) over the route;\nslope: least-squares d log / d log N over the N that "
           "finished (a time-out makes a slope a lower bound);\n*: frame given in closed form "
           "(Frame(fields, coframe=...)) instead of catalog.n_trailer's from_quasi_velocities.")
+
+
+def kane_star(res: dict, N: int) -> dict:
+    """The faster of the two Kane set-ups at N, per measure: {"time": min wall, "cpu": min CPU}
+    over the set-ups that finished (issue 22: the reference is the faster Kane); when neither
+    finished, ``timed_out`` (the ratio is then a lower bound)."""
+    ks = [res.get((r, N), {}) for r in REFS]
+    out: dict = {}
+    for key in ("time", "cpu"):
+        vals = [k[key] for k in ks if key in k]
+        if vals:
+            out[key] = min(vals)
+    if "time" not in out and ks and all(k.get("timed_out") for k in ks):
+        out["timed_out"] = True
+    return out
 
 
 def print_agreement(res, Ns, routes):
@@ -756,6 +797,159 @@ def profile(Ns, top: int = 25):
         pstats.Stats(pm, stream=sys.stdout).sort_stats("cumulative").print_stats(r"geonh|mechanics", 15)
 
 
+# (module, attribute, stage label, is validation); functions imported by name elsewhere are
+# patched where they are called (the second module of a pair)
+STAGES = (
+    ("geonh.systems.mechanical:MechanicalSystem", "__init__", "MechanicalSystem.__init__ checks", True),
+    ("geonh.kernel.frames:Frame", "__init__", "Frame.__init__ (duality)", True),
+    ("geonh.transposition.adapted", "check_adapted", "check_adapted", True),
+    ("geonh.equations.declaration", "verify", "declaration verify", True),
+    ("geonh.systems.mechanical:MechanicalSystem", "from_mechanics", "from_mechanics (loads, conversion)", False),
+    ("geonh.systems.mechanical", "body_quadratic_parts", "body_quadratic_parts (components)", False),
+    ("geonh.systems.mechanical", "velocity_quadratic_parts", "velocity_quadratic_parts (M, b, T0)", False),
+    ("sympy.physics.vector.point:Point", "vel", "sympy Point.vel (velocities)", False),
+    ("geonh.equations.engine", "central_equations", "engine central_equations (+ to sympy)", False),
+    ("geonh.transposition.adapted", "frame_kinematics", "frame_kinematics", False),
+    ("geonh.equations.declaration", "in_frame", "in_frame, solve (rest)", False),
+    ("geonh.equations.declaration", "solve", "in_frame, solve (rest)", False),
+    ("geonh.equations.base:Equations", "rhs", "Equations.rhs (rest)", False),
+    ("geonh.kernel.generic_point", "lu_solve", "lu_solve (pivot verdict + solve)", False),
+)
+# where a function is called through a name imported into another module
+STAGE_ALIASES = {"check_adapted": ("geonh.equations.declaration",),
+                 "frame_kinematics": ("geonh.equations.declaration",),
+                 "central_equations": ("geonh.equations.declaration",),
+                 "in_frame": ("geonh.equations.frame_forms",), "solve": ("geonh.equations.frame_forms",),
+                 "lu_solve": ("geonh.equations.base",)}
+REST = "route (frame, other)"
+
+
+def stage_worker(route: str, N: int) -> None:
+    """One derivation of a geonh route in this (fresh) process with the :data:`STAGES`
+    functions wrapped: the CPU time of each, exclusive of the wrapped functions it calls
+    (a stack), printed as one JSON line {label: seconds, "total": s, "validation": s}."""
+    import functools
+    import importlib
+    _import_geonh()
+    import sympy.physics.mechanics  # noqa: F401
+    import geonh.equations  # noqa: F401
+    for mod in ("geonh.kernel.backend", "symengine"):
+        try:
+            importlib.import_module(mod)
+        except ImportError:
+            pass
+    excl: dict = {}
+    stack: list = [REST]
+
+    def wrapped(fn, label):
+        @functools.wraps(fn)
+        def g(*a, **k):
+            t0 = time.process_time()
+            stack.append(label)
+            try:
+                return fn(*a, **k)
+            finally:
+                dt = time.process_time() - t0
+                stack.pop()
+                excl[label] = excl.get(label, 0.0) + dt
+                excl[stack[-1]] = excl.get(stack[-1], 0.0) - dt
+        return g
+
+    done = set()
+    for where, name, label, _ in STAGES:
+        modname, _, cls = where.partition(":")
+        try:
+            owner = importlib.import_module(modname)
+        except ImportError:
+            continue
+        if cls:
+            owner = getattr(owner, cls, None)
+        raw = getattr(owner, "__dict__", {}).get(name) if cls else getattr(owner, name, None)
+        if raw is None or (where, name) in done:
+            continue
+        done.add((where, name))
+        if isinstance(raw, classmethod):
+            setattr(owner, name, classmethod(wrapped(raw.__func__, label)))
+            continue
+        g = wrapped(raw, label)
+        setattr(owner, name, g)
+        for alias in STAGE_ALIASES.get(name, ()):
+            m = importlib.import_module(alias)
+            if getattr(m, name, None) is raw:
+                setattr(m, name, g)
+    import gc
+    gcs = {"on": False, "t": 0.0, "full": 0, "full_t": 0.0}
+
+    def gc_clock(phase, info):   # the collector's pauses inside the derivation (all stages)
+        if not gcs["on"]:
+            return
+        if phase == "start":
+            gcs["t0"] = time.process_time()
+            return
+        dt = time.process_time() - gcs["t0"]
+        gcs["t"] += dt
+        if info.get("generation") == 2:
+            gcs["full"] += 1
+            gcs["full_t"] += dt
+    gc.callbacks.append(gc_clock)
+    model = build_model(N)   # (its velocity calls are not the derivation's)
+    excl.clear()
+    gen = route_geonh(model, "bh" if route.startswith("bh") else "maggi", closed_form=route.endswith("-cf"))
+    gc.collect()   # as in worker(): the same collector state for every route
+    gcs["on"] = True
+    c0 = time.process_time()
+    next(gen)
+    total = time.process_time() - c0
+    gcs["on"] = False
+    excl[REST] = excl.get(REST, 0.0) + total
+    valid = {label for _, _, label, v in STAGES if v}
+    print(json.dumps(dict(excl, total=total, validation=sum(excl.get(x, 0.0) for x in valid),
+                          gc=gcs["t"], gc_full=gcs["full"], gc_full_t=gcs["full_t"])), flush=True)
+
+
+def stages(Ns, routes, repeats: int) -> None:
+    """Where geonh's derivation spends its CPU time (issue 22 part 6): for each route, N and
+    model, the median over ``repeats`` fresh processes of each stage's exclusive CPU time
+    (:func:`stage_worker`), the validation share, and the rest — what the derivation would
+    cost if validation were free — beside the faster Kane's CPU time when ``kane_cpu`` is
+    known (run ``--target`` for that)."""
+    print(_header(0).split(", time limit")[0] + ".  CPU seconds, exclusive per stage.")
+    valid = {label for _, _, label, v in STAGES if v}
+    for N in Ns:
+        for off in (False, True):
+            for route in routes:
+                runs = []
+                for _ in range(repeats):
+                    env = dict(os.environ)
+                    env.pop("NTRAILER_OFFAXLE", None)
+                    if off:
+                        env["NTRAILER_OFFAXLE"] = "1"
+                    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--stage-worker", route, str(N)],
+                                       capture_output=True, text=True, env=env, timeout=900)
+                    for line in p.stdout.splitlines():
+                        try:
+                            runs.append(json.loads(line))
+                        except json.JSONDecodeError:
+                            pass
+                    if p.returncode:
+                        print(f"  {route} N={N}: {(p.stderr.strip().splitlines() or ['?'])[-1]}")
+                        break
+                if not runs:
+                    continue
+                extra = {"total", "validation", "gc", "gc_full", "gc_full_t"}
+                keys = sorted({k for r in runs for k in r} - extra,
+                              key=lambda k: -statistics.median(r.get(k, 0.0) for r in runs))
+                med = {k: statistics.median(r.get(k, 0.0) for r in runs) for k in keys + sorted(extra)}
+                tot = med["total"]
+                print(f"\n{LABEL[route]}, N = {N}, masses {'off' if off else 'on'} the axles: CPU {tot:.3f} s "
+                      f"(median of {len(runs)}), validation {med['validation']:.3f} s "
+                      f"({100 * med['validation'] / tot:.0f} %), the rest {tot - med['validation']:.3f} s; "
+                      f"cyclic GC inside: {med['gc']:.3f} s, {med['gc_full']:.0f} full collection(s) "
+                      f"{med['gc_full_t']:.3f} s (spread over the stages)")
+                for k in keys:
+                    print(f"  {med[k]:8.4f} s  {100 * med[k] / tot:5.1f} %  {'[validation] ' if k in valid else ''}{k}")
+
+
 def _header(timeout: float) -> str:
     import platform
     import sympy
@@ -801,6 +995,60 @@ def construction(a) -> None:
         pass
 
 
+TARGET_ROUTES = ("kane", "kane-tb", "bh", "maggi", "bh-cf", "maggi-cf")
+TARGET_RATIO = 3.0   # issue 22 part 6: geonh ≥ 3× faster than the faster Kane set-up
+
+
+def target(a) -> None:
+    """Issue 22 part 6 in one run: Kane (careful), Kane (textbook) and geonh's explicit
+    equations (bh, maggi, bh-cf, maggi-cf) at N = 4 8 (``--N``) on the on-axle AND the
+    off-axle model; one table per model (all columns, with Kane*/route), then the verdict:
+    Kane*/route ≥ 3 in wall and CPU time for every geonh route, N and model."""
+    Ns = a.N if a.N != [1, 2, 4, 8] else [4, 8]
+    routes = [r for r in (a.routes if a.routes != list(ROUTES) else TARGET_ROUTES)]
+    for r in REFS:
+        if r not in routes:
+            routes.insert(0, r)
+    res = {off: main_table(Ns, routes, a.timeout, a.repeats, a.small, offaxle=off)
+           for off in (False, True)}
+    print(_header(a.timeout))
+    for off in (False, True):
+        print("Masses OFF the axles (G_i = P_i + e_i b_i^x, I_i about G_i)." if off else
+              "Masses ON the axles (mass centre = axle midpoint).")
+        print_table(res[off], Ns, routes, a.timeout)
+        print_agreement(res[off], Ns, routes)
+        print()
+    geo = [r for r in routes if r not in REFS]
+    print(f"Verdict: Kane*/route (the faster Kane over the route; wall / CPU), target ≥ {TARGET_RATIO:g}:")
+    head = ["route"] + [f"N={N} {'off' if off else 'on'}" for N in Ns for off in (False, True)]
+    body = []
+    met = True
+    for r in geo:
+        row = [LABEL[r]]
+        for N in Ns:
+            for off in (False, True):
+                x, k = res[off].get((r, N), {}), kane_star(res[off], N)
+                rt = k["time"] / x["time"] if "time" in x and "time" in k else None
+                rc = k["cpu"] / x["cpu"] if "cpu" in x and "cpu" in k else None
+                ok = rt is not None and rc is not None and rt >= TARGET_RATIO and rc >= TARGET_RATIO
+                met &= ok
+                row.append(("—" if rt is None else f"{rt:.2f}") + " / "
+                           + ("—" if rc is None else f"{rc:.2f}") + (" ok" if ok else " NO"))
+        body.append(row)
+    w = [max(len(head[i]), *(len(b[i]) for b in body)) for i in range(len(head))]
+    print("  ".join(h.ljust(w[i]) if i == 0 else h.rjust(w[i]) for i, h in enumerate(head)))
+    for b in body:
+        print("  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i]) for i, c in enumerate(b)))
+    print(f"target {'MET' if met else 'NOT met'} on every geonh route, N and model"
+          + ("" if met else " (see the NO cells)"))
+    try:
+        load = os.getloadavg()
+        print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+              f"({os.cpu_count()} CPUs)")
+    except OSError:
+        pass
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--N", type=int, nargs="+", default=[1, 2, 4, 8])
@@ -815,9 +1063,18 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3, help="repeats for N <= --small (else 1)")
     ap.add_argument("--small", type=int, default=8)
     ap.add_argument("--profile", type=int, nargs="+", metavar="N")
+    ap.add_argument("--stages", type=int, nargs="+", metavar="N",
+                    help="exclusive CPU time per stage of geonh's derivation (validation, "
+                         "from_mechanics, engine, rhs), routes --routes (default bh bh-cf), both "
+                         "models, median of --repeats fresh processes")
+    ap.add_argument("--stage-worker", nargs=2, metavar=("ROUTE", "N"), help=argparse.SUPPRESS)
     ap.add_argument("--construction", action="store_true",
                     help="model -> explicit equations and model -> runnable RHS (issue 10 item 2, "
                          "issue 9): routes " + " ".join(CONSTRUCTION_ROUTES) + ", default --N 4 8 16")
+    ap.add_argument("--target", action="store_true",
+                    help="issue 22 part 6: routes " + " ".join(TARGET_ROUTES) + " at --N (default "
+                         "4 8) on the on-axle and the off-axle model in one run; Kane*/route "
+                         f"(the faster Kane) and the >= {TARGET_RATIO:g}x verdict")
     ap.add_argument("--offaxle", action="store_true",
                     help="mass centres off the axles (G_i = P_i + e_i b_i^x)")
     ap.add_argument("--no-ops", action="store_true", help="skip the cse operation counts")
@@ -834,8 +1091,18 @@ def main(argv=None):
     if a.construction:
         construction(a)
         return
+    if a.target:
+        target(a)
+        return
     if a.worker:
         worker(a.worker[0], int(a.worker[1]), count=not a.no_count, limit=a.limit)
+        return
+    if a.stage_worker:
+        stage_worker(a.stage_worker[0], int(a.stage_worker[1]))
+        return
+    if a.stages:
+        routes = [r for r in a.routes if r in ("bh", "maggi", "bh-cf", "maggi-cf")]
+        stages(a.stages, routes if a.routes != list(ROUTES) else ["bh", "bh-cf"], a.repeats)
         return
     if a.profile:
         profile(a.profile)

@@ -446,7 +446,7 @@ class MechanicalSystem:
                 raise SpaceMismatchError(f"{q} is not a dynamicsymbol q(t)")
             names.append(q.func.__name__)
         S = ConfigurationSpace(names, time=t if time else False)
-        conv = S.from_dynamic
+        conv = _from_dynamic(S)
         parts = body_quadratic_parts(S, bodies, frame)
         if parts is None:
             T = conv(sum((b.kinetic_energy(frame) for b in bodies), sp.S.Zero))
@@ -460,8 +460,14 @@ class MechanicalSystem:
                 v = loc.vel(frame)
             else:  # a ReferenceFrame (torque)
                 v = loc.ang_vel_in(frame)
+            # ∂v/∂q̇^i is the zero vector when q̇^i is in no measure number of v (the direction
+            # cosines hold no q̇): that term adds nothing to Q_i and is skipped
+            present: set = set()
+            for m, _ in v.args:
+                present |= m.atoms(sp.Derivative)
             for i, qd in enumerate(qdots):
-                Q[i] += vec.dot(v.diff(qd, frame))
+                if qd in present:
+                    Q[i] += vec.dot(v.diff(qd, frame))
         return cls(S, T, V=conv(potential), forces=[conv(x) for x in Q],
                    constraints=[conv(c) for c in constraints], holonomic=[conv(h) for h in holonomic],
                    name=name, conditions=conditions)
@@ -660,20 +666,112 @@ def body_quadratic_parts(space: ConfigurationSpace, bodies: Sequence, frame):
     Parameters stay symbols; nothing is expanded or simplified.  The arithmetic runs on
     symengine when geonh's backend is symengine and the expressions convert
     (:mod:`geonh.kernel.backend`), else on sympy; the result is sympy."""
-    conv = space.from_dynamic
+    conv = _from_dynamic(space)
     bodies = _bodies(bodies)
     blocks = []   # (weight: scalar or 3x3 list, components: list of sympy exprs in plain symbols)
     for body in bodies:
         mass, point = getattr(body, "mass", None), getattr(body, "masscenter", None)
         if mass is None or point is None:
             return None
-        blocks.append((conv(sympy_of(mass)), [conv(c) for c in point.vel(frame).to_matrix(frame)]))
+        blocks.append((conv(sympy_of(mass)), vector_components(point.vel(frame), frame, conv)))
         bf, inertia = getattr(body, "frame", None), getattr(body, "central_inertia", None)
         if bf is not None and inertia is not None:
-            Im = inertia.to_matrix(bf)
-            W = [[conv(Im[r, c]) for c in range(3)] for r in range(3)]
-            blocks.append((W, [conv(c) for c in bf.ang_vel_in(frame).to_matrix(bf)]))
+            Im = dyadic_components(inertia, bf)
+            W = [[conv(Im[r][c]) for c in range(3)] for r in range(3)]
+            blocks.append((W, vector_components(bf.ang_vel_in(frame), bf, conv)))
     return velocity_quadratic_parts(space.qd, blocks)
+
+
+def _from_dynamic(space: ConfigurationSpace):
+    """``space.from_dynamic`` for many expressions: the map q(t) → q, q̇(t) → q̇, q̈(t) → q̈ is
+    built once, and an expression whose functions of time and derivatives are all in it is
+    rewritten by one walk (``xreplace``; a derivative node is replaced whole before its
+    q(t)); numbers and plain symbols pass untouched; anything else (an unknown function of
+    time, a third derivative, not a sympy expression) goes to ``from_dynamic`` itself, which
+    converts or refuses it."""
+    conv = space.from_dynamic
+    t = space.t if space.t is not None else None
+    if t is None:
+        from sympy.physics.mechanics import dynamicsymbols
+        t = dynamicsymbols._t
+    rep: dict = {}
+    for f, s, v, a in zip(space.dynamicsymbols(), space.q, space.qd, space.qdd):
+        f = f.func(t)
+        rep[f] = s
+        rep[sp.Derivative(f, t)] = v
+        rep[sp.Derivative(f, (t, 2))] = a
+    kinds = (sp.Derivative, sp.core.function.AppliedUndef)
+
+    def go(e):
+        if not isinstance(e, sp.Basic):
+            return conv(e)
+        if e.is_Number or e.is_Symbol:
+            return e
+        if all(x in rep for x in e.atoms(*kinds)):
+            return e.xreplace(rep)
+        return conv(e)
+    return go
+
+
+def vector_components(vec, frame, conv=None) -> list:
+    """The components of a sympy.physics.vector ``Vector`` in ``frame``, equal (``srepr``) to
+    ``vec.to_matrix(frame)``: for each of the vector's terms (m, F) — m its components in
+    frame F — the i-th component gains Σ_k D_ik m_k with D = ``frame.dcm(F)`` (sympy's
+    ``Vector.dot`` with the unit vectors of ``frame``), the same sums of the same products,
+    built by plain sympy arithmetic instead of 3×3 ``Matrix`` products (whose construction
+    cost dominated ``from_mechanics``).  With ``Vector.simp`` set (sympy then trigsimps each
+    component) this is ``to_matrix`` itself.
+
+    ``conv`` (e.g. dynamicsymbols → plain symbols): applied to the small pieces D_ik and m_k
+    (each distinct piece once) before the arithmetic, which gives ``[conv(c) for c in
+    vec.to_matrix(frame)]`` without walking the assembled components again."""
+    if getattr(type(vec), "simp", False):
+        out = list(vec.to_matrix(frame))
+        return [conv(c) for c in out] if conv is not None else out
+    memo: dict = {}
+
+    def piece(e):
+        if conv is None:
+            return e
+        r = memo.get(e)
+        if r is None:
+            r = memo[e] = conv(e)
+        return r
+    out = [sp.S.Zero] * 3
+    for m, f in vec.args:
+        D = frame.dcm(f)
+        for i in range(3):
+            terms = [piece(D[i, k]) * piece(m[k]) for k in range(3) if D[i, k] != 0 and m[k] != 0]
+            if terms:
+                out[i] += sp.Add(*terms)
+    return out
+
+
+def dyadic_components(dyadic, frame) -> list:
+    """The 3×3 components (list of rows) of a sympy.physics.vector ``Dyadic`` in ``frame``,
+    equal (``srepr``) to ``dyadic.to_matrix(frame)``.  A dyadic whose every term c (a ⊗ b) has
+    unit vectors a = f_i, b = f_j of ``frame`` itself (an inertia given in its body's frame)
+    is read off its terms, entry (i, j) = Σ c; any other falls back on ``to_matrix``."""
+    units = (frame.x, frame.y, frame.z)
+
+    def index(v):   # identity, else the same single (column, frame) term (Vector.__eq__ is costly)
+        for k, e in enumerate(units):
+            if v is e:
+                return k
+        if len(v.args) == 1 and v.args[0][1] is frame:
+            col = list(v.args[0][0])
+            for k, e in enumerate(units):
+                if col == list(e.args[0][0]):
+                    return k
+        return None
+    out = [[sp.S.Zero] * 3 for _ in range(3)]
+    for c, a, b in dyadic.args:
+        i, j = index(a), index(b)
+        if i is None or j is None or getattr(type(a), "simp", False):
+            Im = dyadic.to_matrix(frame)
+            return [[Im[r, s] for s in range(3)] for r in range(3)]
+        out[i][j] += c
+    return out
 
 
 def _bodies(bodies) -> list:
