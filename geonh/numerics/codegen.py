@@ -20,7 +20,7 @@ cancel exactly).  ``definitions`` — (placeholder symbol, expression) pairs —
 on the expression graph before compiling, so formulas written in placeholders (e.g. an
 unrolled LU solve in the entries of a mass matrix) share the entries' code.
 
-Large programs are compiled in blocks (:func:`_blocks`, above :data:`BLOCK_OPS`): symengine's
+Large programs are compiled in blocks (:func:`_blocks`, above :data:`BLOCK_THRESHOLD`): symengine's
 cse matches common arguments of sums and products pairwise, and LLVM optimizes one function,
 both in time growing faster than linearly with the program (N^3.5 to N^4 on the dynamic
 N-trailer).  The expression graph is cut, children first, into blocks of bounded size; each
@@ -292,13 +292,19 @@ def _postorder(roots) -> list:
     return order
 
 
-#: a program larger than this many operations (roughly) is compiled in blocks (:func:`_blocks`)
-BLOCK_OPS = 40000
+#: a program heavier than this (operations, roughly: :func:`_blocks`' weights) is compiled in
+#: blocks; lighter ones as one function.  Blocks cost per call (one compiled call each, and values
+#: that cross blocks go through memory; measured on the 32-trailer about 1.5-2x per call), so
+#: only programs whose single-function build grows out of reach are split: the dynamic 32-trailer
+#: (about 210,000) is still one function, the 64-trailer is split.
+BLOCK_THRESHOLD = 250_000
+#: the size of one block (same weights) when a program is split
+BLOCK_OPS = 40_000
 
 
-def _blocks(roots: list, block_ops: int) -> list | None:
+def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
     """Split the expression graph of ``roots`` into blocks of about ``block_ops`` operations,
-    or None when it is one block.
+    or None when it is one block or weighs at most ``threshold`` in all.
 
     The distinct nodes are taken children first (:func:`_postorder`) and cut into consecutive
     runs of about ``block_ops`` (a node with k arguments weighs k − 1, at least 1).  A node
@@ -311,12 +317,15 @@ def _blocks(roots: list, block_ops: int) -> list | None:
     size: their superlinear costs stay bounded per block."""
     import symengine as se
     order = _postorder(roots)
+    weights = [max(1, len(node.args) - 1) for node in order]
+    if sum(weights) <= threshold:
+        return None
     weight = 0
     block: dict = {}
     b = 0
-    for node in order:
+    for node, w in zip(order, weights):
         block[node] = b
-        weight += max(1, len(node.args) - 1)
+        weight += w
         if weight >= block_ops:
             b, weight = b + 1, 0
     nblocks = b + 1 if weight else b
@@ -403,9 +412,9 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_o
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
     size = len(se_exprs)
-    blocks = _blocks(se_exprs, BLOCK_OPS if block_ops is None else block_ops)
+    blocks = _blocks(se_exprs, BLOCK_OPS if block_ops is None else block_ops, BLOCK_THRESHOLD)
     if blocks is None:
-        lam = se.Lambdify(se_args, factor_sums(se_exprs) if factor else se_exprs, **kw)
+        lam = se.Lambdify(se_args, factor_sums(se_exprs, rounds=1) if factor else se_exprs, **kw)
 
         def single(x):
             out = np.empty(size)
@@ -431,13 +440,13 @@ def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
     stages, lams = [], []
     start = nargs
     for nodes, exprs in blocks[:-1]:
-        lam = se.Lambdify(list(inputs), factor_sums(exprs) if factor else exprs, **kw)
+        lam = se.Lambdify(list(inputs), factor_sums(exprs, rounds=1) if factor else exprs, **kw)
         stages.append((lam.unsafe_real, start, start + len(exprs)))
         lams.append(lam)
         inputs.extend(se.Symbol(f"_geonh_t{k}") for k in range(start - nargs, start - nargs + len(exprs)))
         start += len(exprs)
     total = start
-    final = se.Lambdify(list(inputs), factor_sums(blocks[-1][1]) if factor else blocks[-1][1], **kw)
+    final = se.Lambdify(list(inputs), factor_sums(blocks[-1][1], rounds=1) if factor else blocks[-1][1], **kw)
     final_into = final.unsafe_real
 
     def into(x, out):

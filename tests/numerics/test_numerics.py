@@ -508,6 +508,7 @@ def test_blocked_compilation_agrees_with_one_function(monkeypatch):
     exprs = _graph_exprs(rng, [x, y, z, w])
     one = {be: compile_function(exprs, [x, y, z, w], backend=be) for be in ("llvm", "lambda")}
     monkeypatch.setattr(codegen, "BLOCK_OPS", 3)
+    monkeypatch.setattr(codegen, "BLOCK_THRESHOLD", 0)
     se_args, se_exprs = codegen._to_symengine(exprs, (x, y, z, w))
     blocks = codegen._blocks(se_exprs, 3)
     assert blocks is not None and len(blocks) > 3
@@ -533,6 +534,7 @@ def test_blocks_read_only_arguments_and_earlier_blocks():
     exprs = _graph_exprs(random.Random(3), [x, y, z, w])
     se_args, se_exprs = codegen._to_symengine(exprs, (x, y, z, w))
     assert codegen._blocks(se_exprs, 10 ** 6) is None
+    assert codegen._blocks(se_exprs, 4, threshold=10 ** 6) is None     # light: one function
     blocks = codegen._blocks(se_exprs, 4)
     known = set(se_args)
     for nodes, bexprs in blocks:
@@ -555,6 +557,7 @@ def test_n_trailer_rhs_in_blocks_agrees(monkeypatch, N):
     eq = boltzmann_hamel(Mo.system, Mo.frame)
     f1 = eq.ode_function()
     monkeypatch.setattr(codegen, "BLOCK_OPS", 25)
+    monkeypatch.setattr(codegen, "BLOCK_THRESHOLD", 0)
     f2 = eq.ode_function()
     rng = np.random.default_rng(N)
     for _ in range(5):
