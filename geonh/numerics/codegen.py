@@ -37,6 +37,7 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -432,8 +433,9 @@ def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
     """(single, batch, into) of a program compiled in blocks (:func:`_blocks`): block i is
     compiled in (args, the cut values of the blocks before it) and writes its cut values into
     a scratch buffer laid out as [args, block 0's, block 1's, …]; the last block writes the
-    outputs.  Every call uses a fresh scratch buffer (the functions are safe to share between
-    threads)."""
+    outputs.  The scratch buffer (and its views) is kept per thread (a fresh buffer at every
+    call costs page faults: 8 µs per call on the 64-trailer), so the functions are safe to
+    share between threads."""
     import symengine as se
     nargs = len(se_args)
     inputs = list(se_args)
@@ -449,11 +451,21 @@ def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
     final = se.Lambdify(list(inputs), factor_sums(blocks[-1][1], rounds=1) if factor else blocks[-1][1], **kw)
     final_into = final.unsafe_real
 
-    def into(x, out):
+    local = threading.local()
+
+    def scratch():
         buf = np.empty(total)
-        buf[:nargs] = x
-        for run, i0, i1 in stages:
-            run(buf[:i0], buf[i0:i1])
+        local.plan = plan = (buf, buf[:nargs], [(run, buf[:i0], buf[i0:i1]) for run, i0, i1 in stages])
+        return plan
+
+    def into(x, out):
+        try:
+            buf, head, steps = local.plan
+        except AttributeError:
+            buf, head, steps = scratch()
+        head[:] = x
+        for run, inp, res in steps:
+            run(inp, res)
         final_into(buf, out)
 
     def single(x):

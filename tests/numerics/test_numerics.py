@@ -566,3 +566,26 @@ def test_n_trailer_rhs_in_blocks_agrees(monkeypatch, N):
         a, b = f1(0.0, y, p), f2(0.0, y, p)
         assert np.allclose(b, a, rtol=1e-12, atol=1e-14 * np.max(np.abs(a)))
         assert np.allclose(f2.batch(0.0, np.array([y, y]), p), [a, a], rtol=1e-12, atol=1e-14 * np.max(np.abs(a)))
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+def test_blocked_function_is_safe_to_share_between_threads(monkeypatch):
+    """The blocks' scratch buffer is per thread: calls from several threads at once give each
+    its own values."""
+    from concurrent.futures import ThreadPoolExecutor
+    from geonh.numerics import codegen
+    x, y, z, w = sp.symbols("x y z w")
+    rng = random.Random(7)
+    exprs = _graph_exprs(rng, [x, y, z, w], depth=60)
+    one = compile_function(exprs, [x, y, z, w], backend="llvm")
+    monkeypatch.setattr(codegen, "BLOCK_OPS", 3)
+    monkeypatch.setattr(codegen, "BLOCK_THRESHOLD", 0)
+    many = compile_function(exprs, [x, y, z, w], backend="llvm")
+    V = np.random.default_rng(0).uniform(-1, 1, (4, 4))
+    refs = [one(v) for v in V]
+
+    def work(i):
+        return all(np.allclose(many(V[i]), refs[i], rtol=1e-13, atol=1e-14) for _ in range(3000))
+
+    with ThreadPoolExecutor(4) as ex:
+        assert all(ex.map(work, range(4)))
