@@ -62,12 +62,15 @@ def _count_program(captured: list) -> int:
     return total
 
 
-def worker(N: int, repeats: int, number: int, profile: bool) -> None:
+def worker(N: int, repeats: int, number: int, profile: bool, threshold: int | None = None) -> None:
     os.environ["NTRAILER_OFFAXLE"] = "1"
     sys.path.insert(0, HERE)
     import numpy as np
     import symengine as se
     import geonh  # noqa: F401  (imported before timing: import time is not a stage)
+    import geonh.numerics.codegen as codegen
+    if threshold is not None and hasattr(codegen, "BLOCK_THRESHOLD"):
+        codegen.BLOCK_THRESHOLD = threshold
     import n_trailer_dynamics as base
     from geonh.equations import boltzmann_hamel
     assert base.OFFAXLE
@@ -150,7 +153,8 @@ def run(N: int, args, pythonpath: str | None) -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = pythonpath if pythonpath else ROOT
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", str(N), "--repeats", str(args.repeats),
-           "--number", str(args.number)] + (["--profile", str(N)] if args.profile == N else [])
+           "--number", str(args.number)] + (["--profile", str(N)] if args.profile == N else []) + (
+               ["--block-threshold", str(args.block_threshold)] if args.block_threshold is not None else [])
     label = pythonpath or "this checkout"
     print(f"N = {N} ({label}) ...", file=sys.stderr, flush=True)
     try:
@@ -220,10 +224,12 @@ def main(argv=None) -> None:
     ap.add_argument("--number", type=int, default=20000)
     ap.add_argument("--timeout", type=float, default=3600)
     ap.add_argument("--profile", type=int, default=None, help="cProfile the codegen stage at this N")
+    ap.add_argument("--block-threshold", type=int, default=None,
+                    help="set geonh.numerics.codegen.BLOCK_THRESHOLD (0: every program in blocks)")
     ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker is not None:
-        worker(args.worker, args.repeats, args.number, args.profile is not None)
+        worker(args.worker, args.repeats, args.number, args.profile is not None, args.block_threshold)
         return
     Ns = args.N or [4, 8, 16, 32]
     if args.big and 64 not in Ns:
