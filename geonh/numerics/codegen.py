@@ -20,6 +20,14 @@ cancel exactly).  ``definitions`` — (placeholder symbol, expression) pairs —
 on the expression graph before compiling, so formulas written in placeholders (e.g. an
 unrolled LU solve in the entries of a mass matrix) share the entries' code.
 
+Large programs are compiled in blocks (:func:`_blocks`, above :data:`BLOCK_THRESHOLD`): symengine's
+cse matches common arguments of sums and products pairwise, and LLVM optimizes one function,
+both in time growing faster than linearly with the program (N^3.5 to N^4 on the dynamic
+N-trailer).  The expression graph is cut, children first, into blocks of bounded size; each
+block is factored, cse'd and compiled on its own, reading the values of earlier blocks it
+needs from a scratch buffer, so the build time grows linearly with the number of blocks.  A
+program below the threshold is compiled as one function, exactly as before.
+
 Every call returns a **fresh** array (pydy's generated functions hand back the same output
 array at every call, which silently corrupts results kept by ``solve_ivp`` callers);
 :meth:`CompiledFunction.batch` evaluates at many argument vectors at once (shape (k, nargs)
@@ -29,6 +37,7 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -142,7 +151,8 @@ def _to_symengine(flat: list[sp.Expr], args: tuple[sp.Symbol, ...], definitions:
     in order and each placeholder stands for its converted expression from then on."""
     import symengine as se
     names = [a.name for a in args]
-    if len(set(names)) != len(names) or any(isinstance(a, sp.Dummy) for a in args):
+    if (len(set(names)) != len(names) or any(isinstance(a, sp.Dummy) for a in args)
+            or any(nm.startswith("_geonh_") for nm in names)):  # the block buffers' names (_blocks)
         names = [f"_geonh_arg{k}" for k in range(len(args))]
         rename = {a: sp.Symbol(nm) for a, nm in zip(args, names)}
     else:
@@ -259,6 +269,100 @@ def factor_sums(exprs, rounds: int = 2):
     return exprs
 
 
+def _postorder(roots) -> list:
+    """The distinct compound nodes (with arguments) of the expression graph of ``roots``,
+    children before parents, each once (structurally equal nodes are one node: the dict keys
+    hash and compare symengine expressions structurally)."""
+    seen: dict = {}
+    order: list = []
+    for root in roots:
+        if root in seen or not root.args:
+            continue
+        stack = [(root, iter(root.args))]
+        seen[root] = True
+        while stack:
+            node, it = stack[-1]
+            for a in it:
+                if a not in seen and a.args:
+                    seen[a] = True
+                    stack.append((a, iter(a.args)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    return order
+
+
+#: a program heavier than this (operations, roughly: :func:`_blocks`' weights) is compiled in
+#: blocks; lighter ones as one function.  Blocks cost per call (one compiled call each, and values
+#: that cross blocks go through memory; measured on the 32-trailer about 1.5-2x per call), so
+#: only programs whose single-function build grows out of reach are split: the dynamic 32-trailer
+#: (about 210,000) is still one function, the 64-trailer is split.
+BLOCK_THRESHOLD = 250_000
+#: the size of one block (same weights) when a program is split
+BLOCK_OPS = 40_000
+
+
+def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
+    """Split the expression graph of ``roots`` into blocks of about ``block_ops`` operations,
+    or None when it is one block or weighs at most ``threshold`` in all.
+
+    The distinct nodes are taken children first (:func:`_postorder`) and cut into consecutive
+    runs of about ``block_ops`` (a node with k arguments weighs k − 1, at least 1).  A node
+    used by a later block (or an output computed before the last block) is a *cut* node: its
+    block writes it into a buffer, and later blocks read it as an input symbol.  Returns, per
+    block, (cut nodes computed there, their expressions in the inputs), the last block's
+    "cut nodes" being the outputs ``roots``.  Each block is one graph walk (a memoized
+    ``xreplace`` of the earlier cut nodes by their symbols), so the split is linear in the
+    size of the graph, and every block's own cse and compilation see a program of bounded
+    size: their superlinear costs stay bounded per block."""
+    import symengine as se
+    order = _postorder(roots)
+    weights = [max(1, len(node.args) - 1) for node in order]
+    if sum(weights) <= threshold:
+        return None
+    weight = 0
+    block: dict = {}
+    b = 0
+    for node, w in zip(order, weights):
+        block[node] = b
+        weight += w
+        if weight >= block_ops:
+            b, weight = b + 1, 0
+    nblocks = b + 1 if weight else b
+    if nblocks <= 1:
+        return None
+    last = nblocks - 1
+    cut: list[list] = [[] for _ in range(nblocks)]
+    is_cut: set = set()
+
+    def mark(x, used_in):
+        bx = block.get(x)
+        if bx is not None and bx < used_in and x not in is_cut:
+            is_cut.add(x)
+            cut[bx].append(x)
+
+    for node in order:
+        bn = block[node]
+        for a in node.args:
+            mark(a, bn)
+    for r in roots:
+        mark(r, last)
+    out = []
+    rep: dict = {}
+    k = 0
+    for bi in range(nblocks):
+        nodes = roots if bi == last else cut[bi]
+        wrapped = se.function_symbol("_geonh_block", *nodes) if nodes else None
+        exprs = list(wrapped.xreplace(rep).args) if rep and wrapped is not None else list(nodes)
+        out.append((nodes, exprs))
+        if bi != last:
+            for x in cut[bi]:
+                rep[x] = se.Symbol(f"_geonh_t{k}")
+                k += 1
+    return out
+
+
 class CompiledFunction:
     """Expressions compiled once in ``args``; call with one argument vector.
 
@@ -297,30 +401,93 @@ class CompiledFunction:
         return f"CompiledFunction({self.size} expressions in {len(self.args)} arguments, backend={self.backend!r})"
 
 
-def _symengine(args, flat, backend, opt_level, wrt, definitions, factor):
+def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_ops=None):
     import symengine as se
     se_args, se_exprs = _to_symengine(flat, args, definitions)
     if wrt is not None:
         pos = {a: i for i, a in enumerate(args)}
         se_wrt = [se_args[pos[w]] for w in wrt]
         se_exprs = [e.diff(w) for e in se_exprs for w in se_wrt]
-    elif factor:
-        se_exprs = factor_sums(se_exprs)
+        factor = False
     kw = {"backend": backend, "cse": True, "real": True}
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
-    lam = se.Lambdify(se_args, se_exprs, **kw)
     size = len(se_exprs)
+    blocks = _blocks(se_exprs, BLOCK_OPS if block_ops is None else block_ops, BLOCK_THRESHOLD)
+    if blocks is None:
+        lam = se.Lambdify(se_args, factor_sums(se_exprs, rounds=1) if factor else se_exprs, **kw)
+
+        def single(x):
+            out = np.empty(size)
+            lam.unsafe_real(x, out)
+            return out
+
+        def batch(X):
+            return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
+
+        return single, batch, lam.unsafe_real
+    return _chained(se_args, blocks, size, kw, factor)
+
+
+def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
+    """(single, batch, into) of a program compiled in blocks (:func:`_blocks`): block i is
+    compiled in (args, the cut values of the blocks before it) and writes its cut values into
+    a scratch buffer laid out as [args, block 0's, block 1's, …]; the last block writes the
+    outputs.  The scratch buffer (and its views) is kept per thread (a fresh buffer at every
+    call costs page faults: 8 µs per call on the 64-trailer), so the functions are safe to
+    share between threads."""
+    import symengine as se
+    nargs = len(se_args)
+    inputs = list(se_args)
+    stages, lams = [], []
+    start = nargs
+    for nodes, exprs in blocks[:-1]:
+        lam = se.Lambdify(list(inputs), factor_sums(exprs, rounds=1) if factor else exprs, **kw)
+        stages.append((lam.unsafe_real, start, start + len(exprs)))
+        lams.append(lam)
+        inputs.extend(se.Symbol(f"_geonh_t{k}") for k in range(start - nargs, start - nargs + len(exprs)))
+        start += len(exprs)
+    total = start
+    final = se.Lambdify(list(inputs), factor_sums(blocks[-1][1], rounds=1) if factor else blocks[-1][1], **kw)
+    final_into = final.unsafe_real
+
+    local = threading.local()
+
+    def scratch():
+        buf = np.empty(total)
+        local.plan = plan = (buf, buf[:nargs], [(run, buf[:i0], buf[i0:i1]) for run, i0, i1 in stages])
+        return plan
+
+    def into(x, out):
+        try:
+            buf, head, steps = local.plan
+        except AttributeError:
+            buf, head, steps = scratch()
+        head[:] = x
+        for run, inp, res in steps:
+            run(inp, res)
+        final_into(buf, out)
 
     def single(x):
         out = np.empty(size)
-        lam.unsafe_real(x, out)
+        into(x, out)
         return out
 
-    def batch(X):
-        return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
+    chunk = max(1, 4_000_000 // total)   # rows per pass: at most ~32 MB of scratch
 
-    return single, batch, lam.unsafe_real
+    def batch(X):
+        k = X.shape[0]
+        res = np.empty((k, size))
+        for r0 in range(0, k, chunk):
+            r1 = min(k, r0 + chunk)
+            B = np.empty((r1 - r0, total))
+            B[:, :nargs] = X[r0:r1]
+            for lam, (run, i0, i1) in zip(lams, stages):
+                B[:, i0:i1] = np.asarray(lam(np.ascontiguousarray(B[:, :i0])), dtype=float).reshape(r1 - r0, i1 - i0)
+            res[r0:r1] = np.asarray(final(B), dtype=float).reshape(r1 - r0, size)
+        return res
+
+    return single, batch, into
 
 
 def _numpy(args, flat, wrt, definitions):

@@ -487,3 +487,105 @@ def test_one_ode_function_is_safe_to_share_between_threads():
     with ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(f, 1.5, Y[0] + 7.0).result()
     assert np.array_equal(f._buf, before)
+
+
+def _graph_exprs(rng, syms, n_out=12, depth=30):
+    """Random expressions with much sharing (each new node reuses earlier ones)."""
+    pool = list(syms)
+    for k in range(depth):
+        a, b, c = (rng.choice(pool) for _ in range(3))
+        pool.append(rng.choice([a * b + c, a - b * c / (2 + b ** 2), sp.sin(a) * b + sp.cos(c), a * b * c + 3]))
+    return pool[-n_out:] + [sp.S.Zero, syms[0]]      # an atom and a constant among the outputs
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+def test_blocked_compilation_agrees_with_one_function(monkeypatch):
+    """Compiled in many small blocks (codegen._blocks) the program computes what the single
+    function computes: call, into and batch, llvm and lambda backends."""
+    from geonh.numerics import codegen
+    x, y, z, w = sp.symbols("x y z w")
+    rng = random.Random(11)
+    exprs = _graph_exprs(rng, [x, y, z, w])
+    one = {be: compile_function(exprs, [x, y, z, w], backend=be) for be in ("llvm", "lambda")}
+    monkeypatch.setattr(codegen, "BLOCK_OPS", 3)
+    monkeypatch.setattr(codegen, "BLOCK_THRESHOLD", 0)
+    se_args, se_exprs = codegen._to_symengine(exprs, (x, y, z, w))
+    blocks = codegen._blocks(se_exprs, 3)
+    assert blocks is not None and len(blocks) > 3
+    for be in ("llvm", "lambda"):
+        many = compile_function(exprs, [x, y, z, w], backend=be)
+        V = np.array([[rng.uniform(-1, 1) for _ in range(4)] for _ in range(5)])
+        for v in V:
+            ref = one[be](v)
+            assert np.allclose(many(v), ref, rtol=1e-13, atol=1e-14)
+            out = np.empty(len(exprs))
+            many.into(np.ascontiguousarray(v), out)
+            assert np.allclose(out, ref, rtol=1e-13, atol=1e-14)
+        assert np.allclose(many.batch(V), one[be].batch(V), rtol=1e-13, atol=1e-14)
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+def test_blocks_read_only_arguments_and_earlier_blocks():
+    """Every block's expressions are in the arguments and the cut values of earlier blocks
+    (never a later one), and a small program is one block (None)."""
+    import symengine as se
+    from geonh.numerics import codegen
+    x, y, z, w = sp.symbols("x y z w")
+    exprs = _graph_exprs(random.Random(3), [x, y, z, w])
+    se_args, se_exprs = codegen._to_symengine(exprs, (x, y, z, w))
+    assert codegen._blocks(se_exprs, 10 ** 6) is None
+    assert codegen._blocks(se_exprs, 4, threshold=10 ** 6) is None     # light: one function
+    blocks = codegen._blocks(se_exprs, 4)
+    known = set(se_args)
+    for nodes, bexprs in blocks:
+        assert len(nodes) == len(bexprs)
+        for e in bexprs:
+            assert e.free_symbols <= known
+        known |= {se.Symbol(f"_geonh_t{k}") for k in range(len(known) - 4, len(known) - 4 + len(nodes))}
+    assert len(blocks[-1][1]) == len(exprs)
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+@pytest.mark.parametrize("N", [2, 4])
+def test_n_trailer_rhs_in_blocks_agrees(monkeypatch, N):
+    """The dynamic N-trailer's compiled right-hand side, built in blocks, agrees with the one
+    built as a single function to 1e-12 relative at random states."""
+    from geonh.models import mechanical as mm
+    from geonh.equations import boltzmann_hamel
+    from geonh.numerics import codegen
+    Mo = mm.dynamic_n_trailer(N)
+    eq = boltzmann_hamel(Mo.system, Mo.frame)
+    f1 = eq.ode_function()
+    monkeypatch.setattr(codegen, "BLOCK_OPS", 25)
+    monkeypatch.setattr(codegen, "BLOCK_THRESHOLD", 0)
+    f2 = eq.ode_function()
+    rng = np.random.default_rng(N)
+    for _ in range(5):
+        y = rng.uniform(-1, 1, len(f1.state))
+        p = rng.uniform(0.5, 2.0, len(f1.parameters))
+        a, b = f1(0.0, y, p), f2(0.0, y, p)
+        assert np.allclose(b, a, rtol=1e-12, atol=1e-14 * np.max(np.abs(a)))
+        assert np.allclose(f2.batch(0.0, np.array([y, y]), p), [a, a], rtol=1e-12, atol=1e-14 * np.max(np.abs(a)))
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+def test_blocked_function_is_safe_to_share_between_threads(monkeypatch):
+    """The blocks' scratch buffer is per thread: calls from several threads at once give each
+    its own values."""
+    from concurrent.futures import ThreadPoolExecutor
+    from geonh.numerics import codegen
+    x, y, z, w = sp.symbols("x y z w")
+    rng = random.Random(7)
+    exprs = _graph_exprs(rng, [x, y, z, w], depth=60)
+    one = compile_function(exprs, [x, y, z, w], backend="llvm")
+    monkeypatch.setattr(codegen, "BLOCK_OPS", 3)
+    monkeypatch.setattr(codegen, "BLOCK_THRESHOLD", 0)
+    many = compile_function(exprs, [x, y, z, w], backend="llvm")
+    V = np.random.default_rng(0).uniform(-1, 1, (4, 4))
+    refs = [one(v) for v in V]
+
+    def work(i):
+        return all(np.allclose(many(V[i]), refs[i], rtol=1e-13, atol=1e-14) for _ in range(3000))
+
+    with ThreadPoolExecutor(4) as ex:
+        assert all(ex.map(work, range(4)))
