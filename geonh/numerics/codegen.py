@@ -270,9 +270,13 @@ class CompiledFunction:
     * ``f.into(x, out)`` — the hot path for callers that own their buffers: x must be a
       C-contiguous float64 array of length ``len(args)`` and out a float64 array of length
       ``size``; nothing is checked.
+
+    ``program``: (symengine arguments, symengine expressions) exactly as handed to the
+    symengine compiler (after :func:`factor_sums`), or None (numpy backend): what
+    ``benchmarks/peer_evaluation.py`` compiles with other tools.
     """
 
-    def __init__(self, args, shape, size, backend, single, batch, into):
+    def __init__(self, args, shape, size, backend, single, batch, into, program=None):
         self.args = args
         self.shape = shape
         self.size = size
@@ -280,6 +284,7 @@ class CompiledFunction:
         self._single = single
         self._batch = batch
         self.into = into
+        self.program = program
 
     def __call__(self, x) -> np.ndarray:
         x = _floats(x, "the argument values")
@@ -320,7 +325,7 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor):
     def batch(X):
         return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
 
-    return single, batch, lam.unsafe_real
+    return single, batch, lam.unsafe_real, (se_args, se_exprs)
 
 
 def _numpy(args, flat, wrt, definitions):

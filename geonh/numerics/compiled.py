@@ -51,6 +51,7 @@ from __future__ import annotations
 import threading
 
 import math
+from functools import partial
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -66,7 +67,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
 
-__all__ = ["ODEFunction", "Observable", "ode_function"]
+__all__ = ["EvaluationBuffer", "ODEFunction", "Observable", "ode_function"]
 
 
 def _is_number(v) -> bool:
@@ -348,8 +349,12 @@ class ODEFunction:
         self._ny = core.n + core.nu
         self._ny1 = 1 + self._ny
         self._yview = self._buf[1:self._ny1]
+        self._oshape = (self._ny,)
         self._into = core.main.into
         self._size = core.size
+        self._scratch = np.empty(core.size)  # the compiled code's output for into()
+        self._sview = self._scratch[:self._ny]
+        self._raw = _raw_entry(core.main, self._scratch, self._buf)
         self._fill = _solver(core.k, core.n, core.nu, core.iM, core.eqs.form)
         self._inline = core.inline
         self._ichk = core.ichk
@@ -459,11 +464,65 @@ class ODEFunction:
                 self._pview[...] = p
             else:
                 a[self._pidx] = p
-        out = np.empty(self._size)
-        self._into(a, out)
-        if not self._inline or not _isfinite(out[self._ichk]):
-            self._fill(out)
-        return out[:self._ny]
+        res = self._scratch
+        if self._raw is not None:
+            self._raw()
+        else:
+            self._into(a, res)
+        if not self._inline or not _isfinite(res[self._ichk]):
+            self._fill(res)
+        return self._sview.copy()
+
+    def into(self, out: np.ndarray, t, y, p=None) -> np.ndarray:
+        """Write (K, u̇) at (t, y) into ``out`` and return it: the call for a caller that owns
+        its result buffer (no allocation).  ``out`` must be a writable C-contiguous float64
+        array of shape (n_q + n_u,) — anything else raises :class:`~geonh.errors.DimensionError`
+        (checked at every call: it is the caller's array) —; t, y and p as for ``f(t, y, p)``.
+        The values are those of ``f(t, y, p)``.  From a thread other than the one that built
+        the function, the arguments go through a fresh array (as ``f(t, y, p)`` does)."""
+        if type(out) is not np.ndarray or out.shape != self._oshape or out.strides != _STRIDE8 or out.dtype is not _F8:
+            raise DimensionError(self._out_message(out))
+        if _get_ident() != self._owner:
+            out[:] = self(t, y, p)
+            return out
+        if len(y) != self._ny or (self._np and (p is None or len(p) != self._np)):
+            self._args(t, y, p)  # raises the error
+        a = self._buf
+        a[0] = t
+        self._yview[...] = y
+        if self._np:
+            if self._pview is not None:
+                self._pview[...] = p
+            else:
+                a[self._pidx] = p
+        res = self._scratch
+        if self._raw is not None:
+            self._raw()
+        else:
+            self._into(a, res)
+        if not self._inline or not _isfinite(res[self._ichk]):
+            self._fill(res)
+        try:
+            out[:] = self._sview
+        except ValueError:
+            raise DimensionError(self._out_message(out)) from None  # read-only
+        return out
+
+    def _out_message(self, out) -> str:
+        if not isinstance(out, np.ndarray):
+            return f"into: out must be a numpy float64 array of shape {self._oshape}, not {type(out).__name__}"
+        return (f"into: out must be a writable C-contiguous float64 array of shape {self._oshape}; got shape "
+                f"{out.shape}, dtype {out.dtype}" + ("" if out.flags.writeable else ", read-only")
+                + ("" if out.flags.c_contiguous else ", not contiguous"))
+
+    def buffer(self) -> "EvaluationBuffer":
+        """A buffer evaluation of this function, as CasADi's ``Function.buffer()``: the returned
+        :class:`EvaluationBuffer` owns an argument array ``b.args`` = (t, y, p) (``b.y`` and
+        ``b.p`` are views into it) and a result ``b.out`` (K, u̇);
+        ``b()`` evaluates at what ``b.args`` holds now into ``b.out`` and returns nothing, with
+        no argument checks and no allocation (the fastest call; for loops that own their
+        state).  Each buffer is independent: one per thread."""
+        return EvaluationBuffer(self)
 
     def unknowns(self, t, y, p=None) -> np.ndarray:
         """All unknowns x = (u̇, λ) at (t, y)."""
@@ -562,6 +621,88 @@ class ODEFunction:
         open_ = f", parameters {[s.name for s in self.parameters]}" if self.parameters else ""
         return (f"ODEFunction({self.equations.form}: y = {list(self.state_names)}, backend {self.backend!r}"
                 f"{open_})")
+
+
+class EvaluationBuffer:
+    """Buffers for the fastest evaluation of an :class:`ODEFunction` (:meth:`ODEFunction.buffer`).
+
+    ``args``: the argument vector (t, q, u, parameters; bound parameters already filled in),
+    ``y`` and ``p`` views of its state and open-parameter parts (p None when every parameter
+    is bound or the open ones are not contiguous: then write ``args`` at ``param_index``),
+    ``out``: (K, u̇), a view of the full compiled output.  ``b()`` runs the compiled code on
+    ``args`` into the output and solves M x = F where the inline elimination's check fails
+    (exactly as ``f(t, y, p)``); a singular M raises :class:`~geonh.errors.SingularMapError`.
+    Nothing is validated at the call: the arrays are this object's, of the right shape and
+    type by construction (validated once); write numbers into them, never rebind them."""
+
+    def __init__(self, f: ODEFunction):
+        self.args = f._template.copy()
+        self._full = np.empty(f._size)
+        self.out = self._full[:f._ny]
+        self.y = self.args[1:f._ny1]
+        self.param_index = f._pidx
+        self.p = self.args[f._pidx] if isinstance(f._pidx, slice) else None
+        self._raw = _raw_entry(f._core.main, self._full, self.args)
+        self._slow = f._into
+        self._inline = f._inline
+        self._ichk = f._ichk
+        self._fill = f._fill
+        self._f = f
+        if self._raw is not None:
+            raw = self._raw
+            full, ichk, fill = self._full, self._ichk, self._fill
+            if self._inline:
+                def run() -> None:
+                    raw()
+                    if not _isfinite(full[ichk]):
+                        fill(full)
+            else:
+                def run() -> None:
+                    raw()
+                    fill(full)
+            self._run = run
+
+    def __call__(self) -> None:
+        """Evaluate at ``args`` into ``out``."""
+        if self._raw is not None:
+            self._run()
+            return
+        self._slow(self.args, self._full)
+        if not self._inline or not _isfinite(self._full[self._ichk]):
+            self._fill(self._full)
+
+    def __reduce__(self):
+        raise _not_picklable("an EvaluationBuffer", self._f.equations)
+
+    def __repr__(self) -> str:
+        return f"EvaluationBuffer({self._f!r})"
+
+
+_F8 = np.dtype(np.float64)
+_STRIDE8 = (8,)  # a C-contiguous float64 vector
+
+
+def _raw_entry(fn: CompiledFunction, out: np.ndarray, inp: np.ndarray):
+    """A zero-argument ctypes entry into the machine code of a symengine LLVM function, bound
+    to its user data and to the addresses of ``inp`` (the argument vector) and ``out`` (the
+    outputs): a call writes fn(inp) into out, nothing checked (the caller keeps both arrays
+    alive and never reallocates them); None where there is none (other backends).  A ctypes
+    call with pre-built pointer arguments costs less than symengine's ``unsafe_real``, which
+    acquires two buffers at every call."""
+    owner = getattr(fn.into, "__self__", None)
+    as_ctypes = getattr(owner, "as_ctypes", None)
+    if as_ctypes is None:
+        return None
+    try:
+        import ctypes
+        cfn, user = as_ctypes()
+        addr = ctypes.cast(cfn, ctypes.c_void_p).value
+        proto = ctypes.CFUNCTYPE(None)(addr)  # no argtypes: the pointers are passed as they are
+    except Exception:  # noqa: BLE001 - no ctypes entry here: the caller uses unsafe_real
+        return None
+    call = partial(proto, ctypes.c_void_p(out.ctypes.data), ctypes.c_void_p(inp.ctypes.data), user)
+    call.keep = (owner, cfn)  # type: ignore[attr-defined]  # the machine code lives as long as its owner
+    return call
 
 
 class Observable:
