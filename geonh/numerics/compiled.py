@@ -41,8 +41,12 @@ argument buffer).  A :class:`~geonh.numerics.Trajectory` pickles: it keeps its n
 recipe of its function (:meth:`ODEFunction._recipe`), recompiled only if asked for.
 
 The hot path ``f(t, y[, p])`` writes t, y and p into an argument buffer owned by the function
-(no allocation), runs the compiled code into a fresh output array and returns a view of its
-first n_q + n_u entries: the result is never reused.  The buffer belongs to the thread that
+(no allocation), runs the compiled code (LLVM: through a ctypes entry bound once to the
+function's argument and output buffers) and returns a fresh copy of the first n_q + n_u
+outputs: the result is never reused.  ``f.into(out, t, y, p)`` writes the same values into
+the caller's array ``out`` (checked: shape (n_q + n_u,), float64, contiguous, writable);
+``f.buffer()`` gives an :class:`EvaluationBuffer` — argument and result arrays owned by it
+and a call ``b()`` without any check or allocation, as CasADi's ``Function.buffer()``.  The buffer belongs to the thread that
 built the function; a call from any other thread (a thread pool, a Dask worker) builds its
 arguments in a fresh array instead, so one ODEFunction is safe to share between threads.
 """
@@ -354,6 +358,7 @@ class ODEFunction:
         self._size = core.size
         self._scratch = np.empty(core.size)  # the compiled code's output for into()
         self._sview = self._scratch[:self._ny]
+        self._svals = memoryview(self._scratch)  # Python floats on indexing (the check value)
         self._raw = _raw_entry(core.main, self._scratch, self._buf)
         self._fill = _solver(core.k, core.n, core.nu, core.iM, core.eqs.form)
         self._inline = core.inline
@@ -469,7 +474,7 @@ class ODEFunction:
             self._raw()
         else:
             self._into(a, res)
-        if not self._inline or not _isfinite(res[self._ichk]):
+        if not self._inline or not _isfinite(self._svals[self._ichk]):
             self._fill(res)
         return self._sview.copy()
 
@@ -500,7 +505,7 @@ class ODEFunction:
             self._raw()
         else:
             self._into(a, res)
-        if not self._inline or not _isfinite(res[self._ichk]):
+        if not self._inline or not _isfinite(self._svals[self._ichk]):
             self._fill(res)
         try:
             out[:] = self._sview
@@ -633,7 +638,8 @@ class EvaluationBuffer:
     ``args`` into the output and solves M x = F where the inline elimination's check fails
     (exactly as ``f(t, y, p)``); a singular M raises :class:`~geonh.errors.SingularMapError`.
     Nothing is validated at the call: the arrays are this object's, of the right shape and
-    type by construction (validated once); write numbers into them, never rebind them."""
+    type by construction (validated once); write numbers into them, never rebind them.
+    ``b.run`` is the same call as a plain function (the fastest: no method dispatch)."""
 
     def __init__(self, f: ODEFunction):
         self.args = f._template.copy()
@@ -648,28 +654,29 @@ class EvaluationBuffer:
         self._ichk = f._ichk
         self._fill = f._fill
         self._f = f
-        if self._raw is not None:
-            raw = self._raw
-            full, ichk, fill = self._full, self._ichk, self._fill
-            if self._inline:
-                def run() -> None:
-                    raw()
-                    if not _isfinite(full[ichk]):
-                        fill(full)
-            else:
-                def run() -> None:
-                    raw()
+        raw = self._raw
+        full, ichk, fill, slow, args = self._full, self._ichk, self._fill, self._slow, self.args
+        values = memoryview(full)  # indexing gives Python floats: cheaper than a numpy scalar
+        if raw is None:
+            def run() -> None:
+                slow(args, full)
+                if not self._inline or not _isfinite(values[ichk]):
                     fill(full)
-            self._run = run
+        elif self._inline:
+            def run() -> None:
+                raw()
+                if not _isfinite(values[ichk]):
+                    fill(full)
+        else:
+            def run() -> None:
+                raw()
+                fill(full)
+        #: ``b.run()`` is ``b()`` as a plain function (no method dispatch): the fastest call
+        self.run = run
 
     def __call__(self) -> None:
         """Evaluate at ``args`` into ``out``."""
-        if self._raw is not None:
-            self._run()
-            return
-        self._slow(self.args, self._full)
-        if not self._inline or not _isfinite(self._full[self._ichk]):
-            self._fill(self._full)
+        self.run()
 
     def __reduce__(self):
         raise _not_picklable("an EvaluationBuffer", self._f.equations)
