@@ -358,7 +358,7 @@ class ODEFunction:
         self._size = core.size
         self._scratch = np.empty(core.size)  # the compiled code's output for into()
         self._sview = self._scratch[:self._ny]
-        self._svals = memoryview(self._scratch)  # Python floats on indexing (the check value)
+        self._svals = memoryview(self._scratch.data)  # Python floats on indexing (the check value)
         self._raw = _raw_entry(core.main, self._scratch, self._buf)
         self._fill = _solver(core.k, core.n, core.nu, core.iM, core.eqs.form)
         self._inline = core.inline
@@ -656,7 +656,7 @@ class EvaluationBuffer:
         self._f = f
         raw = self._raw
         full, ichk, fill, slow, args = self._full, self._ichk, self._fill, self._slow, self.args
-        values = memoryview(full)  # indexing gives Python floats: cheaper than a numpy scalar
+        values = full.data  # indexing gives Python floats: cheaper than a numpy scalar
         if raw is None:
             def run() -> None:
                 slow(args, full)
@@ -704,6 +704,8 @@ def _raw_entry(fn: CompiledFunction, out: np.ndarray, inp: np.ndarray):
         import ctypes
         cfn, user = as_ctypes()
         addr = ctypes.cast(cfn, ctypes.c_void_p).value
+        if not addr:
+            return None
         proto = ctypes.CFUNCTYPE(None)(addr)  # no argtypes: the pointers are passed as they are
     except Exception:  # noqa: BLE001 - no ctypes entry here: the caller uses unsafe_real
         return None
