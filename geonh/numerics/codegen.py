@@ -8,6 +8,8 @@ symbols into a :class:`CompiledFunction`.  Backends:
 * ``"lambda"`` — symengine's lambda backend (a tree of C++ closures, no LLVM; builds faster,
   runs slower);
 * ``"numpy"`` — ``sympy.lambdify`` with ``cse=True`` on numpy;
+* ``"c"`` — the same program as for LLVM printed as C and compiled by the system C compiler
+  into an extension module (:mod:`geonh.numerics.cbackend`; needs a C compiler);
 * ``"auto"`` (default) — ``"llvm"`` where symengine with LLVM is installed and converts the
   expressions, else ``"numpy"``.
 
@@ -42,7 +44,7 @@ __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms
            "llvm_available", "symengine_available"]
 
 #: the backends :func:`compile_function` knows ("auto" picks llvm where it works, else numpy)
-BACKENDS = ("auto", "llvm", "lambda", "numpy")
+BACKENDS = ("auto", "llvm", "lambda", "numpy", "c")
 
 
 @lru_cache(maxsize=None)
@@ -302,8 +304,8 @@ class CompiledFunction:
         return f"CompiledFunction({self.size} expressions in {len(self.args)} arguments, backend={self.backend!r})"
 
 
-def _symengine(args, flat, backend, opt_level, wrt, definitions, factor):
-    import symengine as se
+def _se_program(args, flat, wrt, definitions, factor):
+    """(symengine arguments, expressions) to compile: converted, differentiated or factored."""
     se_args, se_exprs = _to_symengine(flat, args, definitions)
     if wrt is not None:
         pos = {a: i for i, a in enumerate(args)}
@@ -311,6 +313,12 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor):
         se_exprs = [e.diff(w) for e in se_exprs for w in se_wrt]
     elif factor:
         se_exprs = factor_sums(se_exprs)
+    return se_args, se_exprs
+
+
+def _symengine(args, flat, backend, opt_level, wrt, definitions, factor):
+    import symengine as se
+    se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor)
     kw = {"backend": backend, "cse": True, "real": True}
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
@@ -421,6 +429,12 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
             except Exception:  # noqa: BLE001 - symengine cannot take these expressions: use numpy
                 pass
         return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions))
+    if backend == "c":  # the C backend (geonh.numerics.cbackend) on the program LLVM would get
+        if not symengine_available():
+            raise NotFoundError("backend 'c' needs symengine (pip install symengine); use backend='numpy'")
+        from .cbackend import c_function
+        return CompiledFunction(args, shape, size, "c",
+                                *c_function(*_se_program(args, flat, wrt, definitions, factor), opt_level))
     if backend in ("llvm", "lambda"):
         if backend == "lambda" and not symengine_available():
             raise NotFoundError("backend 'lambda' needs symengine (pip install symengine); use backend='numpy'")

@@ -246,7 +246,7 @@ class _Core:
         if backend == "auto":
             from .codegen import llvm_available
             resolved = "llvm" if llvm_available() else "numpy"
-        if resolved in ("llvm", "lambda"):
+        if resolved in ("llvm", "lambda", "c"):
             inline = _inline_lu(sp.Matrix(self.k, self.k, self.M))
         if inline is not None:
             defs, xs, check = inline
@@ -291,10 +291,20 @@ class _Core:
             k = self.k
             R = [sum((self.M[i * k + j] * self.x[j] for j in range(k) if self.M[i * k + j] != 0), sp.S.Zero)
                  - self.F[i] for i in range(k)]
-            self._jac = compile_function(self.K + R, self.args + self.x, backend=self.backend,
+            self._jac = compile_function(self.K + R, self.args + self.x, backend=_aux_backend(self.backend),
                                          what="the Jacobian", wrt=y,
                                          opt_level=0 if self.opt_level is None else self.opt_level)
         return self._jac
+
+
+def _aux_backend(backend: str) -> str:
+    """The backend of the Jacobian and of observables: LLVM (where available) beside the C
+    backend, whose compiler start-up (Python's headers, ~0.5 s) would dominate these rarely
+    evaluated functions; else the main function's backend."""
+    if backend == "c":
+        from .codegen import llvm_available
+        return "llvm" if llvm_available() else "c"
+    return backend
 
 
 class ODEFunction:
@@ -306,7 +316,7 @@ class ODEFunction:
     parameters : the parameter symbols left open, in the order of ``p`` in ``f(t, y, p)``.
     bound : {symbol: value} of the parameters given at build time.
     state : the state symbols (q then u); ``state_names`` their names.
-    backend : the backend actually used ("llvm", "lambda" or "numpy").
+    backend : the backend actually used ("llvm", "lambda", "numpy" or "c").
     """
 
     def __init__(self, eqs, params: Mapping | None = None, *, backend: str = "auto", jacobian: bool = False,
@@ -359,8 +369,13 @@ class ODEFunction:
         self._scratch = np.empty(core.size)  # the compiled code's output for into()
         self._sview = self._scratch[:self._ny]
         self._svals = memoryview(self._scratch.data)  # Python floats on indexing (the check value)
-        self._raw = _raw_entry(core.main, self._scratch, self._buf)
         self._fill = _solver(core.k, core.n, core.nu, core.iM, core.eqs.form)
+        # the C backend's module: its entries also solve M x = F (module doc of cbackend)
+        self._cmod = _c_module(core.main)
+        self._layout = (core.n, core.nu, core.k, core.iM, core.ichk if core.inline else -1)
+        self._singular = f"the {core.eqs.form} mass matrix is singular at this state"
+        self._raw = _raw_entry(core.main, self._scratch, self._buf, self._layout, self._singular)
+        self._csolve = self._cmod is not None
         self._inline = core.inline
         self._ichk = core.ichk
         self.equations = core.eqs
@@ -470,12 +485,16 @@ class ODEFunction:
             else:
                 a[self._pidx] = p
         res = self._scratch
-        if self._raw is not None:
+        if self._csolve:
+            self._raw()  # evaluates and solves
+        elif self._raw is not None:
             self._raw()
+            if not self._inline or not _isfinite(self._svals[self._ichk]):
+                self._fill(res)
         else:
             self._into(a, res)
-        if not self._inline or not _isfinite(self._svals[self._ichk]):
-            self._fill(res)
+            if not self._inline or not _isfinite(self._svals[self._ichk]):
+                self._fill(res)
         return self._sview.copy()
 
     def into(self, out: np.ndarray, t, y, p=None) -> np.ndarray:
@@ -501,12 +520,16 @@ class ODEFunction:
             else:
                 a[self._pidx] = p
         res = self._scratch
-        if self._raw is not None:
+        if self._csolve:
+            self._raw()  # evaluates and solves
+        elif self._raw is not None:
             self._raw()
+            if not self._inline or not _isfinite(self._svals[self._ichk]):
+                self._fill(res)
         else:
             self._into(a, res)
-        if not self._inline or not _isfinite(self._svals[self._ichk]):
-            self._fill(res)
+            if not self._inline or not _isfinite(self._svals[self._ichk]):
+                self._fill(res)
         try:
             out[:] = self._sview
         except ValueError:
@@ -582,18 +605,31 @@ class ODEFunction:
                     raise SingularMapError(f"the {c.eqs.form} mass matrix is singular at state row {i}") from None
             raise  # pragma: no cover
 
+    def _c_batch(self, A: np.ndarray) -> np.ndarray:
+        """The C backend's batch: evaluation and solve of every row in C (full output rows)."""
+        out = np.empty((A.shape[0], self._size))
+        bad = self._cmod.batch(A, out, self._layout)
+        if bad >= 0:
+            raise SingularMapError(f"the {self._core.eqs.form} mass matrix is singular at state row {bad}")
+        return out
+
     def batch(self, t, Y, P=None) -> np.ndarray:
         """(K, u̇) at the rows of Y (shape (k, n_q + n_u)); t a number or k numbers; P one
         parameter vector or one per row.  Returns shape (k, n_q + n_u)."""
         A = self._batch_args(t, Y, P)
+        c = self._core
+        if self._csolve:
+            return self._c_batch(A)[:, :self._ny].copy()
         out = self._core.main.batch(A)
         X = self._batch_solve(out)
-        c = self._core
         return np.concatenate([out[:, :c.n], X[:, :c.nu]], axis=1)
 
     def batch_unknowns(self, t, Y, P=None) -> np.ndarray:
         """x = (u̇, λ) at the rows of Y: shape (k, len(unknowns))."""
         A = self._batch_args(t, Y, P)
+        if self._csolve:
+            c = self._core
+            return self._c_batch(A)[:, c.n:c.n + c.k].copy()
         return self._batch_solve(self._core.main.batch(A))
 
     def jacobian(self, t, y, p=None) -> np.ndarray:
@@ -648,7 +684,7 @@ class EvaluationBuffer:
         self.y = self.args[1:f._ny1]
         self.param_index = f._pidx
         self.p = self.args[f._pidx] if isinstance(f._pidx, slice) else None
-        self._raw = _raw_entry(f._core.main, self._full, self.args)
+        self._raw = _raw_entry(f._core.main, self._full, self.args, f._layout, f._singular)
         self._slow = f._into
         self._inline = f._inline
         self._ichk = f._ichk
@@ -657,7 +693,9 @@ class EvaluationBuffer:
         raw = self._raw
         full, ichk, fill, slow, args = self._full, self._ichk, self._fill, self._slow, self.args
         values = full.data  # indexing gives Python floats: cheaper than a numpy scalar
-        if raw is None:
+        if f._csolve:
+            run = raw  # the C entry evaluates and solves (a builtin: no Python frame)
+        elif raw is None:
             def run() -> None:
                 slow(args, full)
                 if not self._inline or not _isfinite(values[ichk]):
@@ -689,13 +727,26 @@ _F8 = np.dtype(np.float64)
 _STRIDE8 = (8,)  # a C-contiguous float64 vector
 
 
-def _raw_entry(fn: CompiledFunction, out: np.ndarray, inp: np.ndarray):
-    """A zero-argument ctypes entry into the machine code of a symengine LLVM function, bound
-    to its user data and to the addresses of ``inp`` (the argument vector) and ``out`` (the
-    outputs): a call writes fn(inp) into out, nothing checked (the caller keeps both arrays
-    alive and never reallocates them); None where there is none (other backends).  A ctypes
-    call with pre-built pointer arguments costs less than symengine's ``unsafe_real``, which
-    acquires two buffers at every call."""
+def _c_module(fn: CompiledFunction):
+    """The extension module of a C-backend function (:mod:`geonh.numerics.cbackend`), or None."""
+    if fn.backend != "c":
+        return None
+    return getattr(fn.into, "__self__", None)
+
+
+def _raw_entry(fn: CompiledFunction, out: np.ndarray, inp: np.ndarray, layout=None, singular: str = ""):
+    """A zero-argument entry bound to ``inp`` (the argument vector) and ``out`` (the outputs):
+    a call writes fn(inp) into out, nothing checked (the caller keeps both arrays alive and
+    never reallocates them); None where there is none (numpy, lambda).
+
+    C backend: the module's ``bind`` (buffers taken once through the buffer protocol; with
+    ``layout`` the entry also solves M x = F in C, raising SingularMapError(``singular``)).
+    LLVM: a ctypes entry into symengine's machine code, bound to its user data and to the
+    arrays' addresses — a ctypes call with pre-built pointer arguments costs less than
+    symengine's ``unsafe_real``, which acquires two buffers at every call."""
+    module = _c_module(fn)
+    if module is not None:
+        return module.bind(inp, out, layout, SingularMapError, singular)
     owner = getattr(fn.into, "__self__", None)
     as_ctypes = getattr(owner, "as_ctypes", None)
     if as_ctypes is None:
@@ -742,7 +793,7 @@ class Observable:
         args = core.args + (core.x if unknowns else ())
         self._f = f
         self._unknowns = unknowns
-        self._fn = compile_function(flat, args, backend=backend or core.backend, what=what,
+        self._fn = compile_function(flat, args, backend=backend or _aux_backend(core.backend), what=what,
                                     opt_level=core.opt_level)
 
     def __reduce__(self):
