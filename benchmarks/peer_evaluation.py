@@ -17,6 +17,13 @@ the same work):
 * ``casadi C`` the program as a CasADi SX graph → ``Function.generate`` → ``gcc -O3 -shared``
               → ``casadi.external``; per call through ``Function.buffer()`` (CasADi's fastest
               Python call), batch through ``map(k, "serial")`` with a buffer;
+* ``geonh-C`` ``eq.ode_function(backend="c")`` (:mod:`geonh.numerics.cbackend`: the same program
+              printed as C, an extension module): ``f(t, y, p)``, ``f.into``, ``buffer().run``
+              (per call), ``f.batch`` (batch column of the ``f(t,y,p)`` row: argument rows
+              built from Y and the output copied) and the module's batch on the prebuilt
+              argument rows into a preallocated output (batch column of the ``buffer`` row:
+              the peers' batch set-up); build = ``ode_function(backend="c")`` from the
+              equations, C compiler included;
 * ``geonh``   ``f(t, y, p)`` (fresh array, arguments checked), ``f.into(out, t, y, p)`` (caller's
               buffer, checked), ``f.buffer()`` (EvaluationBuffer: no checks, CasADi-style), batch
               ``f.batch(t, Y, P)``.
@@ -340,6 +347,36 @@ def route_casadi(prog: Program, a, A, size, repeats, workdir):
             "check": out.copy(), "bcheck": OT[:, -1].copy()}
 
 
+def route_geonh_c(eq, f, a, A, y, p, Y, repeats):
+    """geonh's C backend (``backend="c"``): build, f(t, y, p), buffer().run, f.batch and the
+    module's batch on the prebuilt argument rows (what the peers' batch columns time)."""
+    from geonh.numerics import cbackend
+    if cbackend.find_compiler() is None:
+        return {"note": "no C compiler"}
+    k0, c0, t0 = os.times(), time.process_time(), time.perf_counter()
+    fc = eq.ode_function(backend="c")
+    build, build_cpu = time.perf_counter() - t0, time.process_time() - c0
+    k1 = os.times()  # the C compiler runs in a child process: its CPU time counts too
+    build_cpu += (k1.children_user - k0.children_user) + (k1.children_system - k0.children_system)
+    b = fc.buffer()
+    b.args[:] = a
+    b.run()
+    ny = f.n_q + f.n_u
+    O = np.empty((A.shape[0], fc._size))
+    mod, layout = fc._cmod, fc._layout
+    ref = f(0.0, y, p)
+    out = np.empty(ny)
+    return {"build": build, "build_cpu": build_cpu,
+            "call": per_call(lambda: fc(0.0, y, p), repeats),
+            "into": per_call(lambda: fc.into(out, 0.0, y, p), repeats),
+            "buffer": per_call(b.run, repeats),
+            "batch": per_state(lambda: fc.batch(0.0, Y, p), repeats),
+            "batch_raw": per_state(lambda: mod.batch(A, O, layout), repeats),
+            "agree": float(np.max(np.abs(b.out - ref) / (1 + np.abs(ref)))),
+            "agree_batch": float(np.max(np.abs(O[-1, :ny] - f(0.0, A[-1, 1:1 + ny], p))
+                                        / (1 + np.abs(O[-1, :ny]))))}
+
+
 def run_system(name: str, repeats: int, offaxle: bool, costs) -> dict:
     geonh = _import_geonh()  # noqa: F841
     t0 = time.perf_counter()
@@ -375,6 +412,7 @@ def run_system(name: str, repeats: int, offaxle: bool, costs) -> dict:
     b()
     res["geonh"] = g
     res["agree_geonh"] = float(np.max(np.abs(b.out - f(0.0, y, p))))
+    res["geonh-C"] = route_geonh_c(eq, f, a, A, y, p, Y, repeats)
     with tempfile.TemporaryDirectory() as wd:
         for peer, fn in (("numba", lambda: route_numba(prog, a, A, size, repeats)),
                          ("symjit", lambda: route_symjit(prog, se_args, se_exprs, a, A, size, repeats)),
@@ -426,8 +464,22 @@ def report(results, costs, repeats: int) -> None:
         rows.append(("geonh f(t,y,p)", g["call"], g["batch"], g["build"], None))
         rows.append(("geonh f.into", g["into"], None, None, None))
         rows.append(("geonh f.buffer()", g["buffer"], None, None, r["agree_geonh"]))
+        gc_ = r.get("geonh-C")
+        if gc_ and "note" not in gc_:
+            rows.append(("geonh-C f(t,y,p)", gc_["call"], gc_["batch"], gc_["build"], None))
+            rows.append(("geonh-C f.into", gc_["into"], None, None, None))
+            rows.append(("geonh-C buffer", gc_["buffer"], gc_["batch_raw"], None, gc_["agree"]))
+        elif gc_:
+            print(f"  {'geonh-C':<16} {gc_['note']}")
         print(f"  {'route':<16} {'per call µs':>16} {'×best':>6} {'batch µs/state':>16} {'×best':>6} "
               f"{'×limit':>6} {'build s':>8} {'agree':>8}")
+        line = f"  build s wall (CPU): geonh {g['build']:.3g} ({g['build_cpu']:.3g})"
+        if gc_ and "note" not in gc_:
+            line += f", geonh-C {gc_['build']:.3g} ({gc_['build_cpu']:.3g}, C compiler included)"
+        for peer, _, _, build_, _ in rows[:len(rows)]:
+            if not peer.startswith("geonh"):
+                line += f", {peer} {build_:.3g}"
+        print(line)
         for name, call, batch, build, agree in rows:
             rc = f"{call[0] / best_call:.2f}" if best_call else "—"
             rb = f"{batch[0] / best_batch:.2f}" if batch and best_batch else "—"

@@ -218,3 +218,11 @@ def test_so_cache_hook_is_consulted(monkeypatch):
     monkeypatch.setattr(cbackend, "so_cache", Store())
     c = compile_function([x * 3.5 - 2], [x], backend="c")
     assert len(store) == 1 and c([2.0])[0] == 5.0
+
+
+def test_flags_keep_ieee_rounding():
+    for native in (False, True):
+        flags = cbackend.compile_flags(native=native)
+        assert "-ffp-contract=off" in flags and "-ffast-math" not in flags
+        assert ("-march=native" in flags) == native
+    assert "-O0" in cbackend.compile_flags(0) and "-O3" in cbackend.compile_flags(7)
