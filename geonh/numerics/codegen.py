@@ -433,8 +433,8 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
         if not symengine_available():
             raise NotFoundError("backend 'c' needs symengine (pip install symengine); use backend='numpy'")
         from .cbackend import c_function
-        return CompiledFunction(args, shape, size, "c",
-                                *c_function(*_se_program(args, flat, wrt, definitions, factor), opt_level))
+        se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor)
+        return CompiledFunction(args, shape, size, "c", *c_function(se_args, se_exprs, opt_level))
     if backend in ("llvm", "lambda"):
         if backend == "lambda" and not symengine_available():
             raise NotFoundError("backend 'lambda' needs symengine (pip install symengine); use backend='numpy'")
