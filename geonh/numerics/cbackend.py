@@ -19,6 +19,13 @@ geonh's factoring of sums) — and :func:`build` turns it into a loaded extensio
   buffer protocol, held until the entry dies) and returns a zero-argument builtin
   (``METH_NOARGS``) that evaluates into them: the per-call entry of
   :class:`~geonh.numerics.compiled.EvaluationBuffer`;
+* ``bind_call(x, out, layout, error, message, copy, ny, pidx)`` returns the entry of
+  ``f(t, y, p)`` (``METH_FASTCALL``): t, y (a float64 contiguous array or a list/tuple of
+  floats and ints of length ny) and p (the same, written at the argument positions
+  ``pidx``) go straight into the bound argument buffer, and the entry returns ``copy()`` of
+  the result — or fills a fourth argument ``out`` —; anything off that path (another type,
+  a wrong length, p missing) returns ``NotImplemented``, and the caller takes its checked
+  route, which raises the proper error;
 * ``layout`` = (n, nu, k, iM, ichk) describes the output of an
   :class:`~geonh.numerics.compiled.ODEFunction` ([K (n), x (k), M (k × k), F (k), check]); with
   it the entry finishes the solve of M x = F in C: where the compiled elimination's check
@@ -411,6 +418,161 @@ static PyObject *geonh_bind(PyObject *module, PyObject *const *args, Py_ssize_t 
     return fn;
 }
 
+/* f(t, y, p[, out]) of an ODEFunction: t, y and p written into the bound argument buffer, the
+   program run and M x = F solved into the bound output; returns copy() (a fresh array of the
+   first ny outputs) or, with out, out filled with them.  Arguments off the fast path (other
+   types, wrong lengths, p missing) return NotImplemented: the caller takes its checked path. */
+typedef struct {
+    Bound b;
+    PyObject *copy;
+    Py_ssize_t ny, np;
+    Py_ssize_t *pidx;
+} Caller;
+
+/* 1: written, 0: not on the fast path (nothing raised) */
+static int geonh_fill(PyObject *obj, double *dst, const Py_ssize_t *idx, Py_ssize_t count)
+{
+    Py_ssize_t i;
+    if (PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) {
+        PyObject **items;
+        if (PySequence_Fast_GET_SIZE(obj) != count) return 0;
+        items = PySequence_Fast_ITEMS(obj);
+        for (i = 0; i < count; i++) {
+            PyObject *x = items[i];
+            double v;
+            if (PyFloat_Check(x)) v = PyFloat_AS_DOUBLE(x);
+            else if (PyLong_CheckExact(x)) {
+                v = PyLong_AsDouble(x);
+                if (v == -1.0 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+            }
+            else return 0;
+            dst[idx ? idx[i] : i] = v;
+        }
+        return 1;
+    }
+    if (PyObject_CheckBuffer(obj)) {
+        Py_buffer view;
+        int ok;
+        if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) { PyErr_Clear(); return 0; }
+        ok = view.ndim == 1 && view.itemsize == 8 && view.format != NULL && strcmp(view.format, "d") == 0
+             && view.shape[0] == count;
+        if (ok) {
+            const double *src = (const double *)view.buf;
+            if (idx) for (i = 0; i < count; i++) dst[idx[i]] = src[i];
+            else memcpy(dst, src, (size_t)count * sizeof(double));
+        }
+        PyBuffer_Release(&view);
+        return ok;
+    }
+    return 0;
+}
+
+static void geonh_caller_release(Caller *c)
+{
+    PyBuffer_Release(&c->b.in);
+    PyBuffer_Release(&c->b.out);
+    Py_XDECREF(c->b.error);
+    Py_XDECREF(c->b.message);
+    Py_XDECREF(c->copy);
+    PyMem_Free(c->pidx);
+    PyMem_Free(c);
+}
+
+static void geonh_caller_free(PyObject *capsule)
+{
+    Caller *c = (Caller *)PyCapsule_GetPointer(capsule, NULL);
+    if (c != NULL) geonh_caller_release(c);
+}
+
+static PyObject *geonh_call(PyObject *capsule, PyObject *const *args, Py_ssize_t nargs)
+{
+    Caller *c = (Caller *)PyCapsule_GetPointer(capsule, NULL);
+    double *in, *res;
+    PyObject *t;
+    if (c == NULL) return NULL;
+    if (nargs < 2 || nargs > 4) Py_RETURN_NOTIMPLEMENTED;
+    in = (double *)c->b.in.buf;
+    res = (double *)c->b.out.buf;
+    t = args[0];
+    if (PyFloat_Check(t)) in[0] = PyFloat_AS_DOUBLE(t);
+    else if (PyLong_CheckExact(t)) {
+        in[0] = PyLong_AsDouble(t);
+        if (in[0] == -1.0 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }
+    }
+    else Py_RETURN_NOTIMPLEMENTED;
+    if (!geonh_fill(args[1], in + 1, NULL, c->ny)) Py_RETURN_NOTIMPLEMENTED;
+    if (c->np) {
+        if (nargs < 3 || !geonh_fill(args[2], in, c->pidx, c->np)) Py_RETURN_NOTIMPLEMENTED;
+    }
+    geonh_eval(in, res);
+    if (c->b.layout.solve) {
+        int s = geonh_solve(res, &c->b.layout);
+        if (s) {
+            if (s == 2) return PyErr_NoMemory();
+            PyErr_SetObject(c->b.error, c->b.message);
+            return NULL;
+        }
+    }
+    if (nargs == 4 && args[3] != Py_None) {
+        Py_buffer view;
+        if (geonh_buffer(args[3], &view, c->ny, 1, "out") < 0) return NULL;
+        memcpy(view.buf, res, (size_t)c->ny * sizeof(double));
+        PyBuffer_Release(&view);
+        Py_INCREF(args[3]);
+        return args[3];
+    }
+    return PyObject_CallNoArgs(c->copy);
+}
+
+static PyMethodDef geonh_call_def = {"call", (PyCFunction)(void (*)(void))geonh_call, METH_FASTCALL,
+                                     "call(t, y, p=None, out=None)"};
+
+/* bind_call(x, out, layout, error, message, copy, ny, pidx) */
+static PyObject *geonh_bind_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Caller *c;
+    Py_ssize_t i, np;
+    PyObject *capsule, *fn;
+    if (nargs != 8 || !PyTuple_Check(args[7])) {
+        PyErr_SetString(PyExc_TypeError, "bind_call(x, out, layout, error, message, copy, ny, pidx: tuple)");
+        return NULL;
+    }
+    c = (Caller *)PyMem_Calloc(1, sizeof(Caller));
+    if (c == NULL) return PyErr_NoMemory();
+    np = PyTuple_GET_SIZE(args[7]);
+    c->np = np;
+    c->pidx = (Py_ssize_t *)PyMem_Calloc(np ? (size_t)np : 1, sizeof(Py_ssize_t));
+    if (c->pidx == NULL) { PyMem_Free(c); return PyErr_NoMemory(); }
+    c->ny = PyLong_AsSsize_t(args[6]);
+    if ((c->ny == -1 && PyErr_Occurred()) || c->ny < 0 || 1 + c->ny > NIN || c->ny > NOUT) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ny does not fit");
+        geonh_caller_release(c);
+        return NULL;
+    }
+    for (i = 0; i < np; i++) {
+        c->pidx[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(args[7], i));
+        if (c->pidx[i] < 0 || c->pidx[i] >= NIN) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a parameter index does not fit");
+            geonh_caller_release(c);
+            return NULL;
+        }
+    }
+    if (geonh_layout(args[2], &c->b.layout) < 0) { geonh_caller_release(c); return NULL; }
+    if (geonh_buffer(args[0], &c->b.in, NIN, 1, "the arguments") < 0) { geonh_caller_release(c); return NULL; }
+    if (geonh_buffer(args[1], &c->b.out, NOUT, 1, "the outputs") < 0) { geonh_caller_release(c); return NULL; }
+    Py_INCREF(args[3]);
+    Py_INCREF(args[4]);
+    Py_INCREF(args[5]);
+    c->b.error = args[3];
+    c->b.message = args[4];
+    c->copy = args[5];
+    capsule = PyCapsule_New(c, NULL, geonh_caller_free);
+    if (capsule == NULL) { geonh_caller_release(c); return NULL; }
+    fn = PyCFunction_New(&geonh_call_def, capsule);
+    Py_DECREF(capsule);
+    return fn;
+}
+
 static PyObject *geonh_into(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer in, out;
@@ -473,6 +635,8 @@ static PyMethodDef geonh_methods[] = {
     {"into", (PyCFunction)(void (*)(void))geonh_into, METH_FASTCALL, "into(x, out): out = f(x)"},
     {"batch", (PyCFunction)(void (*)(void))geonh_batch, METH_FASTCALL, "batch(X, O, layout)"},
     {"bind", (PyCFunction)(void (*)(void))geonh_bind, METH_FASTCALL, "bind(x, out, layout, error, message)"},
+    {"bind_call", (PyCFunction)(void (*)(void))geonh_bind_call, METH_FASTCALL,
+     "bind_call(x, out, layout, error, message, copy, ny, pidx)"},
     {NULL, NULL, 0, NULL}
 };
 

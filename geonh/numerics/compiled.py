@@ -376,6 +376,10 @@ class ODEFunction:
         self._singular = f"the {core.eqs.form} mass matrix is singular at this state"
         self._raw = _raw_entry(core.main, self._scratch, self._buf, self._layout, self._singular)
         self._csolve = self._cmod is not None
+        # f(t, y, p) and into in one C call (arguments off its fast path: NotImplemented)
+        self._ccall = None if self._cmod is None else self._cmod.bind_call(
+            self._buf, self._scratch, self._layout, SingularMapError, self._singular, self._sview.copy, self._ny,
+            tuple(int(i) for i in np.arange(len(core.args))[self._pidx]))
         self._inline = core.inline
         self._ichk = core.ichk
         self.equations = core.eqs
@@ -465,6 +469,10 @@ class ODEFunction:
 
     def __call__(self, t, y, p=None) -> np.ndarray:
         """(K, u̇) at (t, y): a fresh float array of length n_q + n_u."""
+        if self._ccall is not None and _get_ident() == self._owner:
+            r = self._ccall(t, y, p)
+            if r is not NotImplemented:
+                return r
         if _get_ident() != self._owner:
             a = self._args(t, y, p)  # another thread: its own argument array
             out = np.empty(self._size)
@@ -477,13 +485,17 @@ class ODEFunction:
             self._args(t, y, p)  # raises the error
         if self._np and (p is None or len(p) != self._np):
             self._args(t, y, p)  # raises the error
-        a[0] = t
-        self._yview[...] = y
-        if self._np:
-            if self._pview is not None:
-                self._pview[...] = p
-            else:
-                a[self._pidx] = p
+        try:
+            a[0] = t
+            self._yview[...] = y
+            if self._np:
+                if self._pview is not None:
+                    self._pview[...] = p
+                else:
+                    a[self._pidx] = p
+        except (TypeError, ValueError):
+            self._args(t, y, p)  # raises the error (ParseError, DimensionError, …)
+            raise
         res = self._scratch
         if self._csolve:
             self._raw()  # evaluates and solves
@@ -509,16 +521,24 @@ class ODEFunction:
         if _get_ident() != self._owner:
             out[:] = self(t, y, p)
             return out
+        if self._ccall is not None and out.flags.writeable:
+            r = self._ccall(t, y, p, out)
+            if r is not NotImplemented:
+                return r
         if len(y) != self._ny or (self._np and (p is None or len(p) != self._np)):
             self._args(t, y, p)  # raises the error
         a = self._buf
-        a[0] = t
-        self._yview[...] = y
-        if self._np:
-            if self._pview is not None:
-                self._pview[...] = p
-            else:
-                a[self._pidx] = p
+        try:
+            a[0] = t
+            self._yview[...] = y
+            if self._np:
+                if self._pview is not None:
+                    self._pview[...] = p
+                else:
+                    a[self._pidx] = p
+        except (TypeError, ValueError):
+            self._args(t, y, p)  # raises the error (ParseError, DimensionError, …)
+            raise
         res = self._scratch
         if self._csolve:
             self._raw()  # evaluates and solves

@@ -226,3 +226,43 @@ def test_flags_keep_ieee_rounding():
         assert "-ffp-contract=off" in flags and "-ffast-math" not in flags
         assert ("-march=native" in flags) == native
     assert "-O0" in cbackend.compile_flags(0) and "-O3" in cbackend.compile_flags(7)
+
+
+@pytest.mark.slow
+def test_c_call_takes_arrays_lists_and_refuses_what_llvm_refuses(sleigh_pair):
+    from geonh.errors import GeonhError
+    fc, fl = sleigh_pair
+    y = [0.1, -0.2, 0.3, 0.4, -0.5]
+    p = [1.5, 0.5, 2]
+    ref = fl(0.0, np.array(y), np.array(p, dtype=float))
+    for yy in (y, tuple(y), np.array(y), [np.float64(v) for v in y]):
+        for pp in (p, np.array(p, dtype=float), tuple(p)):
+            _close(fc(0, yy, pp), ref)
+            _close(fc.into(np.empty(5), 0.0, yy, pp), ref)
+    assert fc._ccall(0.0, y, p) is not NotImplemented                 # the one-C-call path is taken
+    assert fc._ccall(0.0, np.array(y), np.array(p, dtype=float)) is not NotImplemented
+    assert fc._ccall(0.0, [True] * 5, p) is NotImplemented            # off the fast path
+    r1 = fc(0.0, y, p)
+    r2 = fc(0.0, y, p)
+    assert r1 is not r2 and r1.base is None or r1.base is not r2.base   # fresh arrays
+    for bad in ((0.0, y[:4], p), (0.0, y, p[:2]), (0.0, y), (0.0, y + [1.0], p), ("zero", y, p),
+                (0.0, ["a", 0, 0, 0, 0], p), (0.0, np.array(y)[::-1][::2], p)):
+        errs = []
+        for f in (fc, fl):
+            try:
+                f(*bad)
+                errs.append(None)
+            except GeonhError as e:
+                errs.append(type(e))
+        assert errs[0] == errs[1], (bad, errs)
+
+
+@pytest.mark.slow
+def test_c_call_with_parameters_bound_in_the_middle(sleigh_pair):
+    # parameters (I, a, m); binding a leaves open ones at non-contiguous argument positions
+    fc, fl = sleigh_pair
+    bc, bl = fc.bind({"a": 0.7}), fl.bind({"a": 0.7})
+    assert not isinstance(bc._pidx, slice)
+    y = np.array([0.3, 0.1, -0.2, 0.5, 0.9])
+    _close(bc(0.0, y, [1.2, 3.0]), bl(0.0, y, [1.2, 3.0]))
+    _close(bc.into(np.empty(5), 0.0, y, np.array([1.2, 3.0])), bl(0.0, y, [1.2, 3.0]))

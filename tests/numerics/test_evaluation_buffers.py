@@ -9,10 +9,17 @@ from geonh.errors import DimensionError, GeonhError, SingularMapError
 from geonh.models import mechanical as mm
 
 
-@pytest.fixture(scope="module")
-def sleigh_f():
+def _c_param():
+    from geonh.numerics.cbackend import find_compiler
+    return pytest.param("c", marks=[pytest.mark.slow,
+                                    pytest.mark.skipif(find_compiler() is None, reason="no C compiler")])
+
+
+@pytest.fixture(scope="module", params=["auto", _c_param()])
+def sleigh_f(request):
+    # every test here runs on the default backend and on backend="c" (its own C entries)
     Mo = mm.chaplygin_sleigh()
-    return boltzmann_hamel(Mo.system, Mo.frame).ode_function()
+    return boltzmann_hamel(Mo.system, Mo.frame).ode_function(backend=request.param)
 
 
 @pytest.fixture(scope="module")
