@@ -380,6 +380,10 @@ class ODEFunction:
         self._ccall = None if self._cmod is None else self._cmod.bind_call(
             self._buf, self._scratch, self._layout, SingularMapError, self._singular, self._sview.copy, self._ny,
             tuple(int(i) for i in np.arange(len(core.args))[self._pidx]))
+        if self._ccall is not None:
+            # the C entries go first at every call: a subclass, so the other backends' calls
+            # pay no test for them
+            self.__class__ = _CODEFunction
         self._inline = core.inline
         self._ichk = core.ichk
         self.equations = core.eqs
@@ -469,10 +473,6 @@ class ODEFunction:
 
     def __call__(self, t, y, p=None) -> np.ndarray:
         """(K, u̇) at (t, y): a fresh float array of length n_q + n_u."""
-        if self._ccall is not None and _get_ident() == self._owner:
-            r = self._ccall(t, y, p)
-            if r is not NotImplemented:
-                return r
         if _get_ident() != self._owner:
             a = self._args(t, y, p)  # another thread: its own argument array
             out = np.empty(self._size)
@@ -497,16 +497,12 @@ class ODEFunction:
             self._args(t, y, p)  # raises the error (ParseError, DimensionError, …)
             raise
         res = self._scratch
-        if self._csolve:
-            self._raw()  # evaluates and solves
-        elif self._raw is not None:
-            self._raw()
-            if not self._inline or not _isfinite(self._svals[self._ichk]):
-                self._fill(res)
+        if self._raw is not None:
+            self._raw()  # (C backend: evaluates and solves; the fill below then repeats the solve)
         else:
             self._into(a, res)
-            if not self._inline or not _isfinite(self._svals[self._ichk]):
-                self._fill(res)
+        if not self._inline or not _isfinite(self._svals[self._ichk]):
+            self._fill(res)
         return self._sview.copy()
 
     def into(self, out: np.ndarray, t, y, p=None) -> np.ndarray:
@@ -521,10 +517,6 @@ class ODEFunction:
         if _get_ident() != self._owner:
             out[:] = self(t, y, p)
             return out
-        if self._ccall is not None and out.flags.writeable:
-            r = self._ccall(t, y, p, out)
-            if r is not NotImplemented:
-                return r
         if len(y) != self._ny or (self._np and (p is None or len(p) != self._np)):
             self._args(t, y, p)  # raises the error
         a = self._buf
@@ -540,16 +532,12 @@ class ODEFunction:
             self._args(t, y, p)  # raises the error (ParseError, DimensionError, …)
             raise
         res = self._scratch
-        if self._csolve:
-            self._raw()  # evaluates and solves
-        elif self._raw is not None:
-            self._raw()
-            if not self._inline or not _isfinite(self._svals[self._ichk]):
-                self._fill(res)
+        if self._raw is not None:
+            self._raw()  # (C backend: evaluates and solves; the fill below then repeats the solve)
         else:
             self._into(a, res)
-            if not self._inline or not _isfinite(self._svals[self._ichk]):
-                self._fill(res)
+        if not self._inline or not _isfinite(self._svals[self._ichk]):
+            self._fill(res)
         try:
             out[:] = self._sview
         except ValueError:
@@ -682,6 +670,27 @@ class ODEFunction:
         open_ = f", parameters {[s.name for s in self.parameters]}" if self.parameters else ""
         return (f"ODEFunction({self.equations.form}: y = {list(self.state_names)}, backend {self.backend!r}"
                 f"{open_})")
+
+
+class _CODEFunction(ODEFunction):
+    """An :class:`ODEFunction` of the C backend: ``f(t, y, p)`` and ``f.into`` try the
+    module's one-call entry first (``bind_call``, :mod:`geonh.numerics.cbackend`); arguments
+    off its fast path (NotImplemented) and calls from other threads take the checked route."""
+
+    def __call__(self, t, y, p=None) -> np.ndarray:
+        if _get_ident() == self._owner:
+            r = self._ccall(t, y, p)
+            if r is not NotImplemented:
+                return r
+        return ODEFunction.__call__(self, t, y, p)
+
+    def into(self, out: np.ndarray, t, y, p=None) -> np.ndarray:
+        if (type(out) is np.ndarray and out.shape == self._oshape and out.strides == _STRIDE8
+                and out.dtype is _F8 and out.flags.writeable and _get_ident() == self._owner):
+            r = self._ccall(t, y, p, out)
+            if r is not NotImplemented:
+                return r
+        return ODEFunction.into(self, out, t, y, p)
 
 
 class EvaluationBuffer:
