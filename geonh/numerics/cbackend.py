@@ -349,6 +349,20 @@ static int geonh_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t count, int wr
     return 0;
 }
 
+/* the program reads `in` and writes `out` as distinct arrays (restrict): refuse overlapping
+   buffers (releasing both) */
+static int geonh_overlap(Py_buffer *in, Py_buffer *out)
+{
+    const char *a = (const char *)in->buf, *b = (const char *)out->buf;
+    if (a < b + out->len && b < a + in->len) {
+        PyBuffer_Release(in);
+        PyBuffer_Release(out);
+        PyErr_SetString(PyExc_ValueError, "the arguments and the outputs must not overlap");
+        return 1;
+    }
+    return 0;
+}
+
 typedef struct {
     Py_buffer in, out;
     Layout layout;
@@ -582,6 +596,7 @@ static PyObject *geonh_into(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     if (geonh_buffer(args[0], &in, NIN, 0, "the arguments") < 0) return NULL;
     if (geonh_buffer(args[1], &out, NOUT, 1, "the outputs") < 0) { PyBuffer_Release(&in); return NULL; }
+    if (geonh_overlap(&in, &out)) return NULL;
     geonh_eval((const double *)in.buf, (double *)out.buf);
     PyBuffer_Release(&in);
     PyBuffer_Release(&out);
@@ -614,6 +629,7 @@ static PyObject *geonh_batch(PyObject *module, PyObject *const *args, Py_ssize_t
                      NIN, NOUT);
         return NULL;
     }
+    if (geonh_overlap(&in, &out)) return NULL;
     rows = in.shape[0];
     Py_BEGIN_ALLOW_THREADS
     for (r = 0; r < rows; r++) {

@@ -377,7 +377,7 @@ class ODEFunction:
         self._raw = _raw_entry(core.main, self._scratch, self._buf, self._layout, self._singular)
         self._csolve = self._cmod is not None
         # f(t, y, p) and into in one C call (arguments off its fast path: NotImplemented)
-        self._ccall = None if self._cmod is None else self._cmod.bind_call(
+        self._ccall: Any = None if self._cmod is None else self._cmod.bind_call(
             self._buf, self._scratch, self._layout, SingularMapError, self._singular, self._sview.copy, self._ny,
             tuple(int(i) for i in np.arange(len(core.args))[self._pidx]))
         if self._ccall is not None:

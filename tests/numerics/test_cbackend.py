@@ -187,6 +187,9 @@ def test_c_module_entries_check_their_buffers(sleigh_pair):
         mod.batch(np.empty((4, mod.nin))[:, ::1].T, np.empty((mod.nin, mod.nout)), None)
     with pytest.raises(ValueError):
         mod.batch(np.empty((4, mod.nin)), np.empty((3, mod.nout)), None)
+    shared = np.zeros(mod.nin + mod.nout)
+    with pytest.raises(ValueError, match="overlap"):
+        mod.into(shared[:mod.nin], shared[1:1 + mod.nout])
     ro = np.empty(mod.nout)
     ro.flags.writeable = False
     with pytest.raises((ValueError, BufferError)):
