@@ -226,8 +226,9 @@ def test_wheel_contents(tmp_path):
 # ----------------------------------------------------------------------------------------------
 # declared dependencies
 # ----------------------------------------------------------------------------------------------
-# extras for tools, not for code under geonh/: the test suite, and the docs site (docs/conf.py)
-TOOL_EXTRAS = {"test", "docs"}
+# extras for tools, not for code under geonh/: the test suite, the docs site (docs/conf.py) and the
+# peers of benchmarks/peer_evaluation.py
+TOOL_EXTRAS = {"test", "docs", "bench"}
 
 
 def _declared() -> tuple[set[str], set[str]]:

@@ -8,6 +8,8 @@ symbols into a :class:`CompiledFunction`.  Backends:
 * ``"lambda"`` — symengine's lambda backend (a tree of C++ closures, no LLVM; builds faster,
   runs slower);
 * ``"numpy"`` — ``sympy.lambdify`` with ``cse=True`` on numpy;
+* ``"c"`` — the same program as for LLVM printed as C and compiled by the system C compiler
+  into an extension module (:mod:`geonh.numerics.cbackend`; needs a C compiler);
 * ``"auto"`` (default) — ``"llvm"`` where symengine with LLVM is installed and converts the
   expressions, else ``"numpy"``.
 
@@ -51,7 +53,7 @@ __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms
            "llvm_available", "symengine_available"]
 
 #: the backends :func:`compile_function` knows ("auto" picks llvm where it works, else numpy)
-BACKENDS = ("auto", "llvm", "lambda", "numpy")
+BACKENDS = ("auto", "llvm", "lambda", "numpy", "c")
 
 
 @lru_cache(maxsize=None)
@@ -374,9 +376,13 @@ class CompiledFunction:
     * ``f.into(x, out)`` — the hot path for callers that own their buffers: x must be a
       C-contiguous float64 array of length ``len(args)`` and out a float64 array of length
       ``size``; nothing is checked.
+
+    ``program``: (symengine arguments, symengine expressions) exactly as handed to the
+    symengine compiler (after :func:`factor_sums`), or None (numpy backend): what
+    ``benchmarks/peer_evaluation.py`` compiles with other tools.
     """
 
-    def __init__(self, args, shape, size, backend, single, batch, into):
+    def __init__(self, args, shape, size, backend, single, batch, into, program=None):
         self.args = args
         self.shape = shape
         self.size = size
@@ -384,6 +390,7 @@ class CompiledFunction:
         self._single = single
         self._batch = batch
         self.into = into
+        self.program = program
 
     def __call__(self, x) -> np.ndarray:
         x = _floats(x, "the argument values")
@@ -401,21 +408,34 @@ class CompiledFunction:
         return f"CompiledFunction({self.size} expressions in {len(self.args)} arguments, backend={self.backend!r})"
 
 
-def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_ops=None):
-    import symengine as se
+def _se_program(args, flat, wrt, definitions, factor):
+    """(symengine arguments, expressions) to compile: converted, differentiated (``wrt``) or
+    factored (:func:`factor_sums`, one round)."""
     se_args, se_exprs = _to_symengine(flat, args, definitions)
     if wrt is not None:
         pos = {a: i for i, a in enumerate(args)}
         se_wrt = [se_args[pos[w]] for w in wrt]
         se_exprs = [e.diff(w) for e in se_exprs for w in se_wrt]
-        factor = False
+    elif factor:
+        se_exprs = factor_sums(se_exprs, rounds=1)
+    return se_args, se_exprs
+
+
+def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_ops=None):
+    """(single, batch, into, program) compiled by symengine: one function, or blocks for a
+    heavy program (each block factored alone: factoring the whole graph grows as N^4)."""
+    import symengine as se
+    se_args, se_exprs = _se_program(args, flat, wrt, definitions, False)
+    factor = factor and wrt is None
     kw = {"backend": backend, "cse": True, "real": True}
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
     size = len(se_exprs)
     blocks = _blocks(se_exprs, BLOCK_OPS if block_ops is None else block_ops, BLOCK_THRESHOLD)
     if blocks is None:
-        lam = se.Lambdify(se_args, factor_sums(se_exprs, rounds=1) if factor else se_exprs, **kw)
+        if factor:
+            se_exprs = factor_sums(se_exprs, rounds=1)
+        lam = se.Lambdify(se_args, se_exprs, **kw)
 
         def single(x):
             out = np.empty(size)
@@ -425,8 +445,8 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_o
         def batch(X):
             return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
 
-        return single, batch, lam.unsafe_real
-    return _chained(se_args, blocks, size, kw, factor)
+        return single, batch, lam.unsafe_real, (se_args, se_exprs)
+    return (*_chained(se_args, blocks, size, kw, factor), (se_args, se_exprs))
 
 
 def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
@@ -583,6 +603,12 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
             except Exception:  # noqa: BLE001 - symengine cannot take these expressions: use numpy
                 pass
         return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions))
+    if backend == "c":  # the C backend (geonh.numerics.cbackend) on the program LLVM would get
+        if not symengine_available():
+            raise NotFoundError("backend 'c' needs symengine (pip install symengine); use backend='numpy'")
+        from .cbackend import c_function
+        se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor)
+        return CompiledFunction(args, shape, size, "c", *c_function(se_args, se_exprs, opt_level))
     if backend in ("llvm", "lambda"):
         if backend == "lambda" and not symengine_available():
             raise NotFoundError("backend 'lambda' needs symengine (pip install symengine); use backend='numpy'")

@@ -41,8 +41,12 @@ argument buffer).  A :class:`~geonh.numerics.Trajectory` pickles: it keeps its n
 recipe of its function (:meth:`ODEFunction._recipe`), recompiled only if asked for.
 
 The hot path ``f(t, y[, p])`` writes t, y and p into an argument buffer owned by the function
-(no allocation), runs the compiled code into a fresh output array and returns a view of its
-first n_q + n_u entries: the result is never reused.  The buffer belongs to the thread that
+(no allocation), runs the compiled code (LLVM: through a ctypes entry bound once to the
+function's argument and output buffers) and returns a fresh copy of the first n_q + n_u
+outputs: the result is never reused.  ``f.into(out, t, y, p)`` writes the same values into
+the caller's array ``out`` (checked: shape (n_q + n_u,), float64, contiguous, writable);
+``f.buffer()`` gives an :class:`EvaluationBuffer` — argument and result arrays owned by it
+and a call ``b()`` without any check or allocation, as CasADi's ``Function.buffer()``.  The buffer belongs to the thread that
 built the function; a call from any other thread (a thread pool, a Dask worker) builds its
 arguments in a fresh array instead, so one ODEFunction is safe to share between threads.
 """
@@ -51,6 +55,7 @@ from __future__ import annotations
 import threading
 
 import math
+from functools import partial
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -66,7 +71,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
 
-__all__ = ["ODEFunction", "Observable", "ode_function"]
+__all__ = ["EvaluationBuffer", "ODEFunction", "Observable", "ode_function"]
 
 
 def _is_number(v) -> bool:
@@ -241,7 +246,7 @@ class _Core:
         if backend == "auto":
             from .codegen import llvm_available
             resolved = "llvm" if llvm_available() else "numpy"
-        if resolved in ("llvm", "lambda"):
+        if resolved in ("llvm", "lambda", "c"):
             inline = _inline_lu(sp.Matrix(self.k, self.k, self.M))
         if inline is not None:
             defs, xs, check = inline
@@ -286,10 +291,20 @@ class _Core:
             k = self.k
             R = [sum((self.M[i * k + j] * self.x[j] for j in range(k) if self.M[i * k + j] != 0), sp.S.Zero)
                  - self.F[i] for i in range(k)]
-            self._jac = compile_function(self.K + R, self.args + self.x, backend=self.backend,
+            self._jac = compile_function(self.K + R, self.args + self.x, backend=_aux_backend(self.backend),
                                          what="the Jacobian", wrt=y,
                                          opt_level=0 if self.opt_level is None else self.opt_level)
         return self._jac
+
+
+def _aux_backend(backend: str) -> str:
+    """The backend of the Jacobian and of observables: LLVM (where available) beside the C
+    backend, whose compiler start-up (Python's headers, ~0.5 s) would dominate these rarely
+    evaluated functions; else the main function's backend."""
+    if backend == "c":
+        from .codegen import llvm_available
+        return "llvm" if llvm_available() else "c"
+    return backend
 
 
 class ODEFunction:
@@ -301,7 +316,7 @@ class ODEFunction:
     parameters : the parameter symbols left open, in the order of ``p`` in ``f(t, y, p)``.
     bound : {symbol: value} of the parameters given at build time.
     state : the state symbols (q then u); ``state_names`` their names.
-    backend : the backend actually used ("llvm", "lambda" or "numpy").
+    backend : the backend actually used ("llvm", "lambda", "numpy" or "c").
     """
 
     def __init__(self, eqs, params: Mapping | None = None, *, backend: str = "auto", jacobian: bool = False,
@@ -348,9 +363,27 @@ class ODEFunction:
         self._ny = core.n + core.nu
         self._ny1 = 1 + self._ny
         self._yview = self._buf[1:self._ny1]
+        self._oshape = (self._ny,)
         self._into = core.main.into
         self._size = core.size
+        self._scratch = np.empty(core.size)  # the compiled code's output for into()
+        self._sview = self._scratch[:self._ny]
+        self._svals = memoryview(self._scratch.data)  # Python floats on indexing (the check value)
         self._fill = _solver(core.k, core.n, core.nu, core.iM, core.eqs.form)
+        # the C backend's module: its entries also solve M x = F (module doc of cbackend)
+        self._cmod = _c_module(core.main)
+        self._layout = (core.n, core.nu, core.k, core.iM, core.ichk if core.inline else -1)
+        self._singular = f"the {core.eqs.form} mass matrix is singular at this state"
+        self._raw = _raw_entry(core.main, self._scratch, self._buf, self._layout, self._singular)
+        self._csolve = self._cmod is not None
+        # f(t, y, p) and into in one C call (arguments off its fast path: NotImplemented)
+        self._ccall: Any = None if self._cmod is None else self._cmod.bind_call(
+            self._buf, self._scratch, self._layout, SingularMapError, self._singular, self._sview.copy, self._ny,
+            tuple(int(i) for i in np.arange(len(core.args))[self._pidx]))
+        if self._ccall is not None:
+            # the C entries go first at every call: a subclass, so the other backends' calls
+            # pay no test for them
+            self.__class__ = _CODEFunction
         self._inline = core.inline
         self._ichk = core.ichk
         self.equations = core.eqs
@@ -452,18 +485,80 @@ class ODEFunction:
             self._args(t, y, p)  # raises the error
         if self._np and (p is None or len(p) != self._np):
             self._args(t, y, p)  # raises the error
-        a[0] = t
-        self._yview[...] = y
-        if self._np:
-            if self._pview is not None:
-                self._pview[...] = p
-            else:
-                a[self._pidx] = p
-        out = np.empty(self._size)
-        self._into(a, out)
-        if not self._inline or not _isfinite(out[self._ichk]):
-            self._fill(out)
-        return out[:self._ny]
+        try:
+            a[0] = t
+            self._yview[...] = y
+            if self._np:
+                if self._pview is not None:
+                    self._pview[...] = p
+                else:
+                    a[self._pidx] = p
+        except (TypeError, ValueError):
+            self._args(t, y, p)  # raises the error (ParseError, DimensionError, …)
+            raise
+        res = self._scratch
+        if self._raw is not None:
+            self._raw()  # (C backend: evaluates and solves; the fill below then repeats the solve)
+        else:
+            self._into(a, res)
+        if not self._inline or not _isfinite(self._svals[self._ichk]):
+            self._fill(res)
+        return self._sview.copy()
+
+    def into(self, out: np.ndarray, t, y, p=None) -> np.ndarray:
+        """Write (K, u̇) at (t, y) into ``out`` and return it: the call for a caller that owns
+        its result buffer (no allocation).  ``out`` must be a writable C-contiguous float64
+        array of shape (n_q + n_u,) — anything else raises :class:`~geonh.errors.DimensionError`
+        (checked at every call: it is the caller's array) —; t, y and p as for ``f(t, y, p)``.
+        The values are those of ``f(t, y, p)``.  From a thread other than the one that built
+        the function, the arguments go through a fresh array (as ``f(t, y, p)`` does)."""
+        if type(out) is not np.ndarray or out.shape != self._oshape or out.strides != _STRIDE8 or out.dtype is not _F8:
+            raise DimensionError(self._out_message(out))
+        if _get_ident() != self._owner:
+            out[:] = self(t, y, p)
+            return out
+        if len(y) != self._ny or (self._np and (p is None or len(p) != self._np)):
+            self._args(t, y, p)  # raises the error
+        a = self._buf
+        try:
+            a[0] = t
+            self._yview[...] = y
+            if self._np:
+                if self._pview is not None:
+                    self._pview[...] = p
+                else:
+                    a[self._pidx] = p
+        except (TypeError, ValueError):
+            self._args(t, y, p)  # raises the error (ParseError, DimensionError, …)
+            raise
+        res = self._scratch
+        if self._raw is not None:
+            self._raw()  # (C backend: evaluates and solves; the fill below then repeats the solve)
+        else:
+            self._into(a, res)
+        if not self._inline or not _isfinite(self._svals[self._ichk]):
+            self._fill(res)
+        try:
+            out[:] = self._sview
+        except ValueError:
+            raise DimensionError(self._out_message(out)) from None  # read-only
+        return out
+
+    def _out_message(self, out) -> str:
+        if not isinstance(out, np.ndarray):
+            return f"into: out must be a numpy float64 array of shape {self._oshape}, not {type(out).__name__}"
+        return (f"into: out must be a writable C-contiguous float64 array of shape {self._oshape}; got shape "
+                f"{out.shape}, dtype {out.dtype}" + ("" if out.flags.writeable else ", read-only")
+                + ("" if out.flags.c_contiguous else ", not contiguous"))
+
+    def buffer(self) -> "EvaluationBuffer":
+        """A buffer evaluation of this function, as CasADi's ``Function.buffer()``: the returned
+        :class:`EvaluationBuffer` owns an argument array ``b.args`` = (t, y, p) (``b.y`` and
+        ``b.p`` are views into it) and a result ``b.out`` (K, u̇);
+        ``b()`` evaluates at what ``b.args`` holds now into ``b.out`` and returns nothing, with
+        no argument checks and no allocation (the fastest call; for loops that own their
+        state).  Each buffer is independent: one per thread."""
+        return EvaluationBuffer(self)
 
     def unknowns(self, t, y, p=None) -> np.ndarray:
         """All unknowns x = (u̇, λ) at (t, y)."""
@@ -518,18 +613,31 @@ class ODEFunction:
                     raise SingularMapError(f"the {c.eqs.form} mass matrix is singular at state row {i}") from None
             raise  # pragma: no cover
 
+    def _c_batch(self, A: np.ndarray) -> np.ndarray:
+        """The C backend's batch: evaluation and solve of every row in C (full output rows)."""
+        out = np.empty((A.shape[0], self._size))
+        bad = self._cmod.batch(A, out, self._layout)
+        if bad >= 0:
+            raise SingularMapError(f"the {self._core.eqs.form} mass matrix is singular at state row {bad}")
+        return out
+
     def batch(self, t, Y, P=None) -> np.ndarray:
         """(K, u̇) at the rows of Y (shape (k, n_q + n_u)); t a number or k numbers; P one
         parameter vector or one per row.  Returns shape (k, n_q + n_u)."""
         A = self._batch_args(t, Y, P)
+        c = self._core
+        if self._csolve:
+            return self._c_batch(A)[:, :self._ny].copy()
         out = self._core.main.batch(A)
         X = self._batch_solve(out)
-        c = self._core
         return np.concatenate([out[:, :c.n], X[:, :c.nu]], axis=1)
 
     def batch_unknowns(self, t, Y, P=None) -> np.ndarray:
         """x = (u̇, λ) at the rows of Y: shape (k, len(unknowns))."""
         A = self._batch_args(t, Y, P)
+        if self._csolve:
+            c = self._core
+            return self._c_batch(A)[:, c.n:c.n + c.k].copy()
         return self._batch_solve(self._core.main.batch(A))
 
     def jacobian(self, t, y, p=None) -> np.ndarray:
@@ -564,6 +672,128 @@ class ODEFunction:
                 f"{open_})")
 
 
+class _CODEFunction(ODEFunction):
+    """An :class:`ODEFunction` of the C backend: ``f(t, y, p)`` and ``f.into`` try the
+    module's one-call entry first (``bind_call``, :mod:`geonh.numerics.cbackend`); arguments
+    off its fast path (NotImplemented) and calls from other threads take the checked route."""
+
+    def __call__(self, t, y, p=None) -> np.ndarray:
+        if _get_ident() == self._owner:
+            r = self._ccall(t, y, p)
+            if r is not NotImplemented:
+                return r
+        return ODEFunction.__call__(self, t, y, p)
+
+    def into(self, out: np.ndarray, t, y, p=None) -> np.ndarray:
+        if (type(out) is np.ndarray and out.shape == self._oshape and out.strides == _STRIDE8
+                and out.dtype is _F8 and out.flags.writeable and _get_ident() == self._owner):
+            r = self._ccall(t, y, p, out)
+            if r is not NotImplemented:
+                return r
+        return ODEFunction.into(self, out, t, y, p)
+
+
+class EvaluationBuffer:
+    """Buffers for the fastest evaluation of an :class:`ODEFunction` (:meth:`ODEFunction.buffer`).
+
+    ``args``: the argument vector (t, q, u, parameters; bound parameters already filled in),
+    ``y`` and ``p`` views of its state and open-parameter parts (p None when every parameter
+    is bound or the open ones are not contiguous: then write ``args`` at ``param_index``),
+    ``out``: (K, u̇), a view of the full compiled output.  ``b()`` runs the compiled code on
+    ``args`` into the output and solves M x = F where the inline elimination's check fails
+    (exactly as ``f(t, y, p)``); a singular M raises :class:`~geonh.errors.SingularMapError`.
+    Nothing is validated at the call: the arrays are this object's, of the right shape and
+    type by construction (validated once); write numbers into them, never rebind them.
+    ``b.run`` is the same call as a plain function (the fastest: no method dispatch)."""
+
+    def __init__(self, f: ODEFunction):
+        self.args = f._template.copy()
+        self._full = np.empty(f._size)
+        self.out = self._full[:f._ny]
+        self.y = self.args[1:f._ny1]
+        self.param_index = f._pidx
+        self.p = self.args[f._pidx] if isinstance(f._pidx, slice) else None
+        self._raw = _raw_entry(f._core.main, self._full, self.args, f._layout, f._singular)
+        self._slow = f._into
+        self._inline = f._inline
+        self._ichk = f._ichk
+        self._fill = f._fill
+        self._f = f
+        raw = self._raw
+        full, ichk, fill, slow, args = self._full, self._ichk, self._fill, self._slow, self.args
+        values = full.data  # indexing gives Python floats: cheaper than a numpy scalar
+        if f._csolve:
+            run = raw  # the C entry evaluates and solves (a builtin: no Python frame)
+        elif raw is None:
+            def run() -> None:
+                slow(args, full)
+                if not self._inline or not _isfinite(values[ichk]):
+                    fill(full)
+        elif self._inline:
+            def run() -> None:
+                raw()
+                if not _isfinite(values[ichk]):
+                    fill(full)
+        else:
+            def run() -> None:
+                raw()
+                fill(full)
+        #: ``b.run()`` is ``b()`` as a plain function (no method dispatch): the fastest call
+        self.run = run
+
+    def __call__(self) -> None:
+        """Evaluate at ``args`` into ``out``."""
+        self.run()
+
+    def __reduce__(self):
+        raise _not_picklable("an EvaluationBuffer", self._f.equations)
+
+    def __repr__(self) -> str:
+        return f"EvaluationBuffer({self._f!r})"
+
+
+_F8 = np.dtype(np.float64)
+_STRIDE8 = (8,)  # a C-contiguous float64 vector
+
+
+def _c_module(fn: CompiledFunction):
+    """The extension module of a C-backend function (:mod:`geonh.numerics.cbackend`), or None."""
+    if fn.backend != "c":
+        return None
+    return getattr(fn.into, "__self__", None)
+
+
+def _raw_entry(fn: CompiledFunction, out: np.ndarray, inp: np.ndarray, layout=None, singular: str = ""):
+    """A zero-argument entry bound to ``inp`` (the argument vector) and ``out`` (the outputs):
+    a call writes fn(inp) into out, nothing checked (the caller keeps both arrays alive and
+    never reallocates them); None where there is none (numpy, lambda).
+
+    C backend: the module's ``bind`` (buffers taken once through the buffer protocol; with
+    ``layout`` the entry also solves M x = F in C, raising SingularMapError(``singular``)).
+    LLVM: a ctypes entry into symengine's machine code, bound to its user data and to the
+    arrays' addresses — a ctypes call with pre-built pointer arguments costs less than
+    symengine's ``unsafe_real``, which acquires two buffers at every call."""
+    module = _c_module(fn)
+    if module is not None:
+        return module.bind(inp, out, layout, SingularMapError, singular)
+    owner = getattr(fn.into, "__self__", None)
+    as_ctypes = getattr(owner, "as_ctypes", None)
+    if as_ctypes is None:
+        return None
+    try:
+        import ctypes
+        cfn, user = as_ctypes()
+        addr = ctypes.cast(cfn, ctypes.c_void_p).value
+        if not addr:
+            return None
+        proto = ctypes.CFUNCTYPE(None)(addr)  # no argtypes: the pointers are passed as they are
+    except Exception:  # noqa: BLE001 - no ctypes entry here: the caller uses unsafe_real
+        return None
+    call = partial(proto, ctypes.c_void_p(out.ctypes.data), ctypes.c_void_p(inp.ctypes.data), user)
+    call.keep = (owner, cfn)  # type: ignore[attr-defined]  # the machine code lives as long as its owner
+    return call
+
+
 class Observable:
     """Expressions in (t, q, u, parameters[, x]) evaluated with an :class:`ODEFunction`'s
     parameters: ``g(t, y, p=None)`` and ``g.batch(t, Y, P=None)`` (see
@@ -592,7 +822,7 @@ class Observable:
         args = core.args + (core.x if unknowns else ())
         self._f = f
         self._unknowns = unknowns
-        self._fn = compile_function(flat, args, backend=backend or core.backend, what=what,
+        self._fn = compile_function(flat, args, backend=backend or _aux_backend(core.backend), what=what,
                                     opt_level=core.opt_level)
 
     def __reduce__(self):

@@ -253,7 +253,7 @@ def test_codegen_errors_name_what_is_wrong():
     assert c.batch(np.array([[2.0, 3.0], [1.0, 1.0]])).shape == (2, 2, 2)
     eq = models.get("chaplygin-sleigh").equations("boltzmann-hamel")
     with pytest.raises(g.NotFoundError):
-        eq.ode_function(backend="c")
+        eq.ode_function(backend="cobol")
 
 
 def test_simulate_refuses_inconsistent_initial_velocities_naming_the_constraint():
