@@ -124,6 +124,16 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
 COMPILED_TOL = 1e-10
 
 
+class _CompiledUnavailable(Exception):
+    """The compiled route cannot take these equations (symengine cannot compile them, or the
+    fallback code fails to evaluate them): :func:`_linearize` takes the PRECISION-digit route."""
+
+
+def _fnum(x: float):
+    """A double as a sympy Float of 15 digits (the digits it carries)."""
+    return sp.S.Zero if x == 0 else sp.Float(x)
+
+
 class _CompiledJets:
     """[K; r; f; g] (every kinematics row, the residuals r = M x − F, the holonomic and velocity
     constraints of :class:`_Read`) and their exact Jacobian with respect to w = (q, u, inputs,
@@ -143,11 +153,24 @@ class _CompiledJets:
         others = sorted(symbols_in(exprs, read.memo) - set(wrt), key=lambda s: (s.name, sp.srepr(s)))
         self.args = wrt + tuple(others)
         self.nw = len(wrt)
-        self.value = cached_compile(("linearize-values", exprs, self.args),
-                                    lambda: compile_function(exprs, self.args, what="the equations"))
-        self.jacobian = cached_compile(("linearize-jacobian", exprs, self.args, wrt),
-                                       lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
-                                                                opt_level=0))
+        from ..numerics.codegen import llvm_available
+        try:
+            self.value = cached_compile(("linearize-values", exprs, self.args),
+                                        lambda: compile_function(exprs, self.args, what="the equations"))
+            self.jacobian = cached_compile(("linearize-jacobian", exprs, self.args, wrt),
+                                           lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
+                                                                    opt_level=0))
+        except Exception as exc:  # noqa: BLE001 - what cannot be compiled takes the exact route
+            raise _CompiledUnavailable(str(exc)) from None
+        if llvm_available() and "llvm" not in (self.value.backend, self.jacobian.backend):
+            raise _CompiledUnavailable("symengine cannot compile these equations")
+
+    def _eval(self, a):
+        """(values, Jacobian) at the argument vector ``a``."""
+        try:
+            return self.value(a), self.jacobian(a)
+        except Exception as exc:  # noqa: BLE001 - e.g. DiracDelta in numpy code: the exact route
+            raise _CompiledUnavailable(str(exc)) from None
 
     def _vector(self, values: Mapping):
         """The argument vector (NaN where a value is missing) and the missing symbols."""
@@ -169,8 +192,7 @@ class _CompiledJets:
         them for Kr + r + f + g with respect to (q_r, u, inputs, x): sympy Floats."""
         import numpy as np
         a, missing = self._vector(values)
-        val = self.value(a)
-        J = self.jacobian(a)
+        val, J = self._eval(a)
         n = self.n
         rows = list(retained) + list(range(n, n + self.N + self.nh + self.ng))
         cols = list(retained) + list(range(n, self.nw))
@@ -180,8 +202,8 @@ class _CompiledJets:
                 raise MissingValueError(f"give values for {sorted(map(str, missing))} in the operating point "
                                         "(or linearize with symbolic=True)")
             raise SingularMapError("the equations have no finite value or derivative at the operating point")
-        K_all = [_num(float(x)) if np.isfinite(x) else None for x in val[:n]]
-        return ([_num(float(x)) for x in v], [[_num(float(x)) for x in r] for r in G], K_all)
+        K_all = [_fnum(float(x)) if np.isfinite(x) else None for x in val[:n]]
+        return ([_fnum(float(x)) for x in v], [[_fnum(float(x)) for x in r] for r in G], K_all)
 
     def dependence(self, values: Mapping) -> list[set]:
         """:func:`_genuine_dependence` of the groups [r, f + g, K_1, …, K_n] on the coordinates:
@@ -203,7 +225,7 @@ class _CompiledJets:
                 a[i] = base
             else:
                 a[i] = float(random_values(rng, (s,), span=GENERIC_SPAN)[s])
-        J = np.abs(self.jacobian(a)[:, :self.n])
+        J = np.abs(self._eval(a)[1][:, :self.n])
         n, N = self.n, self.N
         groups = [range(n, n + N), range(n + N, n + N + self.nh + self.ng)] + [[i] for i in range(n)]
         out = []
@@ -402,7 +424,7 @@ class _Mode:
                 raise SingularMapError(f"{what} is singular at the operating point") from None
             if not np.isfinite(X).all():
                 raise SingularMapError(f"{what} is singular at the operating point")
-            return sp.Matrix(A.rows, B.cols, [_num(float(v)) for v in X.ravel()])
+            return sp.Matrix(A.rows, B.cols, [_fnum(float(v)) for v in X.ravel()])
         with mpmath.workdps(precision()):
             Am = mpmath.matrix([[_mpf(x) for x in A.row(i)] for i in range(A.rows)])
             cols = []
@@ -630,8 +652,18 @@ class _Parts:
 
 def _linearize(equations: Equations, request: _Request) -> Linearization:
     """The linearization proper, stage by stage (:func:`linearize` adds the retry in a frame
-    regular at the point)."""
-    compiled = not request.symbolic and not request.exact
+    regular at the point): on compiled code unless ``symbolic`` or ``exact``, or when the
+    equations cannot be compiled (:class:`_CompiledUnavailable`: then at PRECISION digits)."""
+    if not request.symbolic and not request.exact:
+        try:
+            return _stages(equations, request, True)
+        except _CompiledUnavailable:
+            pass
+    return _stages(equations, request, False)
+
+
+def _stages(equations: Equations, request: _Request, compiled: bool) -> Linearization:
+    """The stages of :func:`_linearize`, the derivatives compiled or by jets."""
     mode = _Mode.of(request.symbolic, request.tol, compiled)
     read = _read_cached(equations)
     given = _given_point(equations, read, request)

@@ -285,7 +285,7 @@ def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
         names = {str(s) for s in model.parameters}
         lin = equations.linearize(benchmark_operating_point(model, v), ignorable="auto",
                                   inputs=[x for x in ("T_phi", "T_delta") if x in names],
-                                  dependent=("theta",) + _dependent_speeds(equations))
+                                  dependent=("theta",) + _dependent_speeds(equations), exact=True)
         out[v] = lin.second_order(coordinates=q)
     g = benchmark_parameters(model)[P["g"]]
     M = out[0].M
