@@ -248,8 +248,10 @@ def _entry(equations: Equations) -> tuple[Any, _Read, dict]:
     hit = _COMPILED.get(key)
     if hit is not None and hit[0]() is equations:
         return hit
-    ref = weakref.ref(equations, lambda _r, key=key: _COMPILED.pop(key, None))
-    entry = (ref, _read_equations(equations), {})
+    def drop(_ref: Any, key: int = key) -> None:
+        _COMPILED.pop(key, None)
+
+    entry: tuple[Any, _Read, dict] = (weakref.ref(equations, drop), _read_equations(equations), {})
     _COMPILED[key] = entry
     return entry
 

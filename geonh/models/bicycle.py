@@ -565,7 +565,7 @@ def basu_mandal_accelerations(model: MechanicalModel, eqs=None, basu: Mapping | 
     c̈ = ∂c/∂q · q̈ + q̇ᵀ ∂²c/∂q² q̇.  Returns {name: sympy Float}."""
     eqs = model.equations("boltzmann-hamel") if eqs is None else eqs
     state = basu_mandal_state(model, basu)
-    qdd = eqs.accelerations(state)
+    qdd = eqs.accelerations(state, exact=True)
     S = model.space
     out = {}
     for name, c in basu_coordinates(model).items():
