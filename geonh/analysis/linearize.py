@@ -353,6 +353,8 @@ class Linearization:
             known = set(self.equations.value_symbols) | symbols_in(A)
             A = A.xreplace({s: as_expr(v, what=f"value of {s}")
                             for s, v in resolve_keys(values, known, what="eigenvalue values").items()})
+        if self._parts.mode.compiled and not high_precision:
+            return _double_eigenvalues(A)
         return eigenvalues(A, high_precision=high_precision)
 
     def second_order(self, coordinates: Sequence | None = None) -> SecondOrder:
@@ -568,6 +570,7 @@ class _Read:
     holonomic: list                 # f(q) = 0
     velocity: list                  # g = A K + b = 0 (forms whose speeds are not independent)
     memo: dict = field(repr=False, compare=False)   # the symbols_in cache the stages share
+    derived: dict = field(default_factory=dict, repr=False, compare=False)  # per-equations results of stages
 
 
 @dataclass(frozen=True)
@@ -728,10 +731,12 @@ def _given_point(equations: Equations, read: _Read, request: _Request) -> _Given
     (not coordinates or speeds), 0 unless given; time 0 unless given."""
     S = equations.space
     q, u = read.q, read.u
-    universe: set = set(q) | set(u) | set(S.qd) | ({S.t} if S.t is not None else set())
-    universe |= symbols_in(read.residuals + read.kinematics + read.holonomic + read.velocity, read.memo)
-    universe -= set(read.unknowns)
-    by_name = {s.name: s for s in universe}
+    if "universe" not in read.derived:      # depends on the equations only: once per _Read
+        universe: set = set(q) | set(u) | set(S.qd) | ({S.t} if S.t is not None else set())
+        universe |= symbols_in(read.residuals + read.kinematics + read.holonomic + read.velocity, read.memo)
+        universe -= set(read.unknowns)
+        read.derived["universe"] = (frozenset(universe), {s.name: s for s in universe})
+    universe, by_name = read.derived["universe"]
     values: dict = {}
     given = {**equations.resolve_values(request.parameters, "linearize parameters"),
              **equations.resolve_values(request.operating_point, "operating point")}
@@ -1269,6 +1274,19 @@ def _second_order(lin: Linearization, coordinates) -> SecondOrder:
         M2, C2, K2, F2 = -M2, -C2, -K2, -F2
     M2, C2, K2, F2 = (X.applyfunc(_cancel_if_small) if lin.symbolic else mode.drop(X) for X in (M2, C2, K2, F2))
     return SecondOrder(M2, C2, K2, F2, tuple(ind[j] for j in sel), tuple(u[ui[c]] for c in ss), lin.inputs)
+
+
+def _double_eigenvalues(A: sp.Matrix):
+    """Eigenvalues of a numeric matrix of the compiled route (double precision: LAPACK),
+    sorted and with round-off (≤ COMPILED_TOL of the scale) set to 0 as :func:`eigenvalues` does."""
+    import numpy as np
+    if A.rows == 0:
+        return np.zeros(0, dtype=complex)
+    a = np.array([[float(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+    ev = np.linalg.eigvals(a).astype(complex)
+    tol = COMPILED_TOL * (1 + float(np.max(np.abs(a))))
+    ev = np.where(np.abs(ev.real) <= tol, 0, ev.real) + 1j * np.where(np.abs(ev.imag) <= tol, 0, ev.imag)
+    return np.array(sorted(ev, key=lambda z: (z.real, z.imag)))
 
 
 def eigenvalues(A, *, high_precision: bool = False):
