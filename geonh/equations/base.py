@@ -276,9 +276,9 @@ class Equations:
           everything is rational, else PRECISION-digit Floats.
 
         Keys follow :meth:`resolve_values`."""
-        if exact is None:
-            exact = not any(isinstance(v, float) for v in dict(values).values())
         vals = self._state_values(values, "accelerations values")
+        if exact is None:   # floats in, floats out (values checked above: a mapping)
+            exact = not any(isinstance(v, float) for v in as_mapping(values, "accelerations values").values())
         for u, sexpr in zip(self.u, self.speeds):
             if u not in vals:
                 vals[u] = to_sympy(value_at(sexpr, vals))

@@ -18,6 +18,7 @@ import sympy as sp
 
 from ..equations.base import Equations, register_numeric_accelerations
 from ..errors import GeonhError
+from ..kernel.parsing import as_mapping, sympy_of
 from .compiled import ODEFunction
 
 __all__ = ["compiled_accelerations"]
@@ -33,7 +34,7 @@ def _function(eqs: Equations) -> ODEFunction | None:
         return hit[1]
     S = eqs.space
     f: ODEFunction | None
-    if S.t is not None and any(S.t in sp.sympify(k).free_symbols for k in eqs.kinematics):
+    if S.t is not None and any(S.t in sympy_of(k).free_symbols for k in eqs.kinematics):
         f = None                                   # ∂K/∂t is not compiled: the exact route
     else:
         try:
@@ -50,6 +51,7 @@ def _function(eqs: Equations) -> ODEFunction | None:
 def compiled_accelerations(eqs: Equations, values: Mapping) -> list | None:
     """q̈ (sympy Floats of 15 digits) at ``values`` {symbol: sympy number} holding t, q, u and
     every parameter; None when the compiled route does not apply (module doc)."""
+    values = as_mapping(values, "accelerations values")
     f = _function(eqs)
     if f is None:
         return None
