@@ -29,8 +29,19 @@ after ``--timeout`` seconds.  Reported: median over repeats, the ratio sympy / g
 the agreement of the routes: the largest difference of A(5) (state φ, δ, φ̇, δ̇) between them,
 and their eigenvalues at v = 5 against the published Table 2.
 
+The eigenvalue sweep (``--sweep``): the model, the Boltzmann–Hamel equations and the
+eigenvalues of A at 50 speeds v = 0 … 10 m/s (``Equations.linearize`` + ``eigenvalues``), then
+the time of one more operating point (median of 20) — before (``--before``: a checkout of the
+code before the compiled route, put first on PYTHONPATH: the 60-digit route) and after (the
+default compiled route, in a process with an empty on-disk cache, ``sweep-cold``, and in a
+second process that finds the compiled code on disk, ``sweep-warm``; and ``exact=True``,
+``sweep-exact``), each in fresh processes, CPU beside wall, and the largest eigenvalue
+difference between the routes.  Targets (issue 22): the sweep, model included, ≤ 1.5 s; one
+more point ≤ 0.5 ms.
+
 Usage:  python benchmarks/bicycle_linearize.py [--routes geonh-lagrange sympy-kane ...]
                                                [--repeats 3] [--sympy-repeats 1] [--timeout 900]
+        python benchmarks/bicycle_linearize.py --sweep [--before /path/to/old/checkout] [--repeats 3]
 Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
 """
 from __future__ import annotations
@@ -174,7 +185,54 @@ def route_sympy_test() -> dict:
     return {"cpu": c1 - c0, "wall": w1 - w0, "import": imported, "parts": {"test_bicycle": c1 - c0}, "A5": None}
 
 
+SWEEP_SPEEDS = 50
+
+
+def route_sweep(exact: bool) -> dict:
+    """The 50-speed eigenvalue sweep, model included, and one more operating point."""
+    import inspect
+    t_imp = time.process_time()
+    import numpy as np
+    import geonh
+    from geonh.models.bicycle import benchmark_operating_point, whipple_bicycle
+    imported = time.process_time() - t_imp
+    c0, w0 = time.process_time(), time.perf_counter()
+    model = whipple_bicycle()
+    eq = model.equations("boltzmann-hamel")
+    c1 = time.process_time()
+    names = {str(s) for s in model.parameters}
+    kw = {"ignorable": "auto", "inputs": [x for x in ("T_phi", "T_delta") if x in names], "dependent": ("theta",)}
+    if exact and "exact" in inspect.signature(geonh.linearize).parameters:
+        kw["exact"] = True                     # (the code before has only the 60-digit route)
+    speeds = np.linspace(0, 10, SWEEP_SPEEDS)
+    eigs = []
+    for v in speeds:
+        lin = eq.linearize(benchmark_operating_point(model, float(v)), **kw)
+        eigs.append(sorted((complex(z) for z in lin.eigenvalues()), key=lambda z: (round(z.real, 6), round(z.imag, 6))))
+    c2, w2 = time.process_time(), time.perf_counter()
+    one_cpu, one_wall = [], []
+    ops = [benchmark_operating_point(model, 5.0 + 0.01 * k) for k in range(20 if not exact else 3)]
+    for op in ops:
+        a, b = time.process_time(), time.perf_counter()
+        eq.linearize(op, **kw).eigenvalues()
+        one_cpu.append(time.process_time() - a)
+        one_wall.append(time.perf_counter() - b)
+    cache = {}
+    try:
+        from geonh.numerics import cache as _cache
+        cache = _cache.stats()
+    except ImportError:
+        pass
+    return {"cpu": c2 - c0, "wall": w2 - w0, "import": imported,
+            "parts": {"model+equations": c1 - c0, "50 speeds": c2 - c1},
+            "one_cpu": statistics.median(one_cpu), "one_wall": statistics.median(one_wall),
+            "eigs": [[[z.real, z.imag] for z in e] for e in eigs], "cache": cache, "A5": None}
+
+
 def worker(route: str) -> None:
+    if route.startswith("sweep-"):
+        print("RESULT " + json.dumps(route_sweep(route == "sweep-exact")), flush=True)
+        return
     if route == "sympy-kane":
         out = route_sympy()
     elif route == "sympy-test":
@@ -187,10 +245,10 @@ def worker(route: str) -> None:
 # ----------------------------------------------------------------------------------------------
 # driver
 # ----------------------------------------------------------------------------------------------
-def run(route: str, timeout: float) -> dict | None:
+def run(route: str, timeout: float, env: dict | None = None) -> dict | None:
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", route]
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return None
     for line in res.stdout.splitlines():
@@ -212,10 +270,15 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="fresh processes per geonh route (median)")
     ap.add_argument("--sympy-repeats", type=int, default=1, help="fresh processes per sympy route (median)")
     ap.add_argument("--timeout", type=float, default=900.0)
+    ap.add_argument("--sweep", action="store_true", help="the 50-speed eigenvalue sweep, before and after")
+    ap.add_argument("--before", help="a checkout of geonh before the compiled route (PYTHONPATH for 'before')")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker(args.worker)
+        return
+    if args.sweep:
+        sweep_main(args)
         return
     import platform
 
@@ -268,6 +331,68 @@ def main() -> None:
         table = max(min(abs(z - complex(*t)) for z in ev) for t in TABLE2_V5)
         print(f"  {route:24s} max|A - A[{refname}]| = {np.max(np.abs(A - ref)):.1e}; eigenvalues vs Table 2: "
               f"max error {table:.1e}")
+
+
+def sweep_main(args) -> None:
+    """Before/after of the eigenvalue sweep, fresh processes, one run (module doc)."""
+    import tempfile
+
+    import numpy as np
+    base_env = {k: v for k, v in os.environ.items() if k not in ("GEONH_CACHE", "GEONH_CACHE_DIR", "PYTHONPATH")}
+    cases = []
+    if args.before:
+        cases.append(("before (60 digits)", "sweep-before", {**base_env, "PYTHONPATH": args.before,
+                                                             "GEONH_CACHE": "off"}, True))
+    tmp = tempfile.mkdtemp(prefix="geonh-bench-cache-")
+    cases += [("after, exact=True", "sweep-exact", {**base_env, "GEONH_CACHE": "off"}, True),
+              ("after, compiled, cold cache", "sweep-cold", {**base_env, "GEONH_CACHE_DIR": tmp}, False),
+              ("after, compiled, warm cache", "sweep-warm", {**base_env, "GEONH_CACHE_DIR": tmp}, False)]
+    results = {}
+    for label, route, env, once in cases:
+        runs = []
+        reps = 1 if once else args.repeats
+        for k in range(reps):
+            if route == "sweep-cold" and k:
+                import shutil
+                shutil.rmtree(tmp, ignore_errors=True)
+            sys.stderr.write(f"{label} run {k + 1}/{reps} ...\n")
+            r = run(route, args.timeout, env)
+            if r is None:
+                sys.stderr.write(f"  {label}: failed or > {args.timeout:.0f} s\n")
+                break
+            sys.stderr.write(f"  cpu {r['cpu']:.2f} s, wall {r['wall']:.2f} s, one more point {r['one_cpu'] * 1e3:.2f} ms"
+                             f" {r['parts']} cache {r['cache']}\n")
+            runs.append(r)
+        results[label] = runs
+    print(f"Whipple bicycle: eigenvalues at {SWEEP_SPEEDS} speeds (0..10 m/s), model and equations included; "
+          f"{os.cpu_count()} CPUs, fresh processes, medians (imports not timed).\n")
+    print(f"{'route':30s} {'runs':>4s} {'CPU [s]':>8s} {'wall [s]':>8s} {'model+eqs':>9s} {'sweep':>7s} "
+          f"{'+1 point CPU [ms]':>17s} {'wall [ms]':>9s}")
+    print("-" * 100)
+    med = {}
+    for label, runs in results.items():
+        if not runs:
+            print(f"{label:30s} {'0':>4s}")
+            continue
+        def m(key, sub=None):
+            return statistics.median(r[key][sub] if sub else r[key] for r in runs)
+        med[label] = (m("cpu"), m("one_cpu"))
+        print(f"{label:30s} {len(runs):4d} {m('cpu'):8.2f} {m('wall'):8.2f} {m('parts', 'model+equations'):9.2f} "
+              f"{m('parts', '50 speeds'):7.2f} {m('one_cpu') * 1e3:17.3f} {m('one_wall') * 1e3:9.3f}")
+    ref = "before (60 digits)" if "before (60 digits)" in med else "after, exact=True"
+    if ref in med:
+        print()
+        for label, (cpu, one) in med.items():
+            if label != ref:
+                print(f"{ref} / {label}: sweep {med[ref][0] / cpu:.1f}x, one more point {med[ref][1] / one:.0f}x (CPU)")
+    exact = results.get(ref) or []
+    if exact:
+        E = np.array(exact[0]["eigs"])
+        for label, runs in results.items():
+            if runs and label != ref:
+                D = np.array(runs[0]["eigs"])
+                scale = max(1.0, float(np.max(np.abs(E))))
+                print(f"  max |eig - eig[{ref}]| / scale, {label}: {np.max(np.abs(D - E)) / scale:.1e}")
 
 
 if __name__ == "__main__":

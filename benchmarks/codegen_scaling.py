@@ -31,6 +31,8 @@ Usage:  python benchmarks/codegen_scaling.py [--N 4 8 16 32] [--big] [--compare 
 """
 from __future__ import annotations
 
+import os as _os  # noqa: E402
+_os.environ.setdefault("GEONH_CACHE", "off")  # time compiling, not loading (geonh.numerics.cache)
 import argparse
 import contextlib
 import gc

@@ -20,6 +20,8 @@ checkout of the old code.
 """
 from __future__ import annotations
 
+import os as _os  # noqa: E402
+_os.environ.setdefault("GEONH_CACHE", "off")  # time compiling, not loading (geonh.numerics.cache)
 import argparse
 import os
 import sys

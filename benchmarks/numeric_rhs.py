@@ -35,6 +35,8 @@ Progress to stderr, the table to stdout.  See benchmarks/README.md.
 """
 from __future__ import annotations
 
+import os as _os  # noqa: E402
+_os.environ.setdefault("GEONH_CACHE", "off")  # time compiling, not loading (geonh.numerics.cache)
 import argparse
 import gc
 import json

@@ -41,6 +41,8 @@ Usage:  python benchmarks/peer_evaluation.py [--systems sleigh 4 16] [--repeats 
 """
 from __future__ import annotations
 
+import os as _os  # noqa: E402
+_os.environ.setdefault("GEONH_CACHE", "off")  # time compiling, not loading (geonh.numerics.cache)
 import argparse
 import gc
 import os

@@ -20,6 +20,8 @@ Usage:  python benchmarks/sweep_scaling.py [--n 1000] [--N 2] [--T 5] [--repeats
 """
 from __future__ import annotations
 
+import os as _os  # noqa: E402
+_os.environ.setdefault("GEONH_CACHE", "off")  # time compiling, not loading (geonh.numerics.cache)
 import argparse
 import statistics
 import sys

@@ -1,4 +1,5 @@
 import os
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -14,6 +15,10 @@ settings.register_profile("thorough", max_examples=300, deadline=None,
 # default "ci": derandomized, so the README command and CI are reproducible; HYPOTHESIS_PROFILE=dev or
 # thorough explores new examples (a dev run found a case for test_suslov_point_of_view_k0, see the closing note)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# The compile cache (geonh.numerics.cache) of a test run is its own: the suite never reads or
+# fills the user's cache, and every run starts cold (the subprocesses tests start inherit it).
+os.environ.setdefault("GEONH_CACHE_DIR", tempfile.mkdtemp(prefix="geonh-test-cache-"))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -117,6 +117,161 @@ def _genuine_dependence(groups, q, u, values, memo) -> list[set]:
 
 
 # ----------------------------------------------------------------------------------------------
+# the compiled route: values and exact Jacobian of the equations, compiled once
+# ----------------------------------------------------------------------------------------------
+#: zero tolerance (relative) of the decisions on compiled double-precision values: the rule of
+#: drop_roundoff (the last third of the digits is round-off) at 15 digits, 10^(−2·15/3)
+COMPILED_TOL = 1e-10
+
+
+class _CompiledUnavailable(Exception):
+    """The compiled route cannot take these equations (symengine cannot compile them, or the
+    fallback code fails to evaluate them): :func:`_linearize` takes the PRECISION-digit route."""
+
+
+def _fnum(x: float):
+    """A double as a sympy Float of 15 digits (the digits it carries)."""
+    return sp.S.Zero if x == 0 else sp.Float(x)
+
+
+class _CompiledJets:
+    """[K; r; f; g] (every kinematics row, the residuals r = M x − F, the holonomic and velocity
+    constraints of :class:`_Read`) and their exact Jacobian with respect to w = (q, u, inputs,
+    x), compiled once (:func:`geonh.numerics.codegen.compile_function`: the Jacobian is
+    differentiated on the expression graph by symengine, not by differences) in the arguments
+    (w, the other symbols sorted by name).  :meth:`at` gives what :func:`_derivatives` gives,
+    in double precision; :meth:`dependence` what :func:`_genuine_dependence` gives."""
+
+    def __init__(self, read: _Read, inputs: tuple):
+        from ..numerics.cache import cached_compile
+        from ..numerics.codegen import compile_function
+        self.n, self.m, self.N = len(read.q), len(read.u), len(read.residuals)
+        self.nh, self.ng = len(read.holonomic), len(read.velocity)
+        self.q, self.u, self.inputs, self.xs = read.q, read.u, inputs, read.unknowns
+        exprs = [sympy_of(e) for e in read.kinematics + read.residuals + read.holonomic + read.velocity]
+        wrt = tuple(read.q) + tuple(read.u) + tuple(inputs) + tuple(read.unknowns)
+        others = sorted(symbols_in(exprs, read.memo) - set(wrt), key=lambda s: (s.name, sp.srepr(s)))
+        self.args = wrt + tuple(others)
+        self.nw = len(wrt)
+        from ..numerics.codegen import llvm_available
+        try:
+            self.value = cached_compile(("linearize-values", exprs, self.args),
+                                        lambda: compile_function(exprs, self.args, what="the equations"))
+            self.jacobian = cached_compile(("linearize-jacobian", exprs, self.args, wrt),
+                                           lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
+                                                                    opt_level=0))
+        except Exception as exc:  # noqa: BLE001 - what cannot be compiled takes the exact route
+            raise _CompiledUnavailable(str(exc)) from None
+        if llvm_available() and "llvm" not in (self.value.backend, self.jacobian.backend):
+            raise _CompiledUnavailable("symengine cannot compile these equations")
+
+    def _eval(self, a):
+        """(values, Jacobian) at the argument vector ``a``."""
+        try:
+            return self.value(a), self.jacobian(a)
+        except Exception as exc:  # noqa: BLE001 - e.g. DiracDelta in numpy code: the exact route
+            raise _CompiledUnavailable(str(exc)) from None
+
+    def _vector(self, values: Mapping):
+        """The argument vector (NaN where a value is missing) and the missing symbols."""
+        import numpy as np
+        a = np.empty(len(self.args))
+        missing = []
+        for i, s in enumerate(self.args):
+            v = values.get(s)
+            try:
+                a[i] = float(v) if v is not None else np.nan
+            except (TypeError, ValueError):
+                a[i] = np.nan
+            if not np.isfinite(a[i]):
+                missing.append(s)
+        return a, missing
+
+    def at(self, values: Mapping, retained: Sequence[int]):
+        """(values, gradient rows, every K value) at ``values``, as :func:`_derivatives` gives
+        them for Kr + r + f + g with respect to (q_r, u, inputs, x): sympy Floats."""
+        import numpy as np
+        a, missing = self._vector(values)
+        val, J = self._eval(a)
+        n = self.n
+        rows = list(retained) + list(range(n, n + self.N + self.nh + self.ng))
+        cols = list(retained) + list(range(n, self.nw))
+        v, G = val[rows], J[np.ix_(rows, cols)]
+        if not (np.isfinite(v).all() and np.isfinite(G).all()):
+            if missing:
+                raise MissingValueError(f"give values for {sorted(map(str, missing))} in the operating point "
+                                        "(or linearize with symbolic=True)")
+            raise SingularMapError("the equations have no finite value or derivative at the operating point")
+        K_all = [_fnum(float(x)) if np.isfinite(x) else None for x in val[:n]]
+        return ([_fnum(float(x)) for x in v], [[_fnum(float(x)) for x in r] for r in G], K_all)
+
+    def dependence(self, values: Mapping) -> list[set]:
+        """:func:`_genuine_dependence` of the groups [r, f + g, K_1, …, K_n] on the coordinates:
+        a coordinate belongs to a group when a derivative of the group by it is non-zero
+        (above COMPILED_TOL relative) at a random point near the operating point — coordinates
+        and speeds offset from their values, the other symbols at their values or generic."""
+        import numpy as np
+        rng = random.Random(20240601)
+        a = np.empty(len(self.args))
+        for i, s in enumerate(self.args):
+            v = values.get(s)
+            try:
+                base = float(v) if v is not None else None
+            except (TypeError, ValueError):
+                base = None
+            if s in self.q or s in self.u:
+                a[i] = (base or 0.0) + float(random_values(rng, (s,), span=OFFSET_SPAN)[s])
+            elif base is not None:
+                a[i] = base
+            else:
+                a[i] = float(random_values(rng, (s,), span=GENERIC_SPAN)[s])
+        J = np.abs(self._eval(a)[1][:, :self.n])
+        n, N = self.n, self.N
+        groups = [range(n, n + N), range(n + N, n + N + self.nh + self.ng)] + [[i] for i in range(n)]
+        out = []
+        for g in groups:
+            block = J[list(g)] if len(g) else np.zeros((0, n))
+            big = float(block.max()) if block.size and np.isfinite(block).all() else 0.0
+            col = block.max(axis=0) if block.size else np.zeros(n)
+            out.append({self.q[j] for j in range(n) if not col[j] <= COMPILED_TOL * (1 + big)})
+        return out
+
+
+#: {id(equations): (weak reference, the cached _Read, {inputs: _CompiledJets})}
+_COMPILED: dict[int, tuple[Any, _Read, dict]] = {}
+
+
+def _entry(equations: Equations) -> tuple[Any, _Read, dict]:
+    """The in-memory cache entry of ``equations`` (dropped when they are garbage)."""
+    import weakref
+    key = id(equations)
+    hit = _COMPILED.get(key)
+    if hit is not None and hit[0]() is equations:
+        return hit
+    def drop(_ref: Any, key: int = key) -> None:
+        _COMPILED.pop(key, None)
+
+    entry: tuple[Any, _Read, dict] = (weakref.ref(equations, drop), _read_equations(equations), {})
+    _COMPILED[key] = entry
+    return entry
+
+
+def _read_cached(equations: Equations) -> _Read:
+    """:func:`_read_equations`, once per equations object (and its symbols_in memo with it)."""
+    return _entry(equations)[1]
+
+
+def _compiled_jets(equations: Equations, read: _Read, inputs: tuple) -> _CompiledJets:
+    """The :class:`_CompiledJets` of ``equations`` with these inputs, compiled at the first
+    request and kept as long as the equations live (a sweep over speeds compiles once)."""
+    jets = _entry(equations)[2]
+    hit = jets.get(inputs)
+    if hit is None:
+        hit = jets[inputs] = _CompiledJets(read, inputs)
+    return hit
+
+
+# ----------------------------------------------------------------------------------------------
 # results
 # ----------------------------------------------------------------------------------------------
 def _to_sympy_matrix(rows, cols: int | None = None) -> sp.Matrix:
@@ -198,6 +353,8 @@ class Linearization:
             known = set(self.equations.value_symbols) | symbols_in(A)
             A = A.xreplace({s: as_expr(v, what=f"value of {s}")
                             for s, v in resolve_keys(values, known, what="eigenvalue values").items()})
+        if self._parts.mode.compiled and not high_precision:
+            return _double_eigenvalues(A)
         return eigenvalues(A, high_precision=high_precision)
 
     def second_order(self, coordinates: Sequence | None = None) -> SecondOrder:
@@ -226,11 +383,25 @@ class _Mode:
 
     symbolic: bool
     tol: Any
+    compiled: bool = False          # derivatives from compiled double-precision code (_CompiledJets)
 
     @classmethod
-    def of(cls, symbolic: bool, tol) -> _Mode:
-        """The mode; ``tol`` None: 10^(−precision()/3)."""
-        return cls(symbolic, mpmath.mpf(10) ** (-(precision() // 3)) if tol is None else mpmath.mpf(tol))
+    def of(cls, symbolic: bool, tol, compiled: bool = False) -> _Mode:
+        """The mode; ``tol`` None: 10^(−precision()/3) at PRECISION digits, and
+        COMPILED_TOL = 10^(−2·15/3) for compiled double-precision values (whose last third of
+        digits is round-off)."""
+        if tol is None:
+            tol = COMPILED_TOL if compiled else mpmath.mpf(10) ** (-(precision() // 3))
+        return cls(symbolic, mpmath.mpf(tol), compiled)
+
+    def drop(self, X: sp.Matrix) -> sp.Matrix:
+        """Round-off of a numeric matrix set to 0 (:func:`~geonh.kernel.linalg.drop_roundoff` at
+        PRECISION digits; entries ≤ COMPILED_TOL · (1 + max |X_ij|) for compiled values)."""
+        if not self.compiled or not X:
+            return drop_roundoff(X)
+        vals = [abs(float(x)) for x in X]
+        cut = COMPILED_TOL * (1 + max(vals))
+        return sp.Matrix(X.rows, X.cols, [x if v > cut else sp.S.Zero for x, v in zip(X, vals)])
 
     def zero(self, x, scale=1) -> bool:
         if self.symbolic:
@@ -247,6 +418,17 @@ class _Mode:
             return sp.zeros(0, B.cols)
         if self.symbolic:
             return lu_solve(A, B, what=what)
+        if self.compiled:               # double-precision numbers: one LAPACK solve
+            import numpy as np
+            Af = np.array([[float(x) for x in A.row(i)] for i in range(A.rows)])
+            Bf = np.array([[float(x) for x in B.row(i)] for i in range(B.rows)]).reshape(B.rows, B.cols)
+            try:
+                X = np.linalg.solve(Af, Bf)
+            except np.linalg.LinAlgError:
+                raise SingularMapError(f"{what} is singular at the operating point") from None
+            if not np.isfinite(X).all():
+                raise SingularMapError(f"{what} is singular at the operating point")
+            return sp.Matrix(A.rows, B.cols, [_fnum(float(v)) for v in X.ravel()])
         with mpmath.workdps(precision()):
             Am = mpmath.matrix([[_mpf(x) for x in A.row(i)] for i in range(A.rows)])
             cols = []
@@ -290,8 +472,8 @@ def _rank_columns(mode: _Mode, M: sp.Matrix, prefer: Sequence[int]) -> list[int]
 # the linearization, in stages
 # ----------------------------------------------------------------------------------------------
 def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequence = (), symbolic: bool = False,
-              ignorable: Sequence | str = (), dependent: Sequence = (), parameters: Mapping | None = None,
-              tol=None) -> Linearization:
+              exact: bool = False, ignorable: Sequence | str = (), dependent: Sequence = (),
+              parameters: Mapping | None = None, tol=None) -> Linearization:
     """Linearize ``equations`` about an equilibrium or a steady motion (module docstring).
 
     Parameters
@@ -307,13 +489,20 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     inputs : symbols (or names) of forces/torques in the equations; B = ∂f/∂inputs at their
         operating values (default 0).
     symbolic : symbolic A, B (sympy derivatives; every symbol without a value stays) instead of
-        numbers with PRECISION digits (automatic differentiation at the point).
+        numbers.
+    exact : numbers with PRECISION digits (forward-mode automatic differentiation at the point,
+        the route of certificates) instead of the default: the exact Jacobian of the equations
+        compiled once per equations and inputs (:class:`_CompiledJets`, cached in memory and
+        on disk by :mod:`geonh.numerics.cache`) and evaluated in double precision, the small
+        solves by LAPACK — the same A, B and state to about 1e-12 relative, thousands of times
+        faster per operating point.
     ignorable : coordinates to leave out of the state, or "auto" for every coordinate that no
         retained row depends on.
     dependent : coordinates and speeds (symbols or names) to eliminate on the constraints
         (default: chosen by pivoting, last coordinates first).
     parameters : more values, merged into ``operating_point``.
-    tol : the zero tolerance of the numeric decisions (default 10^(−PRECISION/3), relative).
+    tol : the zero tolerance of the numeric decisions (default 10^(−PRECISION/3) relative with
+        ``exact=True``, COMPILED_TOL = 1e-10 on the compiled route).
 
     A frame form whose equations are singular at the point although its frame is regular there
     (the frame's inverse, computed once by LU with pivots chosen at random points, may divide by
@@ -339,6 +528,7 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         operating_point=as_mapping(operating_point, "operating point"),
         inputs=tuple(as_sequence(inputs, "inputs")),
         symbolic=symbolic,
+        exact=bool(exact),
         ignorable="auto" if isinstance(ignorable, str) and ignorable == "auto"
         else tuple(as_sequence(ignorable, "ignorable")),
         dependent=tuple(as_sequence(dependent, "dependent")),
@@ -360,6 +550,7 @@ class _Request:
     operating_point: Mapping
     inputs: tuple
     symbolic: bool
+    exact: bool                     # PRECISION digits (jets) rather than compiled double precision
     ignorable: tuple | str          # coordinates (symbols or names), or "auto"
     dependent: tuple
     parameters: Mapping | None
@@ -379,6 +570,7 @@ class _Read:
     holonomic: list                 # f(q) = 0
     velocity: list                  # g = A K + b = 0 (forms whose speeds are not independent)
     memo: dict = field(repr=False, compare=False)   # the symbols_in cache the stages share
+    derived: dict = field(default_factory=dict, repr=False, compare=False)  # per-equations results of stages
 
 
 @dataclass(frozen=True)
@@ -418,6 +610,7 @@ class _AtPoint:
     g0: list                        # g(y0)
     dg: list                        # ∂g/∂(q_r, u, r)
     scale: Any                      # max |entry| of M0, F0 (for relative zero tests)
+    K_all: list | None = None       # K(y0), every row (compiled route; else ignorable rows by jets)
 
 
 @dataclass(frozen=True)
@@ -464,17 +657,29 @@ class _Parts:
 
 def _linearize(equations: Equations, request: _Request) -> Linearization:
     """The linearization proper, stage by stage (:func:`linearize` adds the retry in a frame
-    regular at the point)."""
-    mode = _Mode.of(request.symbolic, request.tol)
-    read = _read_equations(equations)
+    regular at the point): on compiled code unless ``symbolic`` or ``exact``, or when the
+    equations cannot be compiled (:class:`_CompiledUnavailable`: then at PRECISION digits)."""
+    if not request.symbolic and not request.exact:
+        try:
+            return _stages(equations, request, True)
+        except _CompiledUnavailable:
+            pass
+    return _stages(equations, request, False)
+
+
+def _stages(equations: Equations, request: _Request, compiled: bool) -> Linearization:
+    """The stages of :func:`_linearize`, the derivatives compiled or by jets."""
+    mode = _Mode.of(request.symbolic, request.tol, compiled)
+    read = _read_cached(equations)
     given = _given_point(equations, read, request)
-    kept = _choose_ignorable(read, given, request)
+    jets = _compiled_jets(equations, read, given.inputs) if compiled else None
+    kept = _choose_ignorable(read, given, request, jets)
     values = _complete_point(equations, read, given, kept, mode)
-    at = _differentiate(equations, read, kept, values, given.inputs, mode)
+    at = _differentiate(equations, read, kept, values, given.inputs, mode, jets)
     drift = _steady_motion(equations, read, kept, at, values, mode)
     jac = _speed_jacobian(equations, read, at, mode)
     tangent = _tangent_space(equations, read, kept, at, mode)
-    A, B = _assemble(jac, tangent, len(read.u), bool(given.inputs), request.symbolic)
+    A, B = _assemble(jac, tangent, len(read.u), bool(given.inputs), request.symbolic, mode)
     qr = [read.q[i] for i in kept.retained]
     u = read.u
     return Linearization(
@@ -526,10 +731,12 @@ def _given_point(equations: Equations, read: _Read, request: _Request) -> _Given
     (not coordinates or speeds), 0 unless given; time 0 unless given."""
     S = equations.space
     q, u = read.q, read.u
-    universe: set = set(q) | set(u) | set(S.qd) | ({S.t} if S.t is not None else set())
-    universe |= symbols_in(read.residuals + read.kinematics + read.holonomic + read.velocity, read.memo)
-    universe -= set(read.unknowns)
-    by_name = {s.name: s for s in universe}
+    if "universe" not in read.derived:      # depends on the equations only: once per _Read
+        universe: set = set(q) | set(u) | set(S.qd) | ({S.t} if S.t is not None else set())
+        universe |= symbols_in(read.residuals + read.kinematics + read.holonomic + read.velocity, read.memo)
+        universe -= set(read.unknowns)
+        read.derived["universe"] = (frozenset(universe), {s.name: s for s in universe})
+    universe, by_name = read.derived["universe"]
     values: dict = {}
     given = {**equations.resolve_values(request.parameters, "linearize parameters"),
              **equations.resolve_values(request.operating_point, "operating point")}
@@ -550,7 +757,7 @@ def _given_point(equations: Equations, read: _Read, request: _Request) -> _Given
     return _Given(values, inputs, by_name)
 
 
-def _choose_ignorable(read: _Read, given: _Given, request: _Request) -> _Retained:
+def _choose_ignorable(read: _Read, given: _Given, request: _Request, jets: _CompiledJets | None = None) -> _Retained:
     """Stage 3: the coordinates each group of rows genuinely depends on (a non-zero derivative
     at a point near the operating point, :func:`_genuine_dependence`), and the ignorable
     coordinates: named ones must appear in no retained row (M x = F, a constraint, the
@@ -559,7 +766,8 @@ def _choose_ignorable(read: _Read, given: _Given, request: _Request) -> _Retaine
     q, u, Kin = read.q, read.u, read.kinematics
     n = len(q)
     groups = [read.residuals, read.holonomic + read.velocity] + [[e] for e in Kin]
-    dep_sets = _genuine_dependence(groups, q, u, given.values, read.memo)
+    dep_sets = (jets.dependence(given.values) if jets is not None
+                else _genuine_dependence(groups, q, u, given.values, read.memo))
     speed_rows, cons_rows, kin_syms = dep_sets[0], dep_sets[1], dep_sets[2:]
     fixed = speed_rows | cons_rows
     named = tuple(dict.fromkeys(d if isinstance(d, sp.Symbol) else given.by_name.get(str(d))
@@ -620,7 +828,7 @@ def _complete_point(equations: Equations, read: _Read, given: _Given, kept: _Ret
 
 
 def _differentiate(equations: Equations, read: _Read, kept: _Retained, values: Mapping, inputs: tuple,
-                   mode: _Mode) -> _AtPoint:
+                   mode: _Mode, jets: _CompiledJets | None = None) -> _AtPoint:
     """Stage 5: one pass of jets (:func:`_derivatives`: forward-mode automatic differentiation,
     or sympy derivatives in the symbolic mode) over K (retained rows), r = M x − F, f and g at
     y0 and x = 0, with respect to y = (q_r, u), the inputs r and x: at x = 0 the residual's value
@@ -634,7 +842,12 @@ def _differentiate(equations: Equations, read: _Read, kept: _Retained, values: M
     N = len(res)
     Kr = [read.kinematics[i] for i in kept.retained]
     zero_x = {x: sp.S.Zero for x in xs}
-    vals, grads = _derivatives(Kr + res + hol + gexprs, variables + list(xs), {**values, **zero_x}, mode, read.memo)
+    K_all = None
+    if jets is not None:
+        vals, grads, K_all = jets.at({**values, **zero_x}, kept.retained)
+    else:
+        vals, grads = _derivatives(Kr + res + hol + gexprs, variables + list(xs), {**values, **zero_x}, mode,
+                                   read.memo)
     offs = [0]
     for size in (len(Kr), N, len(hol), len(gexprs)):
         offs.append(offs[-1] + size)
@@ -647,13 +860,17 @@ def _differentiate(equations: Equations, read: _Read, kept: _Retained, values: M
         dR = [[-d for d in row[:nv]] for row in rows_r]
     else:
         at = {**values, **{x: v for x, v in zip(xs, x0)}}
-        dR = [[-d for d in row] for row in _derivatives(res, variables, at, mode, read.memo)[1]]
+        if jets is not None:
+            rows = jets.at(at, kept.retained)[1][offs[1]:offs[2]]
+            dR = [[-d for d in row[:nv]] for row in rows]
+        else:
+            dR = [[-d for d in row] for row in _derivatives(res, variables, at, mode, read.memo)[1]]
     return _AtPoint(
         variables=tuple(variables), K0=vals[:offs[1]], dK=[row[:nv] for row in grads[:offs[1]]],
         M0=M0, F0=F0, x0=x0, dR=dR,
         f0=vals[offs[2]:offs[3]], df=[row[:nv] for row in grads[offs[2]:offs[3]]],
         g0=vals[offs[3]:offs[4]], dg=[row[:nv] for row in grads[offs[3]:offs[4]]],
-        scale=scale)
+        scale=scale, K_all=K_all)
 
 
 def _steady_motion(equations: Equations, read: _Read, kept: _Retained, at: _AtPoint, values: Mapping,
@@ -686,10 +903,13 @@ def _steady_motion(equations: Equations, read: _Read, kept: _Retained, at: _AtPo
                     f"({q[i].name}' = {_show(at.K0[j])}) and the equations depend on it")
     for i in range(len(q)):
         if q[i] in kept.ignorable:
-            try:
-                rate = _derivatives([read.kinematics[i]], [], values, mode)[0][0]
-            except ValueError:
-                continue
+            if at.K_all is not None:
+                rate = at.K_all[i]
+            else:
+                try:
+                    rate = _derivatives([read.kinematics[i]], [], values, mode)[0][0]
+                except ValueError:
+                    continue
             if not mode.zero(rate, scale):
                 drift[q[i]] = rate
     return drift
@@ -783,7 +1003,7 @@ def _tangent_space(equations: Equations, read: _Read, kept: _Retained, at: _AtPo
     return _Tangent(dq, du, qi, ui, Eq, Euq, Euu)
 
 
-def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbolic: bool):
+def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbolic: bool, mode: _Mode):
     """Stage 9: A = P J E and B = P ∂(q̇, u̇)/∂r, with J = ∂(q̇, u̇)/∂(q_r, u) the Jacobian on the
     retained variables, E = [[Eq, 0], [Euq, Euu]] the embedding of the independent deviations
     into the tangent space and P the selection of their rows; symbolic entries tidied, numeric
@@ -795,7 +1015,7 @@ def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbo
     rows_ind = tangent.qi + [nq + j for j in tangent.ui]
     A = J.extract(rows_ind, list(range(J.cols))) * E
     B = Bfull.extract(rows_ind, list(range(Bfull.cols))) if has_inputs else sp.zeros(len(rows_ind), 0)
-    A, B = (X.applyfunc(_cancel_if_small) if symbolic else drop_roundoff(X) for X in (A, B))
+    A, B = (X.applyfunc(_cancel_if_small) if symbolic else mode.drop(X) for X in (A, B))
     return A, B
 
 
@@ -1052,8 +1272,21 @@ def _second_order(lin: Linearization, coordinates) -> SecondOrder:
     diag = [mode.numeric(sp.Matrix([[M2[i, i]]]))[0][0] for i in range(M2.rows)]
     if diag and all(d < 0 for d in diag):
         M2, C2, K2, F2 = -M2, -C2, -K2, -F2
-    M2, C2, K2, F2 = (X.applyfunc(_cancel_if_small) if lin.symbolic else drop_roundoff(X) for X in (M2, C2, K2, F2))
+    M2, C2, K2, F2 = (X.applyfunc(_cancel_if_small) if lin.symbolic else mode.drop(X) for X in (M2, C2, K2, F2))
     return SecondOrder(M2, C2, K2, F2, tuple(ind[j] for j in sel), tuple(u[ui[c]] for c in ss), lin.inputs)
+
+
+def _double_eigenvalues(A: sp.Matrix):
+    """Eigenvalues of a numeric matrix of the compiled route (double precision: LAPACK),
+    sorted and with round-off (≤ COMPILED_TOL of the scale) set to 0 as :func:`eigenvalues` does."""
+    import numpy as np
+    if A.rows == 0:
+        return np.zeros(0, dtype=complex)
+    a = np.array([[float(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+    ev = np.linalg.eigvals(a).astype(complex)
+    tol = COMPILED_TOL * (1 + float(np.max(np.abs(a))))
+    ev = np.where(np.abs(ev.real) <= tol, 0, ev.real) + 1j * np.where(np.abs(ev.imag) <= tol, 0, ev.imag)
+    return np.array(sorted(ev, key=lambda z: (z.real, z.imag)))
 
 
 def eigenvalues(A, *, high_precision: bool = False):

@@ -261,15 +261,31 @@ class Equations:
         return [to_sympy(v) for v in
                 solve_linear_at(self.mass_matrix, self.forcing, values, what=f"{self.form} mass matrix")]
 
-    def accelerations(self, values: dict) -> list:
+    def accelerations(self, values: dict, *, exact: bool | None = None) -> list:
         """q̈ at a state given in coordinates {t, q, q̇, parameters}: u from q̇ by
-        :attr:`speeds`, u̇ from M u̇ = F, and q̈ = d/dt K(t, q, u) (one time derivative,
-        :meth:`ConfigurationSpace.total_derivative`, then evaluated).  Keys follow
-        :meth:`resolve_values`."""
+        :attr:`speeds`, u̇ from M u̇ = F, and q̈ = d/dt K(t, q, u).  Two routes:
+
+        * compiled, in double precision (:mod:`geonh.numerics.accelerations`: q̈ = ∂K/∂q K +
+          ∂K/∂u u̇ with the exact Jacobian, compiled once per equations) — with
+          ``exact=False``, and by default (``exact=None``) when some value is a float: floats
+          in, floats (sympy Floats of 15 digits) out;
+        * exact (``exact=True``, and by default when every value is exact, e.g. ints and
+          Rationals; also wherever the compiled route does not apply: kinematics that depend
+          on time, equations that cannot be compiled): one time derivative
+          (:meth:`ConfigurationSpace.total_derivative`), then evaluated — Rationals where
+          everything is rational, else PRECISION-digit Floats.
+
+        Keys follow :meth:`resolve_values`."""
         vals = self._state_values(values, "accelerations values")
+        if exact is None:   # floats in, floats out (values checked above: a mapping)
+            exact = not any(isinstance(v, float) for v in as_mapping(values, "accelerations values").values())
         for u, sexpr in zip(self.u, self.speeds):
             if u not in vals:
                 vals[u] = to_sympy(value_at(sexpr, vals))
+        if not exact and _NUMERIC_ACCELERATIONS:
+            fast = _NUMERIC_ACCELERATIONS[0](self, vals)
+            if fast is not None:
+                return fast
         x = self.solve_point(vals)
         vals.update(dict(zip(self.ud, x[:len(self.ud)])))
         S = self.space
@@ -329,6 +345,15 @@ setattr(Equations, "__delattr__", _refuse_delete)
 
 #: the methods registered from above: name -> the function they forward to
 _FORWARDS: dict[str, Callable[..., Any]] = {}
+#: the compiled evaluation of :meth:`Equations.accelerations` (registered by geonh.numerics,
+#: above this floor; it returns None where it does not apply)
+_NUMERIC_ACCELERATIONS: list[Callable[..., Any]] = []
+
+
+def register_numeric_accelerations(function: Callable[..., Any]) -> None:
+    """Make :meth:`Equations.accelerations` try ``function(eqs, values)`` first unless
+    ``exact=True`` (:mod:`geonh.numerics.accelerations` registers itself when imported)."""
+    _NUMERIC_ACCELERATIONS[:] = [function]
 _OWN = frozenset(name for name in vars(Equations) if not name.startswith("__")) \
     | frozenset(f.name for f in dataclasses.fields(Equations))
 

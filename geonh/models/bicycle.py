@@ -285,7 +285,7 @@ def benchmark_matrices(equations=None, *, model: MechanicalModel | None = None,
         names = {str(s) for s in model.parameters}
         lin = equations.linearize(benchmark_operating_point(model, v), ignorable="auto",
                                   inputs=[x for x in ("T_phi", "T_delta") if x in names],
-                                  dependent=("theta",) + _dependent_speeds(equations))
+                                  dependent=("theta",) + _dependent_speeds(equations), exact=True)
         out[v] = lin.second_order(coordinates=q)
     g = benchmark_parameters(model)[P["g"]]
     M = out[0].M
@@ -565,7 +565,7 @@ def basu_mandal_accelerations(model: MechanicalModel, eqs=None, basu: Mapping | 
     c̈ = ∂c/∂q · q̈ + q̇ᵀ ∂²c/∂q² q̇.  Returns {name: sympy Float}."""
     eqs = model.equations("boltzmann-hamel") if eqs is None else eqs
     state = basu_mandal_state(model, basu)
-    qdd = eqs.accelerations(state)
+    qdd = eqs.accelerations(state, exact=True)
     S = model.space
     out = {}
     for name, c in basu_coordinates(model).items():

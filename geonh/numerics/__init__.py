@@ -15,6 +15,7 @@ Exact and 60-digit values at single states come from :mod:`geonh.kernel.evaluati
 :meth:`geonh.Equations.accelerations`.
 """
 from .compiled import ODEFunction, Observable, ode_function
+from . import accelerations as _accelerations  # noqa: F401 - registers the compiled Equations.accelerations
 from .constraints import ConstraintSet, metric_of, velocity_constraints
 from .dla import RULES, DLAScheme, DLATrajectory, dla_integrate, dla_scheme
 from .sweep import SweepResult, sweep

@@ -64,6 +64,7 @@ import sympy as sp
 from ..equations.base import Equations, register_method
 from ..errors import (DimensionError, InconsistentStateError, NotPicklableError, ParseError, SingularMapError,
                       UnknownCoordinateError)
+from .cache import cached_compile
 from .codegen import CompiledFunction, compile_function, expression_atoms
 from ..kernel.evaluation import check_assumptions
 from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
@@ -259,8 +260,12 @@ class _Core:
             defs = []
             outputs = self.K + [sp.S.Zero] * self.k + self.M + self.F
         self.inline = inline is not None
-        self.main = compile_function(outputs, self.args, backend=backend, what=f"the {eqs.form} equations",
-                                     opt_level=opt_level, definitions=defs)
+        # compiled once per machine: the on-disk cache (numerics.cache) is keyed by the equations
+        self._key = (self.K, self.M, self.F, self.args, self.x, resolved, opt_level) if resolved == "llvm" else None
+        self.main = cached_compile(self._key and ("ode-main",) + self._key,
+                                   lambda: compile_function(outputs, self.args, backend=backend,
+                                                            what=f"the {eqs.form} equations",
+                                                            opt_level=opt_level, definitions=defs))
         self.backend = self.main.backend
         self.iM = self.n + self.k
         self.iF = self.iM + self.k * self.k
@@ -291,9 +296,12 @@ class _Core:
             k = self.k
             R = [sum((self.M[i * k + j] * self.x[j] for j in range(k) if self.M[i * k + j] != 0), sp.S.Zero)
                  - self.F[i] for i in range(k)]
-            self._jac = compile_function(self.K + R, self.args + self.x, backend=_aux_backend(self.backend),
-                                         what="the Jacobian", wrt=y,
-                                         opt_level=0 if self.opt_level is None else self.opt_level)
+            self._jac = cached_compile(self._key and ("ode-jacobian",) + self._key,
+                                       lambda: compile_function(self.K + R, self.args + self.x,
+                                                                backend=_aux_backend(self.backend),
+                                                                what="the Jacobian", wrt=y,
+                                                                opt_level=0 if self.opt_level is None
+                                                                else self.opt_level))
         return self._jac
 
 
