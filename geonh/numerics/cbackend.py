@@ -70,7 +70,7 @@ import threading
 from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
-from ..errors import MissingDependencyError, NotFoundError
+from ..errors import MissingDependencyError, NotFoundError, ParseError
 
 __all__ = ["SoCache", "build", "c_function", "c_program", "c_source", "compile_flags", "find_compiler",
            "native_target", "so_cache"]
@@ -148,11 +148,33 @@ def _number(x: float) -> str:
     return f"({s})" if s.startswith("-") else s
 
 
+def _program(se_args, se_exprs) -> tuple[list, list]:
+    """The program checked at the boundary: a sequence of distinct symengine symbols and a
+    sequence of symengine expressions (what :func:`~geonh.numerics.codegen.compile_function`
+    hands over); anything else — strings included, which are never parsed — raises
+    :class:`~geonh.errors.ParseError` naming it."""
+    import symengine as se
+
+    def seq(x, what):
+        if isinstance(x, (str, bytes)) or not isinstance(x, Sequence):
+            raise ParseError(f"backend 'c': {what} must be a list of symengine objects, got {type(x).__name__}")
+        return list(x)
+    args, exprs = seq(se_args, "se_args"), seq(se_exprs, "se_exprs")
+    bad = [a for a in args if not isinstance(a, se.Symbol)]
+    if bad or len(set(args)) != len(args):
+        raise ParseError(f"backend 'c': se_args must be distinct symengine Symbols, got {bad[0] if bad else args!r:.80}")
+    bad = [e for e in exprs if not isinstance(e, se.Basic)]
+    if bad:
+        raise ParseError(f"backend 'c': se_exprs must be symengine expressions, got {type(bad[0]).__name__}")
+    return args, exprs
+
+
 def c_program(se_args: Sequence, se_exprs: Sequence) -> tuple[list[str], list[str]]:
     """(statements, outputs) of the program in C: statements ``const double vN = …;`` and for
     each expression the C operand holding its value (module doc).  An operation the printer
     does not know raises :class:`~geonh.errors.NotFoundError` naming it."""
     import symengine as se
+    se_args, se_exprs = _program(se_args, se_exprs)
     reps, red = se.cse(list(se_exprs))
     names: dict = {}
     for i, a in enumerate(se_args):

@@ -456,6 +456,8 @@ class ODEFunction:
         if y.ndim != 1:
             raise DimensionError(f"the state y must be a vector, got shape {y.shape}")
         p = as_floats(p, "the parameter values p") if p is not None else None
+        if p is not None and p.ndim != 1:
+            raise DimensionError(f"the parameter values p must be a vector, got shape {p.shape}")
         a[0] = t
         if len(y) != self._ny:
             raise DimensionError(f"state of length {len(y)}; expected {self._ny} = (q, u) = {list(self.state_names)}")
@@ -489,9 +491,7 @@ class ODEFunction:
                 self._fill(out)
             return out[:self._ny]
         a = self._buf
-        if len(y) != self._ny:
-            self._args(t, y, p)  # raises the error
-        if self._np and (p is None or len(p) != self._np):
+        if not self._lengths_fit(y, p):
             self._args(t, y, p)  # raises the error
         try:
             a[0] = t
@@ -525,7 +525,7 @@ class ODEFunction:
         if _get_ident() != self._owner:
             out[:] = self(t, y, p)
             return out
-        if len(y) != self._ny or (self._np and (p is None or len(p) != self._np)):
+        if not self._lengths_fit(y, p):
             self._args(t, y, p)  # raises the error
         a = self._buf
         try:
@@ -551,6 +551,14 @@ class ODEFunction:
         except ValueError:
             raise DimensionError(self._out_message(out)) from None  # read-only
         return out
+
+    def _lengths_fit(self, y, p) -> bool:
+        """y (and p, when the function has open parameters) have the expected lengths; False
+        also for objects without a length (the checked route then names what is wrong)."""
+        try:
+            return len(y) == self._ny and not (self._np and (p is None or len(p) != self._np))
+        except TypeError:
+            return False
 
     def _out_message(self, out) -> str:
         if not isinstance(out, np.ndarray):

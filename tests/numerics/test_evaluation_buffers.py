@@ -86,6 +86,19 @@ def test_into_checks_state_and_parameters(sleigh_f):
         sleigh_f.into(np.empty(5), 0.0, y, p[:2])
 
 
+@pytest.mark.parametrize("bad", [__import__("sympy").Symbol("x"), 1.5, object()], ids=["symbol", "float", "object"])
+def test_a_state_without_a_length_gets_a_geonh_error(sleigh_f, bad):
+    """The fast paths read len(y): an object without one is refused by the checked route with a
+    geonh error, never numpy's or Python's bare TypeError."""
+    y, p = _state(4)
+    with pytest.raises(GeonhError):
+        sleigh_f(0.0, bad, p)
+    with pytest.raises(GeonhError):
+        sleigh_f.into(np.empty(5), 0.0, bad, p)
+    with pytest.raises(GeonhError):
+        sleigh_f(0.0, y, bad)
+
+
 def test_into_from_another_thread(sleigh_f):
     y, p = _state(5)
     out = np.empty(5)
