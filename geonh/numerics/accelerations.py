@@ -41,8 +41,8 @@ def _function(eqs: Equations) -> ODEFunction | None:
             f = ODEFunction(eqs, jacobian=True)
         except GeonhError:
             f = None
-    def drop(_ref: Any, key: int = key) -> None:
-        _FUNCTIONS.pop(key, None)
+    def drop(_ref: Any, key: int = key, table: dict = _FUNCTIONS) -> None:
+        table.pop(key, None)   # the table bound here: at interpreter exit the global may be gone
 
     _FUNCTIONS[key] = (weakref.ref(eqs, drop), f)
     return f

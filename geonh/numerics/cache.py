@@ -45,7 +45,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["cache_dir", "clear", "stats"]
+__all__ = ["ModuleFiles", "cache_dir", "clear", "module_files", "stats"]
 
 MAGIC = b"GEONH-COMPILED\n"
 FORMAT = 1
@@ -166,20 +166,8 @@ def _read(path: Path, key: str):
 
 
 def _write(path: Path, key: str, payload: bytes) -> bool:
-    """Write atomically (a temporary file in the same directory, then os.replace)."""
-    data = MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".geonh")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
-        return False
-    return True
+    """Write header, digest and payload atomically (:func:`_write_raw`)."""
+    return _write_raw(path, MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).digest() + payload)
 
 
 def _lambdify_of(fn) -> Any:
@@ -243,13 +231,74 @@ def cached_compile(material: Any, build: Callable[[], Any]):
     return fn
 
 
+class ModuleFiles:
+    """Built C extension modules (:mod:`geonh.numerics.cbackend`) kept in the cache directory:
+    ``<key>.so`` beside ``<key>.sha256``, the digest of the file as it was built.  ``get``
+    returns a file's path only when its digest checks (a truncated or replaced file is ignored
+    and rebuilt); the key is the C backend's, which covers the generated source, the compiler
+    and its flags, the CPU it resolves to and Python's extension suffix.  The trust model is
+    the cache's (module doc): loading a module runs its code."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+
+    def _paths(self, key: str) -> tuple[Path, Path]:
+        return self.directory / f"{key}.so", self.directory / f"{key}.sha256"
+
+    def get(self, key: str) -> str | None:
+        so, digest = self._paths(key)
+        try:
+            ok = hashlib.sha256(so.read_bytes()).hexdigest() == digest.read_text(encoding="ascii").strip()
+        except OSError:
+            return None
+        if not ok:
+            _stats["rejected"] += 1
+            return None
+        _stats["hits"] += 1
+        return str(so)
+
+    def put(self, key: str, path: str) -> None:
+        so, digest = self._paths(key)
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            return
+        if _write_raw(so, data) and _write_raw(digest, hashlib.sha256(data).hexdigest().encode()):
+            _stats["stores"] += 1
+
+
+def module_files() -> ModuleFiles | None:
+    """The store of built C modules in :func:`cache_dir`, or None when the cache is off or the
+    directory is not trusted."""
+    directory = cache_dir()
+    if directory is None or not _trusted(directory):
+        return None
+    return ModuleFiles(directory)
+
+
+def _write_raw(path: Path, data: bytes) -> bool:
+    """Write ``data`` atomically (a temporary file in the same directory, then os.replace)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".geonh")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
+
+
 def clear() -> int:
     """Delete every cached file; returns how many."""
     directory = cache_dir()
     if directory is None or not directory.is_dir():
         return 0
     count = 0
-    for p in directory.glob("*.pkl"):
+    for p in [*directory.glob("*.pkl"), *directory.glob("*.so"), *directory.glob("*.sha256")]:
         try:
             p.unlink()
             count += 1

@@ -47,11 +47,12 @@ the source.  ``-march=native`` is added where the compiler reports what it resol
 faster (1.87 → 1.55 µs/state CPU, same bits; −O3 and −O1 change nothing), and the resolved
 target is part of the cache key.  No compiler → :class:`~geonh.errors.MissingDependencyError`.
 
-Cache hook: :data:`so_cache` (None by default) may be set to an object with
-``get(key) -> path or None`` and ``put(key, path)`` (the on-disk compile cache of issue 22
-can plug in here); ``key`` is the sha256 of the source, the compiler command and flags, the
-native target and the Python extension suffix.  Built modules are also kept per process
-(same source → same module, compiled once).
+Built modules are kept on disk by the compile cache (:class:`geonh.numerics.cache.ModuleFiles`,
+in ``GEONH_CACHE_DIR``; off with ``GEONH_CACHE=off``), so a second process loads them without
+compiling, and per process (same source → same module, compiled once).  :data:`so_cache` may
+name another store, an object with ``get(key) -> path or None`` and ``put(key, path)``;
+``key`` is the sha256 of the source, the compiler command and flags, the native target and
+the Python extension suffix.
 """
 from __future__ import annotations
 
@@ -71,6 +72,7 @@ from functools import lru_cache
 from typing import Any, Protocol, Sequence
 
 from ..errors import MissingDependencyError, NotFoundError, ParseError
+from .cache import module_files
 
 __all__ = ["SoCache", "build", "c_function", "c_program", "c_source", "compile_flags", "find_compiler",
            "native_target", "so_cache"]
@@ -84,7 +86,8 @@ class SoCache(Protocol):
     def put(self, key: str, path: str) -> None: ...
 
 
-#: an on-disk store for built modules (module doc); None: compile once per process
+#: an on-disk store for built modules (module doc); None: the compile cache's
+#: (:func:`geonh.numerics.cache.module_files`, itself None when the cache is off)
 so_cache: SoCache | None = None
 
 _LOCK = threading.Lock()
@@ -728,7 +731,8 @@ def build(se_args: Sequence, se_exprs: Sequence, opt_level: int | None = None):
     with _LOCK:
         if key in _MODULES:
             return _MODULES[key]
-        path = so_cache.get(key) if so_cache is not None else None
+        store = so_cache if so_cache is not None else module_files()   # the user's compile cache
+        path = store.get(key) if store is not None else None
         if path is None or not os.path.exists(path):
             d = _workdir()
             src = os.path.join(d, name + ".c")
@@ -742,8 +746,8 @@ def build(se_args: Sequence, se_exprs: Sequence, opt_level: int | None = None):
                 raise MissingDependencyError(
                     f"backend 'c': the C compiler failed ({' '.join(cmd[:1])}); are the Python headers "
                     f"installed (python3-dev)?  Compiler output:\n{res.stderr[-2000:]}")
-            if so_cache is not None:
-                so_cache.put(key, path)
+            if store is not None:
+                store.put(key, path)
         loader = importlib.machinery.ExtensionFileLoader(name, path)
         spec = importlib.util.spec_from_file_location(name, path, loader=loader)
         assert spec is not None

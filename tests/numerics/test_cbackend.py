@@ -223,6 +223,32 @@ def test_so_cache_hook_is_consulted(monkeypatch):
     assert len(store) == 1 and c([2.0])[0] == 5.0
 
 
+@pytest.mark.slow
+def test_built_modules_are_kept_in_the_compile_cache(monkeypatch, tmp_path):
+    """Without a store of the caller's, a built module goes to the compile cache (a .so and its
+    digest); built again (another process: the per-process table emptied) it is loaded from
+    there, the compiler never started; a file that no longer matches its digest is rebuilt."""
+    from geonh.numerics import cache
+    monkeypatch.setenv("GEONH_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("GEONH_CACHE", raising=False)
+    x = sp.Symbol("x")
+    c = compile_function([x * 2.75 + 0.5], [x], backend="c")
+    files = sorted(p.suffix for p in (tmp_path / "compiled").iterdir())
+    assert files == [".sha256", ".so"] and c([2.0])[0] == 6.0
+    monkeypatch.setattr(cbackend, "_MODULES", {})
+
+    def no_compiler(*a, **k):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(cbackend.subprocess, "run", no_compiler)
+    assert compile_function([x * 2.75 + 0.5], [x], backend="c")([2.0])[0] == 6.0
+    so = next((tmp_path / "compiled").glob("*.so"))
+    so.write_bytes(so.read_bytes()[:100])
+    assert cache.ModuleFiles(tmp_path / "compiled").get(so.stem) is None
+    monkeypatch.setattr(cbackend, "_MODULES", {})
+    with pytest.raises(AssertionError, match="compiled again"):
+        compile_function([x * 2.75 + 0.5], [x], backend="c")
+
+
 def test_flags_keep_ieee_rounding():
     for native in (False, True):
         flags = cbackend.compile_flags(native=native)
