@@ -233,16 +233,28 @@ class _CompiledJets:
 
     def dependence_of(self, jacobian) -> list[set]:
         """:meth:`dependence` from the Jacobian at the offset point."""
+        D = self.dependence_matrix(jacobian)
+        return [{self.q[j] for j in range(self.n) if D[g, j]} for g in range(D.shape[0])]
+
+    def dependence_matrix(self, jacobian):
+        """The dependence sets as a boolean array (groups × coordinates): a group's largest
+        |derivative| by the coordinate above COMPILED_TOL · (1 + the group's largest), NaN
+        counted as a dependence."""
         import numpy as np
-        J = np.abs(jacobian[:, :self.n])
         n, N = self.n, self.N
-        groups = [range(n, n + N), range(n + N, n + N + self.nh + self.ng)] + [[i] for i in range(n)]
-        out = []
-        for g in groups:
-            block = J[list(g)] if len(g) else np.zeros((0, n))
-            big = float(block.max()) if block.size and np.isfinite(block).all() else 0.0
-            col = block.max(axis=0) if block.size else np.zeros(n)
-            out.append({self.q[j] for j in range(n) if not col[j] <= COMPILED_TOL * (1 + big)})
+        J = np.abs(jacobian[:, :n])
+        out = np.empty((2 + n, n), dtype=bool)
+        for k, g in enumerate((slice(n, n + N), slice(n + N, n + N + self.nh + self.ng))):
+            block = J[g]
+            if block.size:
+                big = float(block.max()) if np.isfinite(block).all() else 0.0
+                out[k] = ~(block.max(axis=0) <= COMPILED_TOL * (1 + big))
+            else:
+                out[k] = False
+        K = J[:n]
+        if n:
+            big = np.where(np.isfinite(K).all(axis=1), K.max(axis=1), 0.0)
+            out[2:] = ~(K <= COMPILED_TOL * (1 + big)[:, None])
         return out
 
 
@@ -1062,7 +1074,7 @@ class _Plan:
     dep_qu: Any                     # numpy bool: the argument is a coordinate or speed
     dep_draw: Any                   # the random offsets (q, u) or generic values (no value given)
     dep_given: Any                  # numpy bool: a value is given for the argument
-    dep_sets: list                  # the dependence sets decided
+    dep_matrix: Any                 # the dependence sets decided (_CompiledJets.dependence_matrix)
     defaults: dict                  # {symbol: sympy value} added to the given values (in order)
     kept: _Retained
     dq: list
@@ -1070,6 +1082,7 @@ class _Plan:
     qi: list
     ui: list
     record: dict                    # state, inputs, dependent, ignorable of the Linearization
+    index: dict                     # index lists of the replay (_plan_indices)
     floats: dict = field(default_factory=dict)   # {sympy number: float} seen
 
 
@@ -1140,7 +1153,9 @@ def _record_plan(equations: Equations, read: _Read, request: _Request, given: _G
     plans[key] = _Plan(
         jets=jets, mode=_Mode.of(False, request.tol, True), keys=syms, slots=slots, rules=rules, base=base,
         dep_qu=dep_qu, dep_draw=draw, dep_given=dep_given,
-        dep_sets=[kept.speed_rows, kept.constraint_rows, *kept.kinematics_of], defaults=defaults, kept=kept,
+        dep_matrix=np.array([[x in g for x in q] for g in [kept.speed_rows, kept.constraint_rows,
+                                                            *kept.kinematics_of]], dtype=bool).reshape(2 + len(q), len(q)),
+        defaults=defaults, kept=kept, index=_plan_indices(equations, read, jets, kept, tangent),
         dq=list(tangent.dq), du=list(tangent.du), qi=list(tangent.qi), ui=list(tangent.ui),
         record=dict(state=tuple(qr[j] for j in tangent.qi) + tuple(u[j] for j in tangent.ui),
                     inputs=given.inputs,
@@ -1160,6 +1175,33 @@ def _in_domains(f, rules) -> bool:
     ok = np.stack([whole, whole & (f % 2 == 0), whole & (f % 2 == 1), f > 0, f < 0, f >= 0, f <= 0, f != 0],
                   axis=1)
     return bool((ok | ~rules).all())
+
+
+def _plan_indices(equations: Equations, read: _Read, jets: _CompiledJets, kept: _Retained,
+                  tangent: _Tangent) -> dict:
+    """The rows and columns :func:`_replay_point` reads (once per plan): of the compiled values
+    and Jacobian (rows K, r, f, g; columns q, u, inputs, x) and the pivot orders of
+    :func:`_tangent_space`."""
+    q, u, S = read.q, read.u, equations.space
+    n, N, nh, ng, m = jets.n, jets.N, jets.nh, jets.ng, jets.m
+    R = list(kept.retained)
+    qr = [q[i] for i in R]
+    appearing = kept.speed_rows | kept.constraint_rows | set().union(*(kept.kinematics_of[i] for i in R))
+    named_q = [qr.index(x) for x in kept.named if x in qr]
+    named_u = [u.index(x) for x in kept.named if x in u]
+    speed_of = {u[j]: q[S.qd.index(u[j])] for j in range(m) if u[j] in S.qd}
+    depq = {qr[j] for j in tangent.dq}
+    order_u = (named_u
+               + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in depq]
+               + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in kept.ignorable]
+               + [j for j in reversed(range(m)) if j not in named_u])
+    return {"R": R, "qr": qr, "ycols": R + list(range(n, n + m + len(jets.inputs))),
+            "xcols": list(range(jets.nw - N, jets.nw)), "finite": R + list(range(n, n + N + nh + ng)),
+            "moving_ok": [q[i] not in appearing for i in R],
+            "ignorable": [i for i in range(n) if q[i] in kept.ignorable],
+            "prefer_q": named_q + [j for j in reversed(range(len(R))) if j not in named_q],
+            "prefer_u": list(dict.fromkeys(order_u)),
+            "rows_ind": list(tangent.qi) + [len(R) + j for j in tangent.ui]}
 
 
 def _as_float(v, memo: dict) -> float | None:
@@ -1279,26 +1321,24 @@ def _replay_point(equations: Equations, request: _Request) -> Linearization | No
     d = np.where(plan.dep_qu, np.where(plan.dep_given, a, 0.0) + plan.dep_draw,
                  np.where(plan.dep_given, a, plan.dep_draw))
     try:
-        if jets.dependence_of(jets.jacobian(d)) != plan.dep_sets:
+        if not np.array_equal(jets.dependence_matrix(jets.jacobian(d)), plan.dep_matrix):
             return None
         val, J = jets.value(a), jets.jacobian(a)
     except Exception:  # noqa: BLE001 - whatever fails here, the stages say it properly
         return None
     n, N, nh, ng, m = jets.n, jets.N, jets.nh, jets.ng, jets.m
-    R = kept.retained
+    ix = plan.index
+    R, ycols, xcols = ix["R"], ix["ycols"], ix["xcols"]
     ni = len(jets.inputs)
-    ycols = list(R) + list(range(n, n + m + ni))
-    xcols = list(range(jets.nw - N, jets.nw))
     res = slice(n, n + N)
     M0 = J[res, xcols]
     F0 = -val[res]
-    if not (np.isfinite(val[list(R) + list(range(n, n + N + nh + ng))]).all() and np.isfinite(J).all()):
+    if not (np.isfinite(val[ix["finite"]]).all() and np.isfinite(J).all()):
         return None
     scale = max(float(np.abs(M0).max(initial=0.0)), float(np.abs(F0).max(initial=0.0)), 1.0)
     zero_cut = tol * (1 + scale)
     x0 = np.linalg.solve(M0, F0) if N else np.zeros(0)
-    hv, gv = val[n + N:n + N + nh], val[n + N + nh:]
-    if (np.abs(hv) > zero_cut).any() or (np.abs(gv) > zero_cut).any() or (np.abs(x0[:m]) > zero_cut).any():
+    if (np.abs(val[n + N:]) > zero_cut).any() or (np.abs(x0[:m]) > zero_cut).any():
         return None                     # inconsistent or not steady: the stages say which
     if (x0 != 0).any():
         a2 = a.copy()
@@ -1310,48 +1350,35 @@ def _replay_point(equations: Equations, request: _Request) -> Linearization | No
         dR = -J2[res][:, ycols]
     else:
         dR = -J[res][:, ycols]
-    K0 = val[list(R)]
-    appearing = kept.speed_rows | kept.constraint_rows | set().union(*(kept.kinematics_of[i] for i in R))
-    q, u = jets.q, jets.u
+    q = jets.q
     drift: dict = {}
-    for j, i in enumerate(R):
-        if abs(K0[j]) > zero_cut:
-            if q[i] in appearing:
-                return None
-            drift[q[i]] = _fnum(float(K0[j]))
-    for i in range(n):
-        if q[i] in kept.ignorable and np.isfinite(val[i]) and abs(val[i]) > zero_cut:
+    K0 = val[R]
+    for j in np.flatnonzero(np.abs(K0) > zero_cut):
+        if not ix["moving_ok"][j]:
+            return None
+        drift[q[R[j]]] = _fnum(float(K0[j]))
+    for i in ix["ignorable"]:
+        if np.isfinite(val[i]) and abs(val[i]) > zero_cut:
             drift[q[i]] = _fnum(float(val[i]))
     nq = len(R)
     Ud = np.linalg.solve(M0, dR)[:m] if N else np.zeros((0, len(ycols)))
-    dK = J[list(R)][:, ycols]
+    dK = J[R][:, ycols]
     # the tangent space with the recorded pivots, checked
-    Phf = J[n + N:n + N + nh][:, list(R)]
+    Phf = J[n + N:n + N + nh][:, R]
     Phg = J[n + N + nh:n + N + nh + ng]
-    Phg_q, Phg_u = Phg[:, list(R)], Phg[:, n:n + m]
-    keep = [c for c in range(Phg_u.shape[0]) if (np.abs(Phg_u[c]) > zero_cut).any()]
-    Phg_q, Phg_u = Phg_q[keep], Phg_u[keep]
+    Phg_q, Phg_u = Phg[:, R], Phg[:, n:n + m]
+    if ng:
+        keep = (np.abs(Phg_u) > zero_cut).any(axis=1)
+        Phg_q, Phg_u = Phg_q[keep], Phg_u[keep]
     dq, du, qi, ui = plan.dq, plan.du, plan.qi, plan.ui
     if len(dq) != Phf.shape[0] or len(du) != Phg_u.shape[0]:
         return None
-    qr = [q[i] for i in R]
-    S = equations.space
-    named_q = [qr.index(x) for x in kept.named if x in qr]
-    named_u = [u.index(x) for x in kept.named if x in u]
-    if Phf.shape[0]:
-        prefer = named_q + [j for j in reversed(range(nq)) if j not in named_q]
-        if _greedy_columns(Phf, prefer, tol) != dq or np.linalg.cond(Phf[:, dq]) > ILL_CONDITIONED:
-            return None
-    if Phg_u.shape[0]:
-        speed_of = {u[j]: q[S.qd.index(u[j])] for j in range(m) if u[j] in S.qd}
-        depq = {qr[j] for j in dq}
-        order = (named_u
-                 + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in depq]
-                 + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in kept.ignorable]
-                 + [j for j in reversed(range(m)) if j not in named_u])
-        if (_greedy_columns(Phg_u, list(dict.fromkeys(order)), tol) != du
-                or np.linalg.cond(Phg_u[:, du]) > ILL_CONDITIONED):
-            return None
+    qr = ix["qr"]
+    if dq and (_greedy_columns(Phf, ix["prefer_q"], tol) != dq or np.linalg.cond(Phf[:, dq]) > ILL_CONDITIONED):
+        return None
+    if du and (_greedy_columns(Phg_u, ix["prefer_u"], tol) != du
+               or np.linalg.cond(Phg_u[:, du]) > ILL_CONDITIONED):
+        return None
     Eq = np.zeros((nq, len(qi)))
     Eq[qi, range(len(qi))] = 1
     if dq:
@@ -1365,7 +1392,7 @@ def _replay_point(equations: Equations, request: _Request) -> Linearization | No
     Jy = np.vstack([dK[:, :nq + m], Ud[:, :nq + m]])
     Bfull = np.vstack([dK[:, nq + m:], Ud[:, nq + m:]])
     E = np.block([[Eq, np.zeros((nq, len(ui)))], [Euq, Euu]])
-    rows_ind = list(qi) + [nq + j for j in ui]
+    rows_ind = ix["rows_ind"]
     A = Jy[rows_ind] @ E
     B = Bfull[rows_ind] if ni else np.zeros((len(rows_ind), 0))
     A, B = (_drop_array(X) for X in (A, B))
