@@ -253,8 +253,8 @@ class _CompiledJets:
                 out[k] = False
         K = J[:n]
         if n:
-            big = np.where(np.isfinite(K).all(axis=1), K.max(axis=1), 0.0)
-            out[2:] = ~(K <= COMPILED_TOL * (1 + big)[:, None])
+            rows_big = np.where(np.isfinite(K).all(axis=1), K.max(axis=1), 0.0)
+            out[2:] = ~(K <= COMPILED_TOL * (1 + rows_big)[:, None])
         return out
 
 
@@ -1208,6 +1208,7 @@ def _as_float(v, memo: dict) -> float | None:
     """A given value as a double (None: the fast path does not take it — a string, a bool, an
     expression with symbols, a complex or non-finite number)."""
     t = type(v)
+    f: float | None
     if t is float or t is int:
         f = float(v)
     elif isinstance(v, sp.Basic):
