@@ -1113,6 +1113,8 @@ def _record_plan(equations: Equations, read: _Read, request: _Request, given: _G
     if len(params) != len(request.parameters or ()) or len(point) != len(request.operating_point):
         return
     syms = tuple(params) + tuple(point)
+    if len(set(syms)) != len(syms):
+        return                                  # a symbol given twice: the stages merge them
     q, u = read.q, read.u
     if any(values.get(x) is None for x in u) or any(values.get(q[i]) is None for i in kept.retained):
         return
@@ -1210,7 +1212,10 @@ def _as_float(v, memo: dict) -> float | None:
     t = type(v)
     f: float | None
     if t is float or t is int:
-        f = float(v)
+        try:
+            f = float(v)
+        except OverflowError:
+            return None
     elif isinstance(v, sp.Basic):
         f = memo.get(v)
         if f is None:
@@ -1218,7 +1223,7 @@ def _as_float(v, memo: dict) -> float | None:
                 return None
             try:
                 f = float(v)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 return None
             if len(memo) < 4096:
                 memo[v] = f

@@ -18,7 +18,7 @@ import sympy as sp
 
 from geonh import models
 from geonh.equations import lagrange
-from geonh.errors import InconsistentStateError
+from geonh.errors import InconsistentStateError, MissingValueError
 
 REL = 1e-12
 L = importlib.import_module("geonh.analysis.linearize")
@@ -235,3 +235,19 @@ def test_a_changed_dependence_takes_the_stages():
     free = eq.linearize({**op, "c": 0}, ignorable="auto")
     assert not _replayed(free) and free.ignorable == (x,) and free.A.shape == (3, 3)
     assert _replayed(eq.linearize({**op, "c": 0.0}, ignorable="auto"))
+
+
+def test_values_the_replay_does_not_read_take_the_stages():
+    """A symbol given twice (in parameters and operating point), a value with a symbol left, an
+    int too large for a double: the stages, with their answer or error."""
+    M, par = _disk()
+    eq = M.equations("boltzmann-hamel")
+    op = {"psi": 0, "theta": 0, "phi": 0, "x": 0, "y": 0, "w1": 0, "w2": 3, "w3": 0, **par}
+    eq.linearize(op, ignorable="auto", parameters={"m": 5})
+    twice = eq.linearize(op, ignorable="auto", parameters={"m": 5})
+    assert not _replayed(twice) and twice.operating_point[sp.Symbol("m", positive=True)] == 2
+    eq.linearize(op, ignorable="auto")
+    assert _replayed(eq.linearize({**op, "w2": 4}, ignorable="auto"))
+    for bad in (10 ** 400, sp.Symbol("v")):          # the stages' error (no double for w2)
+        with pytest.raises(MissingValueError, match="give values for \\['w2'\\]"):
+            eq.linearize({**op, "w2": bad}, ignorable="auto")
