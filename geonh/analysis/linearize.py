@@ -35,6 +35,10 @@ How A is computed (never inverting the mass matrix symbolically):
   A = P J E: J the Jacobian on (retained q, u), E the embedding of the independent variables
   into the tangent space, P the selection of their rows.
 
+On the compiled route a further operating point of a kind seen before (the same keys, inputs
+and options) replays the structure the stages decided, in numpy, each decision checked at the
+point (:func:`_repeat_point`; docs/linearization.md, "Repeated operating points").
+
 :meth:`Linearization.second_order` gives the M, C, K form M δq̈ + C δq̇ + K δq = F δr in
 chosen coordinates; :func:`eigenvalues` (and :meth:`Linearization.eigenvalues`) the spectrum.
 An operating point that is not a steady motion, or that violates a constraint, raises
@@ -1053,6 +1057,8 @@ def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbo
 #: a pivot block of the constraint Jacobian (or the mass matrix) with a condition number above
 #: this is not trusted on the fast path: the point takes the stages again, which decide anew
 ILL_CONDITIONED = 1e8
+#: at most this many kinds of request are remembered per equations object
+MAX_PLANS = 64
 
 
 @dataclass
@@ -1108,6 +1114,8 @@ def _record_plan(equations: Equations, read: _Read, request: _Request, given: _G
         return
     plans = read.derived.setdefault("plans", {})
     plans.pop(key, None)
+    if len(plans) >= MAX_PLANS:
+        plans.clear()
     params = equations.resolve_values(request.parameters, "linearize parameters")
     point = equations.resolve_values(request.operating_point, "operating point")
     if len(params) != len(request.parameters or ()) or len(point) != len(request.operating_point):
