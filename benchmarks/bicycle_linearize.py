@@ -31,17 +31,20 @@ and their eigenvalues at v = 5 against the published Table 2.
 
 The eigenvalue sweep (``--sweep``): the model, the Boltzmann–Hamel equations and the
 eigenvalues of A at 50 speeds v = 0 … 10 m/s (``Equations.linearize`` + ``eigenvalues``), then
-the time of one more operating point (median of 20) — before (``--before``: a checkout of the
+the time of one more operating point (median of 200; ``Equations.linearize`` then
+``Linearization.eigenvalues``, and the call alone) — before (``--before``: a checkout of the
 code before the compiled route, put first on PYTHONPATH: the 60-digit route) and after (the
 default compiled route, in a process with an empty on-disk cache, ``sweep-cold``, and in a
 second process that finds the compiled code on disk, ``sweep-warm``; and ``exact=True``,
 ``sweep-exact``), each in fresh processes, CPU beside wall, and the largest eigenvalue
-difference between the routes.  Targets (issue 22): the sweep, model included, ≤ 1.5 s; one
+difference between the routes; ``--main`` adds the compiled route of another checkout (main
+before the replay of repeated operating points), warm cache, for the ratio.  Targets (issue 22): the sweep, model included, ≤ 1.5 s; one
 more point ≤ 0.5 ms.
 
 Usage:  python benchmarks/bicycle_linearize.py [--routes geonh-lagrange sympy-kane ...]
                                                [--repeats 3] [--sympy-repeats 1] [--timeout 900]
-        python benchmarks/bicycle_linearize.py --sweep [--before /path/to/old/checkout] [--repeats 3]
+        python benchmarks/bicycle_linearize.py --sweep [--before /path/to/old/checkout] [--main /path/to/main]
+                                                       [--repeats 3]
 Progress goes to stderr, the table to stdout.  See benchmarks/README.md.
 """
 from __future__ import annotations
@@ -210,13 +213,18 @@ def route_sweep(exact: bool) -> dict:
         lin = eq.linearize(benchmark_operating_point(model, float(v)), **kw)
         eigs.append(sorted((complex(z) for z in lin.eigenvalues()), key=lambda z: (round(z.real, 6), round(z.imag, 6))))
     c2, w2 = time.process_time(), time.perf_counter()
-    one_cpu, one_wall = [], []
-    ops = [benchmark_operating_point(model, 5.0 + 0.01 * k) for k in range(20 if not exact else 3)]
-    for op in ops:
+    one_cpu, one_wall, lin_cpu, lin_wall = [], [], [], []
+    ops = [benchmark_operating_point(model, 5.0 + 0.01 * k) for k in range(200 if not exact else 3)]
+    for op in ops:                     # the normal call: Equations.linearize, then its eigenvalues
         a, b = time.process_time(), time.perf_counter()
         eq.linearize(op, **kw).eigenvalues()
         one_cpu.append(time.process_time() - a)
         one_wall.append(time.perf_counter() - b)
+    for op in ops:                     # Equations.linearize alone (the record with sympy A, B)
+        a, b = time.process_time(), time.perf_counter()
+        eq.linearize(op, **kw)
+        lin_cpu.append(time.process_time() - a)
+        lin_wall.append(time.perf_counter() - b)
     cache = {}
     try:
         from geonh.numerics import cache as _cache
@@ -226,6 +234,7 @@ def route_sweep(exact: bool) -> dict:
     return {"cpu": c2 - c0, "wall": w2 - w0, "import": imported,
             "parts": {"model+equations": c1 - c0, "50 speeds": c2 - c1},
             "one_cpu": statistics.median(one_cpu), "one_wall": statistics.median(one_wall),
+            "lin_cpu": statistics.median(lin_cpu), "lin_wall": statistics.median(lin_wall),
             "eigs": [[[z.real, z.imag] for z in e] for e in eigs], "cache": cache, "A5": None}
 
 
@@ -272,6 +281,8 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--sweep", action="store_true", help="the 50-speed eigenvalue sweep, before and after")
     ap.add_argument("--before", help="a checkout of geonh before the compiled route (PYTHONPATH for 'before')")
+    ap.add_argument("--main", help="a checkout of geonh to compare the compiled route with (PYTHONPATH; e.g. main "
+                                   "before the replay of repeated points)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -347,6 +358,9 @@ def sweep_main(args) -> None:
     cases += [("after, exact=True", "sweep-exact", {**base_env, "GEONH_CACHE": "off"}, True),
               ("after, compiled, cold cache", "sweep-cold", {**base_env, "GEONH_CACHE_DIR": tmp}, False),
               ("after, compiled, warm cache", "sweep-warm", {**base_env, "GEONH_CACHE_DIR": tmp}, False)]
+    if args.main:
+        cases.append(("main, compiled, warm cache", "sweep-main", {**base_env, "PYTHONPATH": args.main,
+                                                                   "GEONH_CACHE_DIR": tmp}, False))
     results = {}
     for label, route, env, once in cases:
         runs = []
@@ -366,9 +380,11 @@ def sweep_main(args) -> None:
         results[label] = runs
     print(f"Whipple bicycle: eigenvalues at {SWEEP_SPEEDS} speeds (0..10 m/s), model and equations included; "
           f"{os.cpu_count()} CPUs, fresh processes, medians (imports not timed).\n")
+    print("+1 point: Equations.linearize + Linearization.eigenvalues at one more speed (median of 200); "
+          "linearize: the call alone.")
     print(f"{'route':30s} {'runs':>4s} {'CPU [s]':>8s} {'wall [s]':>8s} {'model+eqs':>9s} {'sweep':>7s} "
-          f"{'+1 point CPU [ms]':>17s} {'wall [ms]':>9s}")
-    print("-" * 100)
+          f"{'+1 point CPU [ms]':>17s} {'wall [ms]':>9s} {'linearize CPU':>13s} {'wall [ms]':>9s}")
+    print("-" * 126)
     med = {}
     for label, runs in results.items():
         if not runs:
@@ -378,13 +394,18 @@ def sweep_main(args) -> None:
             return statistics.median(r[key][sub] if sub else r[key] for r in runs)
         med[label] = (m("cpu"), m("one_cpu"))
         print(f"{label:30s} {len(runs):4d} {m('cpu'):8.2f} {m('wall'):8.2f} {m('parts', 'model+equations'):9.2f} "
-              f"{m('parts', '50 speeds'):7.2f} {m('one_cpu') * 1e3:17.3f} {m('one_wall') * 1e3:9.3f}")
+              f"{m('parts', '50 speeds'):7.2f} {m('one_cpu') * 1e3:17.3f} {m('one_wall') * 1e3:9.3f} "
+              + (f"{m('lin_cpu') * 1e3:13.3f} {m('lin_wall') * 1e3:9.3f}" if "lin_cpu" in runs[0] else ""))
     ref = "before (60 digits)" if "before (60 digits)" in med else "after, exact=True"
     if ref in med:
         print()
         for label, (cpu, one) in med.items():
             if label != ref:
                 print(f"{ref} / {label}: sweep {med[ref][0] / cpu:.1f}x, one more point {med[ref][1] / one:.0f}x (CPU)")
+    main, warm = "main, compiled, warm cache", "after, compiled, warm cache"
+    if main in med and warm in med:
+        print(f"{main} / {warm}: sweep {med[main][0] / med[warm][0]:.2f}x, one more point "
+              f"{med[main][1] / med[warm][1]:.1f}x (CPU)")
     exact = results.get(ref) or []
     if exact:
         E = np.array(exact[0]["eigs"])

@@ -35,6 +35,10 @@ How A is computed (never inverting the mass matrix symbolically):
   A = P J E: J the Jacobian on (retained q, u), E the embedding of the independent variables
   into the tangent space, P the selection of their rows.
 
+On the compiled route a further operating point of a kind seen before (the same keys, inputs
+and options) replays the structure the stages decided, in numpy, each decision checked at the
+point (:func:`_repeat_point`; docs/linearization.md, "Repeated operating points").
+
 :meth:`Linearization.second_order` gives the M, C, K form M δq̈ + C δq̇ + K δq = F δr in
 chosen coordinates; :func:`eigenvalues` (and :meth:`Linearization.eigenvalues`) the spectrum.
 An operating point that is not a steady motion, or that violates a constraint, raises
@@ -42,11 +46,13 @@ An operating point that is not a steady motion, or that violates a constraint, r
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 import mpmath
+from mpmath.libmp import from_float as _from_float
 import sympy as sp
 
 from ..equations.base import register_method
@@ -130,8 +136,10 @@ class _CompiledUnavailable(Exception):
 
 
 def _fnum(x: float):
-    """A double as a sympy Float of 15 digits (the digits it carries)."""
-    return sp.S.Zero if x == 0 else sp.Float(x)
+    """A double as a sympy Float of 15 digits (the digits it carries): ``sp.Float(x)``, built
+    from its binary digits directly (``Float._new``, as sympy's own arithmetic does; 40 % of
+    ``sp.Float``'s time, the same number)."""
+    return sp.S.Zero if x == 0 else sp.Float._new(_from_float(x), 53)
 
 
 class _CompiledJets:
@@ -225,15 +233,32 @@ class _CompiledJets:
                 a[i] = base
             else:
                 a[i] = float(random_values(rng, (s,), span=GENERIC_SPAN)[s])
-        J = np.abs(self._eval(a)[1][:, :self.n])
+        return self.dependence_of(self._eval(a)[1])
+
+    def dependence_of(self, jacobian) -> list[set]:
+        """:meth:`dependence` from the Jacobian at the offset point."""
+        D = self.dependence_matrix(jacobian)
+        return [{self.q[j] for j in range(self.n) if D[g, j]} for g in range(D.shape[0])]
+
+    def dependence_matrix(self, jacobian):
+        """The dependence sets as a boolean array (groups × coordinates): a group's largest
+        |derivative| by the coordinate above COMPILED_TOL · (1 + the group's largest), NaN
+        counted as a dependence."""
+        import numpy as np
         n, N = self.n, self.N
-        groups = [range(n, n + N), range(n + N, n + N + self.nh + self.ng)] + [[i] for i in range(n)]
-        out = []
-        for g in groups:
-            block = J[list(g)] if len(g) else np.zeros((0, n))
-            big = float(block.max()) if block.size and np.isfinite(block).all() else 0.0
-            col = block.max(axis=0) if block.size else np.zeros(n)
-            out.append({self.q[j] for j in range(n) if not col[j] <= COMPILED_TOL * (1 + big)})
+        J = np.abs(jacobian[:, :n])
+        out = np.empty((2 + n, n), dtype=bool)
+        for k, g in enumerate((slice(n, n + N), slice(n + N, n + N + self.nh + self.ng))):
+            block = J[g]
+            if block.size:
+                big = float(block.max()) if np.isfinite(block).all() else 0.0
+                out[k] = ~(block.max(axis=0) <= COMPILED_TOL * (1 + big))
+            else:
+                out[k] = False
+        K = J[:n]
+        if n:
+            rows_big = np.where(np.isfinite(K).all(axis=1), K.max(axis=1), 0.0)
+            out[2:] = ~(K <= COMPILED_TOL * (1 + rows_big)[:, None])
         return out
 
 
@@ -336,7 +361,7 @@ class Linearization:
     operating_point: dict
     equations: Equations
     symbolic: bool
-    _parts: _Parts = field(repr=False, compare=False)   # what second_order needs of the stages
+    _parts: _Parts | _NumericParts = field(repr=False, compare=False)   # what second_order needs of the stages
 
     def numpy(self):
         """(A, B) as numpy float arrays (every symbol must have a value)."""
@@ -353,6 +378,8 @@ class Linearization:
             known = set(self.equations.value_symbols) | symbols_in(A)
             A = A.xreplace({s: as_expr(v, what=f"value of {s}")
                             for s, v in resolve_keys(values, known, what="eigenvalue values").items()})
+        if isinstance(self._parts, _NumericParts) and not values and not high_precision:
+            return _eigenvalues_of_array(self._parts.A)
         if self._parts.mode.compiled and not high_precision:
             return _double_eigenvalues(A)
         return eigenvalues(A, high_precision=high_precision)
@@ -660,6 +687,9 @@ def _linearize(equations: Equations, request: _Request) -> Linearization:
     regular at the point): on compiled code unless ``symbolic`` or ``exact``, or when the
     equations cannot be compiled (:class:`_CompiledUnavailable`: then at PRECISION digits)."""
     if not request.symbolic and not request.exact:
+        fast = _repeat_point(equations, request)
+        if fast is not None:
+            return fast
         try:
             return _stages(equations, request, True)
         except _CompiledUnavailable:
@@ -682,6 +712,8 @@ def _stages(equations: Equations, request: _Request, compiled: bool) -> Lineariz
     A, B = _assemble(jac, tangent, len(read.u), bool(given.inputs), request.symbolic, mode)
     qr = [read.q[i] for i in kept.retained]
     u = read.u
+    if jets is not None:
+        _record_plan(equations, read, request, given, jets, kept, values, tangent)
     return Linearization(
         A, B,
         state=tuple(qr[j] for j in tangent.qi) + tuple(u[j] for j in tangent.ui),
@@ -1019,6 +1051,389 @@ def _assemble(jac: _Jacobian, tangent: _Tangent, m: int, has_inputs: bool, symbo
     return A, B
 
 
+# ----------------------------------------------------------------------------------------------
+# repeated operating points of the same equations: the structure decided once, numpy after
+# ----------------------------------------------------------------------------------------------
+#: a pivot block of the constraint Jacobian (or the mass matrix) with a condition number above
+#: this is not trusted on the fast path: the point takes the stages again, which decide anew
+ILL_CONDITIONED = 1e8
+#: at most this many kinds of request are remembered per equations object
+MAX_PLANS = 64
+
+
+@dataclass
+class _Plan:
+    """The structural decisions of the compiled stages for one kind of request — which keys are
+    given (parameters and operating point, in order), the inputs, ignorable, dependent and tol —
+    recorded by :func:`_record_plan` after :func:`_stages` and replayed by
+    :func:`_repeat_point` at a further point of the same kind: the symbol of every key and its
+    argument slot, the domain rules of the symbols, the default argument vector, the retained
+    coordinates and the dependence sets (:meth:`_CompiledJets.dependence`, with its random
+    offsets drawn once), the dependent coordinates and speeds (pivot columns), the state."""
+
+    jets: Any                       # the _CompiledJets
+    mode: Any                       # the _Mode
+    keys: tuple                     # the symbol of each key, parameters then operating point
+    slots: Any                      # numpy int array: the argument slot of each key (-1: none)
+    rules: Any                      # numpy bool (keys × _DOMAINS): the domain assumptions of each symbol
+    base: Any                       # argument vector: defaults (x = 0, inputs, t, ignorable), NaN else
+    dep_qu: Any                     # numpy bool: the argument is a coordinate or speed
+    dep_draw: Any                   # the random offsets (q, u) or generic values (no value given)
+    dep_given: Any                  # numpy bool: a value is given for the argument
+    dep_matrix: Any                 # the dependence sets decided (_CompiledJets.dependence_matrix)
+    defaults: dict                  # {symbol: sympy value} added to the given values (in order)
+    kept: _Retained
+    dq: list
+    du: list
+    qi: list
+    ui: list
+    record: dict                    # state, inputs, dependent, ignorable of the Linearization
+    index: dict                     # index lists of the replay (_plan_indices)
+    floats: dict = field(default_factory=dict)   # {sympy number: float} seen
+
+
+def _request_key(request: _Request) -> tuple | None:
+    """What the structure depends on besides the values: None when unhashable."""
+    key = (tuple(request.parameters or ()), tuple(request.operating_point), request.inputs, request.ignorable,
+           request.dependent, request.tol)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _record_plan(equations: Equations, read: _Read, request: _Request, given: _Given, jets: _CompiledJets,
+                 kept: _Retained, values: Mapping, tangent: _Tangent) -> None:
+    """Keep the structure of this compiled linearization for further points of its kind
+    (:class:`_Plan`), when the fast path can replay it: every key resolves to one symbol, every
+    value is a finite number, no coordinate or speed had to be solved for."""
+    import numpy as np
+    key = _request_key(request)
+    if key is None:
+        return
+    plans = read.derived.setdefault("plans", {})
+    plans.pop(key, None)
+    if len(plans) >= MAX_PLANS:
+        plans.clear()
+    params = equations.resolve_values(request.parameters, "linearize parameters")
+    point = equations.resolve_values(request.operating_point, "operating point")
+    if len(params) != len(request.parameters or ()) or len(point) != len(request.operating_point):
+        return
+    syms = tuple(params) + tuple(point)
+    if len(set(syms)) != len(syms):
+        return                                  # a symbol given twice: the stages merge them
+    q, u = read.q, read.u
+    if any(values.get(x) is None for x in u) or any(values.get(q[i]) is None for i in kept.retained):
+        return
+    if not set(u) <= set(syms) or not {q[i] for i in kept.retained} <= set(syms):
+        return                                  # speeds or coordinates were solved for
+    index = {s: i for i, s in enumerate(jets.args)}
+    slots = np.array([index.get(s, -1) for s in syms], dtype=np.intp)
+    rules = np.array([[getattr(s, f"is_{prop}") is True for prop in _DOMAINS] for s in syms], dtype=bool)
+    given_set = set(syms)
+    defaults = {s: v for s, v in values.items() if s not in given_set}
+    base = np.full(len(jets.args), np.nan)
+    for s, v in {**defaults, **{x: 0 for x in read.unknowns}}.items():
+        if s in index:
+            try:
+                base[index[s]] = float(v)
+            except (TypeError, ValueError):
+                return
+    needed = np.isnan(base)
+    needed[slots[slots >= 0]] = False
+    if needed.any():
+        return
+    # the dependence test's point: the draws of _CompiledJets.dependence, in its order
+    rng = random.Random(20240601)
+    has = set(given.values)
+    qu = set(q) | set(u)
+    dep_qu = np.array([s in qu for s in jets.args])
+    dep_given = np.array([s in has for s in jets.args])
+    draw = np.zeros(len(jets.args))
+    for i, s in enumerate(jets.args):
+        if s in qu:
+            draw[i] = float(random_values(rng, (s,), span=OFFSET_SPAN)[s])
+        elif s not in has:
+            draw[i] = float(random_values(rng, (s,), span=GENERIC_SPAN)[s])
+    base_dep = [s for s in jets.args if s in has and s not in given_set]   # inputs and t (defaults)
+    for s in base_dep:
+        draw[index[s]] = float(given.values[s])
+    qr = [q[i] for i in kept.retained]
+    plans[key] = _Plan(
+        jets=jets, mode=_Mode.of(False, request.tol, True), keys=syms, slots=slots, rules=rules, base=base,
+        dep_qu=dep_qu, dep_draw=draw, dep_given=dep_given,
+        dep_matrix=np.array([[x in g for x in q] for g in [kept.speed_rows, kept.constraint_rows,
+                                                            *kept.kinematics_of]], dtype=bool).reshape(2 + len(q), len(q)),
+        defaults=defaults, kept=kept, index=_plan_indices(equations, read, jets, kept, tangent),
+        dq=list(tangent.dq), du=list(tangent.du), qi=list(tangent.qi), ui=list(tangent.ui),
+        record=dict(state=tuple(qr[j] for j in tangent.qi) + tuple(u[j] for j in tangent.ui),
+                    inputs=given.inputs,
+                    dependent=tuple(qr[j] for j in tangent.dq) + tuple(u[j] for j in tangent.du),
+                    ignorable=kept.ignorable))
+
+
+#: the sign and number-kind assumptions check_assumptions enforces (geonh.kernel.evaluation)
+_DOMAINS = ("integer", "even", "odd", "positive", "negative", "nonnegative", "nonpositive", "nonzero")
+
+
+def _in_domains(f, rules) -> bool:
+    """Whether the real values ``f`` satisfy the assumptions ``rules`` (keys × _DOMAINS) of
+    their symbols, as :func:`~geonh.kernel.evaluation.check_assumptions` decides them."""
+    import numpy as np
+    whole = np.floor(f) == f
+    ok = np.stack([whole, whole & (f % 2 == 0), whole & (f % 2 == 1), f > 0, f < 0, f >= 0, f <= 0, f != 0],
+                  axis=1)
+    return bool((ok | ~rules).all())
+
+
+def _plan_indices(equations: Equations, read: _Read, jets: _CompiledJets, kept: _Retained,
+                  tangent: _Tangent) -> dict:
+    """The rows and columns :func:`_replay_point` reads (once per plan): of the compiled values
+    and Jacobian (rows K, r, f, g; columns q, u, inputs, x) and the pivot orders of
+    :func:`_tangent_space`."""
+    q, u, S = read.q, read.u, equations.space
+    n, N, nh, ng, m = jets.n, jets.N, jets.nh, jets.ng, jets.m
+    R = list(kept.retained)
+    qr = [q[i] for i in R]
+    appearing = kept.speed_rows | kept.constraint_rows | set().union(*(kept.kinematics_of[i] for i in R))
+    named_q = [qr.index(x) for x in kept.named if x in qr]
+    named_u = [u.index(x) for x in kept.named if x in u]
+    speed_of = {u[j]: q[S.qd.index(u[j])] for j in range(m) if u[j] in S.qd}
+    depq = {qr[j] for j in tangent.dq}
+    order_u = (named_u
+               + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in depq]
+               + [j for j in reversed(range(m)) if j not in named_u and speed_of.get(u[j]) in kept.ignorable]
+               + [j for j in reversed(range(m)) if j not in named_u])
+    return {"R": R, "qr": qr, "ycols": R + list(range(n, n + m + len(jets.inputs))),
+            "xcols": list(range(jets.nw - N, jets.nw)), "finite": R + list(range(n, n + N + nh + ng)),
+            "moving_ok": [q[i] not in appearing for i in R],
+            "ignorable": [i for i in range(n) if q[i] in kept.ignorable],
+            "prefer_q": named_q + [j for j in reversed(range(len(R))) if j not in named_q],
+            "prefer_u": list(dict.fromkeys(order_u)),
+            "rows_ind": list(tangent.qi) + [len(R) + j for j in tangent.ui]}
+
+
+def _as_float(v, memo: dict) -> float | None:
+    """A given value as a double (None: the fast path does not take it — a string, a bool, an
+    expression with symbols, a complex or non-finite number)."""
+    t = type(v)
+    f: float | None
+    if t is float or t is int:
+        try:
+            f = float(v)
+        except OverflowError:
+            return None
+    elif isinstance(v, sp.Basic):
+        f = memo.get(v)
+        if f is None:
+            if not isinstance(v, sp.Expr) or v.free_symbols:
+                return None
+            try:
+                f = float(v)
+            except (TypeError, ValueError, OverflowError):
+                return None
+            if len(memo) < 4096:
+                memo[v] = f
+    else:
+        return None
+    return f if math.isfinite(f) else None
+
+
+def _greedy_columns(M, prefer: Sequence[int], tol: float) -> list[int]:
+    """:func:`_rank_columns` on a float array (the algorithm of
+    :class:`~geonh.kernel.linalg.Echelon`, exact=False, in double precision)."""
+    if M.shape[0] == 0:
+        return []
+    big = float(abs(M).max()) if M.size else 0.0
+    cut = tol * (1 + big)
+    kept: list = []
+    chosen = []
+    for j in prefer:
+        v = M[:, j].copy()
+        for p, b in kept:
+            f = v[p] / b[p]
+            if f != 0:
+                v = v - f * b
+        k = int(abs(v).argmax())
+        if abs(v[k]) > cut:
+            kept.append((k, v))
+            chosen.append(j)
+        if len(chosen) == M.shape[0]:
+            break
+    return chosen
+
+
+class _NumericParts:
+    """What :meth:`Linearization.second_order` needs of the stages, as numpy arrays from the
+    fast path (:func:`_repeat_point`); :meth:`parts` builds the sympy :class:`_Parts` the
+    stages would have given (on first use), and ``A`` (after round-off dropped) gives the
+    eigenvalues without converting back."""
+
+    def __init__(self, mode: _Mode, qr: list, m: int, k: int, arrays: dict, tangent: tuple):
+        self.mode, self.qr, self.m, self.k, self.arrays, self.tangent = mode, qr, m, k, arrays, tangent
+        self.A = arrays["A"]
+        self._built: _Parts | None = None
+
+    def parts(self) -> _Parts:
+        if self._built is None:
+            a = self.arrays
+            mat = _float_matrix
+            dq, du, qi, ui = self.tangent
+            jac = _Jacobian(mat(a["Rq"]), mat(a["Ru"]), mat(a["Rr"]), mat(a["Kq"]), mat(a["Ku"]), mat(a["Kr"]),
+                            mat(a["Ud"]))
+            tan = _Tangent(list(dq), list(du), list(qi), list(ui), mat(a["Eq"]), mat(a["Euq"]), mat(a["Euu"]))
+            self._built = _Parts(self.mode, self.qr, self.m, self.k, mat(a["M0"]), mat(a["x0"]),
+                                 mpmath.mpf(a["scale"]), jac, tan)
+        return self._built
+
+
+def _float_matrix(X) -> sp.Matrix:
+    """A float array as a sympy matrix of :func:`_fnum` entries (what the stages build)."""
+    r, c = X.shape
+    return sp.Matrix(r, c, [_fnum(x) for x in X.ravel().tolist()]) if r and c else sp.zeros(r, c)
+
+
+def _repeat_point(equations: Equations, request: _Request) -> Linearization | None:
+    """:func:`_replay_point`; None where a solve is singular (the stages raise the error)."""
+    import numpy as np
+    try:
+        return _replay_point(equations, request)
+    except np.linalg.LinAlgError:
+        return None
+
+
+def _replay_point(equations: Equations, request: _Request) -> Linearization | None:
+    """The compiled linearization at a further point of a kind seen before (:class:`_Plan`), in
+    numpy: the values parsed to doubles at once, the compiled values and Jacobian evaluated, the
+    decisions of the stages checked at this point (the dependence sets, the steady motion and
+    constraints, the pivot columns and their conditioning) and the stages' formulas applied
+    with the recorded structure.  None — the point takes the stages, which decide anew and
+    raise the errors — when the kind is new or any check fails."""
+    import numpy as np
+    read = _entry(equations)[1]
+    plans = read.derived.get("plans")
+    if not plans:
+        return None
+    key = _request_key(request)
+    plan = plans.get(key) if key is not None else None
+    if plan is None:
+        return None
+    given = list((request.parameters or {}).values()) + list(request.operating_point.values())
+    fl = [_as_float(v, plan.floats) for v in given]
+    if None in fl:
+        return None
+    f = np.array(fl)
+    if plan.rules.any() and not _in_domains(f, plan.rules):
+        return None                     # check_assumptions in the stages names the value
+    jets, mode, kept = plan.jets, plan.mode, plan.kept
+    tol = float(mode.tol)
+    has = plan.slots >= 0
+    a = plan.base.copy()
+    a[plan.slots[has]] = f[has]
+    # the dependence sets at the offset point (as _CompiledJets.dependence draws it)
+    d = np.where(plan.dep_qu, np.where(plan.dep_given, a, 0.0) + plan.dep_draw,
+                 np.where(plan.dep_given, a, plan.dep_draw))
+    try:
+        if not np.array_equal(jets.dependence_matrix(jets.jacobian(d)), plan.dep_matrix):
+            return None
+        val, J = jets.value(a), jets.jacobian(a)
+    except Exception:  # noqa: BLE001 - whatever fails here, the stages say it properly
+        return None
+    n, N, nh, ng, m = jets.n, jets.N, jets.nh, jets.ng, jets.m
+    ix = plan.index
+    R, ycols, xcols = ix["R"], ix["ycols"], ix["xcols"]
+    ni = len(jets.inputs)
+    res = slice(n, n + N)
+    M0 = J[res, xcols]
+    F0 = -val[res]
+    if not (np.isfinite(val[ix["finite"]]).all() and np.isfinite(J).all()):
+        return None
+    scale = max(float(np.abs(M0).max(initial=0.0)), float(np.abs(F0).max(initial=0.0)), 1.0)
+    zero_cut = tol * (1 + scale)
+    x0 = np.linalg.solve(M0, F0) if N else np.zeros(0)
+    if (np.abs(val[n + N:]) > zero_cut).any() or (np.abs(x0[:m]) > zero_cut).any():
+        return None                     # inconsistent or not steady: the stages say which
+    if (x0 != 0).any():
+        a2 = a.copy()
+        a2[xcols] = x0
+        try:
+            J2 = jets.jacobian(a2)
+        except Exception:  # noqa: BLE001
+            return None
+        dR = -J2[res][:, ycols]
+    else:
+        dR = -J[res][:, ycols]
+    q = jets.q
+    drift: dict = {}
+    K0 = val[R]
+    for j in np.flatnonzero(np.abs(K0) > zero_cut):
+        if not ix["moving_ok"][j]:
+            return None
+        drift[q[R[j]]] = _fnum(float(K0[j]))
+    for i in ix["ignorable"]:
+        if np.isfinite(val[i]) and abs(val[i]) > zero_cut:
+            drift[q[i]] = _fnum(float(val[i]))
+    nq = len(R)
+    Ud = np.linalg.solve(M0, dR)[:m] if N else np.zeros((0, len(ycols)))
+    dK = J[R][:, ycols]
+    # the tangent space with the recorded pivots, checked
+    Phf = J[n + N:n + N + nh][:, R]
+    Phg = J[n + N + nh:n + N + nh + ng]
+    Phg_q, Phg_u = Phg[:, R], Phg[:, n:n + m]
+    if ng:
+        keep = (np.abs(Phg_u) > zero_cut).any(axis=1)
+        Phg_q, Phg_u = Phg_q[keep], Phg_u[keep]
+    dq, du, qi, ui = plan.dq, plan.du, plan.qi, plan.ui
+    if len(dq) != Phf.shape[0] or len(du) != Phg_u.shape[0]:
+        return None
+    qr = ix["qr"]
+    if dq and (_greedy_columns(Phf, ix["prefer_q"], tol) != dq or np.linalg.cond(Phf[:, dq]) > ILL_CONDITIONED):
+        return None
+    if du and (_greedy_columns(Phg_u, ix["prefer_u"], tol) != du
+               or np.linalg.cond(Phg_u[:, du]) > ILL_CONDITIONED):
+        return None
+    Eq = np.zeros((nq, len(qi)))
+    Eq[qi, range(len(qi))] = 1
+    if dq:
+        Eq[dq] = np.linalg.solve(Phf[:, dq], -Phf[:, qi])
+    Euq, Euu = np.zeros((m, len(qi))), np.zeros((m, len(ui)))
+    Euu[ui, range(len(ui))] = 1
+    if du:
+        sol = np.linalg.solve(Phg_u[:, du], -np.hstack([Phg_q @ Eq, Phg_u[:, ui]]))
+        Euq[du], Euu[du] = sol[:, :len(qi)], sol[:, len(qi):]
+    # A = P J E, B (stage 9), round-off dropped as _Mode.drop does
+    Jy = np.vstack([dK[:, :nq + m], Ud[:, :nq + m]])
+    Bfull = np.vstack([dK[:, nq + m:], Ud[:, nq + m:]])
+    E = np.block([[Eq, np.zeros((nq, len(ui)))], [Euq, Euu]])
+    rows_ind = ix["rows_ind"]
+    A = Jy[rows_ind] @ E
+    B = Bfull[rows_ind] if ni else np.zeros((len(rows_ind), 0))
+    A, B = (_drop_array(X) for X in (A, B))
+    if not (np.isfinite(A).all() and np.isfinite(B).all()):
+        return None
+    point = dict(zip(plan.keys, (v if isinstance(v, sp.Basic) else
+                                 sp.Rational(repr(v)) if isinstance(v, float) else sp.Integer(v) for v in given)))
+    point.update(plan.defaults)
+    arrays = {"A": A, "M0": M0, "x0": x0.reshape(-1, 1), "scale": scale,
+              "Rq": dR[:, :nq], "Ru": dR[:, nq:nq + m], "Rr": dR[:, nq + m:],
+              "Kq": dK[:, :nq], "Ku": dK[:, nq:nq + m], "Kr": dK[:, nq + m:], "Ud": Ud,
+              "Eq": Eq, "Euq": Euq, "Euu": Euu}
+    return Linearization(
+        _float_matrix(A), _float_matrix(B), drift=drift, operating_point=point, equations=equations,
+        symbolic=False, _parts=_NumericParts(mode, qr, m, read.multipliers, arrays, (dq, du, qi, ui)),
+        **plan.record)
+
+
+def _drop_array(X):
+    """:meth:`_Mode.drop` of the compiled route on a float array: entries ≤ COMPILED_TOL ·
+    (1 + max |X_ij|) set to 0."""
+    if not X.size:
+        return X
+    cut = COMPILED_TOL * (1 + float(abs(X).max()))
+    return X * (abs(X) > cut)
+
+
 def _regular_frame_equations(equations: Equations, operating_point: Mapping, parameters, exc: SingularMapError):
     """The equations of the same frame form derived again in the same frame, its inverse C = B⁻¹
     computed by LU with the rows pivoted at the operating point (every pivot non-zero there, so
@@ -1176,7 +1591,7 @@ def _solve_speeds(equations: Equations, missing, gexprs, values: Mapping, mode: 
 # the second-order form and eigenvalues
 # ----------------------------------------------------------------------------------------------
 def _second_order(lin: Linearization, coordinates) -> SecondOrder:
-    p = lin._parts
+    p = lin._parts.parts() if isinstance(lin._parts, _NumericParts) else lin._parts
     mode = p.mode
     qr, qi, ui, m, k = p.qr, p.tangent.qi, p.tangent.ui, p.m, p.k
     M0, Rq, Ru, Rr = p.M0, p.jacobian.Rq, p.jacobian.Ru, p.jacobian.Rr
@@ -1282,7 +1697,14 @@ def _double_eigenvalues(A: sp.Matrix):
     import numpy as np
     if A.rows == 0:
         return np.zeros(0, dtype=complex)
-    a = np.array([[float(A[i, j]) for j in range(A.cols)] for i in range(A.rows)])
+    return _eigenvalues_of_array(np.array([[float(A[i, j]) for j in range(A.cols)] for i in range(A.rows)]))
+
+
+def _eigenvalues_of_array(a):
+    """:func:`_double_eigenvalues` of a float array."""
+    import numpy as np
+    if a.shape[0] == 0:
+        return np.zeros(0, dtype=complex)
     ev = np.linalg.eigvals(a).astype(complex)
     tol = COMPILED_TOL * (1 + float(np.max(np.abs(a))))
     ev = np.where(np.abs(ev.real) <= tol, 0, ev.real) + 1j * np.where(np.abs(ev.imag) <= tol, 0, ev.imag)
