@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import weakref
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -36,7 +37,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_mapping, as_matrix, as_sequen
 from ..kernel.space import ConfigurationSpace
 from ..systems.protocol import SystemLike
 
-__all__ = ["Equations", "register_method"]
+__all__ = ["Equations", "register_method", "record_positive_definite"]
 
 
 def _register_roles(eqs: "Equations") -> None:
@@ -52,6 +53,24 @@ def _register_roles(eqs: "Equations") -> None:
             speed = sympy_of(eqs.speeds[j])
             if speed in S.qd and u.name == speed.name:
                 register_rate(u, S.q[S.qd.index(speed)])
+
+
+#: the Equations whose mass matrix, given as linear=(M, F), is proven positive definite
+#: (:func:`record_positive_definite`): held weakly, by identity (Equations compare by identity)
+_POSITIVE_DEFINITE: "weakref.WeakSet[Equations]" = weakref.WeakSet()
+
+
+def record_positive_definite(eqs: "Equations") -> "Equations":
+    """Record the verdict "the mass matrix of ``eqs`` is positive definite at the generic
+    point" that the caller has *proven* (validate once: decided where the equations are
+    built, carried with them): :meth:`Equations.rhs` then solves M x = F without deciding
+    regularity again (:func:`~geonh.kernel.generic_point.lu_solve`).  Only for equations
+    built with ``linear=(M, F)`` (the M the proof is about); returns ``eqs``.  A copy made
+    with ``dataclasses.replace`` is a new object and carries no verdict."""
+    if not isinstance(eqs, Equations) or eqs._linear_given is None:
+        raise ParseError("a positive-definiteness verdict is recorded for Equations built with linear=(M, F)")
+    _POSITIVE_DEFINITE.add(eqs)
+    return eqs
 
 
 @dataclasses.dataclass(frozen=True, init=False, eq=False, repr=False)
@@ -180,6 +199,14 @@ class Equations:
         return sp.ImmutableMatrix(M), sp.ImmutableMatrix(F)
 
     @property
+    def mass_matrix_positive_definite(self) -> bool:
+        """Whether M is *proven* positive definite at the generic point: the verdict its form
+        recorded with :func:`record_positive_definite` (the frame forms: the Gram matrix of
+        independent frame fields in the kinetic metric).  False means "not proven", not
+        "indefinite"; a copy (``dataclasses.replace``) carries no verdict."""
+        return self in _POSITIVE_DEFINITE
+
+    @property
     def mass_matrix(self) -> sp.Matrix:
         """M in M x = F (x = :attr:`unknowns`)."""
         return sp.Matrix(self._linear[0])
@@ -207,8 +234,10 @@ class Equations:
     def rhs(self) -> sp.Matrix:
         """The explicit first-order system ẏ = f(t, y), y = (q, u), symbolically, as sympy's
         ``rhs()``: (K, M⁻¹F) with M⁻¹F from an LU solve (may be large; numerical functions
-        come from :mod:`geonh.numerics`)."""
-        sol = lu_solve(self.mass_matrix, self.forcing, what=f"{self.form} mass matrix")
+        come from :mod:`geonh.numerics`).  A mass matrix proven positive definite
+        (:attr:`mass_matrix_positive_definite`) is solved without the regularity search."""
+        sol = lu_solve(self.mass_matrix, self.forcing, what=f"{self.form} mass matrix",
+                       positive_definite=self.mass_matrix_positive_definite)
         return sp.Matrix(list(self.kinematics)).col_join(sol[:len(self.ud), :])
 
     # -- evaluation -------------------------------------------------------------------------

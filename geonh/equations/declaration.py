@@ -48,11 +48,11 @@ from ..kernel.generic_point import independent_rows, sample_points
 from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import check_adapted, frame_kinematics, speed_symbols, voronets_frame
-from .base import Equations
+from .base import Equations, record_positive_definite
 from .engine import central_equations
 
 __all__ = ["Route", "Inputs", "Citation", "FormInfo", "FormDeclaration", "FramedMotion", "CHECKS", "verify", "solve",
-           "in_frame", "framed", "contract"]
+           "in_frame", "framed", "contract", "free_fields_gram_definite"]
 
 
 # -- what a form is: route, inputs, sources ------------------------------------------------------
@@ -290,10 +290,47 @@ class FormDeclaration:
 
 
 def solve(decl: FormDeclaration) -> Equations:
-    """The equations of a declared form: (*) for each of its δ fields."""
+    """The equations of a declared form: (*) for each of its δ fields.  The verdict of
+    :func:`_gram_of_frame` (M positive definite) is carried into the :class:`Equations`."""
     MF = central_equations(decl.system, decl.V, decl.W, list(decl.on_motion), decl.u, decl.kinematics)
-    return Equations(decl.form, decl.system, decl.u, decl.ud, decl.kinematics, decl.speeds, frame=decl.frame,
-                     linear=MF, notes=decl.notes, reduced_coordinates=decl.reduced_coordinates)
+    eqs = Equations(decl.form, decl.system, decl.u, decl.ud, decl.kinematics, decl.speeds, frame=decl.frame,
+                    linear=MF, notes=decl.notes, reduced_coordinates=decl.reduced_coordinates)
+    return record_positive_definite(eqs) if _gram_of_frame(decl) else eqs
+
+
+def _gram_of_frame(decl: FormDeclaration) -> bool:
+    """Whether the engine's mass matrix of ``decl`` is positive definite at the generic point,
+    proven from what the declaration is: True when the δ fields are the first m fields X_r of
+    its frame (the very objects), nothing is substituted on the motion and the kinematics are
+    the frame's, K = C ω with ω = (u, 0, …[, 1]) (:func:`~geonh.transposition.frame_kinematics`,
+    Hamel 1924, eq. (13)), so that ∂K/∂u_s = X_s and M_rs = X_r·M_T·X_s
+    (:func:`central_equations`): the Gram matrix of :func:`free_fields_gram_definite`.
+    False otherwise (no verdict: the solve decides regularity itself)."""
+    fr = decl.frame
+    m = len(decl.W)
+    if fr is None or any(decl.on_motion) or m > len(fr.fields):
+        return False
+    if any(w is not f for w, f in zip(decl.W, fr.fields)) or not free_fields_gram_definite(fr, m):
+        return False
+    _, K, _ = frame_kinematics(fr, m, decl.u)
+    return tuple(K) == tuple(decl.kinematics)
+
+
+def free_fields_gram_definite(frame: Frame, m: int) -> bool:
+    """Whether the Gram matrix G_rs = X_r·M_T·X_s (r, s < m) of the first m fields of
+    ``frame`` in the kinetic metric M_T of any :class:`~geonh.systems.MechanicalSystem` on
+    its space is positive definite at the generic point — the mass matrix of the frame forms
+    (Boltzmann–Hamel, Maggi: M_rs = C^i_r M_ij C^j_s).  M_T is positive definite (decided
+    when the system was built) and the X_r are independent (the frame's duality B C = 1,
+    decided when the :class:`~geonh.kernel.frames.Frame` was built); their q-parts, which G
+    uses, stay independent when no X_r has a time component (always, without time).  Then
+    at a point where M_T is positive definite and the X_r independent every leading principal
+    minor of G is positive, so none is identically zero.  False when a time component is
+    not structurally zero (no verdict)."""
+    S = frame.space
+    if not isinstance(m, int) or not 0 <= m <= len(frame.fields):
+        raise DimensionError(f"free_fields_gram_definite needs 0 ≤ m ≤ {len(frame.fields)}, got {m!r}")
+    return S.t is None or all(frame.C[S.n, a] == 0 for a in range(m))
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from ..kernel.frames import Frame
 from ..kernel.parsing import as_exprs, as_matrix, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
-from .base import Equations
-from .declaration import contract, framed
+from .base import Equations, record_positive_definite
+from .declaration import contract, framed, free_fields_gram_definite
 from .engine import frame_split
 
 __all__ = ["lagrange", "maggi", "hamel_raw", "gibbs_appell", "kane", "tzenoff", "multiplier_equations",
@@ -41,7 +41,9 @@ def maggi(system: MechanicalSystem, frame: Frame | None = None, *, form: str = "
     Mm = sp.Matrix([list(fs.rows[a]) for a in range(m)])
     Fm = sp.Matrix([-fs.rests[a] for a in range(m)])
     reac = [sp.Add(*[r * v for r, v in zip(fs.rows[a], ud) if r != 0], fs.rests[a]) for a in range(m, n)]
-    return Equations(form, system, u, ud, K, speeds, frame=frame, reactions=reac, linear=(Mm, Fm))
+    # Mm[a][s] = C_a·M_T·∂K/∂u_s with K = C ω (framed): the Gram matrix of the free fields
+    eqs = Equations(form, system, u, ud, K, speeds, frame=frame, reactions=reac, linear=(Mm, Fm))
+    return record_positive_definite(eqs) if free_fields_gram_definite(frame, m) else eqs
 
 
 def hamel_raw(system: MechanicalSystem, dependent: Sequence | None = None) -> Equations:

@@ -338,6 +338,7 @@ class Translation:
         self.symbols: dict[str, sp.Symbol] = {}
         self._funcs: list = []
         self._memo: dict = {}
+        self._keys: dict = {}   # sympy node -> its canonical sort key (see _sort_key)
 
     def _record(self, exprs) -> None:
         funcs: list = []
@@ -402,9 +403,9 @@ class Translation:
         elif e.is_Number or not e.args:
             r = e._sympy_()
         elif e.is_Add:
-            r = _canonical(sp.Add, [self._conv(a) for a in e.args])
+            r = _canonical(sp.Add, [self._conv(a) for a in e.args], self._keys)
         elif e.is_Mul:
-            r = _canonical(sp.Mul, [self._conv(a) for a in e.args])
+            r = _canonical(sp.Mul, [self._conv(a) for a in e.args], self._keys)
         elif e.is_Pow:
             b, x = e.args
             r = sp.Pow(self._conv(b), self._conv(x))
@@ -424,21 +425,124 @@ _SE_FUNCS = {f.__name__: f for f in SUPPORTED_FUNCTIONS}
 _SORTKEY = sp.core.basic._args_sortkey if hasattr(sp.core.basic, "_args_sortkey") else None
 
 
-def _canonical(cls, args: list):
+class _Unsortable(Exception):
+    """A node whose order :func:`_sort_key` cannot reproduce: sort with ``Basic.compare``."""
+
+
+_ORDER = {name: i for i, name in enumerate(getattr(sp.core.basic, "ordering_of_classes", ()))}
+_CLASS_KEYS: dict = {}
+
+
+def _class_key(cls: type) -> tuple:
+    """The rank of a class in ``Basic.compare``'s order as a tuple: (0, index) for a class
+    named in ``ordering_of_classes`` with a capitalised name (ranked by index), (1, name) for
+    a class named nowhere there whose name starts in lower case (``sin``, ``cos``, ``exp``:
+    ranked by name, after every capitalised name).  ``_cmp_name`` is a total order on such
+    classes; any other class (``Dummy``, an undefined function ``F``, ``factorial``) can
+    break transitivity against them and raises :class:`_Unsortable`."""
+    k = _CLASS_KEYS.get(cls)
+    if k is None:
+        name = cls.__name__
+        i = _ORDER.get(name)
+        if i is not None and name[:1].isupper():
+            k = (0, i)
+        elif i is None and name[:1].islower():
+            k = (1, name)
+        else:
+            k = ()
+        _CLASS_KEYS[cls] = k
+    if not k:
+        raise _Unsortable(cls.__name__)
+    return k
+
+
+def _sort_key(e, keys: dict) -> tuple:
+    """A tuple that orders sympy nodes as ``Basic.compare`` does (sympy 1.x, ``core/basic.py``):
+    (class rank, length of ``_hashable_content()``, then its entries, a Basic entry by its own
+    key, any other entry as it is), so Python's tuple comparison — class, then length, then
+    entry by entry — is ``compare``.  Memoized in ``keys`` (nodes shared by many sums and
+    products get their key once); raises :class:`_Unsortable` for a class or entry the tuple
+    cannot rank (then the caller sorts with ``Basic.compare`` itself)."""
+    k = keys.get(e)
+    if k is None:
+        hc = e._hashable_content()
+        parts: list = [_class_key(type(e)), len(hc)]
+        for x in hc:
+            if isinstance(x, sp.Basic):
+                parts.append(_sort_key(x, keys))
+            elif isinstance(x, (frozenset, float)):
+                raise _Unsortable(type(x).__name__)
+            else:
+                parts.append(x)
+        k = keys[e] = tuple(parts)
+    return k
+
+
+def _sorted(rest: list, keys: dict | None) -> list:
+    """``rest`` in sympy's canonical order of commutative arguments (``_args_sortkey``): by
+    the memoized tuple keys when every node has one, else by ``Basic.compare``."""
+    if keys is not None:
+        try:
+            return sorted(rest, key=lambda a: _sort_key(a, keys))
+        except (_Unsortable, TypeError, RecursionError):
+            pass
+    return sorted(rest, key=_SORTKEY)
+
+
+def _flat_mul(num: list, rest: list):
+    """The factors of a product some of whose factors are products themselves (a converted
+    function node that sympy rewrote, e.g. sin(θ₂ − θ₁) → −sin(θ₁ − θ₂)), merged: (number,
+    factors) when ``Mul.flatten`` would do nothing but merge them — one rational
+    coefficient, no base twice (x·x⁻¹, exp(a)·exp(b), I·I combine), no number raised to a
+    power (√2·√3 combine), not a lone sum left with a coefficient (distributed) — else None."""
+    nums = list(num)
+    flat: list = []
+    for a in rest:
+        if isinstance(a, sp.Mul):
+            for f in a.args:
+                (nums if f.is_Number else flat).append(f)
+        else:
+            flat.append(a)
+    if not all(n.is_Rational for n in nums):
+        return None
+    c = sp.S.One
+    for n in nums:
+        c = c * n
+    bases = set()
+    for f in flat:
+        b = f.as_base_exp()[0]
+        if b.is_Number or b in bases or f.is_Add and c != 1 and len(flat) == 1:
+            return None
+        bases.add(b)
+    if c == 0 or not flat:
+        return None
+    return c, flat
+
+
+def _canonical(cls, args: list, keys: dict | None = None):
     """cls(*args) for the Add/Mul of a canonical symengine node: numbers first, the rest in
-    sympy's canonical order (``Basic.compare``), built without sympy's flattening (falls back
-    on ``cls(*args)`` when the converted arguments are not flat any more, e.g. when sympy
-    re-evaluated a node on the original symbols)."""
+    sympy's canonical order (``Basic.compare``, through memoized tuple keys when ``keys``
+    is given: :func:`_sort_key`), built without sympy's flattening; factors that are products
+    themselves are merged when that is all flattening would do (:func:`_flat_mul`).  Falls
+    back on ``cls(*args)`` when the converted arguments need more (several numbers of a sum,
+    an identity, a product of powers of one base, a coefficient on a lone sum)."""
     num = [a for a in args if a.is_Number]
     rest = [a for a in args if not a.is_Number]
-    if len(num) > 1 or _SORTKEY is None or any(isinstance(a, cls) for a in rest) or \
-            (num and (num[0] == (0 if cls is sp.Add else 1))) or \
-            (cls is sp.Mul and num and len(rest) == 1 and rest[0].is_Add):
+    if _SORTKEY is None or (num and (num[0] == (0 if cls is sp.Add else 1))):
         return cls(*args)
-    rest.sort(key=_SORTKEY)
-    if cls is sp.Mul and any(a.is_Pow and a.base in rest for a in rest):
+    if any(isinstance(a, cls) for a in rest):
+        merged = _flat_mul(num, rest) if cls is sp.Mul else None
+        if merged is None:
+            return cls(*args)
+        c, rest = merged
+        if c == 1 and len(rest) == 1:
+            return rest[0]
+        num = [] if c == 1 else [c]
+    elif len(num) > 1 or (cls is sp.Mul and num and len(rest) == 1 and rest[0].is_Add):
         return cls(*args)
-    return cls._from_args(num + rest)
+    elif cls is sp.Mul and any(a.is_Pow and a.base in rest for a in rest):
+        return cls(*args)
+    return cls._from_args(num + _sorted(rest, keys))
 
 
 def _to_se(obj):

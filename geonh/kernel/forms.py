@@ -267,6 +267,9 @@ def velocity_form(space: ConfigurationSpace, expr, what: str = "expression") -> 
     ex = as_expr(expr, space.state_symbols, what=what)
     if isinstance(ex, sp.Equality):
         ex = ex.lhs - ex.rhs
+    fast = _linear_terms(ex, space.qd)
+    if fast is not None:
+        return _velocity_form_linear(space, ex, fast, what)
     row = []
     for v in space.qd:
         cv = sp.diff(ex, v)
@@ -274,6 +277,53 @@ def velocity_form(space: ConfigurationSpace, expr, what: str = "expression") -> 
             raise NotLinearError(f"{what} {ex} is not linear in the velocities")
         row.append(cv)
     rest = sp.expand(ex - sum(c * v for c, v in zip(row, space.qd)))
+    if space.t is not None:
+        row.append(rest)
+    elif not is_zero(rest):
+        raise NotLinearError(f"{what} {ex} has a velocity-free part {rest}; affine (rheonomic) "
+                             "expressions need a configuration space with time")
+    return OneForm(space, row)
+
+
+def _linear_terms(ex: sp.Expr, qd: Sequence[sp.Symbol]) -> tuple[dict, list] | None:
+    """The terms of ``ex`` (``Add.make_args``) sorted by velocity in one pass: ({index i:
+    [the other factors c of each term t = c·q̇^i, q̇^i a factor of t to the first power and
+    every other factor free of the velocities]}, [the terms free of the velocities]), or None
+    when a term is of any other shape (then :func:`velocity_form` differentiates)."""
+    index = {v: i for i, v in enumerate(qd)}
+    by: dict[int, list] = {}
+    free: list = []
+    for t in sp.Add.make_args(ex):
+        factors = sp.Mul.make_args(t)
+        hit = [k for k, f in enumerate(factors) if f in index]
+        others = [f for k, f in enumerate(factors) if not (hit and k == hit[0])]
+        if len(hit) > 1 or any(not index.keys().isdisjoint(f.free_symbols) for f in others):
+            return None
+        if hit:
+            by.setdefault(index[factors[hit[0]]], []).append(others)
+        else:
+            free.append(t)
+    return by, free
+
+
+def _velocity_form_linear(space: ConfigurationSpace, ex: sp.Expr, terms: tuple[dict, list],
+                          what: str) -> OneForm:
+    """:func:`velocity_form` of an expression whose terms :func:`_linear_terms` has sorted.
+
+    ∂ex/∂q̇^i is what sympy's ``diff`` returns, assembled without differentiating every term
+    for every velocity: ``Add._eval_derivative`` sums the terms' derivatives (zero for a term
+    without q̇^i), and the Leibniz rule of ``Mul._eval_derivative_n_times`` gives, for a term
+    c_1⋯c_k·q̇^i whose c's are free of q̇^i, the product ``Mul(c_1, …, c_k)`` (q̇^i replaced
+    by 1).  The velocity-free part is the expanded sum of the velocity-free terms (the linear
+    terms cancel exactly in ex − Σ (∂ex/∂q̇^i) q̇^i)."""
+    from ..errors import NotLinearError
+    from .generic_point import is_zero
+    by, free = terms
+    row = []
+    for i in range(len(space.qd)):
+        ts = by.get(i)
+        row.append(sp.Add(*[sp.Mul(*c) for c in ts]) if ts else sp.S.Zero)
+    rest = sp.expand(sp.Add(*free)) if free else sp.S.Zero
     if space.t is not None:
         row.append(rest)
     elif not is_zero(rest):

@@ -810,7 +810,8 @@ def _structural_zero(e) -> bool:
     return e == 0
 
 
-def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> sp.Matrix:
+def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix",
+             positive_definite: bool = False) -> sp.Matrix:
     """Solve ``M x = rhs`` by LU decomposition with generic-point pivoting.
 
     sympy's default ``inv()`` (Gauss elimination with simplification) is ~100x slower on
@@ -826,17 +827,29 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
     :func:`generic_rank` finds; a matrix of full generic rank is always solved), and entries
     may hold functions of time (dynamicsymbols q(t) and their derivatives, sampled as
     independent symbols, :func:`generic_symbols`), e.g. ∂kdes/∂u of a ``KanesMethod``.
+
+    ``positive_definite=True`` carries a verdict the caller has *proven*: M is positive
+    definite at the generic point (e.g. the Gram matrix g(X_r, X_s) of independent fields in
+    the kinetic metric of a :class:`~geonh.systems.MechanicalSystem`, whose positive
+    definiteness its constructor decided).  Then M is regular, and where the solve uses no
+    pivot order — Cramer's rule (n ≤ 3 with functions) and the exact rational route — the
+    regularity search is not run again; elsewhere the search runs as without the verdict
+    (the order shapes the result).
     """
     M = as_matrix(M, what=what)
     n = M.rows
-    order = regular_pivot_order(M, what=what)
+    functions = any(e.has(sp.Function) for e in M)
+    carried = positive_definite and M.cols == n and (n <= 3 or not functions)
+    order = None if carried else regular_pivot_order(M, what=what)
     rhs = as_matrix(rhs, what=f"right-hand side of {what}")
     if rhs.rows != M.rows:
         raise DimensionError(f"the right-hand side of {what} has {rhs.rows} rows, not {M.rows}")
-    if order is None:
+    if carried and not functions and any(e.has(sp.Function) for e in rhs):
+        carried, order = False, regular_pivot_order(M, what=what)   # the symbolic LU below uses the order
+    if order is None and not carried:
         # regular (full generic rank) but no numeric pivot order: the zero verdict picks pivots
         return M.LUsolve(rhs, iszerofunc=is_zero)
-    if n <= 3 and any(e.has(sp.Function) for e in M):
+    if n <= 3 and functions:
         # Cramer's rule with cofactor determinants: flat expressions built without any
         # arithmetic on the (large) entries, where sympy's LUsolve spends seconds on them
         # (unevaluated: sympy's Mul of large sums would query assumptions of every term)
@@ -850,6 +863,10 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix") -> s
             return dM.to_field().lu_solve(dr.to_field()).to_Matrix()
         except Exception:  # pragma: no cover - unusual domains fall back on the symbolic LU
             pass
+    if order is None:  # pragma: no cover - the verdict was carried, the rational route failed
+        order = regular_pivot_order(M, what=what)
+        if order is None:
+            return M.LUsolve(rhs, iszerofunc=is_zero)
     return M.extract(order, list(range(n))).LUsolve(rhs.extract(order, list(range(rhs.cols))),
                                                       iszerofunc=_structural_zero)
 
