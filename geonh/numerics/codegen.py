@@ -23,10 +23,10 @@ unrolled LU solve in the entries of a mass matrix) share the entries' code.
 Large programs are compiled in blocks (:func:`_blocks`, above :data:`BLOCK_THRESHOLD`): symengine's
 cse matches common arguments of sums and products pairwise, and LLVM optimizes one function,
 both in time growing faster than linearly with the program (N^3.5 to N^4 on the dynamic
-N-trailer).  The expression graph is cut, children first, into blocks of bounded size; each
-block is factored, cse'd and compiled on its own, reading the values of earlier blocks it
+N-trailer).  The (factored) expression graph is cut, children first, into blocks of bounded
+size; each block is cse'd and compiled on its own, reading the values of earlier blocks it
 needs from a scratch buffer, so the build time grows linearly with the number of blocks.  A
-program below the threshold is compiled as one function, exactly as before.
+program below the threshold is compiled as one function.
 
 Every call returns a **fresh** array (pydy's generated functions hand back the same output
 array at every call, which silently corrupts results kept by ``solve_ivp`` callers);
@@ -447,9 +447,11 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_o
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
     size = len(se_exprs)
+    if factor:                          # once, on the whole graph (linear), before any split
+        se_exprs = factor_sums(se_exprs)
     blocks = _blocks(se_exprs, BLOCK_OPS if block_ops is None else block_ops, BLOCK_THRESHOLD)
     if blocks is None:
-        lam = se.Lambdify(se_args, factor_sums(se_exprs, rounds=1) if factor else se_exprs, **kw)
+        lam = se.Lambdify(se_args, se_exprs, **kw)
 
         def single(x):
             out = np.empty(size)
@@ -460,10 +462,10 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_o
             return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
 
         return single, batch, lam.unsafe_real
-    return _chained(se_args, blocks, size, kw, factor)
+    return _chained(se_args, blocks, size, kw)
 
 
-def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
+def _chained(se_args: list, blocks: list, size: int, kw: dict):
     """(single, batch, into) of a program compiled in blocks (:func:`_blocks`): block i is
     compiled in (args, the cut values of the blocks before it) and writes its cut values into
     a scratch buffer laid out as [args, block 0's, block 1's, …]; the last block writes the
@@ -476,13 +478,13 @@ def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
     stages, lams = [], []
     start = nargs
     for nodes, exprs in blocks[:-1]:
-        lam = se.Lambdify(list(inputs), factor_sums(exprs, rounds=1) if factor else exprs, **kw)
+        lam = se.Lambdify(list(inputs), exprs, **kw)
         stages.append((lam.unsafe_real, start, start + len(exprs)))
         lams.append(lam)
         inputs.extend(se.Symbol(f"_geonh_t{k}") for k in range(start - nargs, start - nargs + len(exprs)))
         start += len(exprs)
     total = start
-    final = se.Lambdify(list(inputs), factor_sums(blocks[-1][1], rounds=1) if factor else blocks[-1][1], **kw)
+    final = se.Lambdify(list(inputs), blocks[-1][1], **kw)
     final_into = final.unsafe_real
 
     local = threading.local()
