@@ -236,6 +236,13 @@ def _factor_keyed(terms: list, val: list, se):
     for _, ks in terms:
         for k in ks:
             count[k] = count.get(k, 0) + 1
+    if len(terms) > 1:
+        # the factors of every term come out at once (greedy would take them one by one,
+        # recounting all terms each time: a chain of f common factors cost f passes)
+        full = {k for k, c in count.items() if c == len(terms)}
+        if full:
+            rest = [(c, [k for k in ks if k not in full]) for c, ks in terms]
+            return se.Mul(*(val[k] for k in full), _factor_keyed(rest, val, se))
     count = {k: c for k, c in count.items() if c > 1}
     parts = []
     while count:
