@@ -38,7 +38,9 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from functools import lru_cache
+from itertools import chain
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -232,10 +234,7 @@ def _factor_keyed(terms: list, val: list, se):
     """:func:`_factor_terms` on terms (c, [factor numbers, distinct]); ``val`` maps numbers to
     factors.  The counts (terms containing each factor, kept only above one) fall as terms are
     taken out; no term is counted twice at one level."""
-    count: dict = {}
-    for _, ks in terms:
-        for k in ks:
-            count[k] = count.get(k, 0) + 1
+    count = Counter(chain.from_iterable(ks for _, ks in terms))
     if len(terms) > 1:
         # the factors of every term come out at once (greedy would take them one by one,
         # recounting all terms each time: a chain of f common factors cost f passes)
@@ -258,7 +257,9 @@ def _factor_keyed(terms: list, val: list, se):
                 for k in ks:
                     if k in count:
                         count[k] -= 1
-                shared.append((c, [k for k in ks if k != best]))
+                ks = ks.copy()
+                ks.remove(best)
+                shared.append((c, ks))
             else:
                 rest.append((c, ks))
         count = {k: c for k, c in count.items() if c > 1}
