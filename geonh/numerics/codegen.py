@@ -290,9 +290,28 @@ def factor_sums(exprs, rounds: int = 1):
 
 def _factor_graph(exprs: list, se) -> list:
     """One round of :func:`factor_sums`: each distinct node rebuilt once from its rebuilt
-    arguments, sums factored."""
+    arguments, sums factored.  Factors are numbered once for the whole graph and each distinct
+    term split once (a long product shared by many sums is not taken apart again in each)."""
     one = se.Integer(1)
     new: dict = {}
+    number: dict = {}
+    val: list = []
+    split: dict = {}
+
+    def keyed(t):
+        r = split.get(t)
+        if r is None:
+            c, fs = _split_term(t, one)
+            ks = []
+            for x in fs:
+                k = number.get(x)
+                if k is None:
+                    k = number[x] = len(val)
+                    val.append(x)
+                ks.append(k)
+            r = split[t] = (c, ks)
+        return r
+
     for node in _postorder(exprs):
         args = node.args
         changed = any(a in new for a in args)
@@ -305,7 +324,7 @@ def _factor_graph(exprs: list, se) -> list:
                     new[node] = total
                     continue
                 args = total.args
-            new[node] = _factor_terms([_split_term(t, one) for t in args], se)
+            new[node] = _factor_keyed([keyed(t) for t in args], val, se)
         elif changed:
             new[node] = node.func(*args)
     return [new.get(e, e) for e in exprs]
@@ -335,14 +354,16 @@ def _postorder(roots) -> list:
     return order
 
 
-#: a program heavier than this (operations, roughly: :func:`_blocks`' weights) is compiled in
-#: blocks; lighter ones as one function.  Blocks cost per call (one compiled call each, and values
-#: that cross blocks go through memory; measured on the 32-trailer about 1.5-2x per call), so
-#: only programs whose single-function build grows out of reach are split: the dynamic 32-trailer
-#: (about 210,000) is still one function, the 64-trailer is split.
+#: a program heavier than this (operations, roughly: :func:`_blocks`' weights of the factored
+#: graph) is compiled in blocks; lighter ones as one function.  Blocks cost per call (one compiled
+#: call each, values that cross blocks go through memory, LLVM optimizes each alone), so only
+#: programs whose single-function build grows out of reach are split: the dynamic 32-trailer
+#: (about 63,000 after factoring) is one function, the 64-trailer (about 300,000) is split.
 BLOCK_THRESHOLD = 250_000
-#: the size of one block (same weights) when a program is split
-BLOCK_OPS = 40_000
+#: the size of one block (same weights) when a program is split.  Measured on the 64-trailer
+#: (CPU, loaded machine): blocks of 40,000 built in 29 s and ran 82 µs per call, of 80,000 in
+#: 40 s and 61 µs, one function in 54 s and 56 µs.
+BLOCK_OPS = 80_000
 
 
 def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
