@@ -234,7 +234,7 @@ def _factor_keyed(terms: list, val: list, se):
     """:func:`_factor_terms` on terms (c, [factor numbers, distinct]); ``val`` maps numbers to
     factors.  The counts (terms containing each factor, kept only above one) fall as terms are
     taken out; no term is counted twice at one level."""
-    count = Counter(chain.from_iterable(ks for _, ks in terms))
+    count: dict = Counter(chain.from_iterable(ks for _, ks in terms))
     if len(terms) > 1:
         # the factors of every term come out at once (greedy would take them one by one,
         # recounting all terms each time: a chain of f common factors cost f passes)
