@@ -314,9 +314,10 @@ def _factor_graph(exprs: list, se) -> list:
 
     for node in _postorder(exprs):
         args = node.args
-        changed = any(a in new for a in args)
+        got = [new.get(a) for a in args]               # one look-up per edge
+        changed = any(g is not None for g in got)
         if changed:
-            args = tuple(new.get(a, a) for a in args)
+            args = tuple(a if g is None else g for a, g in zip(args, got))
         if node.is_Add:
             if changed:                 # the rebuilt terms may cancel or merge: re-add them first
                 total = se.Add(*args)
