@@ -13,10 +13,10 @@ symbols into a :class:`CompiledFunction`.  Backends:
 * ``"auto"`` (default) — ``"llvm"`` where symengine with LLVM is installed and converts the
   expressions, else ``"numpy"``.
 
-Before symengine compiles them, the expressions go through ``cse`` and a greedy factoring of
-sums: in every sum of products the factor shared by the most terms is taken out,
-a·b + a·c → a·(b + c), repeatedly (:func:`factor_sums`; two rounds; plain distributivity, no
-expansion, no simplification).  On the equations of motion of the dynamic 16-trailer this cuts
+Before symengine compiles them, the expressions go through a greedy factoring of sums on
+their expression graph: in every sum of products the factor shared by the most terms is taken
+out, a·b + a·c → a·(b + c), repeatedly (:func:`factor_sums`; one pass over the distinct nodes,
+linear in the graph; plain distributivity, no expansion, no simplification).  On the equations of motion of the dynamic 16-trailer this cuts
 the floating-point operations after cse by a third (like terms that meet inside a factored sum
 cancel exactly).  ``definitions`` — (placeholder symbol, expression) pairs — are substituted
 on the expression graph before compiling, so formulas written in placeholders (e.g. an
@@ -25,10 +25,10 @@ unrolled LU solve in the entries of a mass matrix) share the entries' code.
 Large programs are compiled in blocks (:func:`_blocks`, above :data:`BLOCK_THRESHOLD`): symengine's
 cse matches common arguments of sums and products pairwise, and LLVM optimizes one function,
 both in time growing faster than linearly with the program (N^3.5 to N^4 on the dynamic
-N-trailer).  The expression graph is cut, children first, into blocks of bounded size; each
-block is factored, cse'd and compiled on its own, reading the values of earlier blocks it
+N-trailer).  The (factored) expression graph is cut, children first, into blocks of bounded
+size; each block is cse'd and compiled on its own, reading the values of earlier blocks it
 needs from a scratch buffer, so the build time grows linearly with the number of blocks.  A
-program below the threshold is compiled as one function, exactly as before.
+program below the threshold is compiled as one function.
 
 Every call returns a **fresh** array (pydy's generated functions hand back the same output
 array at every call, which silently corrupts results kept by ``solve_ivp`` callers);
@@ -40,7 +40,9 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from functools import lru_cache
+from itertools import chain
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -213,62 +215,122 @@ def _split_term(term, one):
 def _factor_terms(terms, se):
     """Σ c·Π factors with shared factors taken out greedily: the factor present in the most
     terms (≥ 2) multiplies the sum of those terms' remainders (factored in turn); repeated on
-    the other terms until no factor is shared."""
+    the other terms until no factor is shared.  The factors are numbered once (one dict look-up
+    each); the greedy search then counts integers."""
+    ids: dict = {}
+    val: list = []
+    keyed = []
+    for c, fs in terms:
+        ks = []
+        for x in fs:
+            k = ids.get(x)
+            if k is None:
+                k = ids[x] = len(val)
+                val.append(x)
+            ks.append(k)
+        keyed.append((c, ks))
+    return _factor_keyed(keyed, val, se)
+
+
+def _factor_keyed(terms: list, val: list, se):
+    """:func:`_factor_terms` on terms (c, [factor numbers, distinct]); ``val`` maps numbers to
+    factors.  The counts (terms containing each factor, kept only above one) fall as terms are
+    taken out; no term is counted twice at one level."""
+    count: dict = Counter(chain.from_iterable(ks for _, ks in terms))
+    if len(terms) > 1:
+        # the factors of every term come out at once (greedy would take them one by one,
+        # recounting all terms each time: a chain of f common factors cost f passes)
+        full = {k for k, c in count.items() if c == len(terms)}
+        if full:
+            rest = [(c, [k for k in ks if k not in full]) for c, ks in terms]
+            return se.Mul(*(val[k] for k in full), _factor_keyed(rest, val, se))
+    count = {k: c for k, c in count.items() if c > 1}
     parts = []
-    while True:
-        count: dict = {}
-        for _, fs in terms:
-            for x in set(fs):
-                count[x] = count.get(x, 0) + 1
-        best, k = None, 1
-        for x, c in count.items():
-            if c > k:
-                best, k = x, c
+    while count:
+        best, most = None, 1
+        for k, c in count.items():
+            if c > most:
+                best, most = k, c
         if best is None:
             break
         shared, rest = [], []
-        for c, fs in terms:
-            if best in fs:
-                fs = list(fs)
-                fs.remove(best)
-                shared.append((c, fs))
+        for c, ks in terms:
+            if best in ks:
+                for k in ks:
+                    if k in count:
+                        count[k] -= 1
+                ks = ks.copy()
+                ks.remove(best)
+                shared.append((c, ks))
             else:
-                rest.append((c, fs))
-        parts.append(se.Mul(best, _factor_terms(shared, se)))
+                rest.append((c, ks))
+        count = {k: c for k, c in count.items() if c > 1}
+        parts.append(se.Mul(val[best], _factor_keyed(shared, val, se)))
         terms = rest
-    parts.extend(se.Mul(c, *fs) for c, fs in terms)
+    parts.extend(se.Mul(c, *(val[k] for k in ks)) for c, ks in terms)
     return se.Add(*parts)
 
 
-def factor_sums(exprs, rounds: int = 2):
-    """symengine expressions with common factors taken out of their sums, on the cse form.
+def factor_sums(exprs, rounds: int = 1):
+    """symengine expressions with common factors taken out of their sums, on the expression graph.
 
-    Each round: ``symengine.cse``; every sum among the replacements and reduced expressions
-    becomes :func:`_factor_terms` of its terms (a·b + a·c + d → a·(b + c) + d, the most shared
-    factor first); the replacements are substituted back, each once, so the result is an
-    expression graph of the same values (exact algebra: distributivity only, which lets like
-    terms inside a factored sum cancel).  Returns the new list of expressions."""
+    Each round walks the distinct nodes of the graph once, children before parents
+    (:func:`_postorder`: hash-consing, structurally equal subtrees are one node), and rebuilds
+    every node from its rebuilt arguments; a sum becomes :func:`_factor_terms` of its terms
+    (a·b + a·c + d → a·(b + c) + d, the most shared factor first).  Every node is rebuilt
+    once, so the pass is linear in the size of the graph (up to the factoring of each sum),
+    and the result is an expression graph of the same values (exact algebra: distributivity
+    only, which lets like terms inside a factored sum cancel).  (Before, each round went
+    through ``symengine.cse``, whose common-argument matching grows as N^4 on the dynamic
+    N-trailer.)  Returns the new list of expressions."""
     import symengine as se
     exprs = [e if isinstance(e, se.Basic) else expr_of(e, what="expression") for e in as_sequence(exprs, "expressions")]
-    one = se.Integer(1)
-
-    def fac(e):
-        if e.is_Add:
-            return _factor_terms([_split_term(t, one) for t in e.args], se)
-        return e
-
     for _ in range(rounds):
-        reps, red = se.cse(list(exprs))
-        memo: dict = {}
-
-        def sub(e):
-            hit = {s: memo[s] for s in e.free_symbols if s in memo}
-            return e.xreplace(hit) if hit else e
-
-        for sym, e in reps:
-            memo[sym] = sub(fac(e))
-        exprs = [sub(fac(e)) for e in red]
+        exprs = _factor_graph(exprs, se)
     return exprs
+
+
+def _factor_graph(exprs: list, se) -> list:
+    """One round of :func:`factor_sums`: each distinct node rebuilt once from its rebuilt
+    arguments, sums factored.  Factors are numbered once for the whole graph and each distinct
+    term split once (a long product shared by many sums is not taken apart again in each)."""
+    one = se.Integer(1)
+    new: dict = {}
+    number: dict = {}
+    val: list = []
+    split: dict = {}
+
+    def keyed(t):
+        r = split.get(t)
+        if r is None:
+            c, fs = _split_term(t, one)
+            ks = []
+            for x in fs:
+                k = number.get(x)
+                if k is None:
+                    k = number[x] = len(val)
+                    val.append(x)
+                ks.append(k)
+            r = split[t] = (c, ks)
+        return r
+
+    for node in _postorder(exprs):
+        args = node.args
+        got = [new.get(a) for a in args]               # one look-up per edge
+        changed = any(g is not None for g in got)
+        if changed:
+            args = tuple(a if g is None else g for a, g in zip(args, got))
+        if node.is_Add:
+            if changed:                 # the rebuilt terms may cancel or merge: re-add them first
+                total = se.Add(*args)
+                if not total.is_Add:
+                    new[node] = total
+                    continue
+                args = total.args
+            new[node] = _factor_keyed([keyed(t) for t in args], val, se)
+        elif changed:
+            new[node] = node.func(*args)
+    return [new.get(e, e) for e in exprs]
 
 
 def _postorder(roots) -> list:
@@ -295,14 +357,16 @@ def _postorder(roots) -> list:
     return order
 
 
-#: a program heavier than this (operations, roughly: :func:`_blocks`' weights) is compiled in
-#: blocks; lighter ones as one function.  Blocks cost per call (one compiled call each, and values
-#: that cross blocks go through memory; measured on the 32-trailer about 1.5-2x per call), so
-#: only programs whose single-function build grows out of reach are split: the dynamic 32-trailer
-#: (about 210,000) is still one function, the 64-trailer is split.
+#: a program heavier than this (operations, roughly: :func:`_blocks`' weights of the factored
+#: graph) is compiled in blocks; lighter ones as one function.  Blocks cost per call (one compiled
+#: call each, values that cross blocks go through memory, LLVM optimizes each alone), so only
+#: programs whose single-function build grows out of reach are split: the dynamic 32-trailer
+#: (about 63,000 after factoring) is one function, the 64-trailer (about 300,000) is split.
 BLOCK_THRESHOLD = 250_000
-#: the size of one block (same weights) when a program is split
-BLOCK_OPS = 40_000
+#: the size of one block (same weights) when a program is split.  Measured on the 64-trailer
+#: (CPU, loaded machine): blocks of 40,000 built in 29 s and ran 82 µs per call, of 80,000 in
+#: 40 s and 61 µs, one function in 54 s and 56 µs.
+BLOCK_OPS = 80_000
 
 
 def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
@@ -410,31 +474,29 @@ class CompiledFunction:
 
 def _se_program(args, flat, wrt, definitions, factor):
     """(symengine arguments, expressions) to compile: converted, differentiated (``wrt``) or
-    factored (:func:`factor_sums`, one round)."""
+    factored (:func:`factor_sums`)."""
     se_args, se_exprs = _to_symengine(flat, args, definitions)
     if wrt is not None:
         pos = {a: i for i, a in enumerate(args)}
         se_wrt = [se_args[pos[w]] for w in wrt]
         se_exprs = [e.diff(w) for e in se_exprs for w in se_wrt]
     elif factor:
-        se_exprs = factor_sums(se_exprs, rounds=1)
+        se_exprs = factor_sums(se_exprs)
     return se_args, se_exprs
 
 
 def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_ops=None):
     """(single, batch, into, program) compiled by symengine: one function, or blocks for a
-    heavy program (each block factored alone: factoring the whole graph grows as N^4)."""
+    heavy program; factored once, on the whole graph (linear, :func:`factor_sums`), before
+    any split."""
     import symengine as se
-    se_args, se_exprs = _se_program(args, flat, wrt, definitions, False)
-    factor = factor and wrt is None
+    se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor)
     kw = {"backend": backend, "cse": True, "real": True}
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
     size = len(se_exprs)
     blocks = _blocks(se_exprs, BLOCK_OPS if block_ops is None else block_ops, BLOCK_THRESHOLD)
     if blocks is None:
-        if factor:
-            se_exprs = factor_sums(se_exprs, rounds=1)
         lam = se.Lambdify(se_args, se_exprs, **kw)
 
         def single(x):
@@ -446,10 +508,10 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_o
             return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
 
         return single, batch, lam.unsafe_real, (se_args, se_exprs)
-    return (*_chained(se_args, blocks, size, kw, factor), (se_args, se_exprs))
+    return (*_chained(se_args, blocks, size, kw), (se_args, se_exprs))
 
 
-def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
+def _chained(se_args: list, blocks: list, size: int, kw: dict):
     """(single, batch, into) of a program compiled in blocks (:func:`_blocks`): block i is
     compiled in (args, the cut values of the blocks before it) and writes its cut values into
     a scratch buffer laid out as [args, block 0's, block 1's, …]; the last block writes the
@@ -462,13 +524,13 @@ def _chained(se_args: list, blocks: list, size: int, kw: dict, factor: bool):
     stages, lams = [], []
     start = nargs
     for nodes, exprs in blocks[:-1]:
-        lam = se.Lambdify(list(inputs), factor_sums(exprs, rounds=1) if factor else exprs, **kw)
+        lam = se.Lambdify(list(inputs), exprs, **kw)
         stages.append((lam.unsafe_real, start, start + len(exprs)))
         lams.append(lam)
         inputs.extend(se.Symbol(f"_geonh_t{k}") for k in range(start - nargs, start - nargs + len(exprs)))
         start += len(exprs)
     total = start
-    final = se.Lambdify(list(inputs), factor_sums(blocks[-1][1], rounds=1) if factor else blocks[-1][1], **kw)
+    final = se.Lambdify(list(inputs), blocks[-1][1], **kw)
     final_into = final.unsafe_real
 
     local = threading.local()
