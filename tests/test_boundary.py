@@ -628,6 +628,10 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.numerics.constraints.ConstraintSet.residuals_batch": {"Y": lambda c: np.array([c.y0])},
     "geonh.numerics.codegen.CompiledFunction.batch": {"X": lambda c: np.array([[1.0]])},
     "geonh.numerics.compiled.ODEFunction.into": {"out": lambda c: np.empty(c.ode.n_q + c.ode.n_u)},
+    "geonh.numerics.codegen.CompiledFunction.of_lambdify": {
+        "shape": lambda c: (1,), "size": lambda c: 1,
+        "lam": lambda c: __import__("symengine").Lambdify([__import__("symengine").Symbol("x")],
+                                                          [__import__("symengine").Symbol("x")], backend="llvm")},
     **{"geonh.numerics.cbackend." + name: {"se_args": lambda c: [__import__("symengine").Symbol("x")],
                                           "se_exprs": lambda c: [__import__("symengine").Symbol("x")]}
        for name in ("build", "c_function", "c_source", "c_program")},

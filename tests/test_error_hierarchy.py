@@ -52,6 +52,8 @@ NOT_ERRORS = {
                  "digits instead", True),
     "_TaskTimeout": ("a sweep task's time limit inside the worker thread", True),
     "_Singular": ("a declaration's expression has no finite value at one random point: try another", True),
+    "_CompiledUnavailable": ("symengine cannot compile these equations: linearize takes the 60-digit route", True),
+    "_Unsortable": ("a node the memoized sort key cannot rank: sympy's Basic.compare orders it instead", True),
 }
 
 

@@ -152,7 +152,7 @@ class _CompiledJets:
 
     def __init__(self, read: _Read, inputs: tuple):
         from ..numerics.cache import cached_compile
-        from ..numerics.codegen import compile_function
+        from ..numerics.codegen import CompiledFunction, compile_function
         self.n, self.m, self.N = len(read.q), len(read.u), len(read.residuals)
         self.nh, self.ng = len(read.holonomic), len(read.velocity)
         self.q, self.u, self.inputs, self.xs = read.q, read.u, inputs, read.unknowns
@@ -164,10 +164,12 @@ class _CompiledJets:
         from ..numerics.codegen import llvm_available
         try:
             self.value = cached_compile(("linearize-values", exprs, self.args),
-                                        lambda: compile_function(exprs, self.args, what="the equations"))
+                                        lambda: compile_function(exprs, self.args, what="the equations"),
+                                        CompiledFunction.of_lambdify)
             self.jacobian = cached_compile(("linearize-jacobian", exprs, self.args, wrt),
                                            lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
-                                                                    opt_level=0))
+                                                                    opt_level=0),
+                                           CompiledFunction.of_lambdify)
         except Exception as exc:  # noqa: BLE001 - what cannot be compiled takes the exact route
             raise _CompiledUnavailable(str(exc)) from None
         if llvm_available() and "llvm" not in (self.value.backend, self.jacobian.backend):

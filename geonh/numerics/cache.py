@@ -43,7 +43,6 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
 
 __all__ = ["ModuleFiles", "cache_dir", "clear", "module_files", "stats"]
 
@@ -181,26 +180,14 @@ def _lambdify_of(fn) -> Any:
     return lam
 
 
-def _function(args, shape, size, lam):
-    """A :class:`~geonh.numerics.codegen.CompiledFunction` on a loaded Lambdify."""
-    from .codegen import CompiledFunction
-
-    def single(x):
-        out = np.empty(size)
-        lam.unsafe_real(x, out)
-        return out
-
-    def batch(X):
-        return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
-
-    return CompiledFunction(args, shape, size, "llvm", single, batch, lam.unsafe_real)
-
-
-def cached_compile(material: Any, build: Callable[[], Any]):
+def cached_compile(material: Any, build: Callable[[], Any], load: Callable[..., Any]):
     """The compiled function of ``material`` from the cache, else ``build()`` (a
     :class:`~geonh.numerics.codegen.CompiledFunction`) stored for the next process.
     ``material`` identifies what ``build`` compiles (expressions, arguments, options); it is
-    hashed into the key with the versions (module doc), never stored; None: not cached."""
+    hashed into the key with the versions (module doc), never stored; None: not cached.
+    ``load(args, shape, size, lam)`` makes the function of a Lambdify read from disk
+    (:meth:`~geonh.numerics.codegen.CompiledFunction.of_lambdify`: the cache sits below the
+    code generator and does not import it)."""
     directory = cache_dir() if material is not None else None
     key = key_of(material) if directory is not None else None
     if key is None or directory is None or not _trusted(directory):
@@ -212,7 +199,7 @@ def cached_compile(material: Any, build: Callable[[], Any]):
         if payload is not None:
             try:
                 args, shape, size, lam = pickle.loads(payload)
-                fn = _function(args, tuple(shape), int(size), lam)
+                fn = load(args, tuple(shape), int(size), lam)
                 _stats["hits"] += 1
                 return fn
             except Exception:  # noqa: BLE001 - a file that does not load is rebuilt

@@ -39,6 +39,7 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 """
 from __future__ import annotations
 
+import math
 import threading
 from collections import Counter
 from functools import lru_cache
@@ -467,6 +468,31 @@ class CompiledFunction:
         if X.ndim != 2 or X.shape[1] != len(self.args):
             raise DimensionError(f"expected argument vectors of shape (k, {len(self.args)}), got {X.shape}")
         return self._batch(X).reshape((X.shape[0],) + self.shape)
+
+    @classmethod
+    def of_lambdify(cls, args, shape, size: int, lam) -> "CompiledFunction":
+        """The function of a symengine LLVM Lambdify of ``size`` outputs in ``args`` (one
+        read from the compile cache, :mod:`geonh.numerics.cache`).  Checked: ``args`` distinct
+        sympy Symbols, ``shape`` a tuple of non-negative ints whose product is ``size``, ``lam``
+        a symengine Lambdify (else :class:`~geonh.errors.DimensionError` /
+        :class:`~geonh.errors.ParseError`)."""
+        args = _check_args(args)
+        if (not isinstance(shape, tuple) or not all(type(k) is int and k >= 0 for k in shape)
+                or type(size) is not int or math.prod(shape) != size):
+            raise DimensionError(f"of_lambdify: shape {shape!r} and size {size!r} do not match")
+        if type(lam).__name__ not in ("LLVMDouble", "LambdaDouble", "Lambdify") \
+                or not type(lam).__module__.startswith("symengine"):
+            raise ParseError(f"of_lambdify: expected a symengine Lambdify, got {type(lam).__name__}")
+
+        def single(x):
+            out = np.empty(size)
+            lam.unsafe_real(x, out)
+            return out
+
+        def batch(X):
+            return np.asarray(lam(X), dtype=float).reshape(X.shape[0], size)
+
+        return cls(args, shape, size, "llvm", single, batch, lam.unsafe_real)
 
     def __repr__(self) -> str:
         return f"CompiledFunction({self.size} expressions in {len(self.args)} arguments, backend={self.backend!r})"

@@ -265,7 +265,8 @@ class _Core:
         self.main = cached_compile(self._key and ("ode-main",) + self._key,
                                    lambda: compile_function(outputs, self.args, backend=backend,
                                                             what=f"the {eqs.form} equations",
-                                                            opt_level=opt_level, definitions=defs))
+                                                            opt_level=opt_level, definitions=defs),
+                                   CompiledFunction.of_lambdify)
         self.backend = self.main.backend
         self.iM = self.n + self.k
         self.iF = self.iM + self.k * self.k
@@ -301,7 +302,8 @@ class _Core:
                                                                 backend=_aux_backend(self.backend),
                                                                 what="the Jacobian", wrt=y,
                                                                 opt_level=0 if self.opt_level is None
-                                                                else self.opt_level))
+                                                                else self.opt_level),
+                                       CompiledFunction.of_lambdify)
         return self._jac
 
 
