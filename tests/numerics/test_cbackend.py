@@ -3,9 +3,11 @@
 The C backend must give the LLVM backend's values (1e-13 relative) on every route — f(t, y, p),
 into, buffer, batch, unknowns, jacobian — on every model the numerics tests compile, refuse
 cleanly without a compiler, and never let a symbol name reach the C source."""
+import os
 import re
 
 import numpy as np
+
 import pytest
 import sympy as sp
 
@@ -242,7 +244,11 @@ def test_built_modules_are_kept_in_the_compile_cache(monkeypatch, tmp_path):
     monkeypatch.setattr(cbackend.subprocess, "run", no_compiler)
     assert compile_function([x * 2.75 + 0.5], [x], backend="c")([2.0])[0] == 6.0
     so = next((tmp_path / "compiled").glob("*.so"))
-    so.write_bytes(so.read_bytes()[:100])
+    # a damaged file, put in place as a new file: the loaded module maps the old one (truncating
+    # a mapped library in place would crash this process with SIGBUS at its next page fault)
+    damaged = tmp_path / "damaged.so"
+    damaged.write_bytes(so.read_bytes()[:100])
+    os.replace(damaged, so)
     assert cache.ModuleFiles(tmp_path / "compiled").get(so.stem) is None
     monkeypatch.setattr(cbackend, "_MODULES", {})
     with pytest.raises(AssertionError, match="compiled again"):
