@@ -380,17 +380,14 @@ def _screen_function(exprs: list, syms: list):
     """The compiled screen x ↦ (values, A-values) of ``exprs`` (see :func:`float_values`): the
     magnitudes built and compiled in symengine when it takes every expression and the
     symbols' names are distinct (symengine's symbols are names), else in sympy."""
-    try:
+    natives = None if _names_clash(syms) else _native(exprs)
+    native_syms = _native(syms) if natives is not None else None
+    if natives is not None and native_syms is not None:
         import symengine as se
-    except ImportError:
-        se = None
-    if se is not None and not _names_clash(syms):
         try:
-            natives = [se.sympify(e) for e in exprs]
             memo: dict = {}
             mags = [_magnitude_native(e, memo, se) for e in natives]
-            f = se.Lambdify([se.sympify(s) for s in syms], natives + mags, backend="lambda", cse=True,
-                            real=True)
+            f = se.Lambdify(native_syms, natives + mags, backend="lambda", cse=True, real=True)
             return lambda x: f(x)
         except Exception:  # noqa: BLE001 - a node symengine does not bound: the sympy route
             pass
