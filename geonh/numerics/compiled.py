@@ -492,27 +492,7 @@ class ODEFunction:
             if not self._inline or not _isfinite(out[self._ichk]):
                 self._fill(out)
             return out[:self._ny]
-        a = self._buf
-        if not self._lengths_fit(y, p):
-            self._args(t, y, p)  # raises the error
-        try:
-            a[0] = t
-            self._yview[...] = y
-            if self._np:
-                if self._pview is not None:
-                    self._pview[...] = p
-                else:
-                    a[self._pidx] = p
-        except (TypeError, ValueError):
-            self._args(t, y, p)  # raises the error (ParseError, DimensionError, …)
-            raise
-        res = self._scratch
-        if self._raw is not None:
-            self._raw()  # (C backend: evaluates and solves; the fill below then repeats the solve)
-        else:
-            self._into(a, res)
-        if not self._inline or not _isfinite(self._svals[self._ichk]):
-            self._fill(res)
+        self._evaluate(t, y, p)
         return self._sview.copy()
 
     def into(self, out: np.ndarray, t, y, p=None) -> np.ndarray:
@@ -527,9 +507,20 @@ class ODEFunction:
         if _get_ident() != self._owner:
             out[:] = self(t, y, p)
             return out
+        self._evaluate(t, y, p)
+        try:
+            out[:] = self._sview
+        except ValueError:
+            raise DimensionError(self._out_message(out)) from None  # read-only
+        return out
+
+    def _evaluate(self, t, y, p) -> None:
+        """(K, u̇) at (t, y, p) into the owner thread's scratch (``self._sview``): the arguments
+        written into the bound argument array (the checked route names what is wrong), the
+        program run, the solve completed where the inline elimination's check failed."""
+        a = self._buf
         if not self._lengths_fit(y, p):
             self._args(t, y, p)  # raises the error
-        a = self._buf
         try:
             a[0] = t
             self._yview[...] = y
@@ -548,11 +539,6 @@ class ODEFunction:
             self._into(a, res)
         if not self._inline or not _isfinite(self._svals[self._ichk]):
             self._fill(res)
-        try:
-            out[:] = self._sview
-        except ValueError:
-            raise DimensionError(self._out_message(out)) from None  # read-only
-        return out
 
     def _lengths_fit(self, y, p) -> bool:
         """y (and p, when the function has open parameters) have the expected lengths; False
