@@ -89,8 +89,9 @@ def test_docs_pages_cite_the_bibliography_not_seed_numbers():
 
 def test_conventions_page_states_the_conventions_itself():
     text = (DOCS / "conventions.md").read_text(encoding="utf-8")
-    for must in ["[X, Y] = XY − YX", "no ½", "β_{a,b,d} = c^d_ab", "γ^k_ij = −c^k_ij",
-                 "dθ(X, Y) = X(θ(Y)) − Y(θ(X)) − θ([X, Y])"]:
+    # typeset as MyST math (the same statements as LaTeX)
+    for must in ["$[X, Y] = XY - YX$", "no ½", r"\beta_{a,b,d} = c^d_{ab}", r"$\gamma^k_{ij} = -c^k_{ij}$",
+                 r"\mathrm{d}\theta(X, Y) = X(\theta(Y)) - Y(\theta(X)) - \theta([X, Y])"]:
         assert must in text, must
 
 
