@@ -17,7 +17,8 @@ import make_api
 # every page with Python code blocks; each page's blocks run in order, in one namespace
 RUNNABLE_PAGES = ["tutorial.md", "conventions.md", "generic-point.md", "index.md", "transposition.md",
                   "equations.md", "nonlinear.md", "linearization.md", "numerics.md",
-                  "integrators.md", "sweeps.md", "conserved.md"]
+                  "integrators.md", "sweeps.md", "conserved.md", "model-files.md", "robot.md", "interop.md",
+                  "jupyter.md"]
 
 
 def _code_blocks(md: str) -> list[str]:
