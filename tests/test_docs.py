@@ -228,3 +228,56 @@ def test_audit_md_is_up_to_date():
     spec.loader.exec_module(make_audit)
     committed = (DOCS / "audit.md").read_text(encoding="utf-8")
     assert committed == make_audit.render(), "docs/audit.md is stale: run python docs/make_audit.py"
+
+
+# ----------------------------------------------------------------------------------------------
+# the README and the command line point a new user only at what the repository holds
+# ----------------------------------------------------------------------------------------------
+def test_readme_links_stay_inside_the_repository():
+    """Every relative link of the README names a file or folder of this repository."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = [link.split("#")[0] for link in re.findall(r"\]\(([^)\s]+)\)", text)]
+    relative = [link for link in links if link and not re.match(r"[a-z]+:", link)]
+    assert relative, "the README links nothing"
+    for link in relative:
+        target = (ROOT / link).resolve()
+        assert target.is_relative_to(ROOT) and target.exists(), f"README links {link}, which is not in the repository"
+
+
+def _ignored(name: str) -> bool:
+    """Whether a file ``name`` in the clone's root matches a pattern of .gitignore."""
+    import fnmatch
+    patterns = [ln.strip() for ln in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()]
+    return any(fnmatch.fnmatch(name, p.lstrip("/").rstrip("/")) for p in patterns if p and not p.startswith("#"))
+
+
+def test_readme_command_outputs_are_ignored_by_git():
+    """The files the README's commands write (`-o FILE`, `--plot FILE`) do not show up as
+    untracked files in the clone."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    outputs = set(re.findall(r"(?:\s-o|--plot)\s+([\w.-]+\.\w+)", text))
+    assert "report.html" in outputs
+    for name in outputs:
+        assert _ignored(name), f"{name}, written by a README command, is not in .gitignore"
+    assert not _ignored("README.md") and not _ignored("pyproject.toml")
+
+
+def test_readme_names_the_fast_subset_beside_the_full_command():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    full = re.findall(r"^\.venv/bin/python -m pytest.*$", ci, re.MULTILINE)
+    assert full == [".venv/bin/python -m pytest -n auto"], full
+    assert f"&& {full[0]}\n" in text                      # the full command, exactly as CI runs it
+    assert f'{full[0]} -m "not slow"' in text               # and the fast subset beside it
+
+
+def test_cli_help_names_the_model_file_page():
+    """`geonh --help` points to the documentation page of the model-file format, which exists."""
+    from click.testing import CliRunner
+    from geonh.app.cli import cli
+
+    out = CliRunner().invoke(cli, ["--help"]).output
+    pages = re.findall(r"docs/([\w-]+\.md)", out)
+    assert pages == ["model-files.md"], out
+    assert (DOCS / pages[0]).exists()
+    assert "source tree" not in out
