@@ -22,14 +22,21 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..errors import DimensionError, ParseError
+
 __all__ = ["jet_program"]
 
 
 def jet_program(exprs: Sequence[Any], wrt: Sequence[Any]) -> list:
     """``[f_1, …, f_N, ∂f_1/∂w_1, …, ∂f_1/∂w_m, …, ∂f_N/∂w_m]`` (values, then the Jacobian
     row-major) for symengine expressions ``exprs`` and symengine Symbols ``wrt``, as symengine
-    expressions that share one graph (module doc)."""
+    expressions that share one graph (module doc).  Anything else than symengine expressions
+    and distinct symengine Symbols is refused (:class:`~geonh.errors.ParseError`,
+    :class:`~geonh.errors.DimensionError`)."""
     import symengine as se
+    exprs, wrt = _checked(exprs, "exprs", se.Basic), _checked(wrt, "wrt", se.Symbol)
+    if len(set(wrt)) != len(wrt):
+        raise DimensionError("jet_program: repeated symbols in wrt")
     zero, one = se.Integer(0), se.Integer(1)
     replacements, reduced = se.cse(list(exprs))
     value: dict = {}                                  # cse symbol -> its expression on the graph
@@ -66,3 +73,14 @@ def jet_program(exprs: Sequence[Any], wrt: Sequence[Any]) -> list:
         t = tangent_of(r)
         out.extend(t.get(j, zero) for j in range(m))
     return out
+
+
+def _checked(items, name: str, kind: type) -> list:
+    """``items`` as a list of ``kind`` (symengine objects; no string is converted)."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, (list, tuple)):
+        raise ParseError(f"jet_program: {name} must be a list of symengine objects, got {type(items).__name__}")
+    bad = [x for x in items if not isinstance(x, kind)]
+    if bad:
+        raise ParseError(f"jet_program: {name} must hold symengine {kind.__name__} objects, "
+                         f"got {type(bad[0]).__name__}")
+    return list(items)
