@@ -145,8 +145,10 @@ def _fnum(x: float):
 class _CompiledJets:
     """[K; r; f; g] (every kinematics row, the residuals r = M x − F, the holonomic and velocity
     constraints of :class:`_Read`) and their exact Jacobian with respect to w = (q, u, inputs,
-    x), compiled once (:func:`geonh.numerics.codegen.compile_function`: the Jacobian is
-    differentiated on the expression graph by symengine, not by differences) in the arguments
+    x), compiled once as ONE function of values and Jacobian
+    (:func:`geonh.numerics.codegen.compile_function` with ``jet``: forward mode on the shared
+    expression graph, not differences; LLVM at opt_level 0, whose build is several times
+    cheaper than -O3's and whose code is fast enough for a sweep) in the arguments
     (w, the other symbols sorted by name).  :meth:`at` gives what :func:`_derivatives` gives,
     in double precision; :meth:`dependence` what :func:`_genuine_dependence` gives."""
 
@@ -163,22 +165,26 @@ class _CompiledJets:
         self.nw = len(wrt)
         from ..numerics.codegen import llvm_available
         try:
-            self.value = cached_compile(("linearize-values", exprs, self.args),
-                                        lambda: compile_function(exprs, self.args, what="the equations"),
-                                        CompiledFunction.of_lambdify)
-            self.jacobian = cached_compile(("linearize-jacobian", exprs, self.args, wrt),
-                                           lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
-                                                                    opt_level=0),
-                                           CompiledFunction.of_lambdify)
+            self.jet = cached_compile(("linearize-jet", exprs, self.args, wrt),
+                                      lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
+                                                               jet=True, opt_level=0),
+                                      CompiledFunction.of_lambdify)
         except Exception as exc:  # noqa: BLE001 - what cannot be compiled takes the exact route
             raise _CompiledUnavailable(str(exc)) from None
-        if llvm_available() and "llvm" not in (self.value.backend, self.jacobian.backend):
+        if llvm_available() and self.jet.backend != "llvm":
             raise _CompiledUnavailable("symengine cannot compile these equations")
+        self.rows = len(exprs)
+
+    def both(self, a):
+        """(values, Jacobian) at the argument vector ``a`` (one call of the compiled jet)."""
+        out = self.jet(a)
+        k = self.rows
+        return out[:k], out[k:].reshape(k, self.nw)
 
     def _eval(self, a):
-        """(values, Jacobian) at the argument vector ``a``."""
+        """:meth:`both`; what fails to evaluate takes the exact route."""
         try:
-            return self.value(a), self.jacobian(a)
+            return self.both(a)
         except Exception as exc:  # noqa: BLE001 - e.g. DiracDelta in numpy code: the exact route
             raise _CompiledUnavailable(str(exc)) from None
 
@@ -1337,9 +1343,9 @@ def _replay_point(equations: Equations, request: _Request) -> Linearization | No
     d = np.where(plan.dep_qu, np.where(plan.dep_given, a, 0.0) + plan.dep_draw,
                  np.where(plan.dep_given, a, plan.dep_draw))
     try:
-        if not np.array_equal(jets.dependence_matrix(jets.jacobian(d)), plan.dep_matrix):
+        if not np.array_equal(jets.dependence_matrix(jets.both(d)[1]), plan.dep_matrix):
             return None
-        val, J = jets.value(a), jets.jacobian(a)
+        val, J = jets.both(a)
     except Exception:  # noqa: BLE001 - whatever fails here, the stages say it properly
         return None
     n, N, nh, ng, m = jets.n, jets.N, jets.nh, jets.ng, jets.m
@@ -1360,7 +1366,7 @@ def _replay_point(equations: Equations, request: _Request) -> Linearization | No
         a2 = a.copy()
         a2[xcols] = x0
         try:
-            J2 = jets.jacobian(a2)
+            J2 = jets.both(a2)[1]
         except Exception:  # noqa: BLE001
             return None
         dR = -J2[res][:, ycols]
