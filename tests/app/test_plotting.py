@@ -41,7 +41,7 @@ def test_trajectory_figure(bh_traj):
 def test_phase_figure(bh_traj):
     fig = plotting.phase_figure(bh_traj, "v", "w")
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "v" and ax.get_ylabel() == "w"
+    assert ax.get_xlabel() == "$v$" and ax.get_ylabel() == "$w$"   # mathtext labels (issue 23)
     assert labels(ax) == ["w(v)", "start"]
 
 
@@ -60,7 +60,7 @@ def test_invariants_and_overview(lagrange_traj, bh_traj):
     ydata = en.get_lines()[0].get_ydata()
     assert abs(ydata).max() < 1e-8  # the sleigh conserves energy
     fig = plotting.overview(bh_traj, title="sleigh")
-    assert len(fig.axes) == 3 and fig.axes[0].get_title() == "sleigh"
+    assert len(fig.axes) == 4 and fig.axes[0].get_title() == "sleigh"   # q and u on separate axes (issue 23)
 
 
 def test_invariants_without_constraints():
@@ -104,7 +104,7 @@ def test_growth_vector_figure():
     fig = plotting.growth_vector_figure((2, 3, 4), 4)
     ax = fig.axes[0]
     assert [p.get_height() for p in ax.patches] == [2, 3, 4]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["D^1", "D^2", "D^3"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["$D^{1}$", "$D^{2}$", "$D^{3}$"]   # mathtext (issue 23)
     assert "n = 4" in labels(ax)
 
 
