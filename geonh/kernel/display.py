@@ -39,10 +39,12 @@ from .parsing import as_sequence, expr_of, sympy_of
 from .trig import shorten_trig
 
 __all__ = ["DISPLAY_LIMIT", "DISPLAY_NODES", "REDUCE_ANGLES", "REDUCE_NODES", "balanced", "for_display",
-           "simplified_for_display", "short_number", "short_numbers", "dotted_names", "equations_latex", "field_text",
-           "field_latex", "form_latex", "frame_latex", "frame_name_latex", "html_table", "latex",
-           "matrix_latex", "name_latex", "short_text", "span_latex", "mathml", "rate_role", "register_rate", "relations_latex",
+           "simplified_for_display", "short_number", "dotted_names", "equations_latex", "field_text",
+           "frame_latex", "frame_name_latex", "latex", "name_latex", "mathml", "rate_role", "register_rate", "relations_latex",
            "render_latex", "repr_latex", "structure_latex", "system_latex", "shorten_for_display", "shorten_all_for_display", "too_big"]
+
+# not in __all__: the renderers of the classes' _repr_latex_/_repr_html_ (field_latex, form_latex,
+# span_latex, matrix_latex, html_table, short_text, short_numbers), called by those classes only
 
 #: expressions with more operations than this are displayed unsimplified
 DISPLAY_LIMIT = 150
@@ -564,7 +566,10 @@ def span_latex(items, render) -> str:
 def matrix_latex(M, digits: int = 6) -> str:
     """A matrix as LaTeX, its floating-point entries to ``digits`` significant digits and the
     others tidied (what a Linearization shows instead of PRECISION-digit numbers)."""
-    M = sp.Matrix(M)
+    M = sympy_of(M, what="matrix")
+    if not isinstance(M, sp.MatrixBase):
+        raise ParseError(f"matrix_latex takes a sympy Matrix, not {type(M).__name__}")
+
     def entry(e):
         if isinstance(e, sp.Basic) and e.is_number and e.atoms(sp.Float):
             return sp.Float(e, digits) if e.is_real else sp.N(e, digits)

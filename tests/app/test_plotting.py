@@ -112,3 +112,38 @@ def test_figures_save_png(bh_traj, tmp_path):
     p = tmp_path / "o.png"
     plotting.overview(bh_traj).savefig(p)
     assert p.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_mathtext_legends_keep_line_names(bh_traj):
+    ax = plotting.trajectory_figure(bh_traj).axes[0]
+    assert labels(ax) == ["x", "y", "theta", "v", "w"]            # the lines keep the data names
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["$x$", "$y$", r"$\theta$", "$v$", "$w$"]
+    assert plotting.mathtext("phiR") == r"$\phi_{R}$"
+
+
+def test_overview_separates_coordinates_and_speeds(bh_traj):
+    fig = plotting.overview(bh_traj)
+    assert labels(fig.axes[0]) == ["x", "y", "theta"] and labels(fig.axes[1]) == ["v", "w"]
+
+
+def test_growth_vector_integer_ticks():
+    ax = plotting.growth_vector_figure((2, 3, 5, 7, 11), 11).axes[0]
+    ax.figure.canvas.draw()
+    assert all(float(t).is_integer() for t in ax.get_yticks())
+
+
+def test_figures_join_pyplot_in_a_notebook(bh_traj, monkeypatch):
+    import sys
+    import types
+    import matplotlib.pyplot as plt
+    fig = plotting.overview(bh_traj)
+    assert fig.number if False else fig not in [plt.figure(n) for n in plt.get_fignums()]
+    kernel_shell = types.SimpleNamespace(kernel=object())
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: kernel_shell))
+    assert plotting.in_notebook()
+    fig = plotting.overview(bh_traj)
+    try:
+        assert fig in [plt.figure(n) for n in plt.get_fignums()]   # shown at the end of the cell
+    finally:
+        plt.close("all")
