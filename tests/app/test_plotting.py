@@ -138,10 +138,12 @@ def test_figures_join_pyplot_in_a_notebook(bh_traj, monkeypatch):
     import types
     import matplotlib.pyplot as plt
     fig = plotting.overview(bh_traj)
-    assert fig.number if False else fig not in [plt.figure(n) for n in plt.get_fignums()]
+    assert fig not in [plt.figure(n) for n in plt.get_fignums()]   # outside a notebook: no pyplot state
     kernel_shell = types.SimpleNamespace(kernel=object())
-    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: kernel_shell))
-    assert plotting.in_notebook()
+    with monkeypatch.context() as mp:
+        mp.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: kernel_shell))
+        assert plotting.in_notebook()
+    monkeypatch.setattr(plotting, "in_notebook", lambda: True)
     fig = plotting.overview(bh_traj)
     try:
         assert fig in [plt.figure(n) for n in plt.get_fignums()]   # shown at the end of the cell
