@@ -195,6 +195,8 @@ def for_display(obj):
 def short_number(x, digits: int = 6) -> str:
     """A number as text with ``digits`` significant digits (``1.36029e-60``, ``0.5+2j``): what
     short reprs show instead of 60-digit values."""
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 30:
+        raise ParseError(f"digits is a whole number from 1 to 30, not {digits!r:.40}")
     if isinstance(x, sp.Basic):
         if not x.is_number:
             return str(x)

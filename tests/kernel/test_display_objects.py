@@ -118,3 +118,32 @@ def test_name_latex_unicode():
     assert display.name_latex("δx") == r"\delta x"
     assert display.name_latex("Ωz") == r"\Omega z"
     assert display.latex(sp.Symbol("π2") + 1) == r"\pi_{2} + 1"
+
+
+def _digits_ok(text: str) -> bool:
+    """No number in ``text`` has more than 6 significant digits."""
+    import re
+    return all(len(m.group(0).lstrip("0").replace(".", "").lstrip("0")) <= 6
+               for m in re.finditer(r"\d+\.\d+|\d{7,}", text))
+
+
+def test_linearization_repr_short():
+    disk = models.get("tilted-disk")
+    eq = disk.equations("boltzmann-hamel")
+    op = {"psi": 0, "theta": 0, "phi": 0, "x": 0, "y": 0, "w1": 0, "w2": 3, "w3": 0,
+          "m": 2, "r": sp.Rational(1, 2), "g": 9.81, "I_d": sp.Rational(1, 8), "I_a": sp.Rational(1, 3)}
+    for kw in ({}, {"exact": True}):
+        lin = eq.linearize(op, ignorable="auto", **kw)
+        r = repr(lin)
+        assert len(r) < 1000 and r.startswith("Linearization(boltzmann-hamel")
+        assert _digits_ok(r), r
+        assert "state=[theta, w1, w2, w3]" in r
+        tex = lin._repr_latex_()
+        assert _digits_ok(tex) and r"\delta \theta" in tex
+
+
+def test_trajectory_html():
+    eqs = models.get("chaplygin-sleigh").equations()
+    traj = g.simulate(eqs, [0, 0, 0.3, 1.0, 0.8], (0, 1), {"m": 1, "a": 0.5, "I": 0.2})
+    html = traj._repr_html_()
+    assert html.startswith("<table>") and "theta" in html and "→" in html
