@@ -369,7 +369,8 @@ def equations(model, form: str | None = None, *, progress: Progress = quiet, ses
 
 
 def equation_rows(eqs) -> tuple[list, list]:
-    """(lhs, rhs) pairs of M x = F row by row, and (velocity, rhs) of the kinematics q' = K,
+    """(lhs, rhs) pairs of M x = F row by row, and (velocity, rhs) of the kinematics q' = K
+    without the trivial rows q̇ = q̇ (the Voronets speeds that are coordinate velocities),
     simplified for display."""
     M, F = eqs.mass_matrix, eqs.forcing
     x = list(eqs.unknowns)
@@ -377,7 +378,7 @@ def equation_rows(eqs) -> tuple[list, list]:
     for i in range(M.rows):
         lhs = sum((for_display(M[i, j]) * x[j] for j in range(M.cols) if M[i, j] != 0), sp.S.Zero)
         rows.append((lhs, for_display(F[i])))
-    return rows, [(v, for_display(k)) for v, k in zip(eqs.space.qd, eqs.kinematics)]
+    return rows, [(v, for_display(k)) for v, k in zip(eqs.space.qd, eqs.kinematics) if k != v]
 
 
 # -- certificate -----------------------------------------------------------------------------------------------

@@ -147,3 +147,11 @@ def test_trajectory_html():
     traj = g.simulate(eqs, [0, 0, 0.3, 1.0, 0.8], (0, 1), {"m": 1, "a": 0.5, "I": 0.2})
     html = traj._repr_html_()
     assert html.startswith("<table>") and "theta" in html and "→" in html
+
+
+def test_voronets_rows_of_text_and_report_drop_trivial_rows():
+    from geonh.app import workbench
+    sleigh = models.get("chaplygin-sleigh")
+    vo = g.derive("voronets", sleigh.system, dependent=sleigh.dependent)
+    _, kin = workbench.equation_rows(vo)
+    assert [str(v) for v, _ in kin] == ["y_dot"]
