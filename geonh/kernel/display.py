@@ -19,9 +19,17 @@ quasi-velocities, fields and structure coefficients), a
 attributes, so this module imports nothing of geonh above the errors and may be called from
 every layer.
 
-Simplification for display (:func:`shorten_for_display`) is bounded by expression size: an expression with
-more than ``limit`` operations is shown as computed (sympy's ``trigsimp`` on the frame of the
-Whipple bicycle runs for minutes), and :func:`shorten_for_display` says whether it simplified.
+Everything shown to a user goes through one tidying step, :func:`simplified_for_display`
+(:func:`for_display` for expressions, matrices and arrays): ``cancel`` and ``trigsimp`` on small
+expressions (:func:`shorten_for_display`, at most DISPLAY_LIMIT operations), the reduction
+modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.shorten_trig`) on mid-sized trigonometric
+ones; an expression beyond REDUCE_NODES tree nodes, REDUCE_ANGLES angles or with a fractional
+power is shown as computed (sympy's ``trigsimp`` on the frame of the Whipple bicycle runs for
+minutes).  The step is display only: the ``_repr_latex_``/``_repr_html_`` hooks, the renderers
+here, the LaTeX and pretty printing of a frame's structure coefficients
+(:class:`~geonh.kernel.backend.LazyArray`), the command line and the report; the engine's
+results are never replaced.  Unicode Greek letters in symbol names print as TeX
+(:func:`name_latex`: ``π1`` → ``\\pi_{1}``).
 """
 from __future__ import annotations
 

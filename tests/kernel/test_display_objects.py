@@ -60,6 +60,10 @@ def test_structure_coefficients_display_tidied_raw_untouched():
             tex = c._repr_latex_()
             assert r"\sin" not in tex and r"\cos" not in tex   # displayed as -1, 1, 0
             assert sp.latex(c) == sp.latex(display.for_display(c))
+            assert "sin" not in sp.pretty(c)
+            out = []
+            c._repr_pretty_(type("P", (), {"text": lambda self, t: out.append(t)})(), False)
+            assert "sin" not in out[0] and "sin" in str(c)     # str stays as computed
             assert c[2, 0, 1] == raw
 
 
