@@ -159,3 +159,14 @@ def test_voronets_rows_of_text_and_report_drop_trivial_rows():
     vo = g.derive("voronets", sleigh.system, dependent=sleigh.dependent)
     _, kin = workbench.equation_rows(vo)
     assert [str(v) for v, _ in kin] == ["y_dot"]
+
+
+def test_sweep_result_repr_short():
+    from geonh.numerics.sweep import SweepResult
+    rows = tuple({"point": i, "y0_index": 0, "status": "ok", "error": None, "a": 1 / 3 + i, "x": 2 ** 0.5 * i}
+                 for i in range(500))
+    res = SweepResult(rows, ("a",))
+    r = repr(res)
+    assert len(r) < 1000 and "500 rows" in r and "0.333" not in r      # never the rows
+    html = res._repr_html_()
+    assert "0.333333" in html and "0.33333333" not in html and "490 more rows" in html
