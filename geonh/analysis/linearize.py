@@ -60,6 +60,7 @@ from ..errors import (DimensionError, InconsistentStateError, MissingValueError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import check_assumptions, precision, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_float, as_mapping, as_matrix, as_sequence, sympy_of
+from ..kernel.display import latex, matrix_latex, short_numbers, short_text
 from ..kernel.generic_point import is_zero, lu_solve
 from ..kernel.jets import Jet, jacobian_at
 from ..kernel.linalg import Echelon, drop_roundoff, eliminate
@@ -370,6 +371,31 @@ class Linearization:
     equations: Equations
     symbolic: bool
     _parts: _Parts | _NumericParts = field(repr=False, compare=False)   # what second_order needs of the stages
+
+    def __repr__(self) -> str:
+        """Shapes, the state and A with 6 significant digits (never the PRECISION-digit numbers
+        nor the equations); under 1,000 characters."""
+        def names(xs, most=10):
+            xs = [str(x) for x in xs]
+            return "[" + ", ".join(xs[:most]) + (f", … ({len(xs) - most} more)" if len(xs) > most else "") + "]"
+        A = self.A
+        if self.symbolic or A.rows > 6 or any(not e.is_number for e in A):
+            a = f"A: {A.rows}x{A.cols} {'symbolic' if self.symbolic else 'matrix'}"
+        else:
+            a = "A=[" + ", ".join(short_numbers(A.row(i), 6) for i in range(A.rows)) + "]"
+        text = (f"Linearization({self.equations.form}: state={names(self.state)}, {a}, "
+                f"B: {self.B.rows}x{self.B.cols}, dependent={names(self.dependent)}, "
+                f"ignorable={names(self.ignorable)})")
+        return short_text(text, 999)
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: δẏ = A δy (+ B δr), A and B with 6 significant digits."""
+        rows = r" \\ ".join(rf"\delta {latex(s)}" for s in self.state)
+        y = rf"\begin{{pmatrix}}{rows}\end{{pmatrix}}" if self.state else "()"
+        out = rf"\dot{{\delta y}} = {matrix_latex(self.A)}\,\delta y"
+        if self.B.cols:
+            out += rf" + {matrix_latex(self.B)}\,\delta r"
+        return rf"$$\delta y = {y},\quad {out}$$"
 
     def numpy(self):
         """(A, B) as numpy float arrays (every symbol must have a value)."""
