@@ -91,8 +91,15 @@ class SoCache(Protocol):
 #: (:func:`geonh.numerics.cache.module_files`, itself None when the cache is off)
 so_cache: SoCache | None = None
 
-#: states per vector step of the batch loop (module doc)
-_WIDTH = 4
+#: states per vector step of the batch loop (module doc): None chooses by the program's length
+_WIDTH: int | None = None
+
+
+def _width(nsteps: int) -> int:
+    """States per vector step of the batch loop: 4, and 8 for programs of 1000 steps or more
+    (measured on an AMD EPYC with AVX-512, CPU µs/state: the 4-trailer, 550 steps, 0.113 at 4
+    against 0.120 at 8; the 16-trailer, 6021 steps, 0.78 at 4 against 0.66 at 8)."""
+    return _WIDTH or (8 if nsteps >= 1000 else 4)
 
 _LOCK = threading.Lock()
 _MODULES: dict[str, Any] = {}
@@ -774,8 +781,9 @@ def c_source(se_args: Sequence, se_exprs: Sequence, name: str = "@NAME@") -> str
     steps, outputs = _steps(se_args, se_exprs)
     body = [f"  const double {v} = {_scalar(kind, ops)};" for v, kind, ops in steps]
     body += [f"  out[{i}] = {o};" for i, o in enumerate(outputs)]
+    width = _width(len(steps))
     return (_TEMPLATE.replace("@NIN@", str(max(len(se_args), 0))).replace("@NOUT@", str(len(outputs)))
-            .replace("@WIDTH@", str(_WIDTH)).replace("@BODYW@", "\n".join(_lanes(steps, outputs, _WIDTH)))
+            .replace("@WIDTH@", str(width)).replace("@BODYW@", "\n".join(_lanes(steps, outputs, width)))
             .replace("@BODY@", "\n".join(body)).replace("@NAME@", name))
 
 
