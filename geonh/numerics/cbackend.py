@@ -14,7 +14,8 @@ geonh's factoring of sums) — and :func:`build` turns it into a loaded extensio
   compiler, so a parameter called ``int``, ``a'b`` or ``x[0]`` compiles as any other;
 * entries of the module (``geonh_eval(const double *in, double *out)`` is the program):
   ``into(x, out)`` (buffers checked at every call), ``batch(X, O, layout)`` (C-contiguous
-  (k, nargs) in, (k, nout) out, looping over the rows in C with the GIL released) and
+  (k, nargs) in, (k, nout) out, looping over the rows in C with the GIL released, WIDTH rows
+  at a time through ``geonh_eval_w``, the rows left over one by one through ``geonh_eval``) and
   ``bind(x, out, layout, error, message)``, which takes the two buffers once (through the
   buffer protocol, held until the entry dies) and returns a zero-argument builtin
   (``METH_NOARGS``) that evaluates into them: the per-call entry of
@@ -34,6 +35,14 @@ geonh's factoring of sums) — and :func:`build` turns it into a loaded extensio
   LAPACK's ``dgetf2``; for k ≤ 2 the very operations of the Python solver of the LLVM route,
   so the same bits) and written to out[n:n + k]; an exactly zero pivot raises ``error(message)``
   (``bind``) or returns the row (``batch``).  ``layout`` None: evaluation only.
+
+``geonh_eval_w`` is the same program printed a second time (:func:`_lanes`) on GCC/Clang
+vector types of WIDTH doubles (:func:`_width`: 4, or 8 for programs of 1000 steps or more),
+state j in lane j: +, × and ÷ are vector instructions, whose every lane IEEE 754 rounds as the
+scalar operation (and no fused multiply-add, below), and every math.h function is called per
+lane on the scalar libm (the compiler still merges the sine and the cosine of one lane's angle
+into one ``sincos``), so each row gets the bits of ``geonh_eval`` — no vector math library,
+whose functions are accurate to a few ulp, not to the bit.
 
 Compilation: the system C compiler (:func:`find_compiler`: sysconfig's ``CC``, else ``cc``,
 ``gcc``, ``clang`` on PATH) with ``-O2 -fno-math-errno -ffp-contract=off`` (IEEE results
