@@ -749,7 +749,9 @@ static PyObject *geonh_batch(PyObject *module, PyObject *const *args, Py_ssize_t
         else for (j = 0; j < w; j++) geonh_eval((const double *)in.buf + (r + j) * NIN, o + j * NOUT);
         if (L.solve)
             for (j = 0; j < w; j++) {
-                int s = geonh_solve(o + j * NOUT, &L);
+                int s;
+                if (L.ichk >= 0 && isfinite(o[j * NOUT + L.ichk])) continue;  /* solved inline */
+                s = geonh_solve(o + j * NOUT, &L);
                 if (s) { bad = r + j; nomem = (s == 2); break; }
             }
     }
