@@ -22,8 +22,9 @@ the same work):
               (per call), ``f.batch`` (batch column of the ``f(t,y,p)`` row: argument rows
               built from Y and the output copied) and the module's batch on the prebuilt
               argument rows into a preallocated output (batch column of the ``buffer`` row:
-              the peers' batch set-up); build = ``ode_function(backend="c")`` from the
-              equations, C compiler included;
+              the peers' batch set-up; the module evaluates 4 or 8 states at once on vector
+              types, with the scalar libm per lane: the same bits as one state); build =
+              ``ode_function(backend="c")`` from the equations, C compiler included;
 * ``geonh``   ``f(t, y, p)`` (fresh array, arguments checked), ``f.into(out, t, y, p)`` (caller's
               buffer, checked), ``f.buffer()`` (EvaluationBuffer: no checks, CasADi-style), batch
               ``f.batch(t, Y, P)``.
