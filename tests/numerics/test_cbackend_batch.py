@@ -106,3 +106,20 @@ def test_vector_statements_hold_generated_identifiers_only():
     for n in names:
         if n not in ("int",):
             assert n not in "\n".join(lines)
+
+
+def test_vector_rows_solve_and_report_singularity_like_one_row(sleigh):
+    # parameters (I, a, m) of the sleigh: I + m a² = 0 makes M singular; I + m a² < 0 is regular
+    # but not positive definite, so the inline elimination's check fails and the pivoting solve
+    # in C runs — on rows evaluated in a vector block too
+    from geonh.errors import SingularMapError
+    width = cbackend._width(len(cbackend.c_program(*sleigh._core.main.program)[0]))
+    rows = 2 * width + 1
+    Y = np.random.default_rng(5).uniform(-1.0, 1.0, (rows, 5))
+    P = np.tile([-4.0, 1.0, 2.0], (rows, 1))
+    got = sleigh.batch(0.0, Y, P)
+    for r in range(rows):
+        np.testing.assert_array_equal(got[r], sleigh(0.0, Y[r], P[r]))
+    P[width + 1] = [-2.0, 1.0, 2.0]
+    with pytest.raises(SingularMapError, match=f"row {width + 1}"):
+        sleigh.batch(0.0, Y, P)
