@@ -230,14 +230,19 @@ def limit_source(steps, nin: int, nout: int, width: int, chains: int = 16) -> st
     (module doc).  Every operation of the C backend's program (``steps``, in program order) is
     replayed on one of ``chains`` independent vector accumulators of ``width`` states (round
     robin, so no operation waits on its predecessor's result): an n-ary + or × as n − 1
-    vector additions / multiplications, ÷ as a vector division, sqrt and the math.h functions
-    per lane on the scalar libm, sin and cos of one angle as a pair of the same lane value (so
-    the compiler merges them into one sincos, as in the program); the accumulators start from
-    the state's first arguments and every state's ``nout`` outputs are stored."""
+    vector additions / multiplications (a product with −1 as a sign flip and the other
+    factors' multiplications, as the compiler does), ÷ as a vector division, sqrt and the other
+    math.h functions per lane on the scalar libm; the sines and cosines first, per state, each
+    pair of one angle on an argument of its own (so the compiler merges it into one sincos, as
+    in the program) summed into two scalar accumulators (two additions more per angle), so no
+    vector register is live across the calls; the accumulators start from the state's first
+    arguments and every state's ``nout`` outputs are stored."""
     ops = []
     trig: dict = {}
     for name, kind, args in steps:
-        if kind in ("+", "*"):
+        if kind == "*" and "(-1.0)" in args:    # a negation: the compiler flips the sign bit
+            ops += ["neg"] + ["*"] * (len(args) - 2)
+        elif kind in ("+", "*"):
             ops += [kind] * (len(args) - 1)
         elif kind in ("sin", "cos"):
             trig.setdefault(args[0], set()).add(kind)
@@ -259,6 +264,8 @@ def limit_source(steps, nin: int, nout: int, width: int, chains: int = 16) -> st
             lines.append(f"    a{c} = a{c} + 1e-7;")
         elif kind == "/":
             lines.append(f"    a{c} = a{c} / 1.0000001;")
+        elif kind == "neg":
+            lines.append(f"    a{c} = -a{c};")
         elif kind == "sincos":
             lines.append(f"    for (int j = 0; j < {width}; j++) {{ double t = a{c}[j]; a{c}[j] = sin(t); "
                          f"a{d}[j] = cos(t); }}")
