@@ -69,6 +69,7 @@ def test_batch_rows_give_the_scalar_values_4_trailer():
     _rows_agree(eq.ode_function(backend="c"), seed=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [2, 8])
 def test_every_width_gives_the_scalar_values(monkeypatch, width):
     # a different width is a different source, so a module of its own
@@ -88,6 +89,7 @@ def test_width_grows_with_the_program():
     assert cbackend._width(10) == 4 and cbackend._width(5000) == 8
 
 
+@pytest.mark.slow
 def test_vector_statements_hold_generated_identifiers_only():
     names = ["a'b", "x[0]", "θ₁", "int", "/*", "\"; system(\"ls"]
     syms = [sp.Symbol(n) for n in names]
