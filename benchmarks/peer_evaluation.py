@@ -22,19 +22,23 @@ the same work):
               (per call), ``f.batch`` (batch column of the ``f(t,y,p)`` row: argument rows
               built from Y and the output copied) and the module's batch on the prebuilt
               argument rows into a preallocated output (batch column of the ``buffer`` row:
-              the peers' batch set-up); build = ``ode_function(backend="c")`` from the
-              equations, C compiler included;
+              the peers' batch set-up; the module evaluates 4 or 8 states at once on vector
+              types, with the scalar libm per lane: the same bits as one state); build =
+              ``ode_function(backend="c")`` from the equations, C compiler included;
 * ``geonh``   ``f(t, y, p)`` (fresh array, arguments checked), ``f.into(out, t, y, p)`` (caller's
               buffer, checked), ``f.buffer()`` (EvaluationBuffer: no checks, CasADi-style), batch
               ``f.batch(t, Y, P)``.
 
 Per call: median over repeats of µs per call (wall, CPU time beside it).  Batch: µs per state
 over 10⁵ states (median of repeats).  Build: seconds from the program to a callable (geonh:
-from the equations).  Op-count limit: the program's operations (+ − × ÷ counted as flops,
-sqrt, sin/cos and other calls separately) times the machine's cost of each, measured in this
-run by numba loops: a flop = a loop of 8 independent multiply-add chains (no SIMD: the
-chains are loop-carried), a sin/cos = a loop calling math.sin on varying arguments, a sqrt
-likewise.  Ratios are to the fastest peer (numba, symjit, casadi C) of the same column, on
+from the equations).  Op-count limit: measured in this run, not estimated — a C loop
+(:func:`limit_source`) replaying the C backend's program's own operations (its + and ×
+counted per operand pair, ÷, sqrt, each sin/cos pair of one angle as one sincos, per lane on
+the scalar libm as the backend must for exact values) on 16 independent vector accumulators
+over the same 10⁵ states, compiled with the backend's compiler and flags, at vector widths 4
+and 8 (the faster counts): what the program's operations cost when nothing waits for
+anything, so no evaluation of the program with these operations can beat it by much.
+Ratios are to the fastest peer (numba, symjit, casadi C) of the same column, on
 CPU time (on a shared machine wall time counts other processes too).
 
 Usage:  python benchmarks/peer_evaluation.py [--systems sleigh 4 16] [--repeats 7] [--offaxle]
@@ -221,57 +225,89 @@ def per_state(fn, repeats: int) -> tuple[float, float]:
     return statistics.median(walls) / BATCH * 1e6, statistics.median(cpus) / BATCH * 1e6
 
 
-def machine_costs(repeats: int):
-    """ns per flop, per sqrt and per sin/cos on this machine (numba loops, module doc); None
-    without numba."""
-    try:
-        import numba
-    except ImportError:
+def limit_source(steps, nin: int, nout: int, width: int, chains: int = 16) -> str:
+    """C source of ``limit(in, out, rows)``: the program's own operation mix at best throughput
+    (module doc).  Every operation of the C backend's program (``steps``, in program order) is
+    replayed on one of ``chains`` independent vector accumulators of ``width`` states (round
+    robin, so no operation waits on its predecessor's result): an n-ary + or × as n − 1
+    vector additions / multiplications (a product with −1 as a sign flip and the other
+    factors' multiplications, as the compiler does), ÷ as a vector division, sqrt and the other
+    math.h functions per lane on the scalar libm; the sines and cosines first, per state, each
+    pair of one angle on an argument of its own (so the compiler merges it into one sincos, as
+    in the program) summed into two scalar accumulators (two additions more per angle), so no
+    vector register is live across the calls; the accumulators start from the state's first
+    arguments and every state's ``nout`` outputs are stored."""
+    ops = []
+    trig: dict = {}
+    for name, kind, args in steps:
+        if kind == "*" and "(-1.0)" in args:    # a negation: the compiler flips the sign bit
+            ops += ["neg"] + ["*"] * (len(args) - 2)
+        elif kind in ("+", "*"):
+            ops += [kind] * (len(args) - 1)
+        elif kind in ("sin", "cos"):
+            trig.setdefault(args[0], set()).add(kind)
+        else:
+            ops.append(kind)
+    for kinds in trig.values():          # in the program's order of first appearance
+        ops.append("sincos" if len(kinds) == 2 else next(iter(kinds)))
+    lines = [f"#include <math.h>", f"typedef double vd __attribute__((vector_size({width * 8})));",
+             "void limit(const double *restrict in, double *restrict out, long rows)", "{",
+             f"  for (long r = 0; r + {width} <= rows; r += {width}) {{",
+             f"    const double *x = in + r * {nin};", f"    double *o = out + r * {nout};"]
+    for c in range(chains):
+        lines.append(f"    vd a{c} = {{{', '.join(f'x[{j * nin + c % nin}]' for j in range(width))}}};")
+    for i, kind in enumerate(ops):
+        c, d = i % chains, (i + 1) % chains
+        if kind == "*":
+            lines.append(f"    a{c} = a{c} * 1.0000001;")
+        elif kind == "+":
+            lines.append(f"    a{c} = a{c} + 1e-7;")
+        elif kind == "/":
+            lines.append(f"    a{c} = a{c} / 1.0000001;")
+        elif kind == "neg":
+            lines.append(f"    a{c} = -a{c};")
+        elif kind == "sincos":
+            lines.append(f"    for (int j = 0; j < {width}; j++) {{ double t = a{c}[j]; a{c}[j] = sin(t); "
+                         f"a{d}[j] = cos(t); }}")
+        elif kind in ("sqrt", "log"):
+            lines.append(f"    for (int j = 0; j < {width}; j++) a{c}[j] = {kind}(fabs(a{c}[j]) + 0.5);")
+        elif kind in ("atan2", "pow", "fmax", "fmin"):
+            lines.append(f"    for (int j = 0; j < {width}; j++) a{c}[j] = {kind}(a{c}[j], 0.75);")
+        elif kind == "sign":
+            lines.append(f"    a{c} = a{c} + 1e-7;")
+        else:
+            lines.append(f"    for (int j = 0; j < {width}; j++) a{c}[j] = {kind}(a{c}[j]);")
+    for i in range(nout):
+        lines += [f"    o[{j * nout + i}] = a{i % chains}[{j}];" for j in range(width)]
+    lines += ["  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def measure_limit(se_args, se_exprs, A: np.ndarray, nout: int, repeats: int, workdir: str):
+    """µs per state (wall, CPU) of :func:`limit_source` over the rows of ``A``: the op-count
+    limit, compiled with geonh's C backend's compiler and flags (-march=native included where
+    geonh uses it), at vector widths 4 and 8 — the faster counts; None without a compiler."""
+    import ctypes
+    from geonh.numerics import cbackend
+    cc = cbackend.find_compiler()
+    if cc is None:
         return None
-    import math
-
-    @numba.njit(cache=False)
-    def flops(n, a, b):
-        s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.5
-        for _ in range(n):
-            s0 = s0 * a + b
-            s1 = s1 * a + b
-            s2 = s2 * a + b
-            s3 = s3 * a + b
-            s4 = s4 * a + b
-            s5 = s5 * a + b
-            s6 = s6 * a + b
-            s7 = s7 * a + b
-        return s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7
-
-    @numba.njit(cache=False)
-    def sines(x):
-        s = 0.0
-        for v in x:
-            s += math.sin(v)
-        return s
-
-    @numba.njit(cache=False)
-    def roots(x):
-        s = 0.0
-        for v in x:
-            s += math.sqrt(v)
-        return s
-
-    n = 2_000_000
-    x = np.random.default_rng(0).uniform(0.1, 3.0, n)
-    flops(10, 0.999, 0.001), sines(x[:10]), roots(x[:10])
-    base = []
-    for fn, args, ops in ((flops, (n, 0.999, 0.001), 16 * n), (sines, (x,), n), (roots, (x,), n)):
-        ts = []
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            fn(*args)
-            ts.append(time.perf_counter() - t0)
-        base.append(statistics.median(ts) / ops * 1e9)
-    flop = base[0]
-    # the sin and sqrt loops also do one add per element
-    return {"flop": flop, "trig": max(base[1] - flop, flop), "sqrt": max(base[2] - flop, flop)}
+    steps, _ = cbackend._steps(se_args, se_exprs)
+    flags = [f for f in cbackend.compile_flags(native=cbackend.native_target(tuple(cc)) is not None)]
+    best = None
+    O = np.empty((A.shape[0], nout))
+    for width in (4, 8):
+        src = os.path.join(workdir, f"limit{width}.c")
+        lib = os.path.join(workdir, f"limit{width}.so")
+        with open(src, "w") as fh:
+            fh.write(limit_source(steps, A.shape[1], nout, width))
+        subprocess.run(cc + flags + [src, "-o", lib, "-lm"], check=True)
+        fn = ctypes.CDLL(lib).limit
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
+        t = per_state(lambda: fn(A.ctypes.data, O.ctypes.data, A.shape[0]), repeats)
+        if best is None or t[1] < best[1]:
+            best = t
+    return best
 
 
 # -- the routes -------------------------------------------------------------------------------------
@@ -380,7 +416,7 @@ def route_geonh_c(eq, f, a, A, y, p, Y, repeats):
                                         / (1 + np.abs(O[-1, :ny]))))}
 
 
-def run_system(name: str, repeats: int, offaxle: bool, costs) -> dict:
+def run_system(name: str, repeats: int, offaxle: bool) -> dict:
     geonh = _import_geonh()  # noqa: F841
     t0 = time.perf_counter()
     eq = equations(name, offaxle)
@@ -428,10 +464,9 @@ def run_system(name: str, repeats: int, offaxle: bool, costs) -> dict:
                     rb = f._core.main(A[-1])
                     r["agree_batch"] = float(np.max(np.abs(r["bcheck"] - rb) / (1 + np.abs(rb))))
             res[peer] = r
-    if costs:
-        c = prog.counts
-        res["limit"] = (c["flop"] * costs["flop"] + c["trig"] * costs["trig"] + c["sqrt"] * costs["sqrt"]
-                        + c["other"] * costs["trig"]) / 1000
+        lim = measure_limit(se_args, se_exprs, A, size, repeats, wd)
+    if lim is not None:
+        res["limit_wall"], res["limit"] = lim
     return res
 
 
@@ -439,18 +474,17 @@ def fmt(x) -> str:
     return "—" if x is None else f"{x:.3g}"
 
 
-def report(results, costs, repeats: int) -> None:
+def report(results, repeats: int) -> None:
     print(f"\nPeer evaluation (issue 22 part 4): µs wall (CPU) medians of {repeats} repeats; batch over "
           f"{BATCH:,} states; ratios (CPU time) to the fastest peer of the column and to the op-count limit")
-    if costs:
-        print(f"machine costs (numba loops): flop {costs['flop']:.3f} ns, sin/cos {costs['trig']:.2f} ns, "
-              f"sqrt {costs['sqrt']:.2f} ns")
+    print("op-count limit: the program's own operation mix at best throughput, a C loop compiled as geonh's "
+          "C backend (limit_source)")
     peers = ("numba", "symjit", "casadi C")
     for r in results:
         c = r["ops"]
         print(f"\n== {r['name']}: {c['flop']} flops, {c['trig']} sin/cos, {c['sqrt']} sqrt, {c['other']} other; "
               f"{r['size']} outputs, {r['nargs']} arguments; op-count limit "
-              f"{fmt(r.get('limit'))} µs/state; equations {r['eq_s']:.2f} s")
+              f"{fmt(r.get('limit_wall'))} ({fmt(r.get('limit'))}) µs/state; equations {r['eq_s']:.2f} s")
         rows = []
         for peer in peers:
             x = r.get(peer)
@@ -499,12 +533,11 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--offaxle", action="store_true")
     args = ap.parse_args(argv)
-    costs = machine_costs(args.repeats)
     results = []
     for name in args.systems:
         print(f"system {name} ...", file=sys.stderr, flush=True)
-        results.append(run_system(name, args.repeats, args.offaxle, costs))
-    report(results, costs, args.repeats)
+        results.append(run_system(name, args.repeats, args.offaxle))
+    report(results, args.repeats)
 
 
 if __name__ == "__main__":
