@@ -39,12 +39,14 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 """
 from __future__ import annotations
 
+import gc
 import math
 import threading
 from collections import Counter
+from contextlib import contextmanager
 from functools import lru_cache
 from itertools import chain
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 import sympy as sp
@@ -81,6 +83,23 @@ def llvm_available() -> bool:
         return float(f([1.0])[0]) == 2.0
     except Exception:  # noqa: BLE001 - any failure means: not available
         return False
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for a pass over a large expression graph (and
+    restored as it was).  The passes (conversion, :func:`factor_sums`, :func:`_blocks`, the
+    symbol checks) allocate hundreds of thousands of tuples and dicts that form no reference
+    cycles, and every 700 allocations the collector would scan them again: on the dynamic
+    32-trailer that was ~1 s of the ~6 s of code generation (CPU, measured), for nothing to
+    collect.  Reference counting still frees everything as usual."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _flatten(exprs) -> tuple[list[sp.Expr], tuple[int, ...]]:
@@ -286,8 +305,9 @@ def factor_sums(exprs, rounds: int = 1):
     N-trailer.)  Returns the new list of expressions."""
     import symengine as se
     exprs = [e if isinstance(e, se.Basic) else expr_of(e, what="expression") for e in as_sequence(exprs, "expressions")]
-    for _ in range(rounds):
-        exprs = _factor_graph(exprs, se)
+    with _gc_paused():
+        for _ in range(rounds):
+            exprs = _factor_graph(exprs, se)
     return exprs
 
 
@@ -315,8 +335,7 @@ def _factor_graph(exprs: list, se) -> list:
             r = split[t] = (c, ks)
         return r
 
-    for node in _postorder(exprs):
-        args = node.args
+    for node, args in _postorder_args(exprs):
         got = [new.get(a) for a in args]               # one look-up per edge
         changed = any(g is not None for g in got)
         if changed:
@@ -338,23 +357,34 @@ def _postorder(roots) -> list:
     """The distinct compound nodes (with arguments) of the expression graph of ``roots``,
     children before parents, each once (structurally equal nodes are one node: the dict keys
     hash and compare symengine expressions structurally)."""
-    seen: dict = {}
+    return [node for node, _ in _postorder_args(roots)]
+
+
+def _postorder_args(roots) -> list:
+    """:func:`_postorder` as (node, its arguments) pairs.  A symengine node's ``args`` builds a
+    new tuple of Python wrappers at every access (microseconds each), so it is read once per
+    distinct node here — leaves included, which are remembered too — and handed on to the
+    callers (:func:`_factor_graph`, :func:`_blocks`) instead of being read again."""
+    args_of: dict = {}
     order: list = []
     for root in roots:
-        if root in seen or not root.args:
+        if root in args_of:
             continue
-        stack = [(root, iter(root.args))]
-        seen[root] = True
+        ra = args_of[root] = root.args
+        if not ra:
+            continue
+        stack = [(root, ra, iter(ra))]
         while stack:
-            node, it = stack[-1]
+            node, nargs, it = stack[-1]
             for a in it:
-                if a not in seen and a.args:
-                    seen[a] = True
-                    stack.append((a, iter(a.args)))
-                    break
+                if a not in args_of:
+                    aa = args_of[a] = a.args
+                    if aa:
+                        stack.append((a, aa, iter(aa)))
+                        break
             else:
                 stack.pop()
-                order.append(node)
+                order.append((node, nargs))
     return order
 
 
@@ -384,8 +414,9 @@ def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
     size of the graph, and every block's own cse and compilation see a program of bounded
     size: their superlinear costs stay bounded per block."""
     import symengine as se
-    order = _postorder(roots)
-    weights = [max(1, len(node.args) - 1) for node in order]
+    pairs = _postorder_args(roots)
+    order = [node for node, _ in pairs]
+    weights = [max(1, len(args) - 1) for _, args in pairs]
     if sum(weights) <= threshold:
         return None
     weight = 0
@@ -409,9 +440,9 @@ def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
             is_cut.add(x)
             cut[bx].append(x)
 
-    for node in order:
+    for node, args in pairs:
         bn = block[node]
-        for a in node.args:
+        for a in args:
             mark(a, bn)
     for r in roots:
         mark(r, last)
@@ -654,6 +685,12 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
     expression) pairs, in order, each expression in ``args`` and earlier placeholders;
     ``exprs`` may use the placeholders.  ``factor``: take common factors out of sums before
     compiling (:func:`factor_sums`; symengine backends, not with ``wrt``)."""
+    with _gc_paused():   # graph passes over large programs: see _gc_paused
+        return _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor)
+
+
+def _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor) -> CompiledFunction:
+    """:func:`compile_function`'s work (its arguments, positionally)."""
     if backend not in BACKENDS:
         raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     args = _check_args(args)
