@@ -394,10 +394,14 @@ def _postorder_args(roots) -> list:
 #: programs whose single-function build grows out of reach are split: the dynamic 32-trailer
 #: (about 63,000 after factoring) is one function, the 64-trailer (about 300,000) is split.
 BLOCK_THRESHOLD = 250_000
-#: the size of one block (same weights) when a program is split.  Measured on the 64-trailer
-#: (CPU, loaded machine): blocks of 40,000 built in 29 s and ran 82 µs per call, of 80,000 in
-#: 40 s and 61 µs, one function in 54 s and 56 µs.
-BLOCK_OPS = 80_000
+#: the size of one block (same weights) when a program is split.  symengine's cse of one block
+#: grows superlinearly with its size (the whole 64-trailer program at once: 75 s), so small
+#: blocks build faster; each block costs ~0.5 µs per call (one compiled call, values through
+#: memory).  Measured on the 64-trailer (weight 301,539; CPU, loaded machine, one run): blocks
+#: of 80,000 built in 41.7 s and ran 78 µs per call, of 20,000 in 24.6 s and 66 µs, of 10,000
+#: in 17.9 s and 75 µs.  (The call is bound by fetching ~1.6 MB of straight-line machine code,
+#: more than the 1 MB L2 cache of a core here, whatever the split.)
+BLOCK_OPS = 20_000
 
 
 def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
