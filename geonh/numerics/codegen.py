@@ -39,12 +39,14 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 """
 from __future__ import annotations
 
+import gc
 import math
 import threading
 from collections import Counter
+from contextlib import contextmanager
 from functools import lru_cache
 from itertools import chain
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 import sympy as sp
@@ -82,6 +84,23 @@ def llvm_available() -> bool:
         return float(f([1.0])[0]) == 2.0
     except Exception:  # noqa: BLE001 - any failure means: not available
         return False
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for a pass over a large expression graph (and
+    restored as it was).  The passes (conversion, :func:`factor_sums`, :func:`_blocks`, the
+    symbol checks) allocate hundreds of thousands of tuples and dicts that form no reference
+    cycles, and every 700 allocations the collector would scan them again: on the dynamic
+    32-trailer that was ~1 s of the ~6 s of code generation (CPU, measured), for nothing to
+    collect.  Reference counting still frees everything as usual."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _flatten(exprs) -> tuple[list[sp.Expr], tuple[int, ...]]:
@@ -287,8 +306,9 @@ def factor_sums(exprs, rounds: int = 1):
     N-trailer.)  Returns the new list of expressions."""
     import symengine as se
     exprs = [e if isinstance(e, se.Basic) else expr_of(e, what="expression") for e in as_sequence(exprs, "expressions")]
-    for _ in range(rounds):
-        exprs = _factor_graph(exprs, se)
+    with _gc_paused():
+        for _ in range(rounds):
+            exprs = _factor_graph(exprs, se)
     return exprs
 
 
@@ -316,8 +336,7 @@ def _factor_graph(exprs: list, se) -> list:
             r = split[t] = (c, ks)
         return r
 
-    for node in _postorder(exprs):
-        args = node.args
+    for node, args in _postorder_args(exprs):
         got = [new.get(a) for a in args]               # one look-up per edge
         changed = any(g is not None for g in got)
         if changed:
@@ -339,23 +358,34 @@ def _postorder(roots) -> list:
     """The distinct compound nodes (with arguments) of the expression graph of ``roots``,
     children before parents, each once (structurally equal nodes are one node: the dict keys
     hash and compare symengine expressions structurally)."""
-    seen: dict = {}
+    return [node for node, _ in _postorder_args(roots)]
+
+
+def _postorder_args(roots) -> list:
+    """:func:`_postorder` as (node, its arguments) pairs.  A symengine node's ``args`` builds a
+    new tuple of Python wrappers at every access (microseconds each), so it is read once per
+    distinct node here — leaves included, which are remembered too — and handed on to the
+    callers (:func:`_factor_graph`, :func:`_blocks`) instead of being read again."""
+    args_of: dict = {}
     order: list = []
     for root in roots:
-        if root in seen or not root.args:
+        if root in args_of:
             continue
-        stack = [(root, iter(root.args))]
-        seen[root] = True
+        ra = args_of[root] = root.args
+        if not ra:
+            continue
+        stack = [(root, ra, iter(ra))]
         while stack:
-            node, it = stack[-1]
+            node, nargs, it = stack[-1]
             for a in it:
-                if a not in seen and a.args:
-                    seen[a] = True
-                    stack.append((a, iter(a.args)))
-                    break
+                if a not in args_of:
+                    aa = args_of[a] = a.args
+                    if aa:
+                        stack.append((a, aa, iter(aa)))
+                        break
             else:
                 stack.pop()
-                order.append(node)
+                order.append((node, nargs))
     return order
 
 
@@ -365,10 +395,15 @@ def _postorder(roots) -> list:
 #: programs whose single-function build grows out of reach are split: the dynamic 32-trailer
 #: (about 63,000 after factoring) is one function, the 64-trailer (about 300,000) is split.
 BLOCK_THRESHOLD = 250_000
-#: the size of one block (same weights) when a program is split.  Measured on the 64-trailer
-#: (CPU, loaded machine): blocks of 40,000 built in 29 s and ran 82 µs per call, of 80,000 in
-#: 40 s and 61 µs, one function in 54 s and 56 µs.
-BLOCK_OPS = 80_000
+#: the size of one block (same weights) when a program is split.  symengine's cse of one block
+#: grows superlinearly with its size (the whole 64-trailer program at once: 75 s), so small
+#: blocks build faster; each block costs ~0.5 µs per call (one compiled call, values through
+#: memory).  Measured on the 64-trailer (weight 301,539; CPU, loaded machine, one run): blocks
+#: of 80,000 built in 41.7 s and ran 78 µs per call, of 20,000 in 24.6 s and 66 µs, of 10,000
+#: in 17.9 s and 75 µs; a second run, the calls timed interleaved: 20,000 in 18.5 s and 61.5 µs,
+#: 80,000 in 28.4 s and 59.1 µs.  (The call is bound by fetching ~1.6 MB of straight-line machine code,
+#: more than the 1 MB L2 cache of a core here, whatever the split.)
+BLOCK_OPS = 20_000
 
 
 def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
@@ -385,8 +420,9 @@ def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
     size of the graph, and every block's own cse and compilation see a program of bounded
     size: their superlinear costs stay bounded per block."""
     import symengine as se
-    order = _postorder(roots)
-    weights = [max(1, len(node.args) - 1) for node in order]
+    pairs = _postorder_args(roots)
+    order = [node for node, _ in pairs]
+    weights = [max(1, len(args) - 1) for _, args in pairs]
     if sum(weights) <= threshold:
         return None
     weight = 0
@@ -410,9 +446,9 @@ def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
             is_cut.add(x)
             cut[bx].append(x)
 
-    for node in order:
+    for node, args in pairs:
         bn = block[node]
-        for a in node.args:
+        for a in args:
             mark(a, bn)
     for r in roots:
         mark(r, last)
@@ -662,6 +698,12 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
     the values, then ∂exprs/∂wrt row-major, by forward mode on the expression graph
     (:func:`geonh.numerics.forward.jet_program`; the values factored unless ``factor`` is
     False) — one compile instead of two."""
+    with _gc_paused():   # graph passes over large programs: see _gc_paused
+        return _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor, jet)
+
+
+def _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor, jet) -> CompiledFunction:
+    """:func:`compile_function`'s work (its arguments, positionally)."""
     if backend not in BACKENDS:
         raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     args = _check_args(args)

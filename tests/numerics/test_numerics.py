@@ -660,3 +660,37 @@ def test_blocked_function_is_safe_to_share_between_threads(monkeypatch):
 
     with ThreadPoolExecutor(4) as ex:
         assert all(ex.map(work, range(4)))
+
+
+@pytest.mark.skipif("llvm" not in BACKENDS, reason="symengine LLVM")
+def test_graph_passes_run_with_the_collector_paused(monkeypatch):
+    """Code generation's graph passes (factor_sums here) run with Python's cyclic garbage
+    collector paused (codegen._gc_paused: it rescanned the passes' many short-lived containers,
+    ~1 s of the 32-trailer's code generation), and compile_function leaves the collector as
+    it found it, enabled or disabled, also when it fails."""
+    import gc
+    from geonh.errors import NotFoundError
+    from geonh.numerics import codegen
+    x, y = sp.symbols("x y")
+    seen: list = []
+    real = codegen._factor_graph
+
+    def spy(exprs, se):
+        seen.append(gc.isenabled())
+        return real(exprs, se)
+
+    monkeypatch.setattr(codegen, "_factor_graph", spy)
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            f = compile_function([x * y + x * 3, sp.sin(y) * x], [x, y], backend="llvm")
+            assert gc.isenabled() is state
+            assert np.allclose(f([2.0, 0.5]), [2.0 * 0.5 + 6.0, math.sin(0.5) * 2.0], rtol=1e-15)
+            with pytest.raises(NotFoundError):
+                compile_function([x], [x], backend="nonsense")
+            assert gc.isenabled() is state
+            codegen.factor_sums([x])
+            assert gc.isenabled() is state
+    finally:
+        gc.enable()
+    assert seen and not any(seen)
