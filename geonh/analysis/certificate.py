@@ -23,6 +23,7 @@ from ..errors import DimensionError, NotFoundError, ParseError, SpaceMismatchErr
 from ..kernel.budget import check
 from ..kernel.evaluation import precision, to_mp
 from ..kernel.parsing import as_sequence
+from ..kernel.progress import report
 
 __all__ = ["Certificate", "same_motion", "certify_forms"]
 
@@ -126,11 +127,12 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
         unknown = [f for f in forms if f not in FORMS]
         if unknown:
             raise NotFoundError(f"unknown form(s) {unknown}; registered: {', '.join(FORMS)}")
+    names = [name for name in FORMS if name != reference and (forms is None or name in forms)]
+    report("certify forms", 0, len(names), f"{reference} (the reference)")
     ref = derive(reference, system, frame, dependent) if derived is None else derived(reference)
     out: dict[str, Certificate] = {}
-    names = [name for name in FORMS if name != reference and (forms is None or name in forms)]
     for k, (name, entry) in enumerate((name, FORMS[name]) for name in names):
-        check("certify forms", k, len(names), "forms")
+        check("certify forms", k, len(names), "forms", label=name)
         if not entry.applies(system, dependent):
             continue
         eq = entry(system, frame, dependent) if derived is None else derived(name)
