@@ -22,26 +22,48 @@ the standard library and :mod:`geonh.errors`, so every floor may report.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Optional, TypeVar
 
-from ..errors import ParseError
+from ..errors import ImmutableError, ParseError
 
 __all__ = ["ProgressEvent", "listening", "report", "steps", "phase", "has_listeners"]
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
 class ProgressEvent:
     """One report: ``step`` (what is being done, e.g. ``"certify forms"``), ``done`` (units
     finished so far), ``total`` (None if unknown) and ``label`` (the unit in hand, e.g. the
-    form ``"maggi"``; empty if none).  ``done == total`` ends the step."""
+    form ``"maggi"``; empty if none).  ``done == total`` ends the step.  Immutable; a plain
+    class with slots rather than a dataclass, so that importing the hook costs nothing."""
 
+    __slots__ = ("step", "done", "total", "label")
     step: str
     done: int
-    total: Optional[int] = None
-    label: str = ""
+    total: Optional[int]
+    label: str
+
+    def __init__(self, step: str, done: int, total: Optional[int] = None, label: str = ""):
+        for name, value in (("step", step), ("done", done), ("total", total), ("label", label)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise ImmutableError(f"a ProgressEvent is immutable (cannot set {name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise ImmutableError(f"a ProgressEvent is immutable (cannot delete {name})")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ProgressEvent) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple:
+        return (self.step, self.done, self.total, self.label)
+
+    def __repr__(self) -> str:
+        return f"ProgressEvent(step={self.step!r}, done={self.done}, total={self.total}, label={self.label!r})"
 
     @property
     def finished(self) -> bool:

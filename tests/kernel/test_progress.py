@@ -71,3 +71,13 @@ def test_audit_reports_each_formula():
     assert [(e.step, e.done, e.total) for e in seen if e.step == "audit formulas"] == [
         ("audit formulas", 0, 1), ("audit formulas", 1, 1)]
     assert seen[0].label == "hamel1924 (1)" and len(rep) == 1
+
+
+def test_an_event_is_an_immutable_value():
+    e = P.ProgressEvent("forms", 1, 2, "maggi")
+    assert e == P.ProgressEvent("forms", 1, 2, "maggi") and hash(e) == hash(P.ProgressEvent("forms", 1, 2, "maggi"))
+    assert e != P.ProgressEvent("forms", 2, 2, "maggi") and "maggi" in repr(e)
+    with pytest.raises(GeonhError):
+        e.done = 2
+    with pytest.raises(GeonhError):
+        del e.step
