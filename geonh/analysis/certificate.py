@@ -102,6 +102,7 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
         m = max(diffs) if diffs else mpmath.mpf(0)
         details.append(float(m))
         worst = max(worst, m)
+    report("certificate", states, states)   # the step is over (progress display)
     method = "exact rational states" if exact else f"random states, {precision()}-digit arithmetic"
     return Certificate(bool(worst <= tol), float(worst), method, states, details)
 
@@ -137,4 +138,5 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
             continue
         eq = entry(system, frame, dependent) if derived is None else derived(name)
         out[name] = same_motion(ref, eq, states=states, seed=seed)
+    report("certify forms", len(names), len(names))
     return out

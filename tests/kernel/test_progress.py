@@ -59,8 +59,11 @@ def test_certificate_names_each_form_it_compares():
     with P.listening(seen.append):
         certify_forms(model.system, frame=model.frame, forms=["maggi", "kane"])
     forms = [(e.done, e.total, e.label) for e in seen if e.step == "certify forms"]
-    assert forms == [(0, 2, "lagrange (the reference)"), (0, 2, "maggi"), (1, 2, "kane")]
+    assert forms == [(0, 2, "lagrange (the reference)"), (0, 2, "maggi"), (1, 2, "kane"), (2, 2, "")]
     assert any(e.step == "certificate" for e in seen)  # the states of each comparison, inside
+    # every step that opened also ends (done == total), so a display closes its bar
+    for step in {e.step for e in seen}:
+        assert [e for e in seen if e.step == step][-1].finished, step
 
 
 def test_audit_reports_each_formula():
