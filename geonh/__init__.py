@@ -34,6 +34,7 @@ from .errors import (
     NotPositiveDefiniteError,
     ParseError,
     RankError,
+    RenamedError,
     SingularMapError,
     SpaceMismatchError,
     UnknownCoordinateError,
@@ -181,7 +182,7 @@ __all__ = [
     "GeonhError", "DimensionError", "SpaceMismatchError", "UnknownCoordinateError",
     "DependentFieldsError", "SingularMapError", "RankError", "NotLinearError",
     "NotPositiveDefiniteError", "NotAdaptedError", "NotFoundError", "InconsistentStateError", "MissingValueError", "ParseError",
-    "IntegrationError", "NotPicklableError", "MovedError",
+    "IntegrationError", "NotPicklableError", "MovedError", "RenamedError",
     "LimitError", "BudgetExceededError", "DeclarationError",
     # input limits
     "limits",

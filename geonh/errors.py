@@ -202,3 +202,17 @@ class ImmutableError(AttributeAccessError, dataclasses.FrozenInstanceError):
     """An attribute set or deleted on an immutable object (:class:`~geonh.Equations`): pass it
     to the constructor, or make a changed copy.  Also a :class:`dataclasses.FrozenInstanceError`
     (what a frozen dataclass raises), hence an :class:`AttributeError`."""
+
+
+class RenamedError(GeonhError, TypeError):
+    """A call whose form changed (issue 23): ``eqs.rhs(symbolic=True)``, ``random_state(system,
+    rng)`` and the other old calls of :data:`geonh.moved.RENAMED` fail at once with the new
+    call in the message, not later with an unrelated error.  ``old`` and ``new`` are the two
+    calls as text.  Also a :class:`TypeError` (what a wrong call raises)."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+        super().__init__(f"{old} is no longer a call of geonh: use {new}")
+
+    def __reduce__(self):
+        return type(self), (self.old, self.new)

@@ -5,16 +5,19 @@ old path: ``import geonh.workbench`` and ``from geonh.kernel.codegen import …`
 ``sys.meta_path``, installed by ``import geonh``), ``from geonh.equations import linearize`` and
 ``geonh.equations.advise_frame`` (the module ``__getattr__`` of each package that lost a name,
 :func:`package_getattr`).  Each raises :class:`~geonh.errors.MovedError` naming the new home.
-This module lies on the lowest floor with :mod:`geonh.errors` and imports nothing else of geonh.
+A second table, :data:`RENAMED` (old call → new call), serves the calls whose form changed:
+the function that took the old form raises :class:`~geonh.errors.RenamedError` through
+:func:`renamed`.  This module lies on the lowest floor with :mod:`geonh.errors` and imports
+nothing else of geonh.
 """
 from __future__ import annotations
 
 import sys
 from typing import Any, Callable
 
-from .errors import AttributeAccessError, MovedError
+from .errors import AttributeAccessError, MovedError, RenamedError
 
-__all__ = ["MOVED", "MovedFinder", "install", "package_getattr"]
+__all__ = ["MOVED", "RENAMED", "MovedFinder", "install", "package_getattr", "renamed"]
 
 #: old dotted path -> new dotted path, for every public module and name that moved
 MOVED: dict[str, str] = {
@@ -53,6 +56,22 @@ MOVED: dict[str, str] = {
     **{f"geonh.equations.engine.{name}": f"geonh.equations.declaration.{name}" for name in (
         "FormDeclaration", "solve", "in_frame", "framed", "contract")},
 }
+
+
+#: old call -> new call, for every public call whose form changed (not its home): the function
+#: or method that took it checks for the old form first and raises :func:`renamed`
+RENAMED: dict[str, str] = {
+    "Equations.rhs(symbolic=True)": "eqs.rhs() (always symbolic: (K, M⁻¹F))",
+    "Equations.rhs(symbolic=False)": "eqs.ode_function() (geonh.numerics.ode_function: the compiled f(t, y))",
+    "random_state(system, rng)": "system.sample_state(rng) (random_state now draws on a ConfigurationSpace: "
+                                 "random_state(system.space, rng, params, velocities))",
+}
+
+
+def renamed(old: str) -> RenamedError:
+    """The :class:`~geonh.errors.RenamedError` for the old call ``old`` (a key of
+    :data:`RENAMED`), naming the new call: ``raise renamed("random_state(system, rng)")``."""
+    return RenamedError(old, RENAMED[old])
 
 
 class MovedFinder:

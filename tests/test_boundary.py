@@ -545,6 +545,9 @@ def _on_motion_tuple(c):
 OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.kernel.forms.Form": {"components": lambda c: {(2,): 1}},
     "geonh.kernel.budget.count_nodes": {"limit": lambda c: 10},
+    "geonh.kernel.progress.steps": {"step": lambda c: "forms", "items": lambda c: ["maggi", "kane"]},
+    "geonh.analysis.hamiltonization.InvariantMeasure.density_in": {
+        "old_of_new": lambda c: {c.space.q[0]: 2 * sp.Symbol("s")}, "new": lambda c: [sp.Symbol("s")]},
     "geonh.moved.MovedFinder.find_spec": {"fullname": lambda c: "geonh.no_such_module"},
     "geonh.numerics.codegen.CompiledFunction": {
         "args": lambda c: [_x(c)], "shape": lambda c: (1,), "size": lambda c: 1, "backend": lambda c: "numpy",
@@ -683,6 +686,8 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.analysis.conserved.IntegralSearch": lambda c: g.polynomial_first_integrals(c.eqs, 1),
     "geonh.moved.MovedFinder": lambda c: g.moved.MovedFinder(),
     "geonh.kernel.linalg.Echelon": lambda c: g.kernel.linalg.Echelon(),
+    "geonh.analysis.hamiltonization.InvariantMeasure": lambda c: g.analysis.hamiltonization.InvariantMeasure(
+        (c.space.q[0],), (), sp.cos(c.space.q[0]) + 2, sp.S.One),
 }
 
 #: public callables with value parameters that this test does not call, and why

@@ -24,6 +24,7 @@ from ..kernel.budget import check
 from ..kernel.display import html_table, short_number, short_numbers
 from ..kernel.evaluation import precision, to_mp
 from ..kernel.parsing import as_sequence
+from ..kernel.progress import report
 
 __all__ = ["Certificate", "same_motion", "certify_forms"]
 
@@ -113,6 +114,7 @@ def same_motion(eq1: Equations, eq2: Equations, *, states: int = 3, tol: float =
         m = max(diffs) if diffs else mpmath.mpf(0)
         details.append(float(m))
         worst = max(worst, m)
+    report("certificate", states, states)   # the step is over (progress display)
     method = "exact rational states" if exact else f"random states, {precision()}-digit arithmetic"
     return Certificate(bool(worst <= tol), float(worst), method, states, details)
 
@@ -138,13 +140,15 @@ def certify_forms(system, *, frame=None, dependent=None, forms=None, reference: 
         unknown = [f for f in forms if f not in FORMS]
         if unknown:
             raise NotFoundError(f"unknown form(s) {unknown}; registered: {', '.join(FORMS)}")
+    names = [name for name in FORMS if name != reference and (forms is None or name in forms)]
+    report("certify forms", 0, len(names), f"{reference} (the reference)")
     ref = derive(reference, system, frame, dependent) if derived is None else derived(reference)
     out: dict[str, Certificate] = {}
-    names = [name for name in FORMS if name != reference and (forms is None or name in forms)]
     for k, (name, entry) in enumerate((name, FORMS[name]) for name in names):
-        check("certify forms", k, len(names), "forms")
+        check("certify forms", k, len(names), "forms", label=name)
         if not entry.applies(system, dependent):
             continue
         eq = entry(system, frame, dependent) if derived is None else derived(name)
         out[name] = same_motion(ref, eq, states=states, seed=seed)
+    report("certify forms", len(names), len(names))
     return out

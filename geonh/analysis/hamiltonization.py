@@ -32,10 +32,11 @@ tests check the relation on examples rather than assume it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotAdaptedError, NotFoundError
+from ..errors import DimensionError, NotAdaptedError, NotFoundError, SingularMapError, UnknownCoordinateError
 from ..kernel.distributions import potential
 from ..kernel.evaluation import real_value
 from ..kernel.fields import VectorField
@@ -44,7 +45,7 @@ from ..kernel.generic_point import generic_rank, independent_rows, inverse, is_z
 from ..kernel.linalg import det_small
 from ..kernel.sampling import sample_points
 from ..equations.base import Equations
-from ..kernel.parsing import sympy_of
+from ..kernel.parsing import as_expr, as_mapping, as_symbols, sympy_of
 
 __all__ = ["InvariantMeasure", "Hamiltonization", "invariant_measure", "hamiltonize"]
 
@@ -59,6 +60,45 @@ class InvariantMeasure:
     speeds: tuple[sp.Symbol, ...]
     density: sp.Expr
     momentum_density: sp.Expr
+
+    def density_in(self, old_of_new: Mapping, new: Sequence) -> sp.Expr:
+        """The density of the same measure in other variables: ``old_of_new`` gives some of the
+        old variables (coordinates and speeds: symbols, or names of those in ρ) as expressions of the ``new``
+        symbols (one per old variable, in the same order) and of the old variables that stay.
+        By the change of variables in an integral (the Jacobian matrix of the map is block
+        triangular, the staying variables' block the identity)
+
+            ρ̃(y) = ρ(x(y)) · det(∂x_changed/∂y)
+
+        (up to its sign: the measure is |ρ̃| dy).  The classical case: the density in the
+        independent coordinate velocities instead of the speeds u of the frame, with
+        ``old_of_new`` = {u_a: u_a(q, q̇)} (e.g. ``eqs.speeds`` when they involve only the
+        chosen q̇): for Chaplygin's ball, body angular velocities → Euler angle rates, the
+        density gains the factor sin θ of dΩ = sin θ dψ̇ dθ̇ dφ̇."""
+        variables = {v.name: v for v in (*self.coordinates, *self.speeds)}
+        mapping = as_mapping(old_of_new, "old_of_new")
+        old = []
+        for k in mapping:   # a symbol (a cyclic coordinate absent from ρ too), or the name of one of ρ's
+            if isinstance(k, sp.Symbol):
+                old.append(k)
+            elif isinstance(k, str) and k in variables:
+                old.append(variables[k])
+            else:
+                raise UnknownCoordinateError(f"{k!r} is not a coordinate or speed of the measure "
+                                             f"({', '.join(variables)}): give a name of one, or a symbol")
+        ys = as_symbols(new, what="new variables")
+        if len(ys) != len(old):
+            raise DimensionError(f"{len(old)} variables replaced by {len(ys)} new ones; give one new symbol each")
+        exprs = [as_expr(v, what=f"value of {x.name}") for x, v in zip(old, mapping.values())]
+        clash = set(ys) & set(variables.values()) - set(old)
+        if clash:
+            raise DimensionError(f"the new variables {sorted(map(str, clash))} are variables that stay")
+        J = sp.Matrix(len(old), len(ys), lambda i, j: sp.diff(exprs[i], ys[j]))
+        det = det_small(J.tolist()) if len(old) <= 3 else J.det(method="berkowitz")
+        if is_zero(det):
+            raise SingularMapError(f"the change of variables {dict(zip(old, exprs))} is singular "
+                                   "(det ∂x/∂y = 0): the new variables do not determine the old ones")
+        return self.density.xreplace(dict(zip(old, exprs))) * det
 
 
 @dataclass(frozen=True)

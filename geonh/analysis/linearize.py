@@ -430,8 +430,21 @@ class Linearization:
         must not enter the equations of the coordinates at first order, and the other
         coordinates must not either — otherwise the second-order form does not close and
         :class:`~geonh.errors.NotAdaptedError` says which entries couple (use A).  The rows
-        are oriented so that M has a positive diagonal."""
-        return _second_order(self, coordinates)
+        are oriented so that M has a positive diagonal.
+
+        Coordinates that drift on a steady motion (a rolling vehicle's position and heading)
+        stay in the state under the default ``ignorable=()`` of :func:`linearize`, and the
+        second-order form then does not close: linearize with ``ignorable="auto"`` (the error
+        says so)."""
+        try:
+            return _second_order(self, coordinates)
+        except NotAdaptedError as exc:
+            moving = [x.name for x in self.drift if x in self.state]
+            if not moving:
+                raise
+            raise NotAdaptedError(f"{exc}; the coordinates {moving} drift on this steady motion and stay in the "
+                                  "state: linearize with ignorable=\"auto\" to leave out every coordinate that "
+                                  "no retained row depends on (or name them in ignorable=[...])") from None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -543,7 +556,8 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         coordinate velocities q̇, from which the speeds follow by ``equations.speeds``), time
         and the parameters.  Missing values are completed where possible: ignorable
         coordinates are 0, dependent coordinates are solved from the holonomic constraints
-        (numerically, from 0), dependent speeds of a multiplier form from the velocity
+        (numerically, from 0; with ``symbolic=True`` exactly, refused naming the solutions when
+        there are several), dependent speeds of a multiplier form from the velocity
         constraints.  Keys are names or symbols (:meth:`Equations.resolve_values`: a symbol that
         differs from the equations' only in its assumptions is matched by name; a key that
         names no symbol of the equations or of the system is refused).
@@ -558,7 +572,10 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         solves by LAPACK — the same A, B and state to about 1e-12 relative, thousands of times
         faster per operating point.
     ignorable : coordinates to leave out of the state, or "auto" for every coordinate that no
-        retained row depends on.
+        retained row depends on.  The default () keeps every coordinate, drifting ones included
+        (their columns of A are 0, and their drift is :attr:`Linearization.drift`); for the
+        steady motion of a rolling vehicle pass "auto" — :meth:`Linearization.second_order`
+        needs it, and the independent speeds are then chosen among the speeds that matter.
     dependent : coordinates and speeds (symbols or names) to eliminate on the constraints
         (default: chosen by pivoting, last coordinates first).
     parameters : more values, merged into ``operating_point``.
@@ -1558,15 +1575,17 @@ def _derivatives(exprs, variables, values, mode: _Mode, memo: dict | None = None
 
 def _solve_coordinates(missing, hol, values: Mapping, mode: _Mode) -> dict:
     """{coordinate: value} for the ``missing`` coordinates: the holonomic constraints f(q) = 0
-    that involve them solved by Newton's method from 0 (numeric mode only; as many constraints
-    as missing coordinates)."""
-    if mode.symbolic or not hol:
+    that involve them (as many as missing coordinates), solved by Newton's method from 0 in
+    the numeric modes, exactly (:func:`_solve_coordinates_exactly`) in the symbolic one."""
+    if not hol:
         raise MissingValueError(f"give values for the coordinates {[x.name for x in missing]}")
     eqs = [f for f in hol if f.free_symbols & set(missing)]
     if len(eqs) != len(missing):
         raise MissingValueError(f"give values for the coordinates {[x.name for x in missing]} "
                          f"({len(eqs)} holonomic constraint(s) involve them)")
     known = {s: v for s, v in values.items() if v is not None}
+    if mode.symbolic:
+        return _solve_coordinates_exactly(missing, [sympy_of(f).xreplace(known) for f in eqs])
 
     def resid(*z):
         pt = dict(known)
@@ -1582,6 +1601,27 @@ def _solve_coordinates(missing, hol, values: Mapping, mode: _Mode) -> dict:
                                          f"{exc}") from None
     sol = [sol[i] for i in range(len(missing))] if isinstance(sol, mpmath.matrix) else [sol]
     return {s: _num(v) for s, v in zip(missing, sol)}
+
+
+def _solve_coordinates_exactly(missing, eqs) -> dict:
+    """The one solution of the holonomic constraints ``eqs`` = 0 (the operating point's values
+    substituted) for the ``missing`` coordinates, by sympy's ``solve``; refused, naming the
+    solutions, when there are several (the operating point must choose: y = ±1 on a circle)
+    or none."""
+    names = [x.name for x in missing]
+    try:
+        sols = sp.solve(eqs, missing, dict=True)
+    except NotImplementedError:
+        sols = []
+    sols = [s for s in sols if all(x in s for x in missing)]
+    if not sols:
+        raise MissingValueError(f"give values for the coordinates {names}: the holonomic constraints "
+                                "have no closed-form solution for them")
+    if len(sols) > 1:
+        shown = "; ".join(", ".join(f"{x.name} = {s[x]}" for x in missing) for s in sols)
+        raise MissingValueError(f"give values for the coordinates {names}: the holonomic constraints "
+                                f"have {len(sols)} solutions ({shown}); the operating point must choose one")
+    return {x: sols[0][x] for x in missing}
 
 
 def _solve_speeds(equations: Equations, missing, gexprs, values: Mapping, mode: _Mode) -> dict:

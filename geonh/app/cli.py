@@ -43,7 +43,6 @@ import os
 import stat
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
@@ -58,8 +57,10 @@ from . import workbench
 from ..equations.registry import FORMS
 from ..errors import BudgetExceededError, GeonhError
 from ..kernel.budget import budget
+from ..kernel.progress import phase
 from ..models import files
 from .report import report_html
+from .terminal_progress import terminal_progress
 from ..sources import SOURCES, audit
 from .workbench import TaskError, for_display
 
@@ -138,32 +139,11 @@ def _say(message: str) -> None:
 # -- helpers -------------------------------------------------------------------------------------
 @contextmanager
 def progress(what: str):
-    """Report on stderr, once a second, how long ``what`` has run — only when stderr is a
-    terminal and only after the first second."""
-    stream = sys.stderr
-    if not (hasattr(stream, "isatty") and stream.isatty()):
+    """Report ``what`` and the steps inside it (:mod:`geonh.kernel.progress`) on stderr with
+    tqdm bars — only when stderr is a terminal (or ``GEONH_PROGRESS=1``) and only for work that
+    lasts over a second (:func:`geonh.app.terminal_progress.terminal_progress`)."""
+    with terminal_progress(), phase(what):
         yield
-        return
-    done = threading.Event()
-    start = time.monotonic()
-    shown = []
-
-    def tick():
-        while not done.wait(1.0):
-            shown.append(True)
-            stream.write(f"\rgeonh: {what} … {time.monotonic() - start:.0f} s")
-            stream.flush()
-
-    th = threading.Thread(target=tick, daemon=True)
-    th.start()
-    try:
-        yield
-    finally:
-        done.set()
-        th.join()
-        if shown:
-            stream.write(f"\rgeonh: {what}: done in {time.monotonic() - start:.1f} s\n")
-            stream.flush()
 
 
 def load_model(arg: str):
@@ -912,7 +892,8 @@ def main(argv: list[str] | None = None) -> int:
     and no traceback.  A closed output pipe (``geonh list | head``) ends quietly with
     :data:`EXIT_PIPE`."""
     try:
-        rv = cli.main(args=list(argv) if argv is not None else None, prog_name="geonh", standalone_mode=False)
+        with terminal_progress():  # tqdm bars on stderr when it is a terminal (GEONH_PROGRESS=0/1 decides)
+            rv = cli.main(args=list(argv) if argv is not None else None, prog_name="geonh", standalone_mode=False)
         sys.stdout.flush()  # a failed write of buffered output is reported here, not at exit
         return rv if isinstance(rv, int) else 0
     except click.ClickException as e:

@@ -28,6 +28,7 @@ import sympy as sp
 from ..kernel.display import latex as display_latex
 from ..kernel.display import register_rate
 from ..errors import DimensionError, ImmutableError, InconsistentStateError, ParseError
+from ..moved import renamed
 from ..kernel.evaluation import is_big, precision, resolve_keys, symbols_in, to_mp, to_sympy, value_at
 from ..kernel.frames import Frame
 from ..kernel.generic_point import lu_solve
@@ -231,11 +232,15 @@ class Equations:
         """(K, F): kinematics stacked on the forcing."""
         return sp.Matrix(list(self.kinematics)).col_join(self.forcing)
 
-    def rhs(self) -> sp.Matrix:
+    def rhs(self, symbolic: bool | None = None) -> sp.Matrix:
         """The explicit first-order system ẏ = f(t, y), y = (q, u), symbolically, as sympy's
         ``rhs()``: (K, M⁻¹F) with M⁻¹F from an LU solve (may be large; numerical functions
-        come from :mod:`geonh.numerics`).  A mass matrix proven positive definite
-        (:attr:`mass_matrix_positive_definite`) is solved without the regularity search."""
+        come from :mod:`geonh.numerics`: :meth:`ode_function`).  A mass matrix proven positive
+        definite (:attr:`mass_matrix_positive_definite`) is solved without the regularity search.
+        ``symbolic``: the old form of this call, refused at once naming the new one
+        (:class:`~geonh.errors.RenamedError`)."""
+        if symbolic is not None:
+            raise renamed("Equations.rhs(symbolic=True)" if symbolic else "Equations.rhs(symbolic=False)")
         sol = lu_solve(self.mass_matrix, self.forcing, what=f"{self.form} mass matrix",
                        positive_definite=self.mass_matrix_positive_definite)
         return sp.Matrix(list(self.kinematics)).col_join(sol[:len(self.ud), :])

@@ -30,6 +30,7 @@ from ..moved import package_getattr
 from ..errors import DimensionError, SpaceMismatchError
 from ..kernel.algebra import Algebra, algebra_for
 from ..kernel.budget import check
+from ..kernel.progress import report
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.parsing import as_exprs, as_mapping, as_sequence, as_symbols
@@ -165,6 +166,7 @@ def frame_split(system: MechanicalSystem, frame: Frame, K: Sequence[sp.Expr],
         nz = [i for i in range(n) if C[i][a] != alg.zero]
         rows.append(tuple(alg.sympy(alg.add([C[i][a] * sl.MdK[i][s] for i in nz])) for s in range(len(u))))
         rests.append(alg.sympy(alg.add([C[i][a] * sl.LQ0[i] for i in nz])))
+    report("Lagrange's split along the frame", frame.dim, frame.dim)   # the step is over (progress display)
     return FrameSplit(tuple(rows), tuple(rests), alg.name)
 
 
@@ -248,11 +250,13 @@ def central_equations(system: MechanicalSystem, V: VectorField, W: Sequence[Vect
         QW = add([sl.Q[i] * Wc[i] for i in nz])
         minusF.append(add([sl.pdot[i] * Wc[i] for i in nz]) + pWdot - WT + trans - QW)
         rows.append([add([Wc[i] * sl.MdK[i][s] for i in nz]) for s in range(len(sl.u))])
+    report("equations of motion", len(W), len(W))   # the step is over (progress display)
     out_rows, out_F = [], []
     for r, (row, e) in enumerate(zip(rows, minusF)):
         check("equations of motion (conversion to sympy)", r, len(rows), "equations")
         out_rows.append([alg.sympy(x) for x in row])
         out_F.append(alg.sympy(-e))
+    report("equations of motion (conversion to sympy)", len(rows), len(rows))
     return sp.Matrix(out_rows), sp.Matrix(out_F)
 
 

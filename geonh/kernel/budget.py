@@ -45,6 +45,7 @@ from typing import Callable, Iterator, Optional
 import sympy as sp
 
 from ..errors import BudgetExceededError, ParseError
+from .progress import report
 
 __all__ = ["Budget", "budget", "check", "count_nodes", "current_budget"]
 
@@ -108,14 +109,16 @@ def budget(seconds: Optional[float] = None, *, progress: Optional[Progress] = No
         _CURRENT.reset(token)
 
 
-def check(step: str, done: int, total: Optional[int] = None, unit: str = "steps") -> None:
+def check(step: str, done: int, total: Optional[int] = None, unit: str = "steps", label: str = "") -> None:
     """One unit of a long step: report ``(step, done, total)`` to the progress callback and
-    raise :class:`~geonh.errors.BudgetExceededError` if the time budget is used up.
+    to the progress listeners (:func:`geonh.kernel.progress.report`, with ``label``, the unit
+    in hand), and raise :class:`~geonh.errors.BudgetExceededError` if the time budget is used up.
 
     Call it before each unit of work with ``done`` = units finished so far (and once more
     with ``done == total`` at the end, if you like a final report).  ``unit`` names the units
     in the error message ("structure coefficients: stopped after 12 of 36 brackets").  Without
-    a budget this costs a context-variable lookup."""
+    a budget and without a listener this costs a context-variable lookup and a function call."""
+    report(step, done, total, label)
     b = _CURRENT.get()
     if b.progress is not None:
         b.progress(step, done, total)

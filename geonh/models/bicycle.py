@@ -36,7 +36,7 @@ from typing import Mapping, cast
 import mpmath
 import sympy as sp
 
-from ..errors import DimensionError, MissingValueError, SelfCheckError, SpaceMismatchError
+from ..errors import DimensionError, InconsistentStateError, MissingValueError, ParseError, SelfCheckError, SpaceMismatchError
 from ..kernel.distributions import Codistribution
 from ..kernel.evaluation import precision, to_mp, value_at
 from ..kernel.linalg import drop_roundoff
@@ -50,7 +50,7 @@ from ..systems.mechanical import MechanicalSystem
 from .mechanical import MechanicalModel
 
 __all__ = ["whipple_bicycle", "BENCHMARK", "benchmark_parameters", "benchmark_operating_point",
-           "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed",
+           "benchmark_matrices", "state_matrix", "eigenvalues_at", "weave_speed", "capsize_speed", "weave_onset_speed",
            "BASU_MANDAL_STATE", "BASU_MANDAL_ACCELERATIONS", "basu_coordinates", "basu_to_geonh", "basu_mandal_state",
            "basu_mandal_accelerations", "constraint_residuals"]
 
@@ -336,11 +336,26 @@ def _benchmark(mats: Mapping) -> dict:
     return out
 
 
-def state_matrix(mats: Mapping, v) -> mpmath.matrix:
+def _working_digits(digits) -> int:
+    """The decimal digits of the benchmark helpers: ``digits``, or geonh's working precision
+    (:func:`geonh.set_precision`, 60 by default) when None — never mpmath's global ``mp.dps``."""
+    if digits is None:
+        return precision()
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 15 <= digits <= 10_000:
+        raise ParseError(f"digits must be an integer from 15 to 10000 (or None: geonh's working precision), "
+                         f"not {digits!r}")
+    return digits
+
+
+def state_matrix(mats: Mapping, v, *, digits: int | None = None) -> mpmath.matrix:
     """A(v) of the benchmark's lean-steer system, state (φ, δ, φ̇, δ̇), from the matrices of
-    :func:`benchmark_matrices` (mpmath, at the current mpmath precision)."""
-    mats = _benchmark(mats)
-    v = _number(v, "speed v")
+    :func:`benchmark_matrices`: mpmath numbers with ``digits`` decimal digits (default: geonh's
+    working precision, :func:`geonh.set_precision`; mpmath's own ``mp.dps`` plays no part)."""
+    with mpmath.workdps(_working_digits(digits)):
+        return _state_matrix(_benchmark(mats), _number(v, "speed v"))
+
+
+def _state_matrix(mats: dict, v) -> mpmath.matrix:
     M = _as_mp_matrix(mats["M"])
     C = _as_mp_matrix(mats["C1"]) * v
     K = _as_mp_matrix(mats["K0"]) * mpmath.mpmathify(mats["g"]) + _as_mp_matrix(mats["K2"]) * v**2
@@ -355,17 +370,20 @@ def state_matrix(mats: Mapping, v) -> mpmath.matrix:
     return A
 
 
-def eigenvalues_at(mats: Mapping, v) -> list:
-    """Eigenvalues of the benchmark's lean-steer system at speed v (mpmath, sorted by real part)."""
+def eigenvalues_at(mats: Mapping, v, *, digits: int | None = None) -> list:
+    """Eigenvalues of the benchmark's lean-steer system at speed v (mpmath, sorted by real part),
+    computed with ``digits`` decimal digits (default: geonh's working precision,
+    :func:`geonh.set_precision`; mpmath's ``mp.dps`` plays no part)."""
     from ..analysis.linearize import eigenvalues
-    with mpmath.workdps(precision()):
-        return eigenvalues(state_matrix(mats, v), high_precision=True)
+    with mpmath.workdps(_working_digits(digits)):
+        return eigenvalues(state_matrix(mats, v, digits=digits), high_precision=True)
 
 
-def capsize_speed(mats: Mapping):
+def capsize_speed(mats: Mapping, *, digits: int | None = None):
     """The capsize speed: the real eigenvalue crosses 0 where det(g K0 + v² K2) = 0 (a
-    quadratic in v²; the root in the benchmark's stable range, the larger positive one)."""
-    with mpmath.workdps(precision()):
+    quadratic in v²; the root in the benchmark's stable range, the larger positive one), with
+    ``digits`` decimal digits (default: geonh's working precision, :func:`geonh.set_precision`)."""
+    with mpmath.workdps(_working_digits(digits)):
         return _capsize(_benchmark(mats))
 
 
@@ -386,31 +404,71 @@ def _capsize(mats):
     return vals[-1]
 
 
-def weave_speed(mats: Mapping, bracket=(3, 5)):
+def _characteristic(mats: dict, v) -> tuple:
+    """(a0, a1, a2, a3, a4): det(M s² + v C1 s + g K0 + v² K2) = a0 s⁴ + a1 s³ + a2 s² + a3 s + a4."""
+    M = _as_mp_matrix(mats["M"])
+    C = _as_mp_matrix(mats["C1"]) * v
+    K = _as_mp_matrix(mats["K0"]) * mpmath.mpmathify(mats["g"]) + _as_mp_matrix(mats["K2"]) * v**2
+
+    def d2(X, Y):
+        return X[0, 0] * Y[1, 1] + Y[0, 0] * X[1, 1] - X[0, 1] * Y[1, 0] - Y[0, 1] * X[1, 0]
+    return _det2(M), d2(M, C), d2(M, K) + _det2(C), d2(C, K), _det2(K)
+
+
+def _bracket(mats: Mapping, bracket, digits) -> tuple[dict, list]:
+    with mpmath.workdps(_working_digits(digits)):
+        mats = _benchmark(mats)
+        pair = [_number(b, "bracket") for b in as_sequence(bracket, "bracket")]
+    if len(pair) != 2:
+        raise DimensionError(f"bracket is a pair of speeds, not {len(pair)} values")
+    return mats, pair
+
+
+def weave_speed(mats: Mapping, bracket=(3, 5), *, digits: int | None = None):
     """The weave speed: the oscillatory pair crosses the imaginary axis, where the Hurwitz
     determinant a1 a2 a3 − a0 a3² − a1² a4 of det(M s² + v C1 s + g K0 + v² K2) vanishes
-    (found by mpmath's root finder inside ``bracket``)."""
-    with mpmath.workdps(precision()):
-        mats = _benchmark(mats)
-        bracket = [_number(b, "bracket") for b in as_sequence(bracket, "bracket")]
-    if len(bracket) != 2:
-        raise DimensionError(f"bracket is a pair of speeds, not {len(bracket)} values")
+    (found by mpmath's root finder inside ``bracket``), with ``digits`` decimal digits
+    (default: geonh's working precision, :func:`geonh.set_precision`).  The weave pair itself
+    is born at :func:`weave_onset_speed`."""
+    mats, pair = _bracket(mats, bracket, digits)
 
     def hurwitz(v):
-        M = _as_mp_matrix(mats["M"])
-        C = _as_mp_matrix(mats["C1"]) * v
-        K = _as_mp_matrix(mats["K0"]) * mpmath.mpmathify(mats["g"]) + _as_mp_matrix(mats["K2"]) * v**2
-
-        def d2(X, Y):
-            return X[0, 0] * Y[1, 1] + Y[0, 0] * X[1, 1] - X[0, 1] * Y[1, 0] - Y[0, 1] * X[1, 0]
-        a0 = _det2(M)
-        a1 = d2(M, C)
-        a2 = d2(M, K) + _det2(C)
-        a3 = d2(C, K)
-        a4 = _det2(K)
+        a0, a1, a2, a3, a4 = _characteristic(mats, v)
         return a1 * a2 * a3 - a0 * a3**2 - a1**2 * a4
-    with mpmath.workdps(precision()):
-        return mpmath.findroot(hurwitz, tuple(mpmath.mpf(b) for b in bracket), solver="anderson")
+    with mpmath.workdps(_working_digits(digits)):
+        return mpmath.findroot(hurwitz, tuple(mpmath.mpf(b) for b in pair), solver="anderson")
+
+
+def _quartic_discriminant(a, b, c, d, e):
+    """The discriminant of a s⁴ + b s³ + c s² + d s + e (the classical formula, e.g. the
+    Wikipedia article "Quartic function"): > 0 for four distinct real roots or two complex pairs,
+    < 0 for two real roots and one complex pair, 0 where two roots meet."""
+    return (256 * a**3 * e**3 - 192 * a**2 * b * d * e**2 - 128 * a**2 * c**2 * e**2 + 144 * a**2 * c * d**2 * e
+            - 27 * a**2 * d**4 + 144 * a * b**2 * c * e**2 - 6 * a * b**2 * d**2 * e - 80 * a * b * c**2 * d * e
+            + 18 * a * b * c * d**3 + 16 * a * c**4 * e - 4 * a * c**3 * d**2 - 27 * b**4 * e**2
+            + 18 * b**3 * c * d * e - 4 * b**3 * d**3 - 4 * b**2 * c**3 * e + b**2 * c**2 * d**2)
+
+
+def weave_onset_speed(mats: Mapping, bracket=(0.1, 3), *, digits: int | None = None):
+    """The speed where two real eigenvalues of the lean-steer system meet and become the
+    complex weave pair: the zero, inside ``bracket``, of the discriminant of the characteristic
+    quartic det(M s² + v C1 s + g K0 + v² K2) (:func:`_quartic_discriminant`: four real roots
+    below it, a complex pair above), found by mpmath's root finder with ``digits`` decimal digits
+    (default: geonh's working precision, :func:`geonh.set_precision`).  For the benchmark
+    bicycle ≈ 0.684 m/s (Meijaard, Papadopoulos, Ruina & Schwab 2007, Proc. R. Soc. A 463,
+    1955–1982, §7: the weave mode appears at v_d ≈ 0.684 m/s, and becomes stable at the
+    weave speed, :func:`weave_speed`).  A bracket over which the discriminant keeps its sign
+    raises :class:`~geonh.errors.InconsistentStateError`."""
+    mats, pair = _bracket(mats, bracket, digits)
+
+    def discriminant(v):
+        return _quartic_discriminant(*_characteristic(mats, v))
+    with mpmath.workdps(_working_digits(digits)):
+        lo, hi = (mpmath.mpf(b) for b in pair)
+        if discriminant(lo) * discriminant(hi) > 0:
+            raise InconsistentStateError(f"no real pair meets between {mpmath.nstr(lo, 6)} and {mpmath.nstr(hi, 6)} "
+                                         "m/s (the discriminant of the characteristic polynomial keeps its sign)")
+        return mpmath.findroot(discriminant, (lo, hi), solver="anderson")
 
 
 # ----------------------------------------------------------------------------------------------

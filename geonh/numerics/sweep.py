@@ -60,6 +60,7 @@ import sympy as sp
 from ..errors import DimensionError, GeonhError, IntegrationError, MissingDependencyError, UnknownCoordinateError
 from ..kernel.display import html_table, short_number, short_text
 from ..kernel.evaluation import check_assumptions, short_repr
+from ..kernel.progress import report
 
 __all__ = ["sweep", "SweepResult", "ENGINE_COLUMNS", "STATUSES"]
 
@@ -418,7 +419,9 @@ def sweep(eqs, grid, y0s=None, t_span=None, *, task: str | Callable = "simulate"
         recorded in its row, not retried).
     timeout : seconds one point may take (None: no limit); a point that takes longer is
         stopped and recorded with status ``"timeout"``.
-    progress : ``progress(done, total)`` after every finished point.
+    progress : ``progress(done, total)`` after every finished point.  Each finished point is
+        also reported to the progress listeners (:mod:`geonh.kernel.progress`, step
+        ``"sweep points"``), so the terminal display of the command line shows it.
     keep_trajectories : keep each simulation's (t, states) in ``result.trajectories``.
     raise_errors : raise the first failing point's error instead of recording it.
     simulate_kw : passed to :func:`geonh.simulate` (rtol, atol, method, t_eval, project,
@@ -462,6 +465,7 @@ def sweep(eqs, grid, y0s=None, t_span=None, *, task: str | Callable = "simulate"
         rows[row["point"]] = row
         if traj is not None:
             trajs[row["point"]] = traj
+        report("sweep points", len(rows), total, f"point {row['point']}")
         if progress is not None:
             progress(len(rows), total)
 

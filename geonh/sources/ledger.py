@@ -32,6 +32,7 @@ from ..kernel.display import shorten_for_display
 from ..errors import GeonhError, NotFoundError, ParseError, SingularMapError
 from ..kernel.generic_point import generic_rank, is_zero
 from ..kernel.parsing import as_expr, as_exprs, as_matrix, as_sequence, as_substitution, as_symbols
+from ..kernel.progress import steps
 
 __all__ = ["Status", "Finding", "Formula", "AuditRow", "AuditReport", "SOURCES", "formula", "formulas",
            "audit", "compare", "definition", "show", "solve_linear"]
@@ -285,8 +286,9 @@ def audit(source: str | None = None, number: str | None = None) -> AuditReport:
     """Run the audit: every numbered formula of the seeds that geonh implements (or those of one
     source / one number, see :func:`formulas`), each with its printed form, the form computed
     from brackets and the verdict.  ``report.ok`` is True when every verdict is the recorded one.
+    Each formula is reported to the progress listeners (:mod:`geonh.kernel.progress`).
     """
-    return AuditReport(f.run() for f in formulas(source, number))
+    return AuditReport(f.run() for f in steps("audit formulas", formulas(source, number), label=lambda f: f.key))
 
 
 # -- helpers for the checks --------------------------------------------------------------------

@@ -22,6 +22,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, NotLinearError, NotPositiveDefiniteError,
                       ParseError, RankError, SpaceMismatchError)
+from ..moved import renamed
 from ..kernel.algebra import Algebra, SympyAlgebra, algebra_for, per_backend_property
 from ..kernel.distributions import Codistribution
 from ..kernel.budget import count_nodes
@@ -582,7 +583,12 @@ def random_state(space: ConfigurationSpace, rng: random.Random, params: Iterable
     (:func:`~geonh.kernel.sampling.random_values`, the states' span): values for the
     coordinates (time included), then for ``params`` (sorted by name; state symbols are
     skipped), then values of either sign for ``velocities`` in the given order.  Every
-    ``sample_state`` draws in this order, so a fixed seed gives a fixed state."""
+    ``sample_state`` draws in this order, so a fixed seed gives a fixed state.  A system in place
+    of the space (the old call) is refused at once naming ``system.sample_state(rng)``."""
+    if not isinstance(space, ConfigurationSpace):
+        if hasattr(space, "sample_state"):
+            raise renamed("random_state(system, rng)")
+        raise ParseError(f"random_state draws on a ConfigurationSpace, not {type(space).__name__}")
     params, velocities = as_symbols(params, what="parameters"), as_symbols(velocities, what="velocities")
     drawn = sorted(set(params) - set(space.state_symbols), key=sp.default_sort_key)
     return random_values(rng, [*space.coords, *drawn], either_sign=velocities)
