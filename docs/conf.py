@@ -20,6 +20,7 @@ import ast
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
@@ -198,6 +199,15 @@ intersphinx_mapping = {
 }
 intersphinx_timeout = 1
 
+# Names outside every inventory the site reads, each with its reason (keep this list short):
+nitpick_ignore = [
+    # geonh.app.cli's InputError and FiniteFloat derive from click's classes; click's
+    # documentation is not among the vendored inventories (the site links Python, SymPy, NumPy,
+    # SciPy and Matplotlib only), so the base classes autodoc names stay plain text
+    ("py:class", "click.exceptions.ClickException"),
+    ("py:class", "click.types.ParamType"),
+]
+
 html_theme = "alabaster"
 html_title = "geonh"
 html_static_path: list[str] = []
@@ -215,6 +225,9 @@ import importlib  # noqa: E402
 import inspect  # noqa: E402
 
 
+_FIELD = object()
+
+
 def _import_dotted(dotted: str):
     """The object a dotted name denotes (the longest importable module prefix, then attributes),
     and the module it was found in; (None, None) when Python cannot find it."""
@@ -227,8 +240,11 @@ def _import_dotted(dotted: str):
         owner = None
         try:
             for name in parts[i:]:
+                if inspect.isclass(obj) and not hasattr(obj, name) and name == parts[-1]:
+                    owner, obj = obj, _FIELD      # an instance attribute (set in __init__, or a
+                    continue                      # dataclass field without a default)
                 owner, obj = obj, getattr(obj, name)
-        except AttributeError:
+        except Exception:     # AttributeError, or geonh.moved's error for a name moved away
             return None, None
         return obj, owner
     return None, None
@@ -246,6 +262,9 @@ def _canonical(obj, owner, last: str) -> list[str]:
             if last in vars(klass) or last in getattr(klass, "__annotations__", {}):
                 out.append(f"{klass.__module__}.{klass.__qualname__}.{last}")
                 break
+        else:
+            if obj is _FIELD:     # set in __init__: documented (#:) on the class itself
+                out.append(f"{owner.__module__}.{owner.__qualname__}.{last}")
     if inspect.isclass(obj) or inspect.isroutine(obj):
         target = inspect.unwrap(obj)
         mod, qual = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
@@ -285,7 +304,16 @@ def resolve_by_import(app, env, node, contnode):
     if target.split(".")[-1].startswith("_") and not target.endswith("__"):
         return None      # private helpers are not documented: write them ``literal``
     domain = env.get_domain("py")
-    for name in canonical_target(target, node.get("py:module"), node.get("py:class")):
+    names = canonical_target(target, node.get("py:module"), node.get("py:class"))
+    for name in list(names):
+        obj, _ = _import_dotted(name)
+        if obj is None or obj is _FIELD or inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj):
+            continue
+        # data: documented where it is defined, which may not be where the name was found
+        last = name.rsplit(".", 1)[-1]
+        names += [full for full in domain.objects if full.rsplit(".", 1)[-1] == last
+                  and full not in names and _import_dotted(full)[0] is obj]
+    for name in names:
         if name == target:
             continue
         for role in ([node["reftype"]] + ["class", "func", "meth", "attr", "data", "exc", "obj"]):
@@ -310,6 +338,14 @@ nb_merge_streams = True
 # the kernels import this checkout's geonh and draw with the inline backend (figures as PNG)
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+# a fresh IPython profile for the kernels: the build does not read the user's profile, and the
+# kernel's own log (its notice that the local channel is not encrypted) stays off stderr,
+# where a warning would fail the build under -W in tests/test_docs_site.py
+_IPYTHONDIR = Path(tempfile.mkdtemp(prefix="geonh-docs-ipython-"))
+(_IPYTHONDIR / "profile_default").mkdir()
+(_IPYTHONDIR / "profile_default" / "ipython_kernel_config.json").write_text(
+    '{"IPKernelApp": {"log_level": "ERROR"}}', encoding="utf-8")
+os.environ["IPYTHONDIR"] = str(_IPYTHONDIR)
 
 EXAMPLES = ROOT / "examples"
 GALLERY = DOCS / "gallery"

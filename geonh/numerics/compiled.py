@@ -38,7 +38,7 @@ side once per process with ``equations.ode_function(params)``, which is what
 :func:`geonh.sweep` does on Dask.  Recompiling silently at every unpickling would hide a cost
 of seconds per task.  ``copy.copy``/``copy.deepcopy`` work (the same compiled code, a fresh
 argument buffer).  A :class:`~geonh.numerics.Trajectory` pickles: it keeps its numbers and the
-recipe of its function (:meth:`ODEFunction._recipe`), recompiled only if asked for.
+recipe of its function (``ODEFunction._recipe``), recompiled only if asked for.
 
 The hot path ``f(t, y[, p])`` writes t, y and p into an argument buffer owned by the function
 (no allocation), runs the compiled code (LLVM: through a ctypes entry bound once to the
@@ -354,6 +354,7 @@ class ODEFunction:
             values[sym] = _float(v, str(key))
             check_assumptions(sym, values[sym])
         self.bound = {s: values[s] for s in core.params if s in values}
+        #: the parameters left open, sorted by name: the order of the array ``p`` at call time
         self.parameters = tuple(s for s in core.params if s not in values)
         template = np.zeros(len(core.args))
         idx = {s: i for i, s in enumerate(core.args)}

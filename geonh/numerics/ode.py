@@ -44,6 +44,8 @@ __all__ = ["first_order_function", "simulate", "solver_class", "check_limits", "
 
 _IMPLICIT = ("Radau", "BDF", "LSODA")
 _EXPLICIT_RK = ("RK23", "RK45", "DOP853")
+#: the integration methods :func:`simulate` accepts (scipy's names): explicit Runge–Kutta,
+#: then the implicit ones for stiff problems
 METHODS = _EXPLICIT_RK + _IMPLICIT
 #: default ``step_limit`` of :func:`simulate`: accepted steps before the run stops
 STEP_LIMIT = 100_000
