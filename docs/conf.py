@@ -338,13 +338,14 @@ nb_merge_streams = True
 # the kernels import this checkout's geonh and draw with the inline backend (figures as PNG)
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
-# a fresh IPython profile for the kernels: the build does not read the user's profile, and the
-# kernel's own log (its notice that the local channel is not encrypted) stays off stderr,
-# where a warning would fail the build under -W in tests/test_docs_site.py
+# a fresh IPython profile for the kernels: the build does not read the user's profile; figures
+# are drawn inline from the start (geonh.app.plotting builds Figures without pyplot, shown as
+# PNG when a cell ends with one); the kernel's own log (its notice that the local channel is
+# not encrypted) stays off stderr, where a warning would fail tests/test_docs_site.py
 _IPYTHONDIR = Path(tempfile.mkdtemp(prefix="geonh-docs-ipython-"))
 (_IPYTHONDIR / "profile_default").mkdir()
 (_IPYTHONDIR / "profile_default" / "ipython_kernel_config.json").write_text(
-    '{"IPKernelApp": {"log_level": "ERROR"}}', encoding="utf-8")
+    '{"IPKernelApp": {"log_level": "ERROR", "matplotlib": "inline"}}', encoding="utf-8")
 os.environ["IPYTHONDIR"] = str(_IPYTHONDIR)
 
 EXAMPLES = ROOT / "examples"
@@ -362,6 +363,22 @@ def example_summary(path: Path) -> tuple[str, str]:
 
 def _md_escape_title(title: str) -> str:
     return title.replace("*", "\\*").replace("_", "\\_")
+
+
+_CELL = re.compile(r"^# %%(.*)$", re.MULTILINE)
+
+
+def script_cells(source: str) -> list[tuple[str, str]]:
+    """[(heading, code)]: a script cut into notebook cells at its ``# %%`` lines (the "percent"
+    cell marker of Spyder, VS Code and jupytext); the text after the marker heads its cell.  A
+    cell's last expression is shown, as in a notebook: a figure named on the last line of a
+    cell is drawn on the page (a bare name is a no-op when the script runs as a script)."""
+    cells, start, heading = [], 0, ""
+    for m in _CELL.finditer(source):
+        cells.append((heading, source[start:m.start()]))
+        start, heading = m.end() + 1, m.group(1).strip()
+    cells.append((heading, source[start:]))
+    return [(h, c.strip("\n")) for h, c in cells if c.strip()]
 
 
 NOTEBOOK_HEADER = """---
@@ -391,7 +408,10 @@ def gallery_pages() -> dict[str, str]:
                 f"with `python examples/{path.name}`).", ""]
         if body:
             text += ["```text", body, "```", ""]
-        text += [fence + "{code-cell} ipython3", source, fence, ""]
+        for heading, code in script_cells(source):
+            if heading:
+                text += [heading, ""]
+            text += [fence + "{code-cell} ipython3", code, fence, ""]
         pages[f"{name}.md"] = "\n".join(text)
     index = ["# Example gallery", "",
              "Every script of `examples/`, with its description, its source and what it printed "

@@ -25,7 +25,7 @@ An :class:`ODEFunction` is the explicit first-order system ẏ = f(t, y), y = (q
 
 Parameters.  Every symbol of M, F, K other than time, q and u is a parameter.  A value given
 at build time (``params={symbol or name: value}``) is bound; the others are
-:attr:`ODEFunction.parameters` (sorted by name), passed at call time as an array ``p`` in that
+the ``parameters`` of the :class:`ODEFunction` (sorted by name), passed at call time as an array ``p`` in that
 order: ``f(t, y, p)`` — what ``solve_ivp(f, ..., args=(p,))`` does.  Parameters are arguments
 of the compiled code either way, so binding later (:meth:`ODEFunction.bind`) costs no
 recompilation.  A value that is an expression (e.g. a forcing ``F: sin(t)``) is substituted
@@ -354,7 +354,6 @@ class ODEFunction:
             values[sym] = _float(v, str(key))
             check_assumptions(sym, values[sym])
         self.bound = {s: values[s] for s in core.params if s in values}
-        #: the parameters left open, sorted by name: the order of the array ``p`` at call time
         self.parameters = tuple(s for s in core.params if s not in values)
         template = np.zeros(len(core.args))
         idx = {s: i for i, s in enumerate(core.args)}
