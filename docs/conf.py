@@ -296,6 +296,21 @@ def canonical_target(target: str, module: str | None, klass: str | None) -> list
     return out
 
 
+def with_data_homes(names: list[str], documented) -> list[str]:
+    """names, and for a name that denotes data (not a class, routine or module): the documented
+    names (of ``documented``) of the same object, which may live where it is defined rather
+    than where the name was found (``geonh.FORMS`` is ``geonh.equations.registry.FORMS``)."""
+    out = list(names)
+    for name in names:
+        obj, _ = _import_dotted(name)
+        if obj is None or obj is _FIELD or inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj):
+            continue
+        last = name.rsplit(".", 1)[-1]
+        out += [full for full in documented if full.rsplit(".", 1)[-1] == last
+                and full not in out and _import_dotted(full)[0] is obj]
+    return out
+
+
 def resolve_by_import(app, env, node, contnode):
     """missing-reference hook: resolve a py reference through canonical_target()."""
     if node.get("refdomain") != "py":
@@ -304,15 +319,8 @@ def resolve_by_import(app, env, node, contnode):
     if target.split(".")[-1].startswith("_") and not target.endswith("__"):
         return None      # private helpers are not documented: write them ``literal``
     domain = env.get_domain("py")
-    names = canonical_target(target, node.get("py:module"), node.get("py:class"))
-    for name in list(names):
-        obj, _ = _import_dotted(name)
-        if obj is None or obj is _FIELD or inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj):
-            continue
-        # data: documented where it is defined, which may not be where the name was found
-        last = name.rsplit(".", 1)[-1]
-        names += [full for full in domain.objects if full.rsplit(".", 1)[-1] == last
-                  and full not in names and _import_dotted(full)[0] is obj]
+    names = with_data_homes(canonical_target(target, node.get("py:module"), node.get("py:class")),
+                            domain.objects)
     for name in names:
         if name == target:
             continue
