@@ -56,7 +56,10 @@ myst_dmath_double_inline = True
 # -- autodoc ---------------------------------------------------------------------------------
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
 autodoc_member_order = "bysource"
-autodoc_typehints = "none"          # signatures keep sympy types out of the cross-reference check
+# Type hints are not rendered: each docstring's "name : what it is" entries state the type in
+# words with the mathematics (a sympy expression in (t, q, q̇), a matrix of shape n × m, ...),
+# which the hints (Sequence[sp.Expr] | np.ndarray, private aliases) would only repeat, longer.
+autodoc_typehints = "none"
 autodoc_preserve_defaults = True
 autodoc_class_signature = "mixed"
 napoleon_numpy_docstring = True
