@@ -37,8 +37,8 @@ code before the compiled route, put first on PYTHONPATH: the 60-digit route) and
 default compiled route, in a process with an empty on-disk cache, ``sweep-cold``, and in a
 second process that finds the compiled code on disk, ``sweep-warm``; and ``exact=True``,
 ``sweep-exact``), each in fresh processes, CPU beside wall, and the largest eigenvalue
-difference between the routes; ``--main`` adds the compiled route of another checkout (main
-before the replay of repeated operating points), warm cache, for the ratio.  Targets (issue 22): the sweep, model included, ≤ 1.5 s; one
+difference between the routes; ``--main`` adds the compiled route of another checkout (e.g.
+main before this branch), cold and warm cache (a cache directory of its own), for the ratios.  Targets (issue 22): the sweep, model included, ≤ 1.5 s; one
 more point ≤ 0.5 ms.
 
 Usage:  python benchmarks/bicycle_linearize.py [--routes geonh-lagrange sympy-kane ...]
@@ -354,21 +354,23 @@ def sweep_main(args) -> None:
     if args.before:
         cases.append(("before (60 digits)", "sweep-before", {**base_env, "PYTHONPATH": args.before,
                                                              "GEONH_CACHE": "off"}, True))
+    import shutil
     tmp = tempfile.mkdtemp(prefix="geonh-bench-cache-")
+    if args.main:                      # main's compiled route, cold and warm, in a cache of its own
+        tmp_main = tempfile.mkdtemp(prefix="geonh-bench-cache-main-")
+        main_env = {**base_env, "PYTHONPATH": args.main, "GEONH_CACHE_DIR": tmp_main}
+        cases += [("main, compiled, cold cache", "sweep-main-cold", main_env, False),
+                  ("main, compiled, warm cache", "sweep-main", main_env, False)]
     cases += [("after, exact=True", "sweep-exact", {**base_env, "GEONH_CACHE": "off"}, True),
               ("after, compiled, cold cache", "sweep-cold", {**base_env, "GEONH_CACHE_DIR": tmp}, False),
               ("after, compiled, warm cache", "sweep-warm", {**base_env, "GEONH_CACHE_DIR": tmp}, False)]
-    if args.main:
-        cases.append(("main, compiled, warm cache", "sweep-main", {**base_env, "PYTHONPATH": args.main,
-                                                                   "GEONH_CACHE_DIR": tmp}, False))
     results = {}
     for label, route, env, once in cases:
         runs = []
         reps = 1 if once else args.repeats
         for k in range(reps):
-            if route == "sweep-cold" and k:
-                import shutil
-                shutil.rmtree(tmp, ignore_errors=True)
+            if route.endswith("-cold"):            # an empty cache before every cold run
+                shutil.rmtree(env["GEONH_CACHE_DIR"], ignore_errors=True)
             sys.stderr.write(f"{label} run {k + 1}/{reps} ...\n")
             r = run(route, args.timeout, env)
             if r is None:
@@ -402,10 +404,11 @@ def sweep_main(args) -> None:
         for label, (cpu, one) in med.items():
             if label != ref:
                 print(f"{ref} / {label}: sweep {med[ref][0] / cpu:.1f}x, one more point {med[ref][1] / one:.0f}x (CPU)")
-    main, warm = "main, compiled, warm cache", "after, compiled, warm cache"
-    if main in med and warm in med:
-        print(f"{main} / {warm}: sweep {med[main][0] / med[warm][0]:.2f}x, one more point "
-              f"{med[main][1] / med[warm][1]:.1f}x (CPU)")
+    for cache in ("cold", "warm"):
+        main, after = f"main, compiled, {cache} cache", f"after, compiled, {cache} cache"
+        if main in med and after in med:
+            print(f"{main} / {after}: sweep {med[main][0] / med[after][0]:.2f}x, one more point "
+                  f"{med[main][1] / med[after][1]:.1f}x (CPU)")
     exact = results.get(ref) or []
     if exact:
         E = np.array(exact[0]["eigs"])

@@ -635,6 +635,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     **{"geonh.numerics.cbackend." + name: {"se_args": lambda c: [__import__("symengine").Symbol("x")],
                                           "se_exprs": lambda c: [__import__("symengine").Symbol("x")]}
        for name in ("build", "c_function", "c_source", "c_program")},
+    "geonh.numerics.forward.jet_program": {"exprs": lambda c: [__import__("symengine").Symbol("x")],
+                                           "wrt": lambda c: [__import__("symengine").Symbol("x")]},
     "geonh.app.plotting.bicycle_figure": {"speeds": lambda c: [1.0]},
     "geonh.app.plotting.eigenvalues_figure": {"values": lambda c: [1.0]},
     "geonh.analysis.conserved.IntegralSearch.contains": {},

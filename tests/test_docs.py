@@ -34,7 +34,7 @@ def test_runnable_pages_are_found():
     """The pages known to carry Python blocks are among those found (the search sees them)."""
     assert {"tutorial.md", "conventions.md", "generic-point.md", "index.md", "transposition.md",
             "equations.md", "nonlinear.md", "linearization.md", "numerics.md", "integrators.md",
-            "sweeps.md", "conserved.md"} <= set(RUNNABLE_PAGES)
+            "sweeps.md", "conserved.md", "model-files.md", "robot.md", "interop.md", "jupyter.md"} <= set(RUNNABLE_PAGES)
 
 
 def _code_blocks(md: str) -> list[str]:
@@ -105,8 +105,9 @@ def test_docs_pages_cite_the_bibliography_not_seed_numbers():
 
 def test_conventions_page_states_the_conventions_itself():
     text = (DOCS / "conventions.md").read_text(encoding="utf-8")
-    for must in ["[X, Y] = XY − YX", "no ½", "β_{a,b,d} = c^d_ab", "γ^k_ij = −c^k_ij",
-                 "dθ(X, Y) = X(θ(Y)) − Y(θ(X)) − θ([X, Y])"]:
+    # typeset as MyST math (the same statements as LaTeX)
+    for must in ["$[X, Y] = XY - YX$", "no ½", r"\beta_{a,b,d} = c^d_{ab}", r"$\gamma^k_{ij} = -c^k_{ij}$",
+                 r"\mathrm{d}\theta(X, Y) = X(\theta(Y)) - Y(\theta(X)) - \theta([X, Y])"]:
         assert must in text, must
 
 
@@ -234,3 +235,56 @@ def test_audit_md_is_up_to_date():
     spec.loader.exec_module(make_audit)
     committed = (DOCS / "audit.md").read_text(encoding="utf-8")
     assert committed == make_audit.render(), "docs/audit.md is stale: run python docs/make_audit.py"
+
+
+# ----------------------------------------------------------------------------------------------
+# the README and the command line point a new user only at what the repository holds
+# ----------------------------------------------------------------------------------------------
+def test_readme_links_stay_inside_the_repository():
+    """Every relative link of the README names a file or folder of this repository."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = [link.split("#")[0] for link in re.findall(r"\]\(([^)\s]+)\)", text)]
+    relative = [link for link in links if link and not re.match(r"[a-z]+:", link)]
+    assert relative, "the README links nothing"
+    for link in relative:
+        target = (ROOT / link).resolve()
+        assert target.is_relative_to(ROOT) and target.exists(), f"README links {link}, which is not in the repository"
+
+
+def _ignored(name: str) -> bool:
+    """Whether a file ``name`` in the clone's root matches a pattern of .gitignore."""
+    import fnmatch
+    patterns = [ln.strip() for ln in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()]
+    return any(fnmatch.fnmatch(name, p.lstrip("/").rstrip("/")) for p in patterns if p and not p.startswith("#"))
+
+
+def test_readme_command_outputs_are_ignored_by_git():
+    """The files the README's commands write (`-o FILE`, `--plot FILE`) do not show up as
+    untracked files in the clone."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    outputs = set(re.findall(r"(?:\s-o|--plot)\s+([\w.-]+\.\w+)", text))
+    assert "report.html" in outputs
+    for name in outputs:
+        assert _ignored(name), f"{name}, written by a README command, is not in .gitignore"
+    assert not _ignored("README.md") and not _ignored("pyproject.toml")
+
+
+def test_readme_names_the_fast_subset_beside_the_full_command():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    full = re.findall(r"^\.venv/bin/python -m pytest.*$", ci, re.MULTILINE)
+    assert full == [".venv/bin/python -m pytest -n auto"], full
+    assert f"&& {full[0]}\n" in text                      # the full command, exactly as CI runs it
+    assert f'{full[0]} -m "not slow"' in text               # and the fast subset beside it
+
+
+def test_cli_help_names_the_model_file_page():
+    """`geonh --help` points to the documentation page of the model-file format, which exists."""
+    from click.testing import CliRunner
+    from geonh.app.cli import cli
+
+    out = CliRunner().invoke(cli, ["--help"]).output
+    pages = re.findall(r"docs/([\w-]+\.md)", out)
+    assert pages == ["model-files.md"], out
+    assert (DOCS / pages[0]).exists()
+    assert "source tree" not in out

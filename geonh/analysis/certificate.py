@@ -21,6 +21,7 @@ from ..equations.base import Equations
 from ..equations.registry import FORMS, derive
 from ..errors import DimensionError, NotFoundError, ParseError, SpaceMismatchError
 from ..kernel.budget import check
+from ..kernel.display import html_table, short_number, short_numbers
 from ..kernel.evaluation import precision, to_mp
 from ..kernel.parsing import as_sequence
 
@@ -43,6 +44,17 @@ class Certificate:
     def __str__(self) -> str:
         verdict = "same motion" if self.same else "DIFFERENT motion"
         return f"{verdict}: max |Δq̈| = {self.max_residual:.3g} over {self.states} states ({self.method})"
+
+    def __repr__(self) -> str:
+        return (f"Certificate(same={self.same}, max_residual={short_number(self.max_residual)}, "
+                f"method={self.method!r}, states={self.states}, details={short_numbers(self.details)})")
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the verdict and the residuals as a table."""
+        return html_table([("verdict", "same motion" if self.same else "DIFFERENT motion"),
+                           ("max |Δq̈|", short_number(self.max_residual)),
+                           ("states", self.states), ("method", self.method),
+                           ("residual per state", short_numbers(self.details))], caption="Certificate")
 
 
 def _own(eq: Equations, state: dict) -> dict:

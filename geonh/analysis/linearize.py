@@ -60,6 +60,7 @@ from ..errors import (DimensionError, InconsistentStateError, MissingValueError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import check_assumptions, precision, resolve_keys, symbols_in, to_mp
 from ..kernel.parsing import as_expr, as_float, as_mapping, as_matrix, as_sequence, sympy_of
+from ..kernel.display import latex, matrix_latex, short_numbers, short_text
 from ..kernel.generic_point import is_zero, lu_solve
 from ..kernel.jets import Jet, jacobian_at
 from ..kernel.linalg import Echelon, drop_roundoff, eliminate
@@ -145,8 +146,10 @@ def _fnum(x: float):
 class _CompiledJets:
     """[K; r; f; g] (every kinematics row, the residuals r = M x − F, the holonomic and velocity
     constraints of :class:`_Read`) and their exact Jacobian with respect to w = (q, u, inputs,
-    x), compiled once (:func:`geonh.numerics.codegen.compile_function`: the Jacobian is
-    differentiated on the expression graph by symengine, not by differences) in the arguments
+    x), compiled once as ONE function of values and Jacobian
+    (:func:`geonh.numerics.codegen.compile_function` with ``jet``: forward mode on the shared
+    expression graph, not differences; LLVM at opt_level 0, whose build is several times
+    cheaper than -O3's and whose code is fast enough for a sweep) in the arguments
     (w, the other symbols sorted by name).  :meth:`at` gives what :func:`_derivatives` gives,
     in double precision; :meth:`dependence` what :func:`_genuine_dependence` gives."""
 
@@ -163,22 +166,26 @@ class _CompiledJets:
         self.nw = len(wrt)
         from ..numerics.codegen import llvm_available
         try:
-            self.value = cached_compile(("linearize-values", exprs, self.args),
-                                        lambda: compile_function(exprs, self.args, what="the equations"),
-                                        CompiledFunction.of_lambdify)
-            self.jacobian = cached_compile(("linearize-jacobian", exprs, self.args, wrt),
-                                           lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
-                                                                    opt_level=0),
-                                           CompiledFunction.of_lambdify)
+            self.jet = cached_compile(("linearize-jet", exprs, self.args, wrt),
+                                      lambda: compile_function(exprs, self.args, what="the equations", wrt=wrt,
+                                                               jet=True, opt_level=0),
+                                      CompiledFunction.of_lambdify)
         except Exception as exc:  # noqa: BLE001 - what cannot be compiled takes the exact route
             raise _CompiledUnavailable(str(exc)) from None
-        if llvm_available() and "llvm" not in (self.value.backend, self.jacobian.backend):
+        if llvm_available() and self.jet.backend != "llvm":
             raise _CompiledUnavailable("symengine cannot compile these equations")
+        self.rows = len(exprs)
+
+    def both(self, a):
+        """(values, Jacobian) at the argument vector ``a`` (one call of the compiled jet)."""
+        out = self.jet(a)
+        k = self.rows
+        return out[:k], out[k:].reshape(k, self.nw)
 
     def _eval(self, a):
-        """(values, Jacobian) at the argument vector ``a``."""
+        """:meth:`both`; what fails to evaluate takes the exact route."""
         try:
-            return self.value(a), self.jacobian(a)
+            return self.both(a)
         except Exception as exc:  # noqa: BLE001 - e.g. DiracDelta in numpy code: the exact route
             raise _CompiledUnavailable(str(exc)) from None
 
@@ -364,6 +371,31 @@ class Linearization:
     equations: Equations
     symbolic: bool
     _parts: _Parts | _NumericParts = field(repr=False, compare=False)   # what second_order needs of the stages
+
+    def __repr__(self) -> str:
+        """Shapes, the state and A with 6 significant digits (never the PRECISION-digit numbers
+        nor the equations); under 1,000 characters."""
+        def names(xs, most=10):
+            xs = [str(x) for x in xs]
+            return "[" + ", ".join(xs[:most]) + (f", … ({len(xs) - most} more)" if len(xs) > most else "") + "]"
+        A = self.A
+        if self.symbolic or A.rows > 6 or any(not e.is_number for e in A):
+            a = f"A: {A.rows}x{A.cols} {'symbolic' if self.symbolic else 'matrix'}"
+        else:
+            a = "A=[" + ", ".join(short_numbers(A.row(i), 6) for i in range(A.rows)) + "]"
+        text = (f"Linearization({self.equations.form}: state={names(self.state)}, {a}, "
+                f"B: {self.B.rows}x{self.B.cols}, dependent={names(self.dependent)}, "
+                f"ignorable={names(self.ignorable)})")
+        return short_text(text, 999)
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: δẏ = A δy (+ B δr), A and B with 6 significant digits."""
+        rows = r" \\ ".join(rf"\delta {latex(s)}" for s in self.state)
+        y = rf"\begin{{pmatrix}}{rows}\end{{pmatrix}}" if self.state else "()"
+        out = rf"\dot{{\delta y}} = {matrix_latex(self.A)}\,\delta y"
+        if self.B.cols:
+            out += rf" + {matrix_latex(self.B)}\,\delta r"
+        return rf"$$\delta y = {y},\quad {out}$$"
 
     def numpy(self):
         """(A, B) as numpy float arrays (every symbol must have a value)."""
@@ -1337,9 +1369,9 @@ def _replay_point(equations: Equations, request: _Request) -> Linearization | No
     d = np.where(plan.dep_qu, np.where(plan.dep_given, a, 0.0) + plan.dep_draw,
                  np.where(plan.dep_given, a, plan.dep_draw))
     try:
-        if not np.array_equal(jets.dependence_matrix(jets.jacobian(d)), plan.dep_matrix):
+        if not np.array_equal(jets.dependence_matrix(jets.both(d)[1]), plan.dep_matrix):
             return None
-        val, J = jets.value(a), jets.jacobian(a)
+        val, J = jets.both(a)
     except Exception:  # noqa: BLE001 - whatever fails here, the stages say it properly
         return None
     n, N, nh, ng, m = jets.n, jets.N, jets.nh, jets.ng, jets.m
@@ -1360,7 +1392,7 @@ def _replay_point(equations: Equations, request: _Request) -> Linearization | No
         a2 = a.copy()
         a2[xcols] = x0
         try:
-            J2 = jets.jacobian(a2)
+            J2 = jets.both(a2)[1]
         except Exception:  # noqa: BLE001
             return None
         dR = -J2[res][:, ycols]

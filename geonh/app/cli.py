@@ -368,8 +368,9 @@ def _fnum(x) -> str:
 def cli(ctx, fmt, seconds, progress):
     """Geometric analytical mechanics of nonholonomic systems.
 
-    MODEL is a built-in model (see: geonh list) or a model file (TOML; examples in
-    examples/models/ of the source tree).  Run "geonh COMMAND --help" for a command's options.
+    MODEL is a built-in model (see: geonh list) or a model file (TOML: the format is the
+    page "Model files" of the documentation, docs/model-files.md).  Run "geonh COMMAND --help"
+    for a command's options.
     """
     ctx.ensure_object(dict)
     ctx.obj["fmt"] = fmt

@@ -15,22 +15,42 @@ Whipple bicycle's weave, capsize and castor curves against the forward speed, wi
 and capsize speeds marked).  From a distribution: :func:`growth_vector_figure` (the ranks of
 the derived flag D¹ ⊂ D² ⊂ … up to n).
 
-Every function returns a :class:`matplotlib.figure.Figure` built without pyplot (no global
-state, no display needed); save it with ``fig.savefig(path)``.  An ``ax`` argument draws into
-an existing Axes instead (and returns its figure).
+Every function returns a :class:`matplotlib.figure.Figure`; save it with ``fig.savefig(path)``.
+Outside a notebook it is built without pyplot (no global state, no display needed); in a
+Jupyter kernel (IPython with a kernel) it joins pyplot's figures, so that it shows at the end of
+the cell as ``plt.subplots()``'s figures do, last expression or not.  An ``ax`` argument draws
+into an existing Axes instead (and returns its figure).
+
+Labels are mathtext: a state variable prints as its symbol (``$\\theta$``, ``$\\dot{x}$`` for a
+coordinate velocity, ``$\\phi_{R}$`` for ``phiR``); the lines keep the variables' names as their
+labels (``line.get_label()``), the legends show the typeset names.  The ranks of a growth
+vector have integer ticks.
 """
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Sequence
 
 import numpy as np
 import sympy as sp
+from sympy.printing.latex import greek_letters_set
 
 from ..errors import GeonhError, MissingDependencyError, ParseError
+from ..kernel import display
 from ..kernel.parsing import as_float, as_floats, as_sequence
 
-__all__ = ["bicycle_figure", "eigenvalues_figure", "growth_vector_figure", "invariants_figure", "overview",
-           "phase_figure", "reactions_figure", "trajectory_figure"]
+__all__ = ["bicycle_figure", "eigenvalues_figure", "growth_vector_figure", "invariants_figure", "mathtext",
+           "overview", "phase_figure", "reactions_figure", "trajectory_figure"]
+
+
+def in_notebook() -> bool:
+    """Is this a Jupyter kernel (IPython running with a kernel)?  Looked up in ``sys.modules``
+    only: never imports IPython."""
+    ipython = sys.modules.get("IPython")
+    get = getattr(ipython, "get_ipython", None)
+    shell = get() if callable(get) else None
+    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def _figure(nrows: int = 1, ncols: int = 1, *, figsize=(7.0, 4.0), sharex=False):
@@ -38,9 +58,47 @@ def _figure(nrows: int = 1, ncols: int = 1, *, figsize=(7.0, 4.0), sharex=False)
         from matplotlib.figure import Figure
     except ImportError as e:  # pragma: no cover - depends on the installation
         raise MissingDependencyError("geonh's plots need matplotlib: pip install 'geonh[plot]'") from e
-    fig = Figure(figsize=figsize, layout="constrained")
+    if in_notebook():   # a notebook: pyplot's figure, shown at the end of the cell as pyplot's are
+        import matplotlib.pyplot as plt
+        fig = plt.figure(figsize=figsize, layout="constrained")
+    else:
+        fig = Figure(figsize=figsize, layout="constrained")
     axes = fig.subplots(nrows, ncols, sharex=sharex, squeeze=False)
     return fig, axes
+
+
+#: a Greek letter's name followed by capitals or digits: ``phiR`` -> φ_R, ``theta2`` -> θ_2
+_GREEK_SUFFIX = re.compile(r"^(" + "|".join(sorted(greek_letters_set, key=len, reverse=True)) + r")([A-Z0-9]+)$")
+
+
+def mathtext(name: str, symbols: Sequence = ()) -> str:
+    """The mathtext label (``$…$``) of a variable called ``name``: the LaTeX of the symbol of
+    that name among ``symbols`` (so a coordinate velocity prints with its dot, by role), else of
+    the name itself (``phiR`` -> ``$\\phi_{R}$``, ``Lambda_1`` -> ``$\\Lambda_{1}$``)."""
+    if not isinstance(name, str):
+        raise ParseError(f"a label is a name (str), not {type(name).__name__}")
+    for s in as_sequence(symbols, "symbols"):
+        if isinstance(s, sp.Symbol) and s.name == name:
+            return "$" + display.latex(s) + "$"
+    m = _GREEK_SUFFIX.match(name)
+    if m:
+        name = f"{m.group(1)}_{m.group(2)}"
+    return "$" + display.name_latex(name) + "$"
+
+
+def _symbols(traj) -> list:
+    """The symbols a trajectory's names may name (coordinates, velocities, speeds)."""
+    try:
+        eqs = traj.equations
+        return list(eqs.space.coords) + list(eqs.space.qd) + [u for u in eqs.u if isinstance(u, sp.Symbol)]
+    except (AttributeError, GeonhError):  # pragma: no cover - not a geonh trajectory
+        return []
+
+
+def _legend(ax, symbols=(), **kw) -> None:
+    """A legend of ``ax``'s labelled lines with their labels typeset (:func:`mathtext`)."""
+    lines = [ln for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+    ax.legend(lines, [mathtext(ln.get_label(), symbols) for ln in lines], **kw)
 
 
 def _axes(ax, **kw):
@@ -72,8 +130,8 @@ def trajectory_figure(traj, *, which: str = "all", names: Sequence[str] | None =
     for label, y in cols:
         ax.plot(traj.t, y, label=label)
     ax.set_xlabel("t")
-    ax.set_ylabel("state")
-    ax.legend(loc="best", fontsize="small", ncol=1 + len(cols) // 6)
+    ax.set_ylabel({"q": "coordinates", "u": "speeds"}.get(which, "state") if names is None else "state")
+    _legend(ax, _symbols(traj), loc="best", fontsize="small", ncol=1 + len(cols) // 6)
     ax.set_title(title or f"{traj.equations.form} equations")
     return fig
 
@@ -85,8 +143,9 @@ def phase_figure(traj, x: str, y: str, *, ax=None, title: str = ""):
     xs, ys = traj[x], traj[y]
     ax.plot(xs, ys, label=f"{y}({x})")
     ax.plot(xs[:1], ys[:1], "o", label="start")
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
+    syms = _symbols(traj)
+    ax.set_xlabel(mathtext(x, syms))
+    ax.set_ylabel(mathtext(y, syms))
     ax.set_title(title or f"phase portrait {y} against {x}")
     ax.legend(loc="best", fontsize="small")
     return fig
@@ -107,7 +166,7 @@ def reactions_figure(traj, *, ax=None, title: str = ""):
     ax.set_xlabel("t")
     ax.set_ylabel("reaction")
     ax.set_title(title or f"reactions ({eqs.form})")
-    ax.legend(loc="best", fontsize="small")
+    _legend(ax, loc="best", fontsize="small")
     return fig
 
 
@@ -172,11 +231,14 @@ def _energy_panel(ax, traj):
 
 
 def overview(traj, *, title: str = ""):
-    """Trajectory, constraint residual and energy drift in one figure (three panels)."""
-    fig, grid = _figure(3, 1, figsize=(7.5, 8.0), sharex=True)
-    trajectory_figure(traj, ax=grid[0, 0], title=title or f"{traj.equations.form} equations")
-    grid[0, 0].set_xlabel("")
-    invariants_figure(traj, axes=(grid[1, 0], grid[2, 0]))
+    """Coordinates, speeds (each on its own axes), constraint residual and energy drift in one
+    figure (four panels)."""
+    fig, grid = _figure(4, 1, figsize=(7.5, 10.0), sharex=True)
+    trajectory_figure(traj, which="q", ax=grid[0, 0], title=title or f"{traj.equations.form} equations")
+    trajectory_figure(traj, which="u", ax=grid[1, 0], title=" ")
+    for k in (0, 1):
+        grid[k, 0].set_xlabel("")
+    invariants_figure(traj, axes=(grid[2, 0], grid[3, 0]))
     return fig
 
 
@@ -279,12 +341,14 @@ def growth_vector_figure(growth: Sequence[int], n: int | None = None, *, ax=None
         raise ParseError("a growth vector is a sequence of integers")
     growth = [int(g) for g in growth]
     steps = np.arange(1, len(growth) + 1)
-    ax.bar(steps, growth, color="tab:blue", label="rank of D^k")
+    ax.bar(steps, growth, color="tab:blue", label="rank of $D^k$")
     for s, g in zip(steps, growth):
         ax.text(s, g, str(g), ha="center", va="bottom")
     if n is not None:
         ax.axhline(n, color="tab:red", linestyle="--", label=f"n = {n}")
-    ax.set_xticks(steps, [f"D^{s}" for s in steps])
+    ax.set_xticks(steps, [f"$D^{{{s}}}$" for s in steps])
+    from matplotlib.ticker import MaxNLocator   # matplotlib is present: the figure exists
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("derived flag")
     ax.set_ylabel("rank")
     ax.set_ylim(0, max(growth + [n or 0]) + 1)

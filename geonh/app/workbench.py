@@ -34,10 +34,8 @@ from ..equations.base import Equations
 from ..equations.registry import FORMS, derive
 from ..errors import BudgetExceededError, GeonhError, IntegrationError
 from ..kernel import display
-from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.frames import Frame
 from ..kernel.parsing import expr_of, sympy_of
-from ..kernel.trig import shorten_trig
 from ..models import files
 from ..numerics.constraints import velocity_constraints
 from ..systems import analyze_constraints
@@ -186,26 +184,10 @@ def is_big(F) -> bool:
 
 
 # -- simplification for display -------------------------------------------------------------------------------
-#: trig_reduce (polynomial reduction modulo sin² + cos² = 1) is tried on expressions up to this
-#: many tree nodes with at most this many angles and no roots; measured: the heavy top's
-#: forcing, 1623 operations, comes out at 12 in 0.7 s
-REDUCE_NODES = 4000
-REDUCE_ANGLES = 3
-
-
 def simplified(e) -> tuple:
-    """(expression for display, whether it was simplified): :func:`geonh.kernel.display.shorten_for_display`
-    for small expressions, then :func:`geonh.kernel.trig.shorten_trig` for mid-sized trigonometric ones; big
-    ones (the Whipple bicycle's) stay as computed."""
-    e = sympy_of(e)
-    out, ok = display.shorten_for_display(e)
-    if ok or not isinstance(e, sp.Expr) or e.is_number or display.too_big(e, REDUCE_NODES):
-        return out, ok
-    args = {f.args[0] for f in e.atoms(*TRIG_FUNCTIONS)}
-    if len(args) > REDUCE_ANGLES or any(not p.exp.is_Integer for p in e.atoms(sp.Pow)):
-        return out, False
-    r, reduced = shorten_trig(e)
-    return (r, True) if reduced else (out, False)
+    """(expression for display, whether it was simplified): the kernel's one tidying step,
+    :func:`geonh.kernel.display.simplified_for_display`."""
+    return display.simplified_for_display(e)
 
 
 def for_display(e):
@@ -387,7 +369,8 @@ def equations(model, form: str | None = None, *, progress: Progress = quiet, ses
 
 
 def equation_rows(eqs) -> tuple[list, list]:
-    """(lhs, rhs) pairs of M x = F row by row, and (velocity, rhs) of the kinematics q' = K,
+    """(lhs, rhs) pairs of M x = F row by row, and (velocity, rhs) of the kinematics q' = K
+    without the trivial rows q̇ = q̇ (the Voronets speeds that are coordinate velocities),
     simplified for display."""
     M, F = eqs.mass_matrix, eqs.forcing
     x = list(eqs.unknowns)
@@ -395,7 +378,7 @@ def equation_rows(eqs) -> tuple[list, list]:
     for i in range(M.rows):
         lhs = sum((for_display(M[i, j]) * x[j] for j in range(M.cols) if M[i, j] != 0), sp.S.Zero)
         rows.append((lhs, for_display(F[i])))
-    return rows, [(v, for_display(k)) for v, k in zip(eqs.space.qd, eqs.kinematics)]
+    return rows, [(v, for_display(k)) for v, k in zip(eqs.space.qd, eqs.kinematics) if k != v]
 
 
 # -- certificate -----------------------------------------------------------------------------------------------

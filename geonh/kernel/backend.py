@@ -122,6 +122,7 @@ import sympy as sp
 
 from ..errors import DimensionError, GeonhError, ParseError, SingularMapError
 from .budget import check
+from .display import for_display
 from .elementary import SYMENGINE_FUNCTIONS
 from .linalg import det_small
 from .parsing import as_mapping, as_matrix, as_sequence, expr_of, sympy_of
@@ -716,6 +717,17 @@ class LazyArray(sp.ImmutableDenseNDimArray):
     def converted(self) -> int:
         """How many entries are sympy objects already (the others wait in symengine)."""
         return self._loop_size - len(self._pending)
+
+    # display (Jupyter, sympy.latex, IPython's pretty printing): the entries as shown to a user,
+    # through the one size-bounded tidying step; str, repr and the entries stay as computed
+    def _latex(self, printer) -> str:
+        return printer._print(for_display(self))
+
+    def _pretty(self, printer):
+        return printer._print(for_display(self))
+
+    def _repr_pretty_(self, p, cycle: bool) -> None:
+        p.text(str(for_display(self)))
 
 
 def fraction_field_inverse(M: sp.MatrixBase):

@@ -23,6 +23,7 @@ from .algebra import PerBackend
 from .budget import check
 from .fields import VectorField, check_same_space
 from .forms import OneForm, differential, exterior_derivative, velocity_form, wedge
+from .display import field_latex, form_latex, span_latex
 from .evaluation import precision, to_mp, tree_eval, value_at
 from .jets import directional_derivative
 from .generic_point import (RowRank, generic_rank, independent_rows, is_zero, lu_inverse,
@@ -186,6 +187,10 @@ class Distribution:
 
     def __repr__(self) -> str:
         return f"Distribution(rank {self.rank} on {self.space!r})"
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: span{X_1, …} of the spanning fields, typeset and tidied."""
+        return "$" + span_latex(self.fields, field_latex) + "$"
 
 
 class _LazyBracket(VectorField):
@@ -395,6 +400,10 @@ class Codistribution:
 
     def __repr__(self) -> str:
         return f"Codistribution(rank {self.rank} on {self.space!r})"
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: span{θ^1, …} of the spanning one-forms, typeset and tidied."""
+        return "$" + span_latex(self.forms, form_latex) + "$"
 
 
 @dataclass

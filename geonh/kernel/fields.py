@@ -12,6 +12,7 @@ import sympy as sp
 
 from ..errors import DimensionError, ParseError, SpaceMismatchError
 from . import backend as _be
+from .display import field_latex, short_text
 from .parsing import as_expr, as_mapping, as_substitution, brief
 from .space import ConfigurationSpace
 
@@ -191,7 +192,11 @@ class VectorField:
 
     def __repr__(self) -> str:
         terms = [f"({c})*d_{s.name}" for c, s in zip(self.components, self.space.coords) if c != 0]
-        return "VectorField(" + (" + ".join(terms) if terms else "0") + ")"
+        return short_text("VectorField(" + (" + ".join(terms) if terms else "0") + ")")
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: Σ Xⁱ ∂_i typeset, components tidied (:func:`geonh.kernel.display.field_latex`)."""
+        return "$" + field_latex(self) + "$"
 
     def _latex(self, printer) -> str:
         terms = [f"\\left({printer._print(c)}\\right) \\partial_{{{printer._print(s)}}}"

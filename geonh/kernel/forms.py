@@ -16,6 +16,7 @@ import sympy as sp
 
 from ..errors import DimensionError, ParseError
 from .fields import VectorField, check_same_space, as_scalar
+from .display import form_latex, short_text
 from .parsing import as_expr, as_mapping, as_substitution, brief
 from .space import ConfigurationSpace
 
@@ -176,7 +177,11 @@ class Form:
     def __repr__(self) -> str:
         names = [s.name for s in self.space.coords]
         terms = [f"({v})*" + "^".join("d" + names[i] for i in I) for I, v in sorted(self._c.items())]
-        return f"Form[{self.degree}](" + (" + ".join(terms) if terms else "0") + ")"
+        return short_text(f"Form[{self.degree}](" + (" + ".join(terms) if terms else "0") + ")")
+
+    def _repr_latex_(self) -> str:
+        """Jupyter: Σ ω_I dq^I typeset, components tidied (:func:`geonh.kernel.display.form_latex`)."""
+        return "$" + form_latex(self) + "$"
 
     def _latex(self, printer) -> str:
         names = [printer._print(s) for s in self.space.coords]

@@ -51,6 +51,7 @@ import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, ParseError, UnknownCoordinateError
 from ..kernel.parsing import as_floats, as_sequence, expr_of, sympy_of
+from .forward import jet_program
 
 __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "factor_sums",
            "llvm_available", "symengine_available"]
@@ -498,25 +499,28 @@ class CompiledFunction:
         return f"CompiledFunction({self.size} expressions in {len(self.args)} arguments, backend={self.backend!r})"
 
 
-def _se_program(args, flat, wrt, definitions, factor):
-    """(symengine arguments, expressions) to compile: converted, differentiated (``wrt``) or
+def _se_program(args, flat, wrt, definitions, factor, jet=False):
+    """(symengine arguments, expressions) to compile: converted, differentiated (``wrt``;
+    with ``jet`` the values and the Jacobian by forward mode, :func:`~.forward.jet_program`) or
     factored (:func:`factor_sums`)."""
     se_args, se_exprs = _to_symengine(flat, args, definitions)
     if wrt is not None:
         pos = {a: i for i, a in enumerate(args)}
         se_wrt = [se_args[pos[w]] for w in wrt]
+        if jet:
+            return se_args, jet_program(factor_sums(se_exprs) if factor else se_exprs, se_wrt)
         se_exprs = [e.diff(w) for e in se_exprs for w in se_wrt]
     elif factor:
         se_exprs = factor_sums(se_exprs)
     return se_args, se_exprs
 
 
-def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_ops=None):
+def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_ops=None, jet=False):
     """(single, batch, into, program) compiled by symengine: one function, or blocks for a
     heavy program; factored once, on the whole graph (linear, :func:`factor_sums`), before
     any split."""
     import symengine as se
-    se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor)
+    se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor, jet)
     kw = {"backend": backend, "cse": True, "real": True}
     if backend == "llvm" and opt_level is not None:
         kw["opt_level"] = opt_level
@@ -598,11 +602,11 @@ def _chained(se_args: list, blocks: list, size: int, kw: dict):
     return single, batch, into
 
 
-def _numpy(args, flat, wrt, definitions):
+def _numpy(args, flat, wrt, definitions, jet=False):
     for sym, e in reversed(list(definitions)):
         flat = [x.xreplace({sym: e}) for x in flat]
     if wrt is not None:
-        flat = list(sp.Matrix(flat).jacobian(list(wrt)))
+        flat = (list(flat) if jet else []) + list(sp.Matrix(flat).jacobian(list(wrt)))
     f = sp.lambdify(list(args), flat, modules="numpy", cse=True)
     size = len(flat)
 
@@ -643,7 +647,7 @@ def _floats(x, what: str) -> np.ndarray:
 
 def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str = "the expressions",
                      opt_level: int | None = None, wrt: Sequence | None = None, definitions: Sequence = (),
-                     factor: bool = True) -> CompiledFunction:
+                     factor: bool = True, jet: bool = False) -> CompiledFunction:
     """Compile ``exprs`` (an expression, a list, or a sympy/numpy matrix) as a function of the
     symbols ``args``, once (see the module doc for the backends).  ``what`` names the
     expressions in error messages; ``opt_level`` is LLVM's optimization level (symengine's
@@ -653,7 +657,11 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
     expression graph (by sympy for the numpy backend).  ``definitions``: (placeholder symbol,
     expression) pairs, in order, each expression in ``args`` and earlier placeholders;
     ``exprs`` may use the placeholders.  ``factor``: take common factors out of sums before
-    compiling (:func:`factor_sums`; symengine backends, not with ``wrt``)."""
+    compiling (:func:`factor_sums`; symengine backends, not with ``wrt``).  ``jet`` (with
+    ``wrt``): the values and the Jacobian in one function, shape (len(exprs) · (1 + len(wrt)),):
+    the values, then ∂exprs/∂wrt row-major, by forward mode on the expression graph
+    (:func:`geonh.numerics.forward.jet_program`; the values factored unless ``factor`` is
+    False) — one compile instead of two."""
     if backend not in BACKENDS:
         raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     args = _check_args(args)
@@ -670,8 +678,10 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
         if missing:
             raise UnknownCoordinateError(f"cannot differentiate with respect to {', '.join(missing)}: "
                                          "not among the arguments")
-        shape = (len(flat), len(wrt))
-        size = len(flat) * len(wrt)
+        shape = (len(flat) * (1 + len(wrt)),) if jet else (len(flat), len(wrt))
+        size = math.prod(shape)
+    elif jet:
+        raise ParseError("jet=True needs wrt (the variables of the Jacobian)")
     else:
         size = len(flat)
     if size == 0:
@@ -687,15 +697,15 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
         if llvm_available():
             try:
                 return CompiledFunction(args, shape, size, "llvm", *_symengine(args, flat, "llvm", opt_level, wrt,
-                                                                                     definitions, factor))
+                                                                                     definitions, factor, jet=jet))
             except Exception:  # noqa: BLE001 - symengine cannot take these expressions: use numpy
                 pass
-        return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions))
+        return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions, jet))
     if backend == "c":  # the C backend (geonh.numerics.cbackend) on the program LLVM would get
         if not symengine_available():
             raise NotFoundError("backend 'c' needs symengine (pip install symengine); use backend='numpy'")
         from .cbackend import c_function
-        se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor)
+        se_args, se_exprs = _se_program(args, flat, wrt, definitions, factor, jet)
         return CompiledFunction(args, shape, size, "c", *c_function(se_args, se_exprs, opt_level))
     if backend in ("llvm", "lambda"):
         if backend == "lambda" and not symengine_available():
@@ -704,5 +714,5 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
             raise NotFoundError("backend 'llvm' needs symengine built with LLVM (pip install symengine); "
                                 "use backend='numpy'")
         return CompiledFunction(args, shape, size, backend, *_symengine(args, flat, backend, opt_level, wrt,
-                                                                                 definitions, factor))
-    return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions))
+                                                                                 definitions, factor, jet=jet))
+    return CompiledFunction(args, shape, size, "numpy", *_numpy(args, flat, wrt, definitions, jet))

@@ -58,12 +58,16 @@ import numpy as np
 import sympy as sp
 
 from ..errors import DimensionError, GeonhError, IntegrationError, MissingDependencyError, UnknownCoordinateError
+from ..kernel.display import html_table, short_number, short_text
 from ..kernel.evaluation import check_assumptions, short_repr
 
 __all__ = ["sweep", "SweepResult", "ENGINE_COLUMNS", "STATUSES"]
 
 #: compiled right-hand sides of this process, by sweep token (workers keep theirs between tasks)
 _CACHE: dict[str, Any] = {}
+
+#: the notebook display of a SweepResult shows this many rows
+HTML_ROWS = 10
 
 #: the columns the sweep writes in every row (with the parameters'): a task's result may not
 #: use these names (nor a parameter's), so it can never overwrite them
@@ -83,6 +87,24 @@ class SweepResult:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    def __repr__(self) -> str:
+        """The size, the parameters, the columns and the failures; never the rows."""
+        columns = list(self.rows[0]) if self.rows else []
+        return short_text(f"SweepResult({len(self.rows)} rows, parameters={list(self.parameters)}, "
+                          f"columns={columns}, failed={len(self.failed)}, trajectories={len(self.trajectories)})", 999)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the first rows as a table, numbers with 6 significant digits."""
+        rows: list = [("rows", len(self.rows)), ("parameters", ", ".join(self.parameters)),
+                      ("failed", len(self.failed))]
+        for r in self.rows[:HTML_ROWS]:
+            rows.append((r.get("point", ""), ", ".join(
+                f"{k}={short_number(v) if isinstance(v, (int, float, complex, np.number)) else short_text(str(v), 60)}"
+                for k, v in r.items() if k != "point")))
+        if len(self.rows) > HTML_ROWS:
+            rows.append(("…", f"{len(self.rows) - HTML_ROWS} more rows"))
+        return html_table(rows, caption="SweepResult")
 
     @property
     def failed(self) -> tuple[dict, ...]:

@@ -34,12 +34,16 @@ import sympy as sp
 
 from .compiled import ODEFunction
 from ..errors import AttributeAccessError, NotFoundError, UnknownCoordinateError
+from ..kernel.display import html_table, short_number
 from ..kernel.parsing import as_floats, sympy_of
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
 from .constraints import ConstraintSet
 
 __all__ = ["Trajectory"]
+
+#: the notebook display of a Trajectory lists at most this many state variables
+MOST_ROWS = 12
 
 
 def _frozen(a) -> np.ndarray:
@@ -218,6 +222,17 @@ class Trajectory:
     def __repr__(self) -> str:
         return (f"Trajectory({self.equations.form}: {len(self.t)} times in [{self.t[0]:g}, {self.t[-1]:g}], "
                 f"y = {list(self._names)}{', projected' if self.projected else ''})")
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the form, the time span and each state variable's first and last value."""
+        rows: list = [("form", self.equations.form), ("times", f"{len(self.t)} in [{self.t[0]:g}, {self.t[-1]:g}]")]
+        if self.projected:
+            rows.append(("projected", "yes"))
+        for i, name in enumerate(list(self._names)[:MOST_ROWS]):
+            rows.append((name, f"{short_number(self.y[i, 0])} → {short_number(self.y[i, -1])}"))
+        if len(self._names) > MOST_ROWS:
+            rows.append(("…", f"{len(self._names) - MOST_ROWS} more state variables"))
+        return html_table(rows, caption="Trajectory")
 
 
 def _restore(state: dict) -> Trajectory:

@@ -41,7 +41,7 @@ def test_trajectory_figure(bh_traj):
 def test_phase_figure(bh_traj):
     fig = plotting.phase_figure(bh_traj, "v", "w")
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "v" and ax.get_ylabel() == "w"
+    assert ax.get_xlabel() == "$v$" and ax.get_ylabel() == "$w$"   # mathtext labels (issue 23)
     assert labels(ax) == ["w(v)", "start"]
 
 
@@ -60,7 +60,7 @@ def test_invariants_and_overview(lagrange_traj, bh_traj):
     ydata = en.get_lines()[0].get_ydata()
     assert abs(ydata).max() < 1e-8  # the sleigh conserves energy
     fig = plotting.overview(bh_traj, title="sleigh")
-    assert len(fig.axes) == 3 and fig.axes[0].get_title() == "sleigh"
+    assert len(fig.axes) == 4 and fig.axes[0].get_title() == "sleigh"   # q and u on separate axes (issue 23)
 
 
 def test_invariants_without_constraints():
@@ -104,7 +104,7 @@ def test_growth_vector_figure():
     fig = plotting.growth_vector_figure((2, 3, 4), 4)
     ax = fig.axes[0]
     assert [p.get_height() for p in ax.patches] == [2, 3, 4]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["D^1", "D^2", "D^3"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["$D^{1}$", "$D^{2}$", "$D^{3}$"]   # mathtext (issue 23)
     assert "n = 4" in labels(ax)
 
 
@@ -112,3 +112,40 @@ def test_figures_save_png(bh_traj, tmp_path):
     p = tmp_path / "o.png"
     plotting.overview(bh_traj).savefig(p)
     assert p.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_mathtext_legends_keep_line_names(bh_traj):
+    ax = plotting.trajectory_figure(bh_traj).axes[0]
+    assert labels(ax) == ["x", "y", "theta", "v", "w"]            # the lines keep the data names
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["$x$", "$y$", r"$\theta$", "$v$", "$w$"]
+    assert plotting.mathtext("phiR") == r"$\phi_{R}$"
+
+
+def test_overview_separates_coordinates_and_speeds(bh_traj):
+    fig = plotting.overview(bh_traj)
+    assert labels(fig.axes[0]) == ["x", "y", "theta"] and labels(fig.axes[1]) == ["v", "w"]
+
+
+def test_growth_vector_integer_ticks():
+    ax = plotting.growth_vector_figure((1, 2), 2).axes[0]   # matplotlib alone would tick 0, 0.5, 1, …
+    ax.figure.canvas.draw()
+    assert all(float(t).is_integer() for t in ax.get_yticks())
+
+
+def test_figures_join_pyplot_in_a_notebook(bh_traj, monkeypatch):
+    import sys
+    import types
+    import matplotlib.pyplot as plt
+    fig = plotting.overview(bh_traj)
+    assert fig not in [plt.figure(n) for n in plt.get_fignums()]   # outside a notebook: no pyplot state
+    kernel_shell = types.SimpleNamespace(kernel=object())
+    with monkeypatch.context() as mp:
+        mp.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: kernel_shell))
+        assert plotting.in_notebook()
+    monkeypatch.setattr(plotting, "in_notebook", lambda: True)
+    fig = plotting.overview(bh_traj)
+    try:
+        assert fig in [plt.figure(n) for n in plt.get_fignums()]   # shown at the end of the cell
+    finally:
+        plt.close("all")
