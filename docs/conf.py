@@ -1,18 +1,26 @@
 """Sphinx configuration of the geonh documentation site.
 
-Build (warnings are errors)::
+Build (warnings are errors, every cross-reference checked)::
 
-    sphinx-build -W --keep-going -b html docs docs/_build/html
+    sphinx-build -n -W --keep-going -b html docs docs/_build/html
 
-The pages are MyST Markdown (``docs/*.md``); the API reference (``docs/reference/``) is autodoc
-with napoleon; ``docs/gallery/`` is written at build time from ``examples/*.py`` by
-:func:`write_gallery` (docstring and source of every script; the scripts are not run).
+The pages are MyST Markdown (``docs/*.md``, read by myst-nb); the API reference
+(``docs/reference/``) is autodoc with napoleon, the only API reference.  ``docs/gallery/`` is
+written at build time from ``examples/*.py`` by :func:`write_gallery` as MyST notebooks, which
+myst-nb executes during the build (their printed output and figures are on the pages).
+
+The built site loads nothing from the network: the math is typeset by MathJax 3 shipped with
+the site (the ``sphinx-mathjax-offline`` package copies it into ``_static/mathjax``), and the
+intersphinx inventories of Python, SymPy, NumPy, SciPy and Matplotlib are read from
+``docs/_inventories/`` (see the README there), while their links point at the public sites.
 """
 from __future__ import annotations
 
 import ast
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
@@ -27,19 +35,19 @@ copyright = "the geonh authors"
 version = release = geonh.__version__ if hasattr(geonh, "__version__") else ""
 
 extensions = [
-    "myst_parser",
+    "myst_nb",                   # MyST Markdown (myst_parser inside) + executed notebooks
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",    # MathJax 3 from _static/, not from a network address
+    "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
 ]
+nitpicky = True                  # every cross-reference must resolve (as with sphinx-build -n)
 
-source_suffix = {".md": "markdown"}
+source_suffix = {".md": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
-# geonh's own pages: the generated one-page API (make_api.py) stays a plain-Markdown file for
-# readers on GitHub; the site's API reference is docs/reference/ (autodoc)
-exclude_patterns += ["api.md"]
+exclude_patterns = ["_build", "_inventories", "Thumbs.db", ".DS_Store"]
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
@@ -48,7 +56,10 @@ myst_dmath_double_inline = True
 # -- autodoc ---------------------------------------------------------------------------------
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
 autodoc_member_order = "bysource"
-autodoc_typehints = "none"          # signatures keep sympy types out of the cross-reference check
+# Type hints are not rendered: each docstring's "name : what it is" entries state the type in
+# words with the mathematics (a sympy expression in (t, q, q̇), a matrix of shape n × m, ...),
+# which the hints (Sequence[sp.Expr] | np.ndarray, private aliases) would only repeat, longer.
+autodoc_typehints = "none"
 autodoc_preserve_defaults = True
 autodoc_class_signature = "mixed"
 napoleon_numpy_docstring = True
@@ -178,12 +189,176 @@ def plain_text_docstring(app, what, name, obj, options, lines):
     lines[:] = result
 
 
+# -- intersphinx, offline ----------------------------------------------------------------------
+# (public site the links point at, the inventory vendored in docs/_inventories/): the build
+# reads no network address.  The link targets are the versions the inventories describe.
+INVENTORIES = DOCS / "_inventories"
+intersphinx_mapping = {
+    "python": ("https://docs.python.org/3.11/", str(INVENTORIES / "python.inv")),
+    "sympy": ("https://docs.sympy.org/1.11/", str(INVENTORIES / "sympy.inv")),
+    "numpy": ("https://numpy.org/doc/1.13/", str(INVENTORIES / "numpy.inv")),
+    "scipy": ("https://docs.scipy.org/doc/scipy-1.10.1/", str(INVENTORIES / "scipy.inv")),
+    "matplotlib": ("https://matplotlib.org/2.1.1/", str(INVENTORIES / "matplotlib.inv")),
+}
+intersphinx_timeout = 1
+
+# Names outside every inventory the site reads, each with its reason (keep this list short):
+nitpick_ignore = [
+    # geonh.app.cli's InputError and FiniteFloat derive from click's classes; click's
+    # documentation is not among the vendored inventories (the site links Python, SymPy, NumPy,
+    # SciPy and Matplotlib only), so the base classes autodoc names stay plain text
+    ("py:class", "click.exceptions.ClickException"),
+    ("py:class", "click.types.ParamType"),
+]
+
 html_theme = "alabaster"
 html_title = "geonh"
 html_static_path: list[str] = []
 mathjax3_config = {"tex": {"macros": {"d": "\\mathrm{d}"}}}
 
-# -- the example gallery ---------------------------------------------------------------------
+# -- cross-references by the name a reader sees -------------------------------------------------
+# A docstring names an object as its module sees it: ``Equations`` inside geonh.analysis (which
+# imports it), ``geonh.MechanicalSystem`` (a re-export), ``sympy.Matrix``.  Sphinx only knows
+# the name under which autodoc (or an inventory) documented the object, its canonical
+# ``__module__.__qualname__``.  canonical_target() follows the name the way Python does, from
+# the namespace of the module whose docstring holds the reference, to that canonical name;
+# resolve_by_import() then resolves the reference to it (in this site or through intersphinx).
+# A name that Python cannot find stays unresolved and fails the build.
+import importlib  # noqa: E402
+import inspect  # noqa: E402
+
+
+_FIELD = object()
+
+
+def _import_dotted(dotted: str):
+    """The object a dotted name denotes (the longest importable module prefix, then attributes),
+    and the module it was found in; (None, None) when Python cannot find it."""
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except Exception:
+            continue
+        owner = None
+        try:
+            for name in parts[i:]:
+                if inspect.isclass(obj) and not hasattr(obj, name) and name == parts[-1]:
+                    owner, obj = obj, _FIELD      # an instance attribute (set in __init__, or a
+                    continue                      # dataclass field without a default)
+                owner, obj = obj, getattr(obj, name)
+        except Exception:     # AttributeError, or geonh.moved's error for a name moved away
+            return None, None
+        return obj, owner
+    return None, None
+
+
+def _canonical(obj, owner, last: str) -> list[str]:
+    """Canonical names of obj: as an attribute of the class in owner's MRO that defines it (a
+    method, property or field is documented there), and as ``__module__.__qualname__`` (what a
+    forwarding method or a re-exported name points to); data: its module's name and its own."""
+    out = []
+    if inspect.ismodule(obj):
+        return [obj.__name__]
+    if inspect.isclass(owner):
+        for klass in owner.__mro__:
+            if last in vars(klass) or last in getattr(klass, "__annotations__", {}):
+                out.append(f"{klass.__module__}.{klass.__qualname__}.{last}")
+                break
+        else:
+            if obj is _FIELD:     # set in __init__: documented (#:) on the class itself
+                out.append(f"{owner.__module__}.{owner.__qualname__}.{last}")
+    if inspect.isclass(obj) or inspect.isroutine(obj):
+        target = inspect.unwrap(obj)
+        mod, qual = getattr(target, "__module__", None), getattr(target, "__qualname__", None)
+        if isinstance(mod, str) and isinstance(qual, str) and "<" not in qual:
+            out.append(f"{mod}.{qual}")
+    elif inspect.ismodule(owner):
+        out.append(f"{owner.__name__}.{last}")
+    return out
+
+
+def canonical_target(target: str, module: str | None, klass: str | None) -> list[str]:
+    """Candidate canonical names of a reference ``target`` written in ``module`` (inside class
+    ``klass``), most specific first."""
+    target = target.lstrip("~.")
+    heads = [target]
+    if module:
+        if klass:
+            heads.append(f"{module}.{klass}.{target}")
+        heads.append(f"{module}.{target}")
+    heads.append(f"geonh.{target}")
+    out: list[str] = []
+    for dotted in heads:
+        obj, owner = _import_dotted(dotted)
+        if obj is None and owner is None:
+            continue
+        for name in _canonical(obj, owner, dotted.rsplit(".", 1)[-1]):
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def with_data_homes(names: list[str], documented) -> list[str]:
+    """names, and for a name that denotes data (not a class, routine or module): the documented
+    names (of ``documented``) of the same object, which may live where it is defined rather
+    than where the name was found (``geonh.FORMS`` is ``geonh.equations.registry.FORMS``)."""
+    out = list(names)
+    for name in names:
+        obj, _ = _import_dotted(name)
+        if obj is None or obj is _FIELD or inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj):
+            continue
+        last = name.rsplit(".", 1)[-1]
+        out += [full for full in documented if full.rsplit(".", 1)[-1] == last
+                and full not in out and _import_dotted(full)[0] is obj]
+    return out
+
+
+def resolve_by_import(app, env, node, contnode):
+    """missing-reference hook: resolve a py reference through canonical_target()."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"]
+    if target.split(".")[-1].startswith("_") and not target.endswith("__"):
+        return None      # private helpers are not documented: write them ``literal``
+    domain = env.get_domain("py")
+    names = with_data_homes(canonical_target(target, node.get("py:module"), node.get("py:class")),
+                            domain.objects)
+    for name in names:
+        if name == target:
+            continue
+        for role in ([node["reftype"]] + ["class", "func", "meth", "attr", "data", "exc", "obj"]):
+            ref = domain.resolve_xref(env, node["refdoc"], app.builder, role, name, node, contnode)
+            if ref is not None:
+                return ref
+        new = node.deepcopy()
+        new["reftarget"] = name
+        from sphinx.ext import intersphinx
+        ref = intersphinx.missing_reference(app, env, new, contnode)
+        if ref is not None:
+            return ref
+    return None
+
+
+# -- the example gallery, executed by myst-nb -----------------------------------------------------
+nb_execution_mode = "cache"          # run each notebook once; reruns reuse jupyter-cache
+nb_execution_timeout = 300           # one example (the test suite allows 120 s when run alone)
+nb_execution_raise_on_error = True   # a failing example fails the build
+nb_execution_show_tb = True
+nb_merge_streams = True
+# the kernels import this checkout's geonh and draw with the inline backend (figures as PNG)
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+# a fresh IPython profile for the kernels: the build does not read the user's profile; figures
+# are drawn inline from the start (geonh.app.plotting builds Figures without pyplot, shown as
+# PNG when a cell ends with one); the kernel's own log (its notice that the local channel is
+# not encrypted) stays off stderr, where a warning would fail tests/test_docs_site.py
+_IPYTHONDIR = Path(tempfile.mkdtemp(prefix="geonh-docs-ipython-"))
+(_IPYTHONDIR / "profile_default").mkdir()
+(_IPYTHONDIR / "profile_default" / "ipython_kernel_config.json").write_text(
+    '{"IPKernelApp": {"log_level": "ERROR", "matplotlib": "inline"}}', encoding="utf-8")
+os.environ["IPYTHONDIR"] = str(_IPYTHONDIR)
+
 EXAMPLES = ROOT / "examples"
 GALLERY = DOCS / "gallery"
 
@@ -201,25 +376,57 @@ def _md_escape_title(title: str) -> str:
     return title.replace("*", "\\*").replace("_", "\\_")
 
 
+_CELL = re.compile(r"^# %%(.*)$", re.MULTILINE)
+
+
+def script_cells(source: str) -> list[tuple[str, str]]:
+    """[(heading, code)]: a script cut into notebook cells at its ``# %%`` lines (the "percent"
+    cell marker of Spyder, VS Code and jupytext); the text after the marker heads its cell.  A
+    cell's last expression is shown, as in a notebook: a figure named on the last line of a
+    cell is drawn on the page (a bare name is a no-op when the script runs as a script)."""
+    cells, start, heading = [], 0, ""
+    for m in _CELL.finditer(source):
+        cells.append((heading, source[start:m.start()]))
+        start, heading = m.end() + 1, m.group(1).strip()
+    cells.append((heading, source[start:]))
+    return [(h, c.strip("\n")) for h, c in cells if c.strip()]
+
+
+NOTEBOOK_HEADER = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+"""
+
+
 def gallery_pages() -> dict[str, str]:
-    """{file name: Markdown} for docs/gallery: one page per examples/*.py and an index."""
+    """{file name: MyST notebook} for docs/gallery: one page per examples/*.py, whose source is
+    one code cell that myst-nb runs at build time (its printed output and its figures appear
+    under it), and an index."""
     pages: dict[str, str] = {}
     rows = []
     for path in sorted(EXAMPLES.glob("*.py")):
         title, body = example_summary(path)
         name = path.stem
         rows.append((name, title))
-        text = [f"({'example-' + name})=", "", f"# {_md_escape_title(title)}", "",
-                f"`examples/{path.name}`: run it with `python examples/{path.name}` (the test "
-                f"suite runs every example).", ""]
+        source = path.read_text(encoding="utf-8").rstrip("\n")
+        fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", source)), default=0))
+        text = [NOTEBOOK_HEADER, f"({'example-' + name})=", "", f"# {_md_escape_title(title)}", "",
+                f"`examples/{path.name}`, run when the site was built: its output and figures "
+                f"are below the source (the test suite runs every example too; run it yourself "
+                f"with `python examples/{path.name}`).", ""]
         if body:
             text += ["```text", body, "```", ""]
-        text += ["```{literalinclude} " + f"../../examples/{path.name}",
-                 ":language: python", ":linenos:", "```", ""]
+        for heading, code in script_cells(source):
+            if heading:
+                text += [heading, ""]
+            text += [fence + "{code-cell} ipython3", code, fence, ""]
         pages[f"{name}.md"] = "\n".join(text)
     index = ["# Example gallery", "",
-             "Every script of `examples/`, with its description and source.  The scripts are not "
-             "run when the site is built; run one with `python examples/NAME.py`.", "",
+             "Every script of `examples/`, with its description, its source and what it printed "
+             "and drew when the site was built; run one with `python examples/NAME.py`.", "",
              "| example | what it shows |", "|---|---|"]
     for name, title in rows:
         index.append(f"| [`{name}.py`]({name}.md) | {title.replace('|', '/')} |")
@@ -246,5 +453,6 @@ def write_gallery(app=None) -> list[Path]:
 
 def setup(app):
     app.connect("autodoc-process-docstring", plain_text_docstring, priority=100)
+    app.connect("missing-reference", resolve_by_import, priority=900)   # after intersphinx (500)
     app.connect("builder-inited", write_gallery)
     return {"parallel_read_safe": True}

@@ -35,3 +35,11 @@ print(f"t = 20: v = {v[-1]:.6f} (limit {vinf:.6f}), w = {w[-1]:.2e}")
 energy = par[m] * v**2 + (par[I] + par[m] * par[a]**2) * w**2     # 2T
 assert np.max(np.abs(energy - energy[0])) < 1e-8, "energy must be conserved"
 assert abs(w[-1]) < 1e-8 and abs(v[-1] - vinf) < 1e-8, "the sleigh must forget its rotation: w → 0, v → v∞"
+
+# %% The speeds against time: w dies out, v grows to its limit v∞
+# (the site's gallery draws the figure; run as a script, nothing opens)
+from geonh.app import plotting  # noqa: E402  (matplotlib, the [plot] extra)
+
+fig = plotting.trajectory_figure(sol, which="u", title="Chaplygin sleigh: v → v∞, w → 0")
+fig.axes[0].axhline(vinf, linestyle=":", color="gray")
+fig

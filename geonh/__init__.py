@@ -194,7 +194,7 @@ _moved_getattr = _moved.package_getattr(__name__)
 
 # ``eqs.linearize`` and ``eqs.ode_function`` are registered by their modules when imported
 # (geonh.equations.base.register_method); until then, the first access imports the module
-# (in the order eager imports registered them: the order of vars(Equations) and docs/api.md)
+# (in the order eager imports registered them: the order of vars(Equations) and of the API reference)
 _FORWARD_HOMES = {"ode_function": "geonh.numerics.compiled", "linearize": "geonh.analysis.linearize"}
 
 

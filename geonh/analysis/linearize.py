@@ -37,7 +37,7 @@ How A is computed (never inverting the mass matrix symbolically):
 
 On the compiled route a further operating point of a kind seen before (the same keys, inputs
 and options) replays the structure the stages decided, in numpy, each decision checked at the
-point (:func:`_repeat_point`; docs/linearization.md, "Repeated operating points").
+point (``_repeat_point``; docs/linearization.md, "Repeated operating points").
 
 :meth:`Linearization.second_order` gives the M, C, K form M δq̈ + C δq̇ + K δq = F δr in
 chosen coordinates; :func:`eigenvalues` (and :meth:`Linearization.eigenvalues`) the spectrum.
@@ -291,12 +291,12 @@ def _entry(equations: Equations) -> tuple[Any, _Read, dict]:
 
 
 def _read_cached(equations: Equations) -> _Read:
-    """:func:`_read_equations`, once per equations object (and its symbols_in memo with it)."""
+    """``_read_equations``, once per equations object (and its symbols_in memo with it)."""
     return _entry(equations)[1]
 
 
 def _compiled_jets(equations: Equations, read: _Read, inputs: tuple) -> _CompiledJets:
-    """The :class:`_CompiledJets` of ``equations`` with these inputs, compiled at the first
+    """The ``_CompiledJets`` of ``equations`` with these inputs, compiled at the first
     request and kept as long as the equations live (a sweep over speeds compiles once)."""
     jets = _entry(equations)[2]
     hit = jets.get(inputs)
@@ -567,7 +567,7 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         numbers.
     exact : numbers with PRECISION digits (forward-mode automatic differentiation at the point,
         the route of certificates) instead of the default: the exact Jacobian of the equations
-        compiled once per equations and inputs (:class:`_CompiledJets`, cached in memory and
+        compiled once per equations and inputs (``_CompiledJets``, cached in memory and
         on disk by :mod:`geonh.numerics.cache`) and evaluated in double precision, the small
         solves by LAPACK — the same A, B and state to about 1e-12 relative, thousands of times
         faster per operating point.
@@ -590,13 +590,13 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     point raises :class:`SingularMapError` saying so.
 
     The work is done in stages, each a function below with the formula it applies:
-    :func:`_read_equations` (M x = F, K, the constraints) → :func:`_given_point` (the values
-    and inputs) → :func:`_choose_ignorable` (the retained coordinates) → :func:`_complete_point`
-    (missing coordinates and speeds solved) → :func:`_differentiate` (the jets: values and
+    ``_read_equations`` (M x = F, K, the constraints) → ``_given_point`` (the values
+    and inputs) → ``_choose_ignorable`` (the retained coordinates) → ``_complete_point``
+    (missing coordinates and speeds solved) → ``_differentiate`` (the jets: values and
     first derivatives of K, M x − F and the constraints at the point, x0 = M⁻¹F) →
-    :func:`_steady_motion` (consistency: constraints satisfied, speeds constant, the drift) →
-    :func:`_speed_jacobian` (∂u̇/∂y = M⁻¹ ∂(F − M x0)/∂y) → :func:`_tangent_space` (dependent
-    coordinates and speeds eliminated) → :func:`_assemble` (A = P J E, B) → the
+    ``_steady_motion`` (consistency: constraints satisfied, speeds constant, the drift) →
+    ``_speed_jacobian`` (∂u̇/∂y = M⁻¹ ∂(F − M x0)/∂y) → ``_tangent_space`` (dependent
+    coordinates and speeds eliminated) → ``_assemble`` (A = P J E, B) → the
     :class:`Linearization` record.
     """
     from ..equations.base import Equations as _Equations
@@ -637,7 +637,7 @@ class _Request:
 
 @dataclass(frozen=True)
 class _Read:
-    """The equations as the linearization reads them (stage 1, :func:`_read_equations`)."""
+    """The equations as the linearization reads them (stage 1, ``_read_equations``)."""
 
     q: tuple                        # the coordinates
     u: tuple                        # the speeds
@@ -653,7 +653,7 @@ class _Read:
 
 @dataclass(frozen=True)
 class _Given:
-    """The values given and the inputs (stage 2, :func:`_given_point`)."""
+    """The values given and the inputs (stage 2, ``_given_point``)."""
 
     values: Mapping                 # {symbol: sympy value}; inputs and t are 0 unless given
     inputs: tuple                   # the input symbols r
@@ -662,7 +662,7 @@ class _Given:
 
 @dataclass(frozen=True)
 class _Retained:
-    """Which coordinates stay in the state (stage 3, :func:`_choose_ignorable`)."""
+    """Which coordinates stay in the state (stage 3, ``_choose_ignorable``)."""
 
     speed_rows: frozenset           # coordinates M x = F genuinely depends on
     constraint_rows: frozenset      # coordinates the constraints genuinely depend on
@@ -674,7 +674,7 @@ class _Retained:
 
 @dataclass(frozen=True)
 class _AtPoint:
-    """Values and first derivatives at the operating point y0 (stage 5, :func:`_differentiate`)."""
+    """Values and first derivatives at the operating point y0 (stage 5, ``_differentiate``)."""
 
     variables: tuple                # y and r: retained coordinates, speeds, inputs
     K0: list                        # K(y0), retained rows
@@ -693,7 +693,7 @@ class _AtPoint:
 
 @dataclass(frozen=True)
 class _Jacobian:
-    """The Jacobian of f on (q_r, u, r) in blocks (stage 7, :func:`_speed_jacobian`)."""
+    """The Jacobian of f on (q_r, u, r) in blocks (stage 7, ``_speed_jacobian``)."""
 
     Rq: sp.Matrix                   # ∂R/∂q_r
     Ru: sp.Matrix                   # ∂R/∂u
@@ -707,7 +707,7 @@ class _Jacobian:
 @dataclass(frozen=True)
 class _Tangent:
     """The independent variables and the embedding of their deviations (stage 8,
-    :func:`_tangent_space`): δq_r = Eq δq_ind, δu = Euq δq_ind + Euu δu_ind."""
+    ``_tangent_space``): δq_r = Eq δq_ind, δu = Euq δq_ind + Euu δu_ind."""
 
     dq: list                        # dependent coordinates (indices into q_r)
     du: list                        # dependent speeds (indices into u)
@@ -1117,7 +1117,7 @@ class _Plan:
     """The structural decisions of the compiled stages for one kind of request — which keys are
     given (parameters and operating point, in order), the inputs, ignorable, dependent and tol —
     recorded by :func:`_record_plan` after :func:`_stages` and replayed by
-    :func:`_repeat_point` at a further point of the same kind: the symbol of every key and its
+    ``_repeat_point`` at a further point of the same kind: the symbol of every key and its
     argument slot, the domain rules of the symbols, the default argument vector, the retained
     coordinates and the dependence sets (:meth:`_CompiledJets.dependence`, with its random
     offsets drawn once), the dependent coordinates and speeds (pivot columns), the state."""
@@ -1242,7 +1242,7 @@ def _plan_indices(equations: Equations, read: _Read, jets: _CompiledJets, kept: 
                   tangent: _Tangent) -> dict:
     """The rows and columns :func:`_replay_point` reads (once per plan): of the compiled values
     and Jacobian (rows K, r, f, g; columns q, u, inputs, x) and the pivot orders of
-    :func:`_tangent_space`."""
+    ``_tangent_space``."""
     q, u, S = read.q, read.u, equations.space
     n, N, nh, ng, m = jets.n, jets.N, jets.nh, jets.ng, jets.m
     R = list(kept.retained)
@@ -1317,7 +1317,7 @@ def _greedy_columns(M, prefer: Sequence[int], tol: float) -> list[int]:
 
 class _NumericParts:
     """What :meth:`Linearization.second_order` needs of the stages, as numpy arrays from the
-    fast path (:func:`_repeat_point`); :meth:`parts` builds the sympy :class:`_Parts` the
+    fast path (``_repeat_point``); :meth:`parts` builds the sympy :class:`_Parts` the
     stages would have given (on first use), and ``A`` (after round-off dropped) gives the
     eigenvalues without converting back."""
 

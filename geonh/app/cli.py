@@ -114,6 +114,8 @@ class FiniteFloat(click.ParamType):
         self.low, self.low_open = low, low_open
 
     def convert(self, value, param, ctx):
+        """``value`` as a float, checked finite and against the bound; a bad value is click's
+        usage error (``self.fail``)."""
         if isinstance(value, float):
             x = value
         else:

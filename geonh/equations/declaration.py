@@ -291,7 +291,7 @@ class FormDeclaration:
 
 def solve(decl: FormDeclaration) -> Equations:
     """The equations of a declared form: (*) for each of its δ fields.  The verdict of
-    :func:`_gram_of_frame` (M positive definite) is carried into the :class:`Equations`."""
+    ``_gram_of_frame`` (M positive definite) is carried into the :class:`Equations`."""
     MF = central_equations(decl.system, decl.V, decl.W, list(decl.on_motion), decl.u, decl.kinematics)
     eqs = Equations(decl.form, decl.system, decl.u, decl.ud, decl.kinematics, decl.speeds, frame=decl.frame,
                     linear=MF, notes=decl.notes, reduced_coordinates=decl.reduced_coordinates)

@@ -134,6 +134,7 @@ def _declare_nf_hamel(system, dependent=None):
     return declare_neimark_fufaev(system, system.n_constraints, dependent)
 
 
+#: every form of the equations of motion, by registry name: {name: EquationForm}
 FORMS: dict[str, EquationForm] = {f.name: f for f in (
     EquationForm(LAGRANGE, lagrange),
     EquationForm(BOLTZMANN_HAMEL, boltzmann_hamel, declare=declare_boltzmann_hamel),

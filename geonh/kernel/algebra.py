@@ -211,6 +211,7 @@ class SymengineAlgebra(Algebra):
     def __init__(self, coords: Sequence):
         if not _be.SYMENGINE_AVAILABLE:
             raise _be.BackendError("the symengine algebra needs the symengine module")
+        #: the sympy ↔ symengine translation of this computation's symbols
         self.translation = _be.Translation()
         self._zero = _be.se.Integer(0)
         self._one = _be.se.Integer(1)

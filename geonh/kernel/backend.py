@@ -70,7 +70,7 @@ sympy; ``to_symengine`` itself raises :class:`UnsupportedExpressionError`):
    evaluates that entry with sympy/mpmath.
 
 :func:`supports` returns whether (and :func:`unsupported_reason` why not) an expression can
-go to symengine.  Where the hot paths use the backend: :meth:`VectorField.__call__` and
+go to symengine.  Where the hot paths use the backend: a :class:`~geonh.kernel.fields.VectorField` applied to a function, and
 :meth:`VectorField.bracket` (hence distributions' involutivity and the transpositional
 relations' brackets and quasi relations), the frame and coframe inverses and the duality
 check of :class:`~geonh.kernel.frames.Frame`, and :meth:`Frame.structure_coefficients`
@@ -155,6 +155,7 @@ def _symengine_installed() -> bool:
 
 #: the symengine module (imported lazily), or None when it is not installed
 se: Any = _LazySymengine() if _symengine_installed() else None
+#: whether symengine is installed (the fast paths are on); without it sympy/numpy do the work
 SYMENGINE_AVAILABLE = se is not None
 
 BACKENDS = ("symengine", "sympy")
@@ -996,7 +997,7 @@ def lu_solve(M, rhs, *, what: str = "matrix", order: Sequence[int] | None = None
 
     The fast route decides nothing it cannot prove: when its pivot search finds no order,
     a pivot turns out structurally 0, or the result holds a non-finite entry, the reference
-    route (:func:`_reference_solve`: generic rank, then pivots) decides, so a refusal always
+    route (``_reference_solve``: generic rank, then pivots) decides, so a refusal always
     states the rank r < n of :func:`~geonh.kernel.generic_point.generic_rank`."""
     if not _is_se(M):
         from .generic_point import lu_solve as sympy_lu_solve

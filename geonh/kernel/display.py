@@ -275,7 +275,7 @@ def _symbol_latex(sym: sp.Symbol) -> str:
 
 
 def dotted_names(exprs) -> dict:
-    """``symbol_names`` for :func:`sympy.latex`: every rate symbol of ``exprs`` (by its
+    """``symbol_names`` for :func:`sympy.latex <sympy.printing.latex.latex>`: every rate symbol of ``exprs`` (by its
     registered role, :func:`register_rate`) with its dot accent."""
     if isinstance(exprs, sp.Basic):
         exprs = [exprs]

@@ -300,7 +300,7 @@ class Codistribution:
         Tries, in order: closed forms in the row-reduced basis θ'^κ = dq^{p_κ} + a_κs dq^s
         (potentials by successive integration), integrating factors 1/c and 1/c² for the
         components c of each form, factors exp(g) read off the Frobenius condition
-        (:func:`_frobenius_factors`), and for one form in two variables sympy's ``dsolve``.  Each
+        (``_frobenius_factors``), and for one form in two variables sympy's ``dsolve``.  Each
         candidate is verified (df ∈ Θ and the df independent).  Raises :class:`RankError`
         if Θ is not integrable and :class:`NotFoundError` if sympy finds no closed form.
         """
@@ -495,7 +495,7 @@ def potential(components: Sequence[sp.Expr], coords: Sequence[sp.Symbol]) -> sp.
     """f with ∂f/∂x_i = components_i (x = ``coords``), or None when none is found; the
     components must be closed (∂_i c_j = ∂_j c_i), which the caller checks.  First the
     logarithmic ansatz f = Σ c_k log p_k over the factors of the denominators
-    (:func:`_log_potential`: fast, and it covers the densities of invariant measures), then
+    (``_log_potential``: fast, and it covers the densities of invariant measures), then
     successive integration by sympy.  The result is verified (every ∂f/∂x_i − c_i zero at the
     generic point)."""
     found = _log_potential(components, coords)

@@ -44,6 +44,7 @@ class Elementary:
 
 
 _sec2 = lambda x: mpmath.sec(x) ** 2  # noqa: E731
+#: the elementary functions both backends know, one Elementary entry each
 TABLE: tuple[Elementary, ...] = (
     Elementary(sp.sin, ("sin",), mpmath.sin, mpmath.cos, True, True),
     Elementary(sp.cos, ("cos",), mpmath.cos, lambda x: -mpmath.sin(x), True, True),

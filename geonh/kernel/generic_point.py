@@ -204,7 +204,7 @@ def all_zero(exprs: Sequence, *, natives: Sequence | None = None, trials: int = 
     (:func:`~geonh.kernel.evaluation.values_at`, symengine's MPFR arithmetic on the entries'
     symengine images ``natives`` — given, or converted once here) at PRECISION digits, each
     value compared with 10^-(PRECISION/2) times its terms' size exactly as :func:`is_zero`
-    does (:func:`_nonzero_value`), at ``trials`` points where every entry has a value.
+    does (``_nonzero_value``), at ``trials`` points where every entry has a value.
 
     Which direction is proven how: a value above the tolerance *proves* its entry non-zero
     (up to PRECISION-digit round-off); "zero" is the generic-point verdict (every trial point
@@ -300,7 +300,7 @@ FLOAT_SAFETY = 1e4
 
 
 class _NoBound(Exception):
-    """A node whose rounding error :func:`_magnitude` does not model."""
+    """A node whose rounding error ``_magnitude`` does not model."""
 
 
 def _magnitude(e: sp.Expr, memo: dict) -> sp.Expr:
@@ -338,13 +338,13 @@ def _magnitude(e: sp.Expr, memo: dict) -> sp.Expr:
 
 
 #: one-argument functions whose derivative symengine writes in closed form: the only function
-#: nodes :func:`_magnitude_native` bounds (any other node turns to the sympy route)
+#: nodes ``_magnitude_native`` bounds (any other node turns to the sympy route)
 _BOUNDED_FUNCTIONS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "exp", "log", "sinh", "cosh",
                                 "tanh", "coth", "asin", "acos", "atan", "asinh", "acosh", "atanh"})
 
 
 def _magnitude_native(e, memo: dict, se):
-    """:func:`_magnitude` on a symengine tree ``e`` (the same A(e), node for node: |x| for a
+    """``_magnitude`` on a symengine tree ``e`` (the same A(e), node for node: |x| for a
     number or symbol, Σ A(aᵢ), Π A(aᵢ), A(b)^n, |x|·|b|^(x−1)·A(b) + |e| for a power of
     number exponent x, |f'(a)|·A(a) + |f(a)| for a function of :data:`_BOUNDED_FUNCTIONS`);
     built in symengine's C++ (no sympy assumption queries), for :func:`float_values`.
@@ -401,8 +401,8 @@ def float_values(exprs: Sequence[sp.Expr], points: Sequence[Mapping]) -> list:
     a bound of their rounding errors: one pair of numpy arrays (values, error bounds) per
     point, ``None`` where a value is not finite (singular there, or not real).
 
-    The bound is FLOAT_SAFETY · u · A(e), A from :func:`_magnitude` (built in symengine by
-    :func:`_magnitude_native` where it can), evaluated with the values.  One compiled function for all points (symengine's ``Lambdify``, cse, lambda
+    The bound is FLOAT_SAFETY · u · A(e), A from ``_magnitude`` (built in symengine by
+    ``_magnitude_native`` where it can), evaluated with the values.  One compiled function for all points (symengine's ``Lambdify``, cse, lambda
     backend: no LLVM build cost; sympy's ``lambdify`` on numpy without symengine).  This is
     a *screen*: the callers accept only verdicts that double precision proves — a singular
     value or eigenvalue above both the error bound and :data:`~geonh.kernel.linalg.FLOAT_CLEAR` of the largest —
@@ -734,7 +734,7 @@ def pivot_rows(M, trials: int = TRIALS, *, symbols: Mapping | None = None) -> li
     """The one pivot search of both backends: a row order for which Gaussian elimination
     without row exchanges has non-zero pivots at the generic point, found by elimination
     (:func:`~geonh.kernel.linalg.pivot_order_at`) at the first sample point where M is regular
-    over :func:`_samples`).  ``None`` if M is singular at every sample point: not a verdict
+    over ``_samples``).  ``None`` if M is singular at every sample point: not a verdict
     (:func:`regular_pivot_order` decides then).
 
     M is a sympy matrix (functions of time sampled as symbols, :func:`generic_symbols`) or a
@@ -816,7 +816,7 @@ def lu_solve(M: sp.MatrixBase, rhs: sp.MatrixBase, *, what: str = "matrix",
     the row order comes from partial pivoting at a random point (:func:`pivot_rows`), so
     every symbolic pivot is provably non-zero at the generic point; a matrix singular at the
     generic point raises :class:`SingularMapError` naming ``what``.  Sizes ≤ 3 with functions
-    are solved by Cramer's rule (cofactors, :func:`det_small`) once the pivot search has shown
+    are solved by Cramer's rule (cofactors, :func:`~geonh.kernel.linalg.det_small`) once the pivot search has shown
     M regular at the generic point.
 
     This is the **generic-rank route** (also named :func:`generic_solve`): regularity is the

@@ -16,7 +16,7 @@ traversal is :func:`~geonh.kernel.evaluation.postorder`, the one :func:`~geonh.k
 seedings serve geonh:
 
 * :meth:`Jet.gradient` — variable x_i gets the unit vector e_i, so the tangent is the sparse
-  gradient {i: ∂e/∂x_i}: :func:`jacobian_at`, the linearization (:mod:`geonh.equations.linearize`:
+  gradient {i: ∂e/∂x_i}: :func:`jacobian_at`, the linearization (:mod:`geonh.analysis.linearize`:
   ∂M/∂y, ∂F/∂y, ∂K/∂y at the operating point);
 * :meth:`Jet.along` — every symbol s gets {0: v_s}, so the tangent is the directional derivative
   d/dε e(point + ε·v) at ε = 0 = Σ_s ∂e/∂s · v_s: :func:`directional_derivative` (Lie brackets

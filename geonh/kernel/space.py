@@ -136,6 +136,7 @@ class ConfigurationSpace:
                                  f"name (<q>_dot, <q>_ddot) of the coordinates {names}")
         self.q: tuple[sp.Symbol, ...] = q
         self.t: sp.Symbol | None = t
+        #: the coordinates: q, then time when the space has it
         self.coords: tuple[sp.Symbol, ...] = q + ((t,) if t is not None else ())
         self.qd: tuple[sp.Symbol, ...] = tuple(
             sp.Symbol(f"{s.name}_dot", real=True) for s in q)

@@ -117,6 +117,8 @@ _REGISTRY: dict[str, _Entry] = {
     "aumann-3.1": _Entry("seed", "Aumann's example 3.1: constraints hiding a holonomic one (seed 001)", _aumann),
 }
 
+#: the kinds of model a name can denote: a kinematic model (constraints only), a mechanical
+#: model (with energy and forces), or one of the seed systems of the sources
 KINDS = ("kinematic", "mechanical", "seed")
 
 

@@ -22,7 +22,7 @@ cancel exactly).  ``definitions`` — (placeholder symbol, expression) pairs —
 on the expression graph before compiling, so formulas written in placeholders (e.g. an
 unrolled LU solve in the entries of a mass matrix) share the entries' code.
 
-Large programs are compiled in blocks (:func:`_blocks`, above :data:`BLOCK_THRESHOLD`): symengine's
+Large programs are compiled in blocks (``_blocks``, above :data:`BLOCK_THRESHOLD`): symengine's
 cse matches common arguments of sums and products pairwise, and LLVM optimizes one function,
 both in time growing faster than linearly with the program (N^3.5 to N^4 on the dynamic
 N-trailer).  The (factored) expression graph is cut, children first, into blocks of bounded
@@ -254,7 +254,7 @@ def _factor_terms(terms, se):
 
 
 def _factor_keyed(terms: list, val: list, se):
-    """:func:`_factor_terms` on terms (c, [factor numbers, distinct]); ``val`` maps numbers to
+    """``_factor_terms`` on terms (c, [factor numbers, distinct]); ``val`` maps numbers to
     factors.  The counts (terms containing each factor, kept only above one) fall as terms are
     taken out; no term is counted twice at one level."""
     count: dict = Counter(chain.from_iterable(ks for _, ks in terms))
@@ -296,8 +296,8 @@ def factor_sums(exprs, rounds: int = 1):
     """symengine expressions with common factors taken out of their sums, on the expression graph.
 
     Each round walks the distinct nodes of the graph once, children before parents
-    (:func:`_postorder`: hash-consing, structurally equal subtrees are one node), and rebuilds
-    every node from its rebuilt arguments; a sum becomes :func:`_factor_terms` of its terms
+    (``_postorder``: hash-consing, structurally equal subtrees are one node), and rebuilds
+    every node from its rebuilt arguments; a sum becomes ``_factor_terms`` of its terms
     (a·b + a·c + d → a·(b + c) + d, the most shared factor first).  Every node is rebuilt
     once, so the pass is linear in the size of the graph (up to the factoring of each sum),
     and the result is an expression graph of the same values (exact algebra: distributivity
@@ -389,7 +389,7 @@ def _postorder_args(roots) -> list:
     return order
 
 
-#: a program heavier than this (operations, roughly: :func:`_blocks`' weights of the factored
+#: a program heavier than this (operations, roughly: ``_blocks``' weights of the factored
 #: graph) is compiled in blocks; lighter ones as one function.  Blocks cost per call (one compiled
 #: call each, values that cross blocks go through memory, LLVM optimizes each alone), so only
 #: programs whose single-function build grows out of reach are split: the dynamic 32-trailer
@@ -410,7 +410,7 @@ def _blocks(roots: list, block_ops: int, threshold: int = 0) -> list | None:
     """Split the expression graph of ``roots`` into blocks of about ``block_ops`` operations,
     or None when it is one block or weighs at most ``threshold`` in all.
 
-    The distinct nodes are taken children first (:func:`_postorder`) and cut into consecutive
+    The distinct nodes are taken children first (``_postorder``) and cut into consecutive
     runs of about ``block_ops`` (a node with k arguments weighs k − 1, at least 1).  A node
     used by a later block (or an output computed before the last block) is a *cut* node: its
     block writes it into a buffer, and later blocks read it as an input symbol.  Returns, per
@@ -578,7 +578,7 @@ def _symengine(args, flat, backend, opt_level, wrt, definitions, factor, block_o
 
 
 def _chained(se_args: list, blocks: list, size: int, kw: dict):
-    """(single, batch, into) of a program compiled in blocks (:func:`_blocks`): block i is
+    """(single, batch, into) of a program compiled in blocks (``_blocks``): block i is
     compiled in (args, the cut values of the blocks before it) and writes its cut values into
     a scratch buffer laid out as [args, block 0's, block 1's, …]; the last block writes the
     outputs.  The scratch buffer (and its views) is kept per thread (a fresh buffer at every

@@ -25,7 +25,7 @@ An :class:`ODEFunction` is the explicit first-order system ẏ = f(t, y), y = (q
 
 Parameters.  Every symbol of M, F, K other than time, q and u is a parameter.  A value given
 at build time (``params={symbol or name: value}``) is bound; the others are
-:attr:`ODEFunction.parameters` (sorted by name), passed at call time as an array ``p`` in that
+the ``parameters`` of the :class:`ODEFunction` (sorted by name), passed at call time as an array ``p`` in that
 order: ``f(t, y, p)`` — what ``solve_ivp(f, ..., args=(p,))`` does.  Parameters are arguments
 of the compiled code either way, so binding later (:meth:`ODEFunction.bind`) costs no
 recompilation.  A value that is an expression (e.g. a forcing ``F: sin(t)``) is substituted
@@ -38,7 +38,7 @@ side once per process with ``equations.ode_function(params)``, which is what
 :func:`geonh.sweep` does on Dask.  Recompiling silently at every unpickling would hide a cost
 of seconds per task.  ``copy.copy``/``copy.deepcopy`` work (the same compiled code, a fresh
 argument buffer).  A :class:`~geonh.numerics.Trajectory` pickles: it keeps its numbers and the
-recipe of its function (:meth:`ODEFunction._recipe`), recompiled only if asked for.
+recipe of its function (``ODEFunction._recipe``), recompiled only if asked for.
 
 The hot path ``f(t, y[, p])`` writes t, y and p into an argument buffer owned by the function
 (no allocation), runs the compiled code (LLVM: through a ctypes entry bound once to the

@@ -44,6 +44,8 @@ __all__ = ["first_order_function", "simulate", "solver_class", "check_limits", "
 
 _IMPLICIT = ("Radau", "BDF", "LSODA")
 _EXPLICIT_RK = ("RK23", "RK45", "DOP853")
+#: the integration methods :func:`simulate` accepts (scipy's names): explicit Runge–Kutta,
+#: then the implicit ones for stiff problems
 METHODS = _EXPLICIT_RK + _IMPLICIT
 #: default ``step_limit`` of :func:`simulate`: accepted steps before the run stops
 STEP_LIMIT = 100_000
@@ -355,7 +357,7 @@ def simulate(eqs: Equations | ODEFunction, y0: Sequence[float] | np.ndarray | Ma
         True — project them onto the constraints and, for forms whose state keeps all velocities
         (Lagrange with multipliers), project after every step (module doc); "initial" — only
         the initial state.
-    rtol, atol, method : as scipy's ``solve_ivp`` (default DOP853 at 1e-10): ``method`` is one of
+    rtol, atol, method : as scipy's :func:`~scipy.integrate.solve_ivp` (default DOP853 at 1e-10): ``method`` is one of
         :data:`METHODS` — 'RK45', 'RK23', 'DOP853' (explicit), 'Radau', 'BDF', 'LSODA' (for stiff
         systems; they get the compiled Jacobian) — or an ``OdeSolver`` subclass; another value
         is refused (:class:`~geonh.NotFoundError` listing them).

@@ -36,7 +36,7 @@ of the sweep), so no task ships or compiles code.  Results are gathered as they 
 ``allowed-failures``), a task that kills every worker it runs on becomes a ``"killed"`` row,
 and every finished row is kept.  ``timeout`` is enforced where the task runs (a simulation
 stops through ``simulate``'s ``time_limit``; a callable is interrupted, see
-:func:`_call_with_timeout`); the compilation on a worker's first point does not count.
+``_call_with_timeout``); the compilation on a worker's first point does not count.
 
 Dask is imported only here, lazily: ``import geonh`` never loads it, and without it
 (``pip install geonh[distributed]`` adds it) ``client=None`` works unchanged.

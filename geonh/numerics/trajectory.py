@@ -1,9 +1,9 @@
 """The result of :func:`geonh.simulate`: a :class:`Trajectory`.
 
-Immutable (frozen; its arrays are read-only) and column-named: ``traj.t``; ``traj.q`` (one
+Immutable (frozen; its arrays are read-only :class:`numpy.ndarray` objects) and column-named: ``traj.t``; ``traj.q`` (one
 row per time, columns ``traj.q_names``) and ``traj.u`` (columns ``traj.u_names``);
 ``traj["theta"]`` is one column by name; ``traj.y`` is scipy's layout (state × time) so code
-written for ``solve_ivp`` keeps working.  Computed on first access, with the compiled
+written for :func:`~scipy.integrate.solve_ivp` keeps working.  Computed on first access, with the compiled
 right-hand side and the parameters of the run: ``qdot`` (= K(t, q, u)), ``unknowns``
 (u̇ and λ), ``multipliers`` (λ), ``reactions`` (the :attr:`Equations.reactions`),
 ``energy`` (T + V), ``constraint_residuals`` (φ(t, q, q̇) of each velocity constraint).

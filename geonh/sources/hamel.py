@@ -5,7 +5,7 @@ from brackets (see :mod:`geonh.sources.ledger`).  Equations (18) onward and (I)�
 :mod:`geonh.sources.hamel_forms`.
 
 § 1 is checked on one rheonomic example with position vectors, built once
-(:func:`_section1`): coordinates q_1 = x, q_2 = θ (free, n = 2), q_3 = y (dependent, k = 1)
+(``_section1``): coordinates q_1 = x, q_2 = θ (free, n = 2), q_3 = y (dependent, k = 1)
 and time t; two particles
 
     r̄_1 = (x + a cos θ, y + a sin θ, 0)   (mass m1, force F along x),
@@ -15,7 +15,7 @@ and the nonholonomic, rheonomic constraint (2)  ẏ = sin θ ẋ + x θ̇ + h t 
 :meth:`MechanicalSystem.from_mechanics` (sympy.physics.mechanics particles and loads) with
 everything derived from it (Lagrange's operator, Appell's S from Christoffel symbols, the
 constraint solution, the δ fields, the Voronets frame, Hamel's raw form); the printed side is
-typed in from the plain vectors r̄ by hand (chain rule written out in :func:`_ddt`).
+typed in from the plain vectors r̄ by hand (chain rule written out in ``_ddt``).
 § 2 ((13)–(17)) uses the rigid body in z-x-z Euler angles with the body angular velocities.
 """
 from __future__ import annotations

@@ -12,7 +12,7 @@ Each check types in the printed formula literally and compares it with what geon
 The representation space.  A vector of the representation space is handled by geonh through its
 covariant components c_σ = c·e_σ in the coordinates q (e_σ = ∂y/∂q^σ); its components along the
 orthonormal axes j_μ of (12) are c^(j)_μ = ∂y_μ/∂q^σ g^{στ} c_τ with geonh's metric
-g = M_στ/M (:attr:`HertzSpace.metric`).  :func:`_axes` does this conversion (a private helper).
+g = M_στ/M (:attr:`HertzSpace.metric`).  ``_axes`` does this conversion (a private helper).
 """
 from __future__ import annotations
 

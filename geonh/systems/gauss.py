@@ -3,7 +3,7 @@
 A free M-system (f, T) (§ 2): ẍ = f(x, ẋ, t) (1) with a positive definite quadratic form
 T = ½ a^{ik}(x, t) ẋ_i ẋ_k (2), the "kinetic energy"; f need not come from T.  The bound
 system adds kinematic conditions b(x, ẋ, t) = 0 (4), holonomic ones replaced by their
-derivative, with ∂b/∂ẋ of full rank m (checked; see :mod:`geonh.constraint_analysis`).
+derivative, with ∂b/∂ẋ of full rank m (checked; see :mod:`geonh.systems.constraint_analysis`).
 
 Lagrange's liberation principle (1'): ẍ = f + r.  Differentiating (4) along (1'):
 
@@ -125,7 +125,7 @@ class GaussSystem:
     ``constraints`` may contain velocity-free conditions; they are replaced by their
     derivative (§ 3 item 2).  The rank of ∂b/∂ẋ must be m: otherwise :class:`RankError`
     explains the hidden holonomic constraints found by
-    :func:`~geonh.constraint_analysis.analyze_constraints` and asks for the full-rank set
+    :func:`~geonh.systems.constraint_analysis.analyze_constraints` and asks for the full-rank set
     (:meth:`regularized`) — a pseudo-inverse would give the wrong motion (example 3.1).
     """
 

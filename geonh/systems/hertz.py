@@ -68,6 +68,7 @@ class HertzSpace:
             total_mass = sp.trace(Mass) / 3 if (const_diag and n % 3 == 0) else sp.trace(Mass) / n
         self.M = as_expr(total_mass, S.state_symbols, what="total mass")
         self.mass = Mass
+        #: Hertz's metric g = M_στ/M: the mass matrix divided by the total mass
         self.metric = Mass / self.M
         if quasi is None:
             J = system.constraint_jacobian

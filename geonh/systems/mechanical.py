@@ -275,7 +275,7 @@ class MechanicalSystem:
 
     @cached_property
     def momenta(self) -> tuple[sp.Expr, ...]:
-        """p_i = ∂T/∂q̇^i = M_ij q̇^j + b_i (:func:`_momenta` on sympy: products and sums only,
+        """p_i = ∂T/∂q̇^i = M_ij q̇^j + b_i (``_momenta`` on sympy: products and sums only,
         no derivative, so the same on every algebra)."""
         S = self.space
         M, b, _ = self.quadratic_parts

@@ -118,7 +118,7 @@ class NonlinearSystem:
     Parameters
     ----------
     space : the configuration space (with time when T, V, Q or φ depend on t).
-    T, V, forces : as for :class:`~geonh.system.MechanicalSystem` (T quadratic in q̇ with a
+    T, V, forces : as for :class:`~geonh.systems.MechanicalSystem` (T quadratic in q̇ with a
         positive definite mass matrix; a singular one raises NotPositiveDefiniteError).
     constraints : expressions φ^κ (= 0) or Equalities, each depending on the velocities.
     holonomic : f(t, q) = 0; they enter through ḟ = 0 (Appell's rule, seed 001 § 3 item 2).
@@ -176,6 +176,7 @@ class NonlinearSystem:
         if isinstance(virtual, str):
             if virtual != "chetaev":
                 raise ParseError(f"virtual must be 'chetaev' or a sequence of rows, not {virtual!r}")
+            #: the virtual-displacement rule: "chetaev" (the rows ∂φ/∂q̇) or "user" (rows given)
             self.virtual = "chetaev"
             self.virtual_matrix: sp.Matrix = J
         else:

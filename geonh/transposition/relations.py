@@ -41,9 +41,9 @@ k = n − m, F_k is Hamel's frame and γ_νλμ = β_{ν,μ,λ}.
 Misprints and omissions of the seeds (shown by computation in docs/transposition.md):
 
 * Hamel (17) reads b_{m,l} as (quasi, coordinate), the opposite of (13); only that reading
-  gives β_{i,s,m} = c^m_is (:func:`printed_hamel_beta`, :func:`hamel_matrices`).
+  gives β_{i,s,m} = c^m_is (:func:`~geonh.transposition.printed.printed_hamel_beta`, :func:`~geonh.transposition.printed.hamel_matrices`).
 * Neimark–Fufaev (1.5) is complete only when the a_λα do not depend on the q_σ; the general
-  formula replaces ∂/∂q_β by D_β (:func:`corrected_nf_gamma`).
+  formula replaces ∂/∂q_β by D_β (:func:`~geonh.transposition.printed.corrected_nf_gamma`).
 """
 from __future__ import annotations
 
@@ -126,6 +126,7 @@ class ConstrainedSetting:
                             "one free velocity (m ≥ 1)")
         self.space = space
         self.dependent: tuple[sp.Symbol, ...] = dep
+        #: the free (independent) true coordinates, in the order of ``space.q``
         self.free: tuple[sp.Symbol, ...] = free
         self.n = space.n
         self.m = len(free)
@@ -414,6 +415,7 @@ class TranspositionalRelations:
         t = space.t
         m = setting.m
         self.m = m
+        #: the free true coordinates of the setting (the r, s index set)
         self.free = setting.free
         self.rho: tuple[sp.Symbol, ...] = setting.dependent[:k]
         self.sigma: tuple[sp.Symbol, ...] = setting.dependent[k:]
@@ -452,13 +454,16 @@ class TranspositionalRelations:
         self.q_sigma = self.sigma
 
         # -- symbols and fields
+        #: {coordinate: its differential symbol d·} for the free coordinates, the ρ's and time
         self.d_symbols = {q: _d(q) for q in self.q_lambda}
         self.delta_symbols = {q: _delta(q) for q in self.q_lambda}
         dvec = [self.d_symbols[q] for q in self.q_lambda]
         xvec = [self.delta_symbols[q] for q in self.q_lambda]
         self.dt = self.d_symbols[t] if t is not None else None
         self.delta_t = self.delta_symbols[t] if t is not None else None
+        #: the quasi-differentials dπ_1, …, dπ_{m+k} (and dt when the space has time)
         self.dpi = tuple(sp.Symbol(f"dπ{i + 1}") for i in range(m + k)) + ((self.dt,) if t is not None else ())
+        #: the quasi-variations δπ_1, …, δπ_{m+k} (and δt when the space has time)
         self.deltapi = tuple(sp.Symbol(f"δπ{i + 1}") for i in range(m + k)) + (
             (self.delta_t,) if t is not None else ())
         self._dvec, self._xvec = dvec, xvec
