@@ -595,7 +595,26 @@ def to_native(obj, translation: Translation | None = None):
     return sympy_of(obj)
 
 
-class LazyArray(sp.ImmutableDenseNDimArray):
+class TidyArray(sp.ImmutableDenseNDimArray):
+    """A sympy ``ImmutableDenseNDimArray`` that displays its entries tidied: in Jupyter, by
+    ``sympy.latex`` and by IPython's pretty printing the entries go through the one size-bounded
+    tidying step (:func:`geonh.kernel.display.for_display`); ``str``, ``repr``, the entries and
+    every computation stay as computed.  Structure coefficients come as one of these on the
+    sympy backend and as its subclass :class:`LazyArray` on the symengine backend."""
+
+    # display (Jupyter, sympy.latex, IPython's pretty printing): the entries as shown to a user,
+    # through the one size-bounded tidying step; str, repr and the entries stay as computed
+    def _latex(self, printer) -> str:
+        return printer._print(for_display(self))
+
+    def _pretty(self, printer):
+        return printer._print(for_display(self))
+
+    def _repr_pretty_(self, p, cycle: bool) -> None:
+        p.text(str(for_display(self)))
+
+
+class LazyArray(TidyArray):
     """A sympy ``ImmutableDenseNDimArray`` whose entries are converted from symengine on first
     access (see "Results that stay in symengine" in the module docstring).
 
@@ -717,17 +736,6 @@ class LazyArray(sp.ImmutableDenseNDimArray):
     def converted(self) -> int:
         """How many entries are sympy objects already (the others wait in symengine)."""
         return self._loop_size - len(self._pending)
-
-    # display (Jupyter, sympy.latex, IPython's pretty printing): the entries as shown to a user,
-    # through the one size-bounded tidying step; str, repr and the entries stay as computed
-    def _latex(self, printer) -> str:
-        return printer._print(for_display(self))
-
-    def _pretty(self, printer):
-        return printer._print(for_display(self))
-
-    def _repr_pretty_(self, p, cycle: bool) -> None:
-        p.text(str(for_display(self)))
 
 
 def fraction_field_inverse(M: sp.MatrixBase):

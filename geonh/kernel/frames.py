@@ -299,8 +299,7 @@ class Frame:
                 for dd in range(n):
                     c[dd][a][b] = comp[dd]
                     c[dd][b][a] = -comp[dd]
-        # a LazyArray with every entry converted: it displays tidied, as the symengine route's
-        return _be.LazyArray.from_native((n, n, n), sp.flatten(c), {}, _be.Translation())
+        return _be.TidyArray(c)   # displays tidied, as the symengine route's LazyArray
 
     def _native_matrices(self) -> tuple[_be.Translation, Any, Any] | None:
         """(Translation, C, B) in symengine when that backend is active and C, B are supported
