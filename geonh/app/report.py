@@ -114,7 +114,8 @@ def inline(expr) -> Markup:
 
 def _visible_chars(mathml_body: str) -> int:
     """How many characters a MathML body shows (its text, an entity counting as one)."""
-    return len(re.sub(r"&#?\w+;", "x", re.sub(r"<[^>]*>", "", mathml_body).replace("\u2062", "")))
+    text = re.sub(r"<[^>]*>", "", mathml_body).replace("&InvisibleTimes;", "")
+    return len(re.sub(r"&#?\w+;", "x", text))
 
 
 def _pieces(rhs) -> list:
