@@ -172,10 +172,10 @@ def site(tmp_path_factory) -> Path:
 @pytest.mark.slow
 def test_the_docs_equations_render_offline_in_chromium(chromium, site):
     """The site's math renders with the network closed: MathJax shipped with the site or MathML."""
-    for page in ("equations.html", "conventions.html"):
-        found = inspect(chromium, (site / page).as_uri())
-        if page == "equations.html" or found["maths"] or found["mjx"]:
-            assert problems(found, mathjax=True) == [], page
+    found = inspect(chromium, (site / "equations.html").as_uri())
+    assert problems(found, mathjax=True) == []
+    found = inspect(chromium, (site / "conventions.html").as_uri())
+    assert [p for p in problems(found, mathjax=True) if p != "no rendered math on the page"] == []
 
 
 def screenshot(page: Path, out: Path, width: int = 1000) -> None:
