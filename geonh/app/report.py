@@ -156,7 +156,7 @@ def _block(pairs: Iterable[tuple]) -> tuple[Markup, list[str]]:
                 rows.append(f"<mtr><mtd>{left}</mtd><mtd><mo>=</mo></mtd><mtd>{right}</mtd></mtr>")
                 tex_rows.append(f"{left_tex} &= {right_tex}")
                 continue
-            sign = "" if sp.sympify(piece).could_extract_minus_sign() else "<mo>+</mo>"
+            sign = "" if piece.could_extract_minus_sign() else "<mo>+</mo>"
             rows.append(f"<mtr><mtd></mtd><mtd></mtd><mtd><mrow>{sign}<mspace width=\"0.5em\"></mspace>"
                         f"{right}</mrow></mtd></mtr>")
             tex_rows.append(rf"&\quad {'' if sign == '' else '+ '}{right_tex}")
