@@ -85,15 +85,32 @@ _MATH = re.compile(r'^<math[^>]*><semantics>(?P<body>.*)<annotation encoding="ap
                    r'(?P<tex>[^<]*)</annotation></semantics></math>$', re.S)
 
 
-#: parentheses around one token: kept at the token's height (a stretched fence around θ is taller than the line)
-_SIMPLE_FENCE = re.compile(r"<mo>\(</mo>(<m[inro]>[^<]*</m[inro]>)<mo>\)</mo>")
+_PAREN = re.compile(r"<mo>([()])</mo>")
+#: content that a fence should grow around (a fraction or a table); other fences keep the line's height
+_TALL = ("<mfrac", "<mtable")
+
+
+def _fences(body: str) -> str:
+    """``body`` with the parentheses around content without a fraction not stretched (the
+    browser's stretched fence around θ or a² is taller than the line)."""
+    fixed, stack = set(), []
+    for m in _PAREN.finditer(body):
+        if m.group(1) == "(":
+            stack.append(m)
+        elif stack:
+            opening = stack.pop()
+            if not any(t in body[opening.end():m.start()] for t in _TALL):
+                fixed.update((opening.start(), m.start()))
+    if not fixed:
+        return body
+    return _PAREN.sub(lambda m: f'<mo stretchy="false">{m.group(1)}</mo>' if m.start() in fixed else m.group(0),
+                      body)
 
 
 def _math_minus(body: str) -> str:
-    """MathML with its minus operators and negative numbers written with U+2212, and
-    parentheses around a single token not stretched."""
-    body = body.replace("<mo>-</mo>", f"<mo>{MINUS}</mo>").replace("<mn>-", f"<mn>{MINUS}")
-    return _SIMPLE_FENCE.sub(r'<mo stretchy="false">(</mo>\1<mo stretchy="false">)</mo>', body)
+    """MathML with its minus operators and negative numbers written with U+2212, and its
+    parentheses sized (:func:`_fences`)."""
+    return _fences(body.replace("<mo>-</mo>", f"<mo>{MINUS}</mo>").replace("<mn>-", f"<mn>{MINUS}"))
 
 
 def _parts(expr) -> tuple[str, str]:

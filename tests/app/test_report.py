@@ -207,3 +207,11 @@ def test_the_page_has_no_python_reprs_and_no_scrolling_boxes(tmp_path, capsys):
     assert "201 times, 0 &le; t &le; 1; state <math" in text
     assert text.count('<mtable class="aligned"') >= 5 and "<mo>-</mo>" not in text
     assert "2 random states, 60-digit arithmetic" in text
+
+
+def test_parentheses_stretch_only_around_fractions():
+    import sympy as sp
+    x, th, a = sp.symbols("x theta a")
+    ml = report.inline(sp.cos(th) * (x + a**2) / (1 + sp.cos(x / (a + 1))))
+    assert ml.count('<mo stretchy="false">(</mo>') == ml.count('<mo stretchy="false">)</mo>') == 2   # (a²+x), (θ)
+    assert ml.count("<mo>(</mo>") == ml.count("<mo>)</mo>") == 1                                   # around x/(a+1)
