@@ -135,15 +135,42 @@ def _visible_chars(mathml_body: str) -> int:
     return len(re.sub(r"&#?\w+;", "x", text))
 
 
+def _wide(expr) -> bool:
+    return isinstance(expr, sp.Basic) and not display.too_big(expr) and _visible_chars(_parts(expr)[0]) > ROW_CHARS
+
+
+def _terms(rhs) -> list:
+    """The terms of ``rhs``, a wide product with a sum among its factors multiplied out (at its
+    top level: c (a + b) -> c a + c b; at most three rounds), so that a long right side has
+    places to break."""
+    terms = list(sp.Add.make_args(rhs))
+    for _ in range(3):
+        out = []
+        for t in terms:
+            if isinstance(t, sp.Mul) and any(isinstance(f, sp.Add) for f in t.args) and _wide(t):
+                out += sp.Add.make_args(t.expand(deep=False, mul=True, multinomial=False, power_exp=False,
+                                                 power_base=False, log=False))
+            else:
+                out.append(t)
+        if len(out) == len(terms):
+            break
+        terms = out
+    return terms
+
+
 def _pieces(rhs) -> list:
-    """The right side ``rhs`` cut before terms so that each piece's MathML shows at most
-    :data:`ROW_CHARS` characters (a piece of one term may show more); one piece if it fits
-    or is no sum."""
-    if not isinstance(rhs, sp.Add) or _visible_chars(_parts(rhs)[0]) <= ROW_CHARS:
+    """The right side ``rhs`` cut before terms (:func:`_terms`) so that each piece's MathML
+    shows at most :data:`ROW_CHARS` characters (a piece of one term may show more); one piece
+    if it fits."""
+    if not _wide(rhs):
         return [rhs]
+    terms = _terms(rhs)
+    if len(terms) == 1:
+        return [rhs]
+    terms = sp.Add(*terms, evaluate=False).as_ordered_terms()
     pieces: list[list] = [[]]
     width = 0
-    for term in rhs.as_ordered_terms():
+    for term in terms:
         w = _visible_chars(_parts(term)[0]) + 3
         if pieces[-1] and width + w > ROW_CHARS:
             pieces.append([])
@@ -151,6 +178,12 @@ def _pieces(rhs) -> list:
         pieces[-1].append(term)
         width += w
     return [sp.Add(*p, evaluate=False) if len(p) > 1 else p[0] for p in pieces]
+
+
+def _negative_first(piece) -> bool:
+    """Does ``piece`` print with a leading minus (its first term, in the printer's order, negative)?"""
+    first = piece.as_ordered_terms()[0] if isinstance(piece, sp.Add) else piece
+    return bool(first.could_extract_minus_sign())
 
 
 def _side(expr) -> tuple[str, str]:
@@ -165,6 +198,8 @@ def _block(pairs: Iterable[tuple]) -> tuple[Markup, list[str]]:
     """(the display block of :func:`aligned`, each equation's LaTeX ``lhs = rhs`` on its own)."""
     rows, tex_rows, equations = [], [], []
     for lhs, rhs in pairs:
+        if rhs == 0 and _wide(lhs):            # a long constraint reads 0 = …, broken like a right side
+            lhs, rhs = sp.S.Zero, lhs
         left, left_tex = _side(lhs)
         pieces = [rhs] if display.too_big(rhs) else _pieces(rhs)
         for k, piece in enumerate(pieces):
@@ -173,7 +208,7 @@ def _block(pairs: Iterable[tuple]) -> tuple[Markup, list[str]]:
                 rows.append(f"<mtr><mtd>{left}</mtd><mtd><mo>=</mo></mtd><mtd>{right}</mtd></mtr>")
                 tex_rows.append(f"{left_tex} &= {right_tex}")
                 continue
-            sign = "" if piece.could_extract_minus_sign() else "<mo>+</mo>"
+            sign = "" if _negative_first(piece) else "<mo>+</mo>"
             rows.append(f"<mtr><mtd></mtd><mtd></mtd><mtd><mrow>{sign}<mspace width=\"0.5em\"></mspace>"
                         f"{right}</mrow></mtd></mtr>")
             tex_rows.append(rf"&\quad {'' if sign == '' else '+ '}{right_tex}")

@@ -215,3 +215,20 @@ def test_parentheses_stretch_only_around_fractions():
     ml = report.inline(sp.cos(th) * (x + a**2) / (1 + sp.cos(x / (a + 1))))
     assert ml.count('<mo stretchy="false">(</mo>') == ml.count('<mo stretchy="false">)</mo>') == 2   # (a²+x), (θ)
     assert ml.count("<mo>(</mo>") == ml.count("<mo>)</mo>") == 1                                   # around x/(a+1)
+
+
+def test_a_wide_product_and_a_wide_constraint_are_broken_too():
+    """c (a₀ + … + a₂₃) is multiplied out to break; a long constraint reads 0 = … and breaks."""
+    import sympy as sp
+    xs = sp.symbols("x0:24")
+    c, g = sp.symbols("c g")
+    wide = -g * sum((s * sp.cos(s) for s in xs), sp.S.Zero)
+    for lhs, rhs in [(c, wide), (wide, 0)]:
+        block = report.aligned([(lhs, rhs)])
+        rows = block.split("</mtable>")[0].split("<mtr>")[1:]
+        assert len(rows) >= 3 and all(report._visible_chars(r) <= report.ROW_CHARS + 12 for r in rows)
+        assert sum(r.count("<mi>cos</mi>") for r in rows) == 24
+        assert all(r.startswith("<mtd></mtd><mtd></mtd><mtd><mrow><mspace") for r in rows[1:])  # −g x cos x: minus first
+    assert report.aligned([(wide, 0)]).startswith(
+        '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics><mtable class="aligned" '
+        'columnalign="right center left"><mtr><mtd><mrow><mn>0</mn></mrow></mtd>')
