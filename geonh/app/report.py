@@ -27,6 +27,7 @@ object's type (an object without an entry shows its own text form, ``str``).
 from __future__ import annotations
 
 import base64
+import html as _html
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -113,12 +114,14 @@ def _math_minus(body: str) -> str:
     return _fences(body.replace("<mo>-</mo>", f"<mo>{MINUS}</mo>").replace("<mn>-", f"<mn>{MINUS}"))
 
 
+@lru_cache(maxsize=2048)
 def _parts(expr) -> tuple[str, str]:
-    """(presentation MathML body, LaTeX) of ``expr`` (:func:`geonh.kernel.display.mathml`)."""
+    """(presentation MathML body, LaTeX) of ``expr`` (:func:`geonh.kernel.display.mathml`, its
+    TeX annotation); cached, as a row's width, its pieces and its LaTeX print the same terms."""
     m = _MATH.match(display.mathml(expr, display=False))
     if m is None:  # pragma: no cover - display.mathml's format is fixed (a test pins it)
         raise GeonhError("display.mathml returned no <math><semantics> element")
-    return _math_minus(m.group("body")), display.latex(expr)
+    return _math_minus(m.group("body")), _html.unescape(m.group("tex"))
 
 
 def inline(expr) -> Markup:
