@@ -94,7 +94,8 @@ _TALL = ("<mfrac", "<mtable")
 def _fences(body: str) -> str:
     """``body`` with the parentheses around content without a fraction not stretched (the
     browser's stretched fence around θ or a² is taller than the line)."""
-    fixed, stack = set(), []
+    fixed: set[int] = set()
+    stack: list[re.Match] = []
     for m in _PAREN.finditer(body):
         if m.group(1) == "(":
             stack.append(m)
