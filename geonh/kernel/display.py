@@ -296,8 +296,20 @@ def latex(expr, **settings) -> str:
     return sp.latex(expr, symbol_names=names, **settings)
 
 
+#: an ampersand that starts no character reference (sympy's MathML text carries ``&InvisibleTimes;``, ``&#xB7;``)
+_BARE_AMPERSAND = re.compile(r"&(?!#?\w+;)")
+
+
 class _DotPrinter(MathMLPresentationPrinter):
-    """Presentation MathML with ``<mover>`` dot accents on rate symbols (by role)."""
+    """Presentation MathML with ``<mover>`` dot accents on rate symbols (by role), its text
+    escaped: sympy's printer writes text nodes raw (so that its entities survive), and a
+    symbol named ``<script>`` or the ``<`` of a relation would be markup."""
+
+    def __init__(self, settings=None):
+        super().__init__(settings)
+        raw = self.dom.createTextNode
+        self.dom.createTextNode = lambda data: raw(
+            _BARE_AMPERSAND.sub("&amp;", str(data)).replace("<", "&lt;").replace(">", "&gt;"))
 
     def _print_Symbol(self, sym, style="plain"):
         role = rate_role(sym)

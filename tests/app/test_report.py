@@ -5,6 +5,7 @@ import dataclasses
 import html
 import types
 
+import markupsafe
 import pytest
 
 from geonh import models
@@ -109,3 +110,125 @@ def test_each_object_renders_by_its_type():
     view = workbench.frame_view(models.get("unicycle"))
     assert report.html(view).startswith("<h2>Frame and structure coefficients</h2>")
     assert set(report.PAGES) == set(models.KINDS)
+
+
+# -- the page from its templates: escaping, aligned blocks, minus signs, no reprs --------------------------------
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def _no_markup_from(page: str) -> None:
+    assert "<script" not in page and "<img src=x" not in page and "onerror=alert(1)>" not in page
+
+
+def test_a_hostile_model_name_and_description_are_escaped():
+    sleigh = _lookalike(models.get("chaplygin-sleigh"), "mechanical")
+    sleigh.name, sleigh.description = HOSTILE, "a & b " + HOSTILE
+    page = report.report_html(sleigh, certify=False, simulate_t=0)
+    _no_markup_from(page)
+    assert str(markupsafe.escape(HOSTILE)) in page and "a &amp; b" in page
+
+
+def test_hostile_symbol_names_are_escaped():
+    import sympy as sp
+    from geonh.kernel import ConfigurationSpace
+    from geonh.systems import MechanicalSystem
+    q = sp.Symbol(HOSTILE)
+    space = ConfigurationSpace([q])
+    qd = space.qd[0]
+    page = report.html(MechanicalSystem(space, qd**2 / 2 - q))
+    _no_markup_from(page)
+    assert "&lt;script&gt;" in page
+    view = workbench.FrameView(None, {HOSTILE: qd}, {}, [(HOSTILE, "a", "b", q)], 0)
+    _no_markup_from(report.html(view))
+    _no_markup_from(report.html(workbench.GrowthView(HOSTILE, 2, None, HOSTILE)))
+    _no_markup_from(report.html(Certificate(False, 1.0, HOSTILE, 2)))
+    _no_markup_from(report.aligned([(q, q + 1)]) + report.inline(q))
+    assert "<mo>&lt;</mo>" in report.inline(sp.Lt(q, 1))           # a relation's "<" is text, not a tag
+
+
+def test_an_aligned_block_is_one_table_with_minus_signs():
+    import sympy as sp
+    a, b, x = sp.symbols("a b x")
+    block = report.aligned([(a, -b + x), (sp.Symbol("V"), sp.Integer(-3))])
+    assert block.count("<math") == 1 and block.count("<mtr>") == 2 and 'class="aligned"' in block
+    assert block.count("<mtd><mo>=</mo></mtd>") == 2
+    assert "<mo>-</mo>" not in block and "<mn>-" not in block and "<mo>\u2212</mo>" in block
+    assert "<mn>\u22123</mn>" in block
+    assert r"\begin{aligned}a &amp;= - b + x \\ V &amp;= -3\end{aligned}" in block     # its TeX annotation
+    assert report.aligned([]) == ""
+
+
+def test_a_long_right_side_continues_on_rows_broken_before_a_term():
+    import sympy as sp
+    xs = sp.symbols("x0:24")
+    rhs = sum((sp.Integer(k + 1) * s * sp.cos(s) for k, s in enumerate(xs)), sp.S.Zero) - xs[0] ** 2
+    block = report.aligned([(sp.Symbol("F"), rhs)])
+    rows = block.split("</mtable>")[0].split("<mtr>")[1:]
+    assert len(rows) >= 3
+    assert all(r.startswith("<mtd></mtd><mtd></mtd>") for r in rows[1:])        # continuations
+    assert all(report._visible_chars(r) <= report.ROW_CHARS + 12 for r in rows)
+    # every term once, in the rows and in the TeX annotation
+    assert sum(r.count("<mi>cos</mi>") for r in rows) == 24
+    tex = html.unescape(block.split('encoding="application/x-tex">')[1])
+    assert tex.count("&=") == 1 and tex.count(r"&\quad") == len(rows) - 1 and tex.count(r"\cos") == 24
+
+
+def test_numbers_in_text_get_minus_signs():
+    assert report.minus_signs("x -0.3 → -1e-05, 60-digit, tzenoff-II, t=-2") == \
+        "x \u22120.3 → \u22121e-05, 60-digit, tzenoff-II, t=\u22122"
+    assert report.number(-2.5) == "\u22122.5" and report.number(10.0) == "10"
+
+
+def test_the_certificate_names_its_number_of_random_states():
+    cert = Certificate(True, 2.5e-61, "random states, 60-digit arithmetic", 3)
+    assert "<td>3 random states, 60-digit arithmetic</td>" in report.html(cert)
+
+
+def test_the_templates_are_package_data():
+    import importlib.resources
+    import tomllib
+    from pathlib import Path
+    templates = importlib.resources.files("geonh.app") / "templates"
+    names = {p.name for p in templates.iterdir()}
+    assert {"report.html", "report.css", "certificate.html"} <= names
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["geonh"]
+    assert {f"app/templates/*{Path(n).suffix}" for n in names} <= set(patterns)
+
+
+@pytest.mark.slow
+def test_the_page_has_no_python_reprs_and_no_scrolling_boxes(tmp_path, capsys):
+    page = tmp_path / "r.html"
+    assert main(["report", "chaplygin-sleigh", "-o", str(page), "--t", "1"]) == 0
+    capsys.readouterr()
+    text = page.read_text(encoding="utf-8")
+    assert "overflow-x" not in text and "overflow:auto" not in text and 'class="eq"' not in text
+    assert "Trajectory(" not in text and "[&#x27;" not in text and "['" not in text
+    assert "201 times, 0 &le; t &le; 1; state <math" in text
+    assert text.count('<mtable class="aligned"') >= 5 and "<mo>-</mo>" not in text
+    assert "2 random states, 60-digit arithmetic" in text
+
+
+def test_parentheses_stretch_only_around_fractions():
+    import sympy as sp
+    x, th, a = sp.symbols("x theta a")
+    ml = report.inline(sp.cos(th) * (x + a**2) / (1 + sp.cos(x / (a + 1))))
+    assert ml.count('<mo stretchy="false">(</mo>') == ml.count('<mo stretchy="false">)</mo>') == 2   # (a²+x), (θ)
+    assert ml.count("<mo>(</mo>") == ml.count("<mo>)</mo>") == 1                                   # around x/(a+1)
+
+
+def test_a_wide_product_and_a_wide_constraint_are_broken_too():
+    """c (a₀ + … + a₂₃) is multiplied out to break; a long constraint reads 0 = … and breaks."""
+    import sympy as sp
+    xs = sp.symbols("x0:24")
+    c, g = sp.symbols("c g")
+    wide = -g * sum((s * sp.cos(s) for s in xs), sp.S.Zero)
+    for lhs, rhs in [(c, wide), (wide, 0)]:
+        block = report.aligned([(lhs, rhs)])
+        rows = block.split("</mtable>")[0].split("<mtr>")[1:]
+        assert len(rows) >= 3 and all(report._visible_chars(r) <= report.ROW_CHARS + 12 for r in rows)
+        assert sum(r.count("<mi>cos</mi>") for r in rows) == 24
+        assert all(r.startswith("<mtd></mtd><mtd></mtd><mtd><mrow><mspace") for r in rows[1:])  # −g x cos x: minus first
+    assert report.aligned([(wide, 0)]).startswith(
+        '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><semantics><mtable class="aligned" '
+        'columnalign="right center left"><mtr><mtd><mrow><mn>0</mn></mrow></mtd>')
