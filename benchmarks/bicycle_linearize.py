@@ -22,7 +22,8 @@ linearized lean-and-steer dynamics about the upright steady motion at every spee
 * ``sympy-test``  for reference, sympy's own test ``test_kane3.test_bicycle`` run as it is (its
   parametrization of the same benchmark, the same KanesMethod route, numbers checked inside).
 
-Timed: CPU seconds (``time.process_time``) and wall seconds of the child process from the
+Timed: CPU seconds (``time.process_time``; in the sweep plus the CPU of child processes, e.g. a C
+compiler, ``os.times``) and wall seconds of the child process from the
 first model statement to the numbers; ``import sympy`` / ``import geonh`` are not timed
 (reported separately).  Each repeat runs in a fresh Python process (sympy's cache cold), killed
 after ``--timeout`` seconds.  Reported: median over repeats, the ratio sympy / geonh (CPU), and
@@ -199,6 +200,7 @@ def route_sweep(exact: bool) -> dict:
     import geonh
     from geonh.models.bicycle import benchmark_operating_point, whipple_bicycle
     imported = time.process_time() - t_imp
+    t0 = os.times()                # child processes (a C compiler) count too: CPU = self + children
     c0, w0 = time.process_time(), time.perf_counter()
     model = whipple_bicycle()
     eq = model.equations("boltzmann-hamel")
@@ -213,6 +215,9 @@ def route_sweep(exact: bool) -> dict:
         lin = eq.linearize(benchmark_operating_point(model, float(v)), **kw)
         eigs.append(sorted((complex(z) for z in lin.eigenvalues()), key=lambda z: (round(z.real, 6), round(z.imag, 6))))
     c2, w2 = time.process_time(), time.perf_counter()
+    t2 = os.times()
+    children = (t2.children_user + t2.children_system) - (t0.children_user + t0.children_system)
+    c2 += children
     one_cpu, one_wall, lin_cpu, lin_wall = [], [], [], []
     ops = [benchmark_operating_point(model, 5.0 + 0.01 * k) for k in range(200 if not exact else 3)]
     for op in ops:                     # the normal call: Equations.linearize, then its eigenvalues
@@ -231,7 +236,7 @@ def route_sweep(exact: bool) -> dict:
         cache = _cache.stats()
     except ImportError:
         pass
-    return {"cpu": c2 - c0, "wall": w2 - w0, "import": imported,
+    return {"cpu": c2 - c0, "children": children, "wall": w2 - w0, "import": imported,
             "parts": {"model+equations": c1 - c0, "50 speeds": c2 - c1},
             "one_cpu": statistics.median(one_cpu), "one_wall": statistics.median(one_wall),
             "lin_cpu": statistics.median(lin_cpu), "lin_wall": statistics.median(lin_wall),
@@ -376,7 +381,7 @@ def sweep_main(args) -> None:
             if r is None:
                 sys.stderr.write(f"  {label}: failed or > {args.timeout:.0f} s\n")
                 break
-            sys.stderr.write(f"  cpu {r['cpu']:.2f} s, wall {r['wall']:.2f} s, one more point {r['one_cpu'] * 1e3:.2f} ms"
+            sys.stderr.write(f"  cpu {r['cpu']:.2f} s (children {r.get('children', 0.0):.2f}), wall {r['wall']:.2f} s, one more point {r['one_cpu'] * 1e3:.2f} ms"
                              f" {r['parts']} cache {r['cache']}\n")
             runs.append(r)
         results[label] = runs
