@@ -89,6 +89,15 @@ def test_width_grows_with_the_program():
     assert cbackend._width(10) == 4 and cbackend._width(5000) == 8
 
 
+def test_width_without_native_target_is_the_baseline_vector():
+    # generic vectors wider than the target holds made gcc's build take minutes on large programs
+    assert cbackend._width(10, native=False) == 2 and cbackend._width(5000, native=False) == 2
+    se = pytest.importorskip("symengine")
+    x, y = se.symbols("x y")
+    assert "#define WIDTH 2" in cbackend.c_source([x, y], [x * y + 1], native=False)
+    assert "#define WIDTH 4" in cbackend.c_source([x, y], [x * y + 1])
+
+
 @pytest.mark.slow
 def test_vector_statements_hold_generated_identifiers_only():
     names = ["a'b", "x[0]", "θ₁", "int", "/*", "\"; system(\"ls"]
