@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import sympy as sp
 
 from geonh import models
 from geonh.app import cli
@@ -417,6 +418,18 @@ def test_model_file_limits_and_kinds(capsys, tmp_path):
     model = files.loads(GOOD.replace('m = ["positive"]', "m = { positive = true }"))
     assert model.parameters[0].is_positive
     assert issubclass(ModelFileError, ParseError)
+
+
+def test_model_file_formulas_may_span_lines():
+    """A formula written as a TOML multi-line string: its line breaks and indentation are
+    whitespace, a # comment ends with its line (docs/model-files.md)."""
+    spread = GOOD.replace('kinetic_energy = "m/2*(x_dot**2 + phi_dot**2)"',
+                          'kinetic_energy = """\n    m/2*x_dot**2    # the slider\n    + m/2*phi_dot**2\n"""')
+    assert '"""' in spread
+    assert sp.expand(files.loads(spread).system.T - files.loads(GOOD).system.T) == 0
+    broken = GOOD.replace('potential = "k/2*x**2"', 'potential = """\n  k/2*x**2)\n  + (x\n"""')
+    with pytest.raises(ModelFileError, match="unmatched"):
+        files.loads(broken)
 
 
 # -- output files: checked before the work, never an input, written whole or not at all ----------------------------
