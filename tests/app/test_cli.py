@@ -138,13 +138,25 @@ def test_unknown_model_exit_code_2(capsys):
 
 
 # -- relations, equations, certify ------------------------------------------------------------------------
+def test_relations_write_differentials_side_by_side(capsys):
+    """The text output writes each product's differentials last, side by side (dt δtheta, not
+    dt*δtheta); the JSON keeps sympy's text."""
+    code, out, _ = run(capsys, "relations", "skate-on-belt", "--k", "0")
+    assert code == 0 and "y: (b*t dt δtheta + dtheta δx - dx δtheta)/cos(theta)**2" in out
+    assert "*δ" not in out and "*d" not in out and "on the motion, dδq - δdq:" in out
+    data = json.loads(run(capsys, "relations", "skate-on-belt", "--k", "0", "--format", "json")[1])
+    assert data["coordinates"]["y"] == "(b*dt*t*δtheta + dtheta*δx - dx*δtheta)/cos(theta)**2"
+
+
 def test_relations(capsys):
     code, out, _ = run(capsys, "relations", "rolling-disk", "--k", "0")
     assert code == 0 and "k = 0 (Suslov)" in out
-    assert "y: (dtheta*δx - dx*δtheta)/cos(theta)**2" in out
+    assert "y: (dtheta δx - dx δtheta)/cos(theta)**2" in out
+    assert "phi: (dtheta δx - dx δtheta)*sin(theta)/(R*cos(theta)**2)" in out
     code, out, _ = run(capsys, "relations", SLEIGH_FILE, "--format", "json")
     data = json.loads(out)
     assert data["k"] == 1 and data["rho"] == ["y"]
+    assert run(capsys, "relations", "rolling-disk", "--k", "0", "--format", "json")[1].count("dtheta*\\u03b4x") == 2
     assert run(capsys, "relations", "rolling-disk", "--k", "5")[0] == 2
 
 
