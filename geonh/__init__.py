@@ -130,7 +130,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(("Linearization", "eigenvalues", "linearize"), "geonh.analysis.linearize"),
     **dict.fromkeys(("DLATrajectory", "SweepResult", "Trajectory", "dla_integrate", "simulate", "sweep"),
                     "geonh.numerics"),
-    **dict.fromkeys(("Certificate", "same_motion"), "geonh.analysis.certificate"),
+    **dict.fromkeys(("Certificate", "certify_forms", "same_motion"), "geonh.analysis.certificate"),
     **dict.fromkeys(("advise_frame", "hamiltonize", "invariant_measure", "Integral", "IntegralSearch", "MomentumMap",
                      "NonholonomicMomentum", "SymmetryError", "check_symmetry", "conserved_momenta",
                      "energy_integral", "jacobi_integral", "momentum_map", "polynomial_first_integrals",
@@ -146,7 +146,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers
                            Integral, IntegralSearch, MomentumMap, NonholonomicMomentum, SymmetryError, check_symmetry,
                            conserved_momenta, energy_integral, jacobi_integral, momentum_map,
                            polynomial_first_integrals, verify_along)
-    from .analysis.certificate import Certificate, same_motion
+    from .analysis.certificate import Certificate, certify_forms, same_motion
     from .analysis.linearize import Linearization, eigenvalues, linearize
     from .numerics import DLATrajectory, SweepResult, Trajectory, dla_integrate, simulate, sweep
     from .numerics.compiled import ODEFunction
@@ -173,7 +173,8 @@ __all__ = [
     "udwadia_kalaba", "hertz", "hamilton_equations", "Linearization", "linearize", "eigenvalues", "advise_frame",
     "invariant_measure", "hamiltonize",
     # numerics, certificate, models
-    "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "sweep", "SweepResult", "Certificate", "same_motion", "models",
+    "ODEFunction", "simulate", "Trajectory", "dla_integrate", "DLATrajectory", "sweep", "SweepResult", "Certificate", "same_motion",
+    "certify_forms", "models",
     # analysis
     "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError", "check_symmetry",
     "audit", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map", "polynomial_first_integrals",

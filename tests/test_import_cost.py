@@ -54,6 +54,13 @@ def test_lazy_names_are_the_eager_objects_and_dir_is_complete():
     assert same == [True] * 5
 
 
+def test_certify_forms_is_a_top_level_name():
+    """``geonh.certify_forms`` is the certificate's ``certify_forms``, like ``geonh.same_motion``."""
+    import geonh
+    from geonh.analysis.certificate import certify_forms
+    assert "certify_forms" in geonh.__all__ and geonh.certify_forms is certify_forms
+
+
 def test_star_import_and_moved_names_after_lazy_loading():
     """``from geonh import *`` gives every public name; a moved name still raises MovedError
     (the lazy ``__getattr__`` passes it on to :func:`geonh.moved.package_getattr`)."""

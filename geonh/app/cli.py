@@ -50,6 +50,8 @@ from typing import BinaryIO, cast
 
 import click
 import sympy as sp
+from sympy.printing.precedence import precedence
+from sympy.printing.str import StrPrinter
 
 from .. import models
 from ..kernel import display
@@ -498,6 +500,40 @@ def show_cmd(ctx, model, full, growth, fmt):
 
 
 # -- relations -------------------------------------------------------------------------------------------
+class _DifferentialsPrinter(StrPrinter):
+    """sympy's text, with the differentials of each product written last and side by side, as
+    the books write them: ``(dtheta δx - dx δtheta)/cos(theta)**2`` and ``-Omega*sin(psi) dt δphi``,
+    not ``dtheta*δx`` and ``-Omega*dt*δphi*sin(psi)``."""
+
+    def __init__(self, differentials: set):
+        super().__init__()
+        self.differentials = differentials
+
+    def _print_Mul(self, expr):
+        diffs = [a for a in expr.args if a in self.differentials]
+        if not diffs:
+            return super()._print_Mul(expr)
+        rest = sp.Mul(*(a for a in expr.args if a not in self.differentials))
+        d = " ".join(self._print(a) for a in diffs)
+        sign = ""
+        if rest.could_extract_minus_sign():
+            sign, rest = "-", -rest
+        if rest == 1:
+            return sign + d
+        r = self._print(rest)
+        if precedence(rest) < precedence(expr) or sp.fraction(rest)[1] != 1:   # (x/R) dx δy, never x/R dx δy
+            r = f"({r})"
+        return f"{sign}{r} {d}"
+
+
+def _differentials_text(expr, rel) -> str:
+    """An expression of the transpositional relations ``rel`` (a
+    :class:`~geonh.TranspositionalRelations`) as plain text, its d and δ symbols side by side
+    (:class:`_DifferentialsPrinter`)."""
+    syms = (*rel.d_symbols.values(), *rel.delta_symbols.values(), *rel.dpi, *rel.deltapi)
+    return _DifferentialsPrinter({s for s in syms if s is not None}).doprint(expr)
+
+
 @cli.command("relations")
 @click.argument("model")
 @click.option("--k", "k", type=int, default=None,
@@ -526,10 +562,10 @@ def relations_cmd(ctx, model, k, fmt):
                f"({'Hamel/Volterra' if k == n - m else 'Suslov' if k == 0 else 'intermediate'})")
     click.echo(f"free: {', '.join(s.name for s in rel.free)}; rho: {', '.join(s.name for s in rel.rho) or '-'}; "
                f"sigma: {', '.join(s.name for s in rel.sigma) or '-'}")
-    click.echo("on the motion, d delta q - delta d q:")
+    click.echo("on the motion, dδq - δdq:")
     for q, e in rows:
-        click.echo(f"  {q}: {e}")
-    click.echo("gamma_(nu,lambda,mu), d delta pi_lambda - delta d pi_lambda = gamma dpi_mu deltapi_nu (non-zero):")
+        click.echo(f"  {q}: {_differentials_text(e, rel)}")
+    click.echo("gamma_(nu,lambda,mu), dδπ_lambda - δdπ_lambda = gamma_(nu,lambda,mu) dπ_mu δπ_nu (non-zero):")
     for a, b, c, v in gam:
         click.echo(f"  gamma_({a},{b},{c}) = {v}")
     if not gam:

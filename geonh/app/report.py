@@ -60,9 +60,14 @@ def minus_signs(text: str) -> str:
     return re.sub(r"(?<![\w.])-(?=\.?\d)", MINUS, str(text))
 
 
-def number(x: float) -> str:
-    """``x`` to 6 significant digits, with a minus sign (U+2212) if negative."""
-    return minus_signs(f"{float(x):.6g}")
+def number(x: float, digits: int = 6) -> Markup:
+    """``x`` to ``digits`` significant digits as HTML, typeset: a minus sign (U+2212) if
+    negative, and a power of ten as ``× 10`` with a superscript exponent
+    (``2.97 × 10<sup>−61</sup>``, never ``2.97e-61``)."""
+    mantissa, _, exponent = f"{float(x):.{digits}g}".partition("e")
+    if not exponent:
+        return Markup(minus_signs(mantissa))
+    return Markup("{} \u00d7 10<sup>{}</sup>").format(minus_signs(mantissa), minus_signs(str(int(exponent))))
 
 
 @lru_cache(maxsize=1)
@@ -311,7 +316,7 @@ def _method(cert: Certificate) -> str:
 @html.register
 def _certificate(cert: Certificate) -> str:
     return render("certificate.html", verdict="same motion" if cert.same else "DIFFERENT",
-                  residual=f"{cert.max_residual:.3g}", method=_method(cert))
+                  residual=number(cert.max_residual, 3), method=_method(cert))
 
 
 def _state(names: Iterable[str]) -> Markup:

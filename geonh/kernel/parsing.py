@@ -50,11 +50,13 @@ from __future__ import annotations
 
 import ast
 import contextvars
+import io
 import keyword
 import math
 import numbers
 import re
 import sys
+import tokenize
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -146,6 +148,25 @@ def _ast_parse(text: str) -> ast.Expression:
         sys.setrecursionlimit(old)
 
 
+def _joined(text: str) -> str | None:
+    """A formula spread over lines, in parentheses: inside brackets Python reads line breaks
+    and indentation as whitespace (implicit line joining, The Python Language Reference §2.1.6),
+    and a ``#`` comment ends at its line.  ``None`` if the added parentheses do not enclose the
+    whole formula (``a) + (b`` would pair them with its own), which is then no formula."""
+    joined = "(" + text + "\n)"
+    depth, closed = 0, 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(joined).readline):
+            if tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth -= 1
+                closed += depth == 0
+    except (tokenize.TokenError, SyntaxError):  # unbalanced: the parse reports it
+        return joined
+    return joined if closed <= 1 else None
+
+
 def _limit_error(what: str, problem: str, name: str) -> LimitError:
     value = getattr(_LIMITS.get(), name)
     kind = "too deep" if name == "depth" else "too large"
@@ -204,8 +225,14 @@ def _parse(text: str, symbols: Iterable[sp.Symbol], what: str, compare: bool):
     too_deep = (f"{what}: the formula is nested more deeply than Python's parser allows (e.g. a sum of "
                 "thousands of terms, or hundreds of nested parentheses); build so large an expression "
                 "in sympy and pass the sympy object")
+    if "\n" in text or "\r" in text:   # a formula over several lines (a TOML """...""" string)
+        joined = _joined(text)
+        if joined is None:
+            raise ParseError(f"{what}: {text!r:.200} is not a formula (unmatched ')')")
+    else:
+        joined = text
     try:
-        tree = _ast_parse(text)
+        tree = _ast_parse(joined)
     except SyntaxError as e:
         if "too many nested" in str(e.msg):
             raise LimitError(too_deep) from None
@@ -219,7 +246,7 @@ def _parse(text: str, symbols: Iterable[sp.Symbol], what: str, compare: bool):
         count += 1
         if count > lim.nodes:
             raise _limit_error(what, f"the formula has more than {lim.nodes} nodes", "nodes")
-    builder = _Builder(text, _name_map(symbols), what, lim)
+    builder = _Builder(text, _name_map(symbols), what, lim, source=joined)
     try:
         body = tree.body
         if compare:
@@ -243,8 +270,10 @@ class _Builder:
     it.  Chains of ``+ -`` and of ``* /`` are built in one step (``Add``/``Mul`` of all the
     terms: no recursion, no quadratic rebuilding), chains of unary signs too."""
 
-    def __init__(self, text: str, known: dict, what: str, lim: Limits):
+    def __init__(self, text: str, known: dict, what: str, lim: Limits, source: str | None = None):
+        # text: the formula as given (for messages); source: the text parsed (the node offsets')
         self.text, self.known, self.what, self.lim = text, known, what, lim
+        self.source = text if source is None else source
 
     def apply(self, op):
         """Run one sympy operation; its arithmetic errors become ParseError."""
@@ -304,7 +333,7 @@ class _Builder:
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
                 fn = (node.func.id if isinstance(node.func, ast.Name)
-                      else (ast.get_source_segment(self.text.strip(), node.func) or type(node.func).__name__)[:60])
+                      else (ast.get_source_segment(self.source, node.func) or type(node.func).__name__)[:60])
                 raise ParseError(f"{what}: calling {fn!r} is not allowed; allowed functions: "
                                  f"{', '.join(sorted(FUNCTIONS))}")
             if node.keywords:
@@ -345,7 +374,7 @@ class _Builder:
             size = self.sized(_int_digits(v))
             return sp.Integer(v), size
         if isinstance(v, float):
-            seg = (ast.get_source_segment(self.text, node) or repr(v)).replace("_", "")
+            seg = (ast.get_source_segment(self.source, node) or repr(v)).replace("_", "")
             m = _DECIMAL.fullmatch(seg)
             if m is None:
                 raise ParseError(f"{what}: {seg!r} is not a decimal number")

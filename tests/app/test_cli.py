@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import sympy as sp
 
 from geonh import models
 from geonh.app import cli
@@ -137,13 +138,25 @@ def test_unknown_model_exit_code_2(capsys):
 
 
 # -- relations, equations, certify ------------------------------------------------------------------------
+def test_relations_write_differentials_side_by_side(capsys):
+    """The text output writes each product's differentials last, side by side (dt δtheta, not
+    dt*δtheta); the JSON keeps sympy's text."""
+    code, out, _ = run(capsys, "relations", "skate-on-belt", "--k", "0")
+    assert code == 0 and "y: (b*t dt δtheta + dtheta δx - dx δtheta)/cos(theta)**2" in out
+    assert "*δ" not in out and "*d" not in out and "on the motion, dδq - δdq:" in out
+    data = json.loads(run(capsys, "relations", "skate-on-belt", "--k", "0", "--format", "json")[1])
+    assert data["coordinates"]["y"] == "(b*dt*t*δtheta + dtheta*δx - dx*δtheta)/cos(theta)**2"
+
+
 def test_relations(capsys):
     code, out, _ = run(capsys, "relations", "rolling-disk", "--k", "0")
     assert code == 0 and "k = 0 (Suslov)" in out
-    assert "y: (dtheta*δx - dx*δtheta)/cos(theta)**2" in out
+    assert "y: (dtheta δx - dx δtheta)/cos(theta)**2" in out
+    assert "phi: (dtheta δx - dx δtheta)*sin(theta)/(R*cos(theta)**2)" in out
     code, out, _ = run(capsys, "relations", SLEIGH_FILE, "--format", "json")
     data = json.loads(out)
     assert data["k"] == 1 and data["rho"] == ["y"]
+    assert run(capsys, "relations", "rolling-disk", "--k", "0", "--format", "json")[1].count("dtheta*\\u03b4x") == 2
     assert run(capsys, "relations", "rolling-disk", "--k", "5")[0] == 2
 
 
@@ -417,6 +430,18 @@ def test_model_file_limits_and_kinds(capsys, tmp_path):
     model = files.loads(GOOD.replace('m = ["positive"]', "m = { positive = true }"))
     assert model.parameters[0].is_positive
     assert issubclass(ModelFileError, ParseError)
+
+
+def test_model_file_formulas_may_span_lines():
+    """A formula written as a TOML multi-line string: its line breaks and indentation are
+    whitespace, a # comment ends with its line (docs/model-files.md)."""
+    spread = GOOD.replace('kinetic_energy = "m/2*(x_dot**2 + phi_dot**2)"',
+                          'kinetic_energy = """\n    m/2*x_dot**2    # the slider\n    + m/2*phi_dot**2\n"""')
+    assert '"""' in spread
+    assert sp.expand(files.loads(spread).system.T - files.loads(GOOD).system.T) == 0
+    broken = GOOD.replace('potential = "k/2*x**2"', 'potential = """\n  k/2*x**2)\n  + (x\n"""')
+    with pytest.raises(ModelFileError, match="unmatched"):
+        files.loads(broken)
 
 
 # -- output files: checked before the work, never an input, written whole or not at all ----------------------------

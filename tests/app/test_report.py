@@ -101,7 +101,8 @@ def test_the_application_asks_a_model_its_kind():
 
 def test_each_object_renders_by_its_type():
     cert = Certificate(True, 1.5e-31, "exact rational states", 2)
-    assert report.html(cert) == ("<td>same motion</td><td>1.5e-31</td><td>exact rational states</td>")
+    assert report.html(cert) == ("<td>same motion</td><td>1.5 \u00d7 10<sup>\u221231</sup></td>"
+                                 "<td>exact rational states</td>")
     aumann = models.get("aumann-3.1")
     analysis = analyze_constraints(aumann.space, list(aumann.constraints))
     assert str(analysis) == analysis.explain()
@@ -177,6 +178,18 @@ def test_numbers_in_text_get_minus_signs():
     assert report.minus_signs("x -0.3 → -1e-05, 60-digit, tzenoff-II, t=-2") == \
         "x \u22120.3 → \u22121e-05, 60-digit, tzenoff-II, t=\u22122"
     assert report.number(-2.5) == "\u22122.5" and report.number(10.0) == "10"
+
+
+def test_powers_of_ten_are_typeset():
+    """A number in scientific notation reads 2.97 × 10⁻⁶¹ (superscript exponent, real minus
+    signs), never 2.97e-61; the certificate's residual is one."""
+    assert report.number(2.97e-61, 3) == "2.97 \u00d7 10<sup>\u221261</sup>"
+    assert report.number(-1.5e20) == "\u22121.5 \u00d7 10<sup>20</sup>"
+    assert report.number(1e-5) == "1 \u00d7 10<sup>\u22125</sup>"
+    assert report.number(0.0, 3) == "0" and report.number(0.25) == "0.25"
+    cert = Certificate(True, 2.97e-61, "random states, 60-digit arithmetic", 3)
+    cell = report.html(cert).split("</td>")[1]
+    assert cell == "<td>2.97 \u00d7 10<sup>\u221261</sup>" and "e-" not in report.html(cert)
 
 
 def test_the_certificate_names_its_number_of_random_states():

@@ -6,7 +6,7 @@ import sympy as sp
 from hypothesis import given, settings, strategies as st
 
 import geonh as g
-from geonh.kernel.parsing import as_expr, parse
+from geonh.kernel.parsing import as_expr, parse, parse_condition
 
 
 def test_formulas_over_the_space_symbols():
@@ -17,6 +17,24 @@ def test_formulas_over_the_space_symbols():
     assert parse("0.1*x", S.q) == sp.Rational(1, 10) * x
     assert parse("m*g*l", ()) == sp.Symbol("m", real=True) * sp.Symbol("g", real=True) * sp.Symbol("l", real=True)
     assert parse("2**-1 + pi", ()) == sp.Rational(1, 2) + sp.pi
+
+
+def test_a_formula_may_span_lines():
+    """Line breaks and indentation inside a formula are whitespace (a TOML multi-line string),
+    and a # comment ends with its line; parentheses that do not close inside the formula are
+    still errors."""
+    S = g.ConfigurationSpace("x y theta")
+    x, y, th = S.q
+    one_line = parse("sin(theta)*x_dot - cos(theta)*y_dot + x/2", S.state_symbols)
+    for text in ("\n    sin(theta)*x_dot\n    - cos(theta)*y_dot\n    + x/2\n",
+                 "sin(theta)*x_dot -\n\tcos(theta)*y_dot  # the knife edge\n  + x/2",
+                 "sin(theta)*x_dot - cos(theta)*y_dot +\r\n x/2"):
+        assert parse(text, S.state_symbols) == one_line
+    assert parse_condition("x +\n  y > 1", S.q) == parse_condition("x + y > 1", S.q)
+    for text, words in (("sin)(x\n", "unmatched"), ("x) + (y\n", "unmatched"), ("x +\n", "not a formula"),
+                        ("x\n)(", "unmatched"), ("x +\n y.real", "Attribute")):
+        with pytest.raises(g.ParseError, match=words):
+            parse(text, S.q, what="test input")
 
 
 @pytest.mark.parametrize("text, words", [
