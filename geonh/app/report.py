@@ -82,7 +82,7 @@ def _templates() -> jinja2.Environment:
 
 def render(template: str, **values) -> Markup:
     """The HTML of template ``template`` (a file of ``geonh/app/templates``) with ``values``;
-    strings among them are escaped, :class:`~markupsafe.Markup` is inserted as it is."""
+    strings among them are escaped, ``markupsafe.Markup`` is inserted as it is."""
     return Markup(_templates().get_template(template).render(**values))
 
 

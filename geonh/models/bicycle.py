@@ -338,7 +338,7 @@ def _benchmark(mats: Mapping) -> dict:
 
 def _working_digits(digits) -> int:
     """The decimal digits of the benchmark helpers: ``digits``, or geonh's working precision
-    (:func:`geonh.set_precision`, 60 by default) when None — never mpmath's global ``mp.dps``."""
+    (:func:`geonh.kernel.evaluation.set_precision`, 60 by default) when None — never mpmath's global ``mp.dps``."""
     if digits is None:
         return precision()
     if isinstance(digits, bool) or not isinstance(digits, int) or not 15 <= digits <= 10_000:
@@ -350,7 +350,7 @@ def _working_digits(digits) -> int:
 def state_matrix(mats: Mapping, v, *, digits: int | None = None) -> mpmath.matrix:
     """A(v) of the benchmark's lean-steer system, state (φ, δ, φ̇, δ̇), from the matrices of
     :func:`benchmark_matrices`: mpmath numbers with ``digits`` decimal digits (default: geonh's
-    working precision, :func:`geonh.set_precision`; mpmath's own ``mp.dps`` plays no part)."""
+    working precision, :func:`geonh.kernel.evaluation.set_precision`; mpmath's own ``mp.dps`` plays no part)."""
     with mpmath.workdps(_working_digits(digits)):
         return _state_matrix(_benchmark(mats), _number(v, "speed v"))
 
@@ -373,7 +373,7 @@ def _state_matrix(mats: dict, v) -> mpmath.matrix:
 def eigenvalues_at(mats: Mapping, v, *, digits: int | None = None) -> list:
     """Eigenvalues of the benchmark's lean-steer system at speed v (mpmath, sorted by real part),
     computed with ``digits`` decimal digits (default: geonh's working precision,
-    :func:`geonh.set_precision`; mpmath's ``mp.dps`` plays no part)."""
+    :func:`geonh.kernel.evaluation.set_precision`; mpmath's ``mp.dps`` plays no part)."""
     from ..analysis.linearize import eigenvalues
     with mpmath.workdps(_working_digits(digits)):
         return eigenvalues(state_matrix(mats, v, digits=digits), high_precision=True)
@@ -382,7 +382,7 @@ def eigenvalues_at(mats: Mapping, v, *, digits: int | None = None) -> list:
 def capsize_speed(mats: Mapping, *, digits: int | None = None):
     """The capsize speed: the real eigenvalue crosses 0 where det(g K0 + v² K2) = 0 (a
     quadratic in v²; the root in the benchmark's stable range, the larger positive one), with
-    ``digits`` decimal digits (default: geonh's working precision, :func:`geonh.set_precision`)."""
+    ``digits`` decimal digits (default: geonh's working precision, :func:`geonh.kernel.evaluation.set_precision`)."""
     with mpmath.workdps(_working_digits(digits)):
         return _capsize(_benchmark(mats))
 
@@ -428,7 +428,7 @@ def weave_speed(mats: Mapping, bracket=(3, 5), *, digits: int | None = None):
     """The weave speed: the oscillatory pair crosses the imaginary axis, where the Hurwitz
     determinant a1 a2 a3 − a0 a3² − a1² a4 of det(M s² + v C1 s + g K0 + v² K2) vanishes
     (found by mpmath's root finder inside ``bracket``), with ``digits`` decimal digits
-    (default: geonh's working precision, :func:`geonh.set_precision`).  The weave pair itself
+    (default: geonh's working precision, :func:`geonh.kernel.evaluation.set_precision`).  The weave pair itself
     is born at :func:`weave_onset_speed`."""
     mats, pair = _bracket(mats, bracket, digits)
 
@@ -452,9 +452,9 @@ def _quartic_discriminant(a, b, c, d, e):
 def weave_onset_speed(mats: Mapping, bracket=(0.1, 3), *, digits: int | None = None):
     """The speed where two real eigenvalues of the lean-steer system meet and become the
     complex weave pair: the zero, inside ``bracket``, of the discriminant of the characteristic
-    quartic det(M s² + v C1 s + g K0 + v² K2) (:func:`_quartic_discriminant`: four real roots
+    quartic det(M s² + v C1 s + g K0 + v² K2) (``_quartic_discriminant``: four real roots
     below it, a complex pair above), found by mpmath's root finder with ``digits`` decimal digits
-    (default: geonh's working precision, :func:`geonh.set_precision`).  For the benchmark
+    (default: geonh's working precision, :func:`geonh.kernel.evaluation.set_precision`).  For the benchmark
     bicycle ≈ 0.684 m/s (Meijaard, Papadopoulos, Ruina & Schwab 2007, Proc. R. Soc. A 463,
     1955–1982, §7: the weave mode appears at v_d ≈ 0.684 m/s, and becomes stable at the
     weave speed, :func:`weave_speed`).  A bracket over which the discriminant keeps its sign
