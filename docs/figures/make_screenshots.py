@@ -9,13 +9,15 @@ Taken by the headless Chromium of ``tests/app/test_browser.py`` (Debian's ``chro
 ``BASE`` is another checkout of geonh (the "before" images were taken from commit 2bb1b9d:
 ``git worktree add --detach ../base 2bb1b9d``); its code is imported through ``PYTHONPATH``
 while this script, the browser and the notebook machinery stay the ones of this checkout.
-``--only report,equations,notebook`` takes a subset; ``--site DIR`` uses a site built already.  Needs the test extra and ``nbconvert``
+``--only report,equations,conventions,notebook`` takes a subset; ``--site DIR`` uses a site built already.  Needs the test extra and ``nbconvert``
 (``pip install nbconvert``); not run by the test suite.
 
 - ``report_*.png``: ``geonh report chaplygin-sleigh`` as a full page.
 - ``docs_equations_*.png``: the site's ``equations.html`` (built with ``sphinx -b html`` from the
   checkout's ``docs/``), one window scrolled to § 2 (Boltzmann–Hamel).  The site is opened with
   the network closed, as an offline reader sees it.
+- ``docs_conventions_*.png``: the same for ``conventions.html`` at "Fields, forms, brackets", the
+  page that held the site's only typeset formulas before (MathJax from a network address).
 - ``notebook_*.png``: the notebook ``notebook_demo.ipynb`` (written by :func:`notebook`), executed
   by a Jupyter kernel on the checkout's code and converted to HTML by nbconvert.  The page
   typesets the notebook's LaTeX with MathJax 3 from the ``sphinx-mathjax-offline`` package (as
@@ -141,20 +143,24 @@ def report(code: Path, out: Path, work: Path) -> None:
     shoot(page, out)
 
 
-def equations(code: Path, out: Path, work: Path, site: Path | None = None) -> None:
-    """``site``: the site built already from ``code``'s docs (default: built here)."""
+def build_site(code: Path, work: Path, site: Path | None = None) -> Path:
+    """The HTML site of ``code``'s docs/: ``site`` where built already, else built in ``work``."""
     if site is None:
         site = work / "site"
         subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(code / "docs"), str(site),
                         "-d", str(work / "doctrees")], env=_env(code), check=True, timeout=1800, cwd=work)
-    shoot(site / "equations.html", out, height=1100, anchor="#boltzmannhamel-hamel-s-lagrangeeuler-"
-          "equations-boltzmann-hamel-system-frame")
+    return site
+
+
+#: the site's pages and where their screenshots look: (page, section id, window height)
+PAGES = {"equations": ("equations.html", "boltzmannhamel-hamel-s-lagrangeeuler-equations-boltzmann-hamel-system-frame", 1100),
+         "conventions": ("conventions.html", "fields-forms-brackets", 700)}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="the checkout of the 'before' code")
-    parser.add_argument("--only", default="report,equations,notebook")
+    parser.add_argument("--only", default="report,equations,conventions,notebook")
     parser.add_argument("--site", type=Path, help="the HTML site built already from the checkout's docs/")
     args = parser.parse_args(argv)
     code, tag = (args.before.resolve(), "before") if args.before else (ROOT, "after")
@@ -163,8 +169,10 @@ def main(argv: list[str] | None = None) -> None:
         work = Path(tmp)
         if "report" in only:
             report(code, HERE / f"report_{tag}.png", work)
-        if "equations" in only:
-            equations(code, HERE / f"docs_equations_{tag}.png", work, args.site)
+        for name, (page, section, height) in PAGES.items():
+            if name in only:
+                site = args.site = build_site(code, work, args.site)
+                shoot(site / page, HERE / f"docs_{name}_{tag}.png", height=height, anchor=f"#{section}")
         if "notebook" in only:
             page = notebook_html(code, work / "notebook.html")
             shoot(page, HERE / f"notebook_{tag}.png", width=900)
