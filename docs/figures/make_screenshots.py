@@ -9,8 +9,9 @@ Taken by the headless Chromium of ``tests/app/test_browser.py`` (Debian's ``chro
 ``BASE`` is another checkout of geonh (the "before" images were taken from commit 2bb1b9d:
 ``git worktree add --detach ../base 2bb1b9d``); its code is imported through ``PYTHONPATH``
 while this script, the browser and the notebook machinery stay the ones of this checkout.
-``--only report,equations,conventions,notebook`` takes a subset; ``--site DIR`` uses a site built already.  Needs the test extra and ``nbconvert``
-(``pip install nbconvert``); not run by the test suite.
+``--only report,equations,conventions,notebook`` takes a subset; ``--site DIR`` uses a site
+built already.  Needs the test extra and ``nbconvert`` (``pip install nbconvert``); not run by
+the test suite.
 
 - ``report_*.png``: ``geonh report chaplygin-sleigh`` as a full page.
 - ``docs_equations_*.png``: the site's ``equations.html`` (built with ``sphinx -b html`` from the
@@ -18,7 +19,8 @@ while this script, the browser and the notebook machinery stay the ones of this 
   the network closed, as an offline reader sees it.
 - ``docs_conventions_*.png``: the same for ``conventions.html`` at "Fields, forms, brackets", the
   page that held the site's only typeset formulas before (MathJax from a network address).
-- ``notebook_*.png``: the notebook ``notebook_demo.ipynb`` (written by :func:`notebook`), executed
+- ``notebook_*.png``: the notebook of :data:`CELLS` (written by :func:`notebook`; ``--keep DIR``
+  keeps it executed as ``DIR/notebook.ipynb``; not under docs/, where myst-nb would read it), executed
   by a Jupyter kernel on the checkout's code and converted to HTML by nbconvert.  The page
   typesets the notebook's LaTeX with MathJax 3 from the ``sphinx-mathjax-offline`` package (as
   JupyterLab does with its own copy), so both images show what a notebook user sees; only the
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -72,8 +75,7 @@ def notebook():
 
 def _env(code: Path) -> dict:
     """The environment that imports geonh from the checkout ``code``, offline and quiet."""
-    env = dict(os.environ, PYTHONPATH=str(code), GEONH_CACHE_DIR=tempfile.mkdtemp(prefix="geonh-cache-"),
-               MPLBACKEND="module://matplotlib_inline.backend_inline")
+    env = dict(os.environ, PYTHONPATH=str(code), GEONH_CACHE_DIR=tempfile.mkdtemp(prefix="geonh-cache-"))
     env.pop("GEONH_PROGRESS", None)
     return env
 
@@ -97,15 +99,17 @@ def notebook_html(code: Path, out: Path) -> Path:
         os.environ.clear()
         os.environ.update(saved)
     offline = importlib.import_module("sphinx-mathjax-offline")     # the package's name has hyphens
-    mathjax = Path(offline.__file__).parent / "static" / "mathjax" / "tex-chtml.js"
+    mathjax = Path(str(offline.__file__)).parent / "static" / "mathjax" / "tex-chtml.js"
     exporter = HTMLExporter(template_name="lab", mathjax_url=mathjax.as_uri())
     body, _ = exporter.from_notebook_node(nb)
     # nbconvert configures MathJax 2 (``MathJax.Hub.Config``), which MathJax 3 ignores; without
     # ``$`` as a delimiter it would leave sympy's ``$\displaystyle ...$`` outputs as raw TeX
     body = body.replace("<head>", "<head>\n" + _MATHJAX3, 1)
-    # the lab template's output boxes scroll (overflow auto), which puts a scrollbar beside
-    # every typeset output in a headless screenshot; JupyterLab shows none there
+    # the lab template's output boxes scroll (overflow auto): with MathJax 3's display margins
+    # each typeset output got a vertical scrollbar, an artefact of this export (same before/after)
     body = body.replace("</head>", "<style>.jp-OutputArea-output { overflow: visible !important; }</style>\n</head>", 1)
+    # require.js from a network address (for widgets, none here): the page loads nothing remote
+    body = re.sub(r'<script src="https?://[^"]*"></script>', "", body)
     out.write_text(body, encoding="utf-8")
     nbformat.write(nb, str(out.with_suffix(".ipynb")))
     return out
@@ -131,8 +135,8 @@ def shoot(page: Path, out: Path, *, width: int = 1000, height: int | None = None
             driver.quit()
     image = Image.open(out).convert("RGB")
     if scale != 1.0:
-        image = image.resize((round(image.width * scale), round(image.height * scale)), Image.LANCZOS)
-    image.quantize(colors=256, method=Image.MEDIANCUT).save(out, optimize=True)
+        image = image.resize((round(image.width * scale), round(image.height * scale)), Image.Resampling.LANCZOS)
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(out, optimize=True)
     print(f"{out.relative_to(ROOT)}: {image.width}×{image.height}, {out.stat().st_size // 1024} KiB")
 
 
@@ -161,24 +165,23 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="the checkout of the 'before' code")
     parser.add_argument("--only", default="report,equations,conventions,notebook")
+    parser.add_argument("--keep", type=Path, help="keep the pages (report.html, site/, notebook.html and "
+                        ".ipynb) in this directory")
     parser.add_argument("--site", type=Path, help="the HTML site built already from the checkout's docs/")
     args = parser.parse_args(argv)
     code, tag = (args.before.resolve(), "before") if args.before else (ROOT, "after")
     only = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
+        work = Path(tmp) if args.keep is None else args.keep.resolve()
+        work.mkdir(parents=True, exist_ok=True)
         if "report" in only:
             report(code, HERE / f"report_{tag}.png", work)
-        for name, (page, section, height) in PAGES.items():
+        for name, (html, section, height) in PAGES.items():
             if name in only:
                 site = args.site = build_site(code, work, args.site)
-                shoot(site / page, HERE / f"docs_{name}_{tag}.png", height=height, anchor=f"#{section}")
+                shoot(site / html, HERE / f"docs_{name}_{tag}.png", height=height, anchor=f"#{section}")
         if "notebook" in only:
-            page = notebook_html(code, work / "notebook.html")
-            shoot(page, HERE / f"notebook_{tag}.png", width=900)
-            if tag == "after":
-                nbformat_out = HERE / "notebook_demo.ipynb"
-                nbformat_out.write_text(page.with_suffix(".ipynb").read_text(encoding="utf-8"), encoding="utf-8")
+            shoot(notebook_html(code, work / "notebook.html"), HERE / f"notebook_{tag}.png", width=900)
 
 
 if __name__ == "__main__":
