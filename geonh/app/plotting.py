@@ -222,11 +222,11 @@ def _residual_panel(ax, traj):
 
 def _energy_panel(ax, traj):
     E = _energy(traj)
-    ax.set_ylabel("energy drift T + V - E(0)")
+    ax.set_ylabel("energy drift $T + V - E(0)$")
     if E is None:
         ax.text(0.5, 0.5, "no energy T + V", ha="center", va="center", transform=ax.transAxes)
         return
-    ax.plot(traj.t, E - E[0], label="T + V - E(0)")
+    ax.plot(traj.t, E - E[0], label="$T + V - E(0)$")   # mathtext: a real minus sign
     ax.legend(loc="best", fontsize="small")
 
 

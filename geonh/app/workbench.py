@@ -275,7 +275,8 @@ def growth_view(model, compute: bool | None = None, *, progress: Progress = quie
             verdict = "none (holonomic system in quasi-velocities)"
         elif S.t is None and len(set(gv)) > 1:
             # the flag already decides: no second (annihilator) computation, which is slow on big frames
-            verdict = (f"not integrable (nonholonomic): {S.n - m} constraint(s) on {S.dim} coordinates, "
+            k = S.n - m
+            verdict = (f"not integrable (nonholonomic): {k} constraint{'' if k == 1 else 's'} on {S.dim} coordinates, "
                        f"growth vector {gv}" + (", bracket generating (completely nonholonomic)" if gv[-1] == S.dim
                                                 else ""))
         else:

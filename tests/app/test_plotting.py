@@ -56,7 +56,7 @@ def test_invariants_and_overview(lagrange_traj, bh_traj):
     res, en = fig.axes
     assert res.get_yscale() == "log" and len(res.get_lines()) == 1
     assert "residual" in res.get_ylabel() and "energy" in en.get_ylabel()
-    assert labels(en) == ["T + V - E(0)"]
+    assert labels(en) == ["$T + V - E(0)$"]   # mathtext, so the minus is a real one (issue 23)
     ydata = en.get_lines()[0].get_ydata()
     assert abs(ydata).max() < 1e-8  # the sleigh conserves energy
     fig = plotting.overview(bh_traj, title="sleigh")
