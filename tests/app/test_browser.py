@@ -15,6 +15,7 @@ screenshots under docs/figures/::
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -176,6 +177,96 @@ def test_the_docs_equations_render_offline_in_chromium(chromium, site):
     assert problems(found, mathjax=True) == []
     found = inspect(chromium, (site / "conventions.html").as_uri())
     assert [p for p in problems(found, mathjax=True) if p != "no rendered math on the page"] == []
+
+
+#: the width at which no page of the site may scroll sideways (alabaster's fixed column fits in it)
+SITE_WIDTH = 1280
+
+#: the pages built from docs/*.md whose own width is not the formulas' doing, with the reason;
+#: they are still checked for formulas wider than their column
+WIDE_PAGES = {"audit.html": "the generated tables of docs/make_audit.py are wider than the column"}
+
+#: how wide the page is and which typeset formulas are wider than the box they sit in
+_WIDTHS = r"""
+const de = document.documentElement;
+const wide = [];
+for (const m of document.querySelectorAll('mjx-container')) {
+  const math = m.querySelector(':scope > mjx-math') || m;
+  const w = math.getBoundingClientRect().width, box = m.parentElement.getBoundingClientRect();
+  if (w > box.width + 1 || math.getBoundingClientRect().right > box.right + 1)
+    wide.push([Math.round(w), Math.round(box.width), (m.textContent || '').slice(0, 60)]);
+}
+return {scroll: de.scrollWidth, client: de.clientWidth, wide: wide};
+"""
+
+
+def widths(driver, url: str) -> dict:
+    """Load ``url``, wait until MathJax (if the page has it) has typeset, and return
+    :data:`_WIDTHS`: the page's scroll and client widths and the formulas wider than their box."""
+    driver.get(url)
+    driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "if (window.MathJax && MathJax.startup && MathJax.startup.promise)"
+        "  MathJax.startup.promise.then(() => done(1), () => done(0)); else done(0);")
+    return driver.execute_script(_WIDTHS)
+
+
+def overflow(found: dict, *, page: bool = True) -> list[str]:
+    """What sticks out: the page wider than the window (``page``), formulas wider than their box.
+    A ``pre`` scrolling inside its own box does not widen the page, so code is fine."""
+    out = []
+    if page and found["scroll"] > found["client"]:
+        out.append(f"the page scrolls sideways: {found['scroll']} px of content in {found['client']} px")
+    out += [f"formula {w} px wide in a {b} px box: {text!r}" for w, b, text in found["wide"]]
+    return out
+
+
+@pytest.fixture(scope="module")
+def wide_chromium(tmp_path_factory):
+    if _binaries() is None:
+        pytest.skip("no browser: chromium and chromium-driver are not installed")
+    driver = start_chromium(str(tmp_path_factory.mktemp("chromium-profile-wide")), width=SITE_WIDTH)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.slow
+def test_no_page_of_the_site_overflows_sideways(wide_chromium, site):
+    """At a 1280 px window no narrative page (docs/*.md) scrolls sideways, and on no page of the
+    built site (API reference and gallery included) is a typeset formula wider than its column."""
+    narrative = {p.stem + ".html" for p in (ROOT / "docs").glob("*.md")}
+    pages = sorted(p for p in site.rglob("*.html") if not {"_static", "_sources", "_modules"} & set(p.parts))
+    assert len(narrative) >= 15 and narrative <= {p.name for p in pages}
+    wrong = {}
+    for page in pages:
+        name = page.relative_to(site).as_posix()
+        found = overflow(widths(wide_chromium, page.as_uri()), page=name in narrative and name not in WIDE_PAGES)
+        if found:
+            wrong[name] = found
+    assert wrong == {}
+
+
+@pytest.mark.slow
+def test_the_overflow_check_catches_wide_pages_and_formulas(wide_chromium, site, tmp_path):
+    """The check can fail: a page wider than the window, and a formula wider than its column."""
+    page = tmp_path / "wide.html"
+    page.write_text('<!DOCTYPE html><html><body><div style="width:2000px">wide</div></body></html>',
+                    encoding="utf-8")
+    assert [p.split(":")[0] for p in overflow(widths(wide_chromium, page.as_uri()))] == ["the page scrolls sideways"]
+    mathjax = re.search(r'src="(_static/mathjax/[^"]+)"', (site / "equations.html").read_text(encoding="utf-8"))
+    assert mathjax, "the site loads no MathJax from _static/mathjax"
+    formula = " + ".join(f"x_{{{i}}}" for i in range(200))
+    page = site / "_wide_formula_check.html"        # beside _static, so MathJax loads as on the site
+    page.write_text('<!DOCTYPE html><html><body><div style="width:600px;overflow:hidden">'
+                    f'$$ {formula} $$</div><script src="{mathjax.group(1)}"></script>'
+                    '</body></html>', encoding="utf-8")
+    try:
+        found = overflow(widths(wide_chromium, page.as_uri()))
+    finally:
+        page.unlink()
+    assert len(found) == 1 and found[0].startswith("formula ") and "600 px box" in found[0]
 
 
 def screenshot(page: Path, out: Path, width: int = 1000) -> None:
