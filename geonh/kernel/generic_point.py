@@ -109,7 +109,7 @@ def _free(exprs: Iterable[sp.Expr]) -> set:
     arguments: sums, products, powers, functions) is opened, any other (a symbol, a
     derivative, an integral: classes with their own rule for bound variables) answers for
     itself.  The same set as sympy's recursion, which walks shared subexpressions again
-    at every occurrence (the mass matrix of the dynamic 32-trailer shares most of its)."""
+    at every occurrence (the entries of the dynamic 32-trailer's mass matrix share most of theirs)."""
     out: set = set()
     seen: set = set()
     stack: list = []
@@ -410,21 +410,6 @@ def _magnitude_native(e, memo: dict, se):
     return r
 
 
-#: expressions per compiled piece of the float screen (with their magnitudes): symengine's cse
-#: grows faster than linearly in the size of what it is given, and the pieces share little
-#: (on the 35×35 mass matrix of the dynamic 32-trailer one piece of 630 entries took ~0.17 s
-#: to build, pieces of 64 ~0.12 s together; evaluating them at 11 points costs ~0.01 s)
-SCREEN_CHUNK = 64
-
-
-def _chunks_joined(outs: list, k: int):
-    """The outputs of the screen's pieces (values, then magnitudes, of each piece) as one
-    array: the k values in order, then the k magnitudes."""
-    import numpy as np
-    flat = [np.asarray(o, dtype=float).reshape(-1) for o in outs]
-    return np.concatenate([f[:f.size // 2] for f in flat] + [f[f.size // 2:] for f in flat])
-
-
 def _screen_function(exprs: list, syms: list):
     """The compiled screen x ↦ (values, A-values) of ``exprs`` (see :func:`float_values`): the
     magnitudes built and compiled in symengine when it takes every expression and the
@@ -436,12 +421,8 @@ def _screen_function(exprs: list, syms: list):
         try:
             memo: dict = {}
             mags = [_magnitude_native(e, memo, se) for e in natives]
-            k, c = len(natives), SCREEN_CHUNK
-            parts = [se.Lambdify(native_syms, natives[i:i + c] + mags[i:i + c], backend="lambda", cse=True,
-                                 real=True) for i in range(0, k, c)]
-            if len(parts) == 1:
-                return parts[0]
-            return lambda x: _chunks_joined([f(x) for f in parts], k)
+            f = se.Lambdify(native_syms, natives + mags, backend="lambda", cse=True, real=True)
+            return lambda x: f(x)
         except Exception:  # noqa: BLE001 - a node symengine does not bound: the sympy route
             pass
     memo = {}

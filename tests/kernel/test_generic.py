@@ -174,30 +174,3 @@ def test_free_symbols_walk_each_shared_subexpression_once():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
 
-
-def test_float_screen_in_pieces_gives_each_expression_its_value_and_bound(monkeypatch):
-    """The float screen compiles long lists in pieces of SCREEN_CHUNK expressions (symengine's
-    cse is superlinear in its input); the values and bounds come back in the order of the
-    expressions, as one piece gives them."""
-    import numpy as np
-    import symengine as se
-    from geonh.kernel import generic_point as gp
-    exprs = [sp.sin(x * k) * y ** 2 + sp.cos(y) / (k + x ** 2) for k in range(1, 2 * gp.SCREEN_CHUNK + 12)]
-    pts = [{x: sp.Rational(1, 3), y: sp.Rational(7, 5)}, {x: sp.Rational(-2, 7), y: sp.Rational(3, 11)}]
-    sizes: list = []
-    real = se.Lambdify
-
-    def spy(args, exprs, **kw):
-        sizes.append(len(exprs))
-        return real(args, exprs, **kw)
-
-    monkeypatch.setattr(se, "Lambdify", spy)
-    pieces = gp.float_values(exprs, pts)
-    assert sizes == [2 * gp.SCREEN_CHUNK, 2 * gp.SCREEN_CHUNK, 2 * 11]
-    monkeypatch.setattr(gp, "SCREEN_CHUNK", 10 ** 6)
-    whole = gp.float_values(exprs, pts)
-    assert sizes[-1] == 2 * len(exprs)
-    for (v, e), (w, f), pt in zip(pieces, whole, pts):
-        exact = np.array([float(ex.xreplace(pt)) for ex in exprs])
-        assert np.all(np.abs(v - exact) <= e) and np.allclose(v, w, rtol=1e-14, atol=0)
-        assert np.allclose(e, f, rtol=1e-14, atol=0)
