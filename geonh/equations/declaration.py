@@ -41,6 +41,7 @@ import sympy as sp
 from ..errors import DeclarationError, DimensionError, MissingValueError, ParseError, SingularMapError, \
     SpaceMismatchError
 from ..kernel import evaluation
+from ..kernel.budget import gc_paused
 from ..kernel.evaluation import symbols_in, to_sympy, tree_eval
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
@@ -289,6 +290,7 @@ class FormDeclaration:
         return self.record.sources
 
 
+@gc_paused()   # graph passes over the whole model (kernel.budget.gc_paused)
 def solve(decl: FormDeclaration) -> Equations:
     """The equations of a declared form: (*) for each of its δ fields.  The verdict of
     ``_gram_of_frame`` (M positive definite) is carried into the :class:`Equations`."""
@@ -359,6 +361,7 @@ def framed(system: MechanicalSystem, frame: Frame | None) -> FramedMotion:
     return FramedMotion(frame, m, u, ud, tuple(omega), tuple(K), tuple(speeds))
 
 
+@gc_paused()
 def in_frame(form: str, system: MechanicalSystem, frame: Frame | None, **kw) -> FormDeclaration:
     """Hamel's declaration in an adapted frame (Hamel 1924, eq. (19')): V = ω^b X_b with the
     quasi-velocities ω held constant off the motion (ω = (u, 0, …[, 1]) on it) and W = X_r for

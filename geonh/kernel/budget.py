@@ -34,6 +34,7 @@ inputs then cause.
 """
 from __future__ import annotations
 
+import gc
 import math
 import time
 from contextlib import contextmanager
@@ -124,6 +125,30 @@ def check(step: str, done: int, total: Optional[int] = None, unit: str = "steps"
         b.progress(step, done, total)
     if b.deadline is not None and time.monotonic() > b.deadline:
         raise BudgetExceededError(step, done, total, unit, b.seconds)
+
+
+# -- the cyclic garbage collector during graph passes ----------------------------------------
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for a pass over a large expression graph, and
+    restored as it was (enabled or disabled), also when the pass raises.
+
+    The passes over large models (building a system from sympy.physics.mechanics, deriving its
+    equations, code generation's conversion, factoring and blocking) allocate hundreds of
+    thousands of tuples, dicts and sympy nodes that form no reference cycles, and every 700
+    net allocations the collector would scan the young ones again, and every few of those
+    scans the older ones too, for nothing to collect: on the dynamic 32-trailer ~1 s of code
+    generation's ~6 s and ~0.3 s of the model and derivation stages' ~3 s (CPU, measured).
+    Reference counting still frees everything as usual; cycles made inside are collected at
+    the collector's next run after the pause.  Nested pauses leave the collector off until
+    the outermost one ends."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 # -- bounded measures -------------------------------------------------------------------------

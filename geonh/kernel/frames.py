@@ -19,7 +19,7 @@ import sympy as sp
 from ..errors import DependentFieldsError, DimensionError, ImmutableError, ParseError, SingularMapError
 from . import backend as _be
 from .algebra import PerBackend
-from .budget import check
+from .budget import check, gc_paused
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
 from .generic_point import all_zero, generic_rank, lu_inverse, singular_error
@@ -60,6 +60,7 @@ class Frame:
     _native: tuple[_be.Translation, Any, Any] | None  # (Translation, C, B) in symengine, see __init__
     _c: sp.Array | None  # the structure coefficients of the bracket route, cached
 
+    @gc_paused()   # a graph pass over the frame's entries (budget.gc_paused)
     def __init__(self, fields: Sequence[VectorField], *, names: Sequence[str] | None = None,
                  coframe: Sequence[OneForm] | None = None):
         fields = as_sequence(fields, "frame fields")

@@ -86,10 +86,44 @@ def is_nonanalytic(expr: sp.Basic) -> bool:
     return any(not p.exp.is_Integer for p in expr.atoms(sp.Pow))
 
 
+#: sympy's generic ``free_symbols`` (the union over the arguments), which :func:`_free` walks itself
+_UNION_OF_ARGS = sp.Basic.__dict__["free_symbols"]
+
+
+_OPENS: dict = {}
+
+
+def _opens(cls: type) -> bool:
+    """Does ``cls`` keep sympy's generic ``free_symbols``?  (Read from the class's MRO: on a
+    function class, ``cls.free_symbols`` would be its metaclass's attribute.)"""
+    r = _OPENS.get(cls)
+    if r is None:
+        own = next((vars(k)["free_symbols"] for k in cls.__mro__ if "free_symbols" in vars(k)), None)
+        r = _OPENS[cls] = own is _UNION_OF_ARGS
+    return r
+
+
 def _free(exprs: Iterable[sp.Expr]) -> set:
+    """The union of the ``free_symbols`` of ``exprs``, each distinct subexpression visited
+    once: a node whose class keeps sympy's generic ``free_symbols`` (the union over its
+    arguments: sums, products, powers, functions) is opened, any other (a symbol, a
+    derivative, an integral: classes with their own rule for bound variables) answers for
+    itself.  The same set as sympy's recursion, which walks shared subexpressions again
+    at every occurrence (the entries of the dynamic 32-trailer's mass matrix share most of theirs)."""
     out: set = set()
+    seen: set = set()
+    stack: list = []
     for e in exprs:
-        out |= (e if isinstance(e, sp.Basic) else sympy_of(e)).free_symbols
+        stack.append(e if isinstance(e, sp.Basic) else sympy_of(e))
+        while stack:
+            x = stack.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            if _opens(type(x)):
+                stack.extend(x.args)
+            else:
+                out |= x.free_symbols
     return out
 
 

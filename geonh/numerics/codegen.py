@@ -39,19 +39,18 @@ array at every call, which silently corrupts results kept by ``solve_ivp`` calle
 """
 from __future__ import annotations
 
-import gc
 import math
 import threading
 from collections import Counter
-from contextlib import contextmanager
 from functools import lru_cache
 from itertools import chain
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 import sympy as sp
 
 from ..errors import DimensionError, NotFoundError, ParseError, UnknownCoordinateError
+from ..kernel.budget import gc_paused as _gc_paused
 from ..kernel.parsing import as_floats, as_sequence, expr_of, sympy_of
 from .forward import jet_program
 
@@ -84,23 +83,6 @@ def llvm_available() -> bool:
         return float(f([1.0])[0]) == 2.0
     except Exception:  # noqa: BLE001 - any failure means: not available
         return False
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for a pass over a large expression graph (and
-    restored as it was).  The passes (conversion, :func:`factor_sums`, :func:`_blocks`, the
-    symbol checks) allocate hundreds of thousands of tuples and dicts that form no reference
-    cycles, and every 700 allocations the collector would scan them again: on the dynamic
-    32-trailer that was ~1 s of the ~6 s of code generation (CPU, measured), for nothing to
-    collect.  Reference counting still frees everything as usual."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _flatten(exprs) -> tuple[list[sp.Expr], tuple[int, ...]]:

@@ -25,7 +25,7 @@ from ..errors import (DimensionError, InconsistentStateError, NotLinearError, No
 from ..moved import renamed
 from ..kernel.algebra import Algebra, SympyAlgebra, algebra_for, per_backend_property
 from ..kernel.distributions import Codistribution
-from ..kernel.budget import count_nodes
+from ..kernel.budget import count_nodes, gc_paused
 from ..kernel.evaluation import precision, to_mp, to_sympy, value_at
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import generic_rank, not_positive_definite_at
@@ -104,6 +104,7 @@ class MechanicalSystem:
     themselves when they are small).
     """
 
+    @gc_paused()   # graph passes over the whole model (kernel.budget.gc_paused)
     def __init__(self, space: ConfigurationSpace, T, V=0, forces=None, constraints=(),
                  holonomic=(), name: str = "", conditions=()):
         if not isinstance(space, ConfigurationSpace):
@@ -420,6 +421,7 @@ class MechanicalSystem:
 
     # -- construction from sympy.physics.mechanics ---------------------------------------------
     @classmethod
+    @gc_paused()
     def from_mechanics(cls, coordinates: Sequence, bodies: Sequence, frame, loads: Sequence = (),
                        constraints: Sequence = (), holonomic: Sequence = (), potential=0,
                        time: bool = False, name: str = "", conditions: Sequence = ()) -> "MechanicalSystem":

@@ -94,3 +94,33 @@ def test_free_fields_with_a_time_component_give_no_verdict():
     assert free_fields_gram_definite(fr2, 2) is False
     with pytest.raises(DimensionError):
         free_fields_gram_definite(fr2, 4)
+
+
+def test_derivation_runs_with_the_collector_paused(monkeypatch):
+    """The declaration (in_frame) and the derivation (solve: central_equations) run with
+    Python's cyclic collector paused (kernel.budget.gc_paused: ~0.15 s of the dynamic
+    32-trailer's derivation was the collector rescanning acyclic sympy nodes), and leave it
+    as they found it, enabled or disabled, also when the declaration refuses."""
+    import gc
+    import geonh.equations.declaration as decl
+    from geonh.errors import NotAdaptedError
+    seen: list = []
+    real = decl.central_equations
+
+    def spy(*args):
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    monkeypatch.setattr(decl, "central_equations", spy)
+    mo = mm.chaplygin_sleigh()
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            boltzmann_hamel(mo.system, mo.frame)
+            assert gc.isenabled() is state
+            with pytest.raises(NotAdaptedError):   # refused inside in_frame
+                boltzmann_hamel(mo.system, Frame.coordinate(mo.system.space))
+            assert gc.isenabled() is state
+    finally:
+        gc.enable()
+    assert len(seen) == 2 and not any(seen)

@@ -248,3 +248,40 @@ def test_small_not_positive_definite_messages_keep_the_symbolic_minors():
         g.MechanicalSystem(S, m * (xd**2 + yd**2) / 2 + J * pd**2 / 2 + J0 * xd * pd)
     with pytest.raises(g.NotPositiveDefiniteError, match=r"the conditions \[J0\*\*2 > J\*m\] do not ensure that"):
         g.MechanicalSystem(S, m * (xd**2 + yd**2) / 2 + J * pd**2 / 2 + J0 * xd * pd, conditions=[J0**2 > J * m])
+
+
+def test_gc_paused_restores_the_collector_as_it_was():
+    """kernel.budget.gc_paused: the cyclic collector is off inside, and afterwards exactly as
+    before (enabled or disabled), also when the block raises and when pauses nest; as a
+    decorator it pauses each call."""
+    import gc
+    from geonh.kernel.budget import gc_paused
+    seen: list = []
+
+    @gc_paused()
+    def inside(fail: bool = False):
+        seen.append(gc.isenabled())
+        if fail:
+            raise KeyError("x")
+        return 7
+
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            with gc_paused():
+                assert not gc.isenabled()
+                with gc_paused():
+                    assert not gc.isenabled()
+                assert not gc.isenabled()   # the inner pause does not end the outer one
+            assert gc.isenabled() is state
+            with pytest.raises(ValueError):
+                with gc_paused():
+                    raise ValueError("inside")
+            assert gc.isenabled() is state
+            assert inside() == 7 and gc.isenabled() is state
+            with pytest.raises(KeyError):
+                inside(fail=True)
+            assert gc.isenabled() is state
+    finally:
+        gc.enable()
+    assert seen == [False] * 4

@@ -141,3 +141,36 @@ def test_rref_never_takes_an_unexpanded_zero_as_pivot():
     R, piv = rref(sp.Matrix([[z, 1, x], [1, 0, y], [2 * z, 2, 2 * x]]))
     assert piv == (0, 1)
     assert all(is_zero(e) for e in R - sp.Matrix([[1, 0, y], [0, 1, x], [0, 0, 0]]))
+
+
+def test_free_symbols_walk_each_shared_subexpression_once():
+    """generic_point._free is sympy's free_symbols (bound variables of derivatives, integrals
+    and substitutions left out, indexed objects and applied functions as sympy has them), but
+    visits each distinct subexpression once: a 60-fold nested e ↦ sin(e) + cos(e) (2^60 paths,
+    60 distinct nodes), which sympy's recursion would walk for ever, takes no time."""
+    import signal
+    from geonh.kernel.generic_point import _free
+    a, b, n = sp.symbols("a b n")
+    f = sp.Function("f")
+    F = sp.IndexedBase("F")
+    cases = [sp.Derivative(f(a) * b, a), sp.Integral(a * b, (a, 0, n)), sp.Subs(f(a) + b, a, n),
+             F[n] + a, sp.Dummy("d") * sp.sin(a), sp.Lambda(a, a + b)(n), sp.S(3)]
+    ref: set = set()
+    for e in cases:
+        assert _free([e]) == e.free_symbols, e
+        ref |= e.free_symbols
+    assert _free(cases) == ref
+    e = a + b
+    for _ in range(60):
+        e = sp.sin(e) + sp.cos(e)
+
+    def too_long(signum, frame):
+        raise AssertionError("_free walked the shared subexpressions again")
+    old = signal.signal(signal.SIGALRM, too_long)
+    signal.setitimer(signal.ITIMER_REAL, 20)
+    try:
+        assert _free([e, a * e]) == {a, b}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+

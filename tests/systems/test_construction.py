@@ -182,3 +182,41 @@ def test_primitives_symengine_equal_sympy(name):
     for key in ("p", "pdot0", "dTdq"):
         for x, y in zip(getattr(a, key), getattr(b, key)):
             assert is_zero(x - y), (name, key)
+
+
+def test_construction_runs_with_the_collector_paused(monkeypatch):
+    """Building a system (from_mechanics included: its mass matrix, the definiteness verdict,
+    the constraints) runs with Python's cyclic collector paused (kernel.budget.gc_paused: it
+    rescanned the many acyclic sympy nodes, ~0.2 s of the dynamic 32-trailer's model stage),
+    and leaves the collector as it found it, enabled or disabled, also on a refusal."""
+    import gc
+    import geonh.systems.mechanical as ms
+    from geonh.errors import NotPositiveDefiniteError
+    seen: list = []
+    real = ms.not_positive_definite_at
+
+    def spy(M, conditions=()):
+        seen.append(gc.isenabled())
+        return real(M, conditions)
+
+    real_parts = ms.body_quadratic_parts
+
+    def spy_parts(*args):
+        seen.append(gc.isenabled())
+        return real_parts(*args)
+
+    monkeypatch.setattr(ms, "not_positive_definite_at", spy)
+    monkeypatch.setattr(ms, "body_quadratic_parts", spy_parts)
+    S = mm.chaplygin_sleigh().space
+    mo = _trailer_bodies(2, True)
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            MechanicalSystem.from_mechanics(mo["q"], mo["bodies"], mo["frame"], mo["loads"], mo["constraints"])
+            assert gc.isenabled() is state
+            with pytest.raises(NotPositiveDefiniteError):
+                MechanicalSystem(S, -sum(v**2 for v in S.qd))
+            assert gc.isenabled() is state
+    finally:
+        gc.enable()
+    assert len(seen) >= 4 and not any(seen)
