@@ -498,7 +498,7 @@ class MechanicalSystem:
             raise InconsistentStateError(f"no random state satisfies the conditions {list(self.conditions)}")
         for k, j in enumerate(dep):
             e = sum((a[k, c] * vals[S.qd[s]] for c, s in enumerate(free)), a0[k])
-            vals[S.qd[j]] = to_sympy(value_at(e, vals))
+            vals[S.qd[j]] = to_sympy(value_at(e, vals, tree=True))   # big solved speeds: fixed-precision tree evaluation (adaptive evalf ran for ever on the bicycle)
         return vals
 
     def _repr_latex_(self) -> str:
