@@ -557,3 +557,30 @@ def test_condition_strings_implied_or_refuted_by_the_assumptions():
         g.MechanicalSystem(S, T, conditions=["m < 0"])
     with pytest.raises(g.ParseError, match="truth value"):
         g.MechanicalSystem(S, T, conditions=[True])
+
+
+@pytest.mark.slow
+def test_sample_state_of_the_bicycle_ends_and_satisfies_its_constraints():
+    # the solved dependent speeds of the Whipple bicycle are large expressions: sympy's adaptive
+    # evalf of them ran for over 50 minutes (the first state of `geonh certify whipple-bicycle`);
+    # the fixed-precision tree evaluation takes seconds.  A 120 s alarm turns a hang into a failure.
+    import signal
+
+    def _hang(signum, frame):
+        raise TimeoutError("sample_state did not end within 120 s")
+
+    old = signal.signal(signal.SIGALRM, _hang)
+    signal.alarm(120)
+    try:
+        system = models.get("whipple-bicycle").system
+        vals = system.sample_state(random.Random(1))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    S = system.space
+    assert all(S.qd[i] in vals for i in range(S.n))
+    from geonh.kernel.evaluation import value_at
+    A, b = system.constraint_matrix
+    for r in range(A.rows):
+        res = sum((A[r, i] * S.qd[i] for i in range(S.n)), b[r])
+        assert abs(to_mp(value_at(res, vals, tree=True))) < 1e-40
