@@ -222,17 +222,20 @@ def _factor_terms(terms, se):
     each); the greedy search then counts integers."""
     ids: dict = {}
     val: list = []
-    keyed = []
-    for c, fs in terms:
-        ks = []
-        for x in fs:
-            k = ids.get(x)
-            if k is None:
-                k = ids[x] = len(val)
-                val.append(x)
-            ks.append(k)
-        keyed.append((c, ks))
-    return _factor_keyed(keyed, val, se)
+    return _factor_keyed([(c, _numbered(fs, ids, val)) for c, fs in terms], val, se)
+
+
+def _numbered(factors, number: dict, val: list) -> list:
+    """The numbers of ``factors`` in ``number`` ({factor: number}, ``val`` its inverse list),
+    new factors numbered on first sight."""
+    ks = []
+    for x in factors:
+        k = number.get(x)
+        if k is None:
+            k = number[x] = len(val)
+            val.append(x)
+        ks.append(k)
+    return ks
 
 
 def _factor_keyed(terms: list, val: list, se):
@@ -308,14 +311,7 @@ def _factor_graph(exprs: list, se) -> list:
         r = split.get(t)
         if r is None:
             c, fs = _split_term(t, one)
-            ks = []
-            for x in fs:
-                k = number.get(x)
-                if k is None:
-                    k = number[x] = len(val)
-                    val.append(x)
-                ks.append(k)
-            r = split[t] = (c, ks)
+            r = split[t] = (c, _numbered(fs, number, val))
         return r
 
     for node, args in _postorder_args(exprs):
