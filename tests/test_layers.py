@@ -1,7 +1,7 @@
 """The package's shape, read off its own import statements.
 
 Floors, lowest first (:data:`FLOORS`): errors < kernel < transposition < systems < equations <
-numerics < analysis < models < sources < the facade ``geonh`` < testing < app.  A module's floor
+numerics < analysis < control < models < sources < the facade ``geonh`` < testing < app.  A module's floor
 is named by its package (``geonh.kernel.frames`` lies on the kernel floor); the lowest floor
 holds ``geonh.errors`` and ``geonh.moved`` (the table of moved names); the facade
 ``geonh/__init__.py`` has its own floor, and ``geonh/__main__.py`` (``python -m geonh``) lies on
@@ -26,7 +26,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "geonh"
 #: is the facade, geonh/__init__.py; the application floor is the top.
 FLOORS: list[tuple[str, ...]] = [
     ("errors", "moved"), ("kernel",), ("transposition",), ("systems",), ("equations",), ("numerics",),
-    ("analysis",), ("models",), ("sources",), ("geonh",), ("testing",), ("app", "__main__"),
+    ("analysis",), ("control",), ("models",), ("sources",), ("geonh",), ("testing",), ("app", "__main__"),
 ]
 FLOOR_OF = {head: i for i, heads in enumerate(FLOORS) for head in heads}
 
