@@ -50,9 +50,15 @@ class _Energy:
 class _Location:
     """A load's point or frame with its velocity rewritten in q̇ (for ``from_mechanics``)."""
 
-    def __init__(self, original, frame, rep):
+    def __init__(self, original, frame, rep, true=None):
         try:
-            if hasattr(original, "vel"):
+            if true is not None:   # the true velocity of a body's point or frame (``_check_kinematics``)
+                v = true.xreplace(rep)
+                if hasattr(original, "vel"):
+                    self.vel = lambda f, v=v: v
+                else:
+                    self.ang_vel_in = lambda f, v=v: v
+            elif hasattr(original, "vel"):
                 v = original.vel(frame).xreplace(rep)
                 self.vel = lambda f, v=v: v
             else:
@@ -261,46 +267,109 @@ def _not_a_derivative(S, v: list) -> str:
     return ""
 
 
-def _check_kinematics(S, door: _Door, rep: dict) -> None:
+def _fixed_point(P, N):
+    """A point joined to ``P`` by positions and declared at rest in ``N`` (its velocity set to 0),
+    or None: the origin from which P's position, and so its true velocity, is known."""
+    seen, todo = {P}, [P]
+    while todo:
+        X = todo.pop()
+        v = X._vel_dict.get(N)
+        if v is not None and v == 0:
+            return X
+        for Y in X._pos_dict:
+            if Y not in seen:
+                seen.add(Y)
+                todo.append(Y)
+    return None
+
+
+def _in_span(S, diff: list, rows) -> bool:
+    """Are the expressions ``diff`` (plain symbols, linear in q̇) combinations of the constraint
+    rows ``rows()`` (∂c/∂q̇ | c at q̇ = 0), at the generic point?"""
+    D = _coefficient_rows(S, diff, "velocity difference")
+    D = sp.Matrix([r for r in D.tolist() if any(not is_zero(e) for e in r)]) if D.rows else D
+    if not D.rows:
+        return True
+    C = rows()
+    if not C.rows:
+        return False
+    return generic_rank(C.col_join(D)) == generic_rank(C)
+
+
+def _check_kinematics(S, door: _Door, rep: dict, C) -> dict:
     """Kane's method works with the velocities as the set-up states them; Lagrange's equations of
-    T(q, q̇) = Σ ½ m v² + ½ ωᵀ I ω (geonh's route) hold only if each mass centre's velocity is the
-    time derivative of a position in q and each body's angular velocity is that of its
-    orientation.  A set-up that builds a constraint into its velocities (sympy's rolling disc: a
-    contact point declared at rest whose position is no coordinate) fails this and is refused —
-    it would otherwise come in as another motion."""
+    T(q, q̇) = Σ ½ m v² + ½ ωᵀ I ω (geonh's route) need each mass centre's velocity to be the
+    time derivative of its position in q and each body's angular velocity that of its
+    orientation.  A set-up may build a constraint into its velocities (sympy's rolling disc of
+    test_kane5: the centre's velocity set to ω × r from the contact point, as if that point were
+    at rest).  When the stated velocity differs from the true one by a combination of the
+    velocity constraints (``C()``: rows ∂c/∂q̇ | c₀), the constrained partial velocities — and so
+    Kane's equations — of both are the same (Kane & Levinson 1985, §3.6: ṽ_r = v_r + Σ_s v_s A_sr
+    and the difference vanishes on the constraints), so the true velocities are used.  Any
+    other difference is refused: it would come in as another motion.
+
+    Returns {body: (true velocity of its mass centre as an N-vector or None, true angular
+    velocity as a vector or None)} for the bodies whose stated velocities were replaced."""
     t = _t()
     N = door.frame
+    fixed: dict = {}
     for b in door.bodies:
         label = getattr(b, "name", str(b))
         P = getattr(b, "masscenter", None)
+        v_true = w_true = None
         if P is not None and sympy_of(getattr(b, "mass", 1)) != 0:
             v = [S.from_dynamic(sympy_of(c).xreplace(rep)) for c in P.vel(N).to_matrix(N)]
             why = _not_a_derivative(S, v)
+            O = _fixed_point(P, N) if why else None
+            if O is not None:
+                true = sp.Matrix(P.pos_from(O).to_matrix(N)).diff(t)
+                if _in_span(S, [vi - S.from_dynamic(sympy_of(c).xreplace(rep)) for vi, c in zip(v, true)], C):
+                    why, v_true = "", true[0] * N.x + true[1] * N.y + true[2] * N.z
             if why:
                 raise UnsupportedSetupError(
                     f"the velocity of {P} (mass centre of {label}) in {N} is not the time derivative of a "
-                    f"position in the coordinates {[x.name for x in S.q]} ({why}): the set-up builds a "
+                    f"position in the coordinates {[x.name for x in S.q]} ({why}), nor does it differ from "
+                    "that derivative by a combination of the velocity constraints: the set-up builds a "
                     "constraint into its velocities (e.g. a rolling contact point declared at rest, its "
                     "position left out of the coordinates).  Kane's partial velocities handle that, a "
                     "kinetic energy T(q, q̇) cannot: add the point's coordinates (e.g. the contact point's "
                     "x, y) with their speeds and state the constraint as velocity constraints")
         B = getattr(b, "frame", None)
-        if B is None or B == N or getattr(b, "central_inertia", None) is None:
-            continue
-        try:
-            C = B.dcm(N)
-        except ValueError:
-            raise UnsupportedSetupError(f"the frame {B} of {label} has no orientation relative to {N}: its angular "
-                                        "velocity cannot be checked against its orientation (orient it)") from None
-        W = -(C.diff(t) * C.T)   # the angular velocity of the orientation, in B's components
-        stored = B.ang_vel_in(N).to_matrix(B)
-        for k, (r_, c_) in enumerate(((2, 1), (0, 2), (1, 0))):
-            d = S.from_dynamic(sympy_of(stored[k]).xreplace(rep) - W[r_, c_])
-            if not is_zero(d):
+        if B is not None and B != N and getattr(b, "central_inertia", None) is not None:
+            try:
+                Cd = B.dcm(N)
+            except ValueError:
+                raise UnsupportedSetupError(f"the frame {B} of {label} has no orientation relative to {N}: its "
+                                            "angular velocity cannot be checked against its orientation (orient "
+                                            "it)") from None
+            W = -(Cd.diff(t) * Cd.T)   # the angular velocity of the orientation, in B's components
+            stored = B.ang_vel_in(N).to_matrix(B)
+            d = [S.from_dynamic(sympy_of(stored[k]).xreplace(rep) - W[r_, c_])
+                 for k, (r_, c_) in enumerate(((2, 1), (0, 2), (1, 0)))]
+            bad = [k for k in range(3) if not is_zero(d[k])]
+            if bad and _in_span(S, d, C):
+                w_true = W[2, 1] * B.x + W[0, 2] * B.y + W[1, 0] * B.z
+            elif bad:
+                k = bad[0]
                 raise UnsupportedSetupError(
                     f"the angular velocity of {B} ({label}) in {N} is not that of its orientation (they differ "
-                    f"by {d} along {B}.{'xyz'[k]}): the set-up builds a constraint into its velocities, "
-                    "which a kinetic energy T(q, q̇) cannot carry")
+                    f"by {d[k]} along {B}.{'xyz'[k]}, not a combination of the velocity constraints): the "
+                    "set-up builds a constraint into its velocities, which a kinetic energy T(q, q̇) cannot "
+                    "carry")
+        if v_true is not None or w_true is not None:
+            fixed[b] = (v_true, w_true)
+    return fixed
+
+
+def _true_energy(b, N, v, w, rep):
+    """T of a body with the true velocities (``_check_kinematics``): ½ m v·v + ½ ω·I·ω."""
+    P, B = b.masscenter, getattr(b, "frame", None)
+    v = P.vel(N).xreplace(rep) if v is None else v
+    T = sympy_of(b.mass) * v.dot(v) / 2
+    if B is not None and getattr(b, "central_inertia", None) is not None:
+        w = B.ang_vel_in(N).xreplace(rep) if w is None else w
+        T += w.dot(b.central_inertia.dot(w)) / 2
+    return T
 
 
 def _coefficient_rows(S, exprs, what: str) -> sp.Matrix:
@@ -315,6 +384,21 @@ def _coefficient_rows(S, exprs, what: str) -> sp.Matrix:
     return sp.Matrix(rows) if rows else sp.zeros(0, S.n + 1)
 
 
+def _fdot(S, hol: list) -> list:
+    """ḟ = ∂f/∂q q̇ (+ ∂f/∂t) of configuration constraints, in plain symbols."""
+    out = []
+    for h in hol:
+        f = S.from_dynamic(h)
+        out.append(sum((sp.diff(f, x) * v for x, v in zip(S.q, S.qd)), sp.diff(f, S.t) if S.t is not None else 0))
+    return out
+
+
+def _constraint_rows(S, hol: list, vel: list) -> sp.Matrix:
+    """Rows (∂c/∂q̇ | c at q̇ = 0) of every velocity constraint and of ḟ of every configuration
+    constraint, in plain symbols."""
+    return _coefficient_rows(S, _fdot(S, hol) + [S.from_dynamic(c) for c in vel], "velocity constraint")
+
+
 def _velocity_constraints(S, door: _Door, hol: list, vel: list) -> list:
     """The velocity constraints that go to the MechanicalSystem next to the holonomic ones.
 
@@ -326,11 +410,7 @@ def _velocity_constraints(S, door: _Door, hol: list, vel: list) -> list:
     holonomic and nonholonomic constraints apart already."""
     if door.lagrangian is not None or not hol:
         return vel
-    fdot = []
-    for h in hol:
-        f = S.from_dynamic(h)
-        fdot.append(sum((sp.diff(f, x) * v for x, v in zip(S.q, S.qd)), sp.diff(f, S.t) if S.t is not None else 0))
-    H = _coefficient_rows(S, fdot, "time derivative of the configuration constraint")
+    H = _coefficient_rows(S, _fdot(S, hol), "time derivative of the configuration constraint")
     V = _coefficient_rows(S, [S.from_dynamic(c) for c in vel], "velocity constraint")
     rv = generic_rank(V)
     if rv < V.rows:
@@ -447,14 +527,20 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
         L0 = L.xreplace({v: 0 for v in S.qd})
         T = sp.expand(S.to_dynamic(L - L0))
         V = V - S.to_dynamic(L0)
-    else:
-        _check_kinematics(S, door, rep)
+    hol = [sympy_of(h).xreplace(exo) for h in door.holonomic]
+    vel = [sp.expand(sympy_of(c).xreplace(rep)) for c in door.velocity]
+    true_vel: dict = {}
+    if door.lagrangian is None:
+        fixed = _check_kinematics(S, door, rep, lambda: _constraint_rows(S, hol, vel))
+        for b, (v, w) in fixed.items():
+            energies[door.bodies.index(b)] = _true_energy(b, door.frame, v, w, rep)
+            true_vel |= {b.masscenter: v} if v is not None else {}
+            true_vel |= {b.frame: w} if w is not None else {}
         T = sp.expand(sum(energies, sp.S.Zero).xreplace(rep))
         if body_potentials:
             V = V + sum((sympy_of(b.potential_energy).xreplace(exo) for b in pe), sp.S.Zero)
-    loads = [(_Location(loc, door.frame, rep), vec.xreplace(rep)) for loc, vec in (tuple(ld) for ld in door.loads)]
-    hol = [sympy_of(h).xreplace(exo) for h in door.holonomic]
-    vel = [sp.expand(sympy_of(c).xreplace(rep)) for c in door.velocity]
+    loads = [(_Location(loc, door.frame, rep, true_vel.get(loc)), vec.xreplace(rep))
+             for loc, vec in (tuple(ld) for ld in door.loads)]
     if door.acceleration is not None:
         _check_acceleration(S, door, exo)
     vel = _velocity_constraints(S, door, hol, vel)
