@@ -27,7 +27,7 @@ import sympy as sp
 
 from ..kernel.display import latex as display_latex
 from ..kernel.display import register_rate
-from ..errors import DimensionError, ImmutableError, InconsistentStateError, ParseError
+from ..errors import AttributeAccessError, DimensionError, ImmutableError, InconsistentStateError, ParseError
 from ..moved import renamed
 from ..kernel.evaluation import is_big, precision, resolve_keys, symbols_in, to_mp, to_sympy, value_at
 from ..kernel.frames import Frame
@@ -178,6 +178,31 @@ class Equations:
     def lam_vec(self) -> tuple[sp.Symbol, ...]:
         """The multipliers λ (sympy's name for :attr:`multipliers`)."""
         return self.multipliers
+
+    def _kane_part(self, key: str) -> sp.Matrix:
+        if key not in self.details or self.form != "kane":
+            raise AttributeAccessError(f"the {self.form} equations have no {key}: Kane's generalized forces belong "
+                                       "to the kane form (geonh.kane)")
+        return sp.Matrix(list(self.details[key]))
+
+    @property
+    def fr(self) -> sp.Matrix:
+        """Kane's generalized active forces F_r = X_r^i Q_i along the free frame fields (the kane
+        form; sympy's ``fr`` of ``KanesMethod.kanes_equations``)."""
+        return self._kane_part("fr")
+
+    @property
+    def frstar(self) -> sp.Matrix:
+        """Kane's generalized inertia forces F*_r along the free frame fields, F_r + F*_r = 0 (the
+        kane form; sympy's ``frstar``)."""
+        return self._kane_part("frstar")
+
+    @property
+    def auxiliary_eqs(self) -> sp.Matrix:
+        """F_κ + F*_κ along the constraint fields X_κ on the motion (the kane form; sympy's
+        ``auxiliary_eqs``): minus the constraint force's component along X_κ, so a non-contributing
+        force given as a load with an unknown magnitude is found by solving them = 0."""
+        return self._kane_part("auxiliary_eqs")
 
     @property
     def unknowns(self) -> tuple[sp.Symbol, ...]:

@@ -83,7 +83,15 @@ def gibbs_appell(system: MechanicalSystem, frame: Frame | None = None) -> Equati
 def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     """Kane's equations F_r + F*_r = 0 with partial velocities = the free frame fields X_r:
     F_r = X_r^i Q_i and F*_r = −X_r^k (M_kj q̈^j + Γ_{k,ab} ẋ^a ẋ^b), the generalized inertia
-    force from the metric connection, q̈ = d/dt(C u) on the motion."""
+    force from the metric connection, q̈ = d/dt(C u) on the motion.
+
+    Kane's vocabulary (sympy's names, :attr:`Equations.fr`, :attr:`Equations.frstar`,
+    :attr:`Equations.auxiliary_eqs`): F_r and F*_r for the free fields r < m, and for each
+    constraint field X_κ (κ ≥ m) the auxiliary equation F_κ + F*_κ on the motion — Kane's
+    equation for an auxiliary speed along X_κ (Kane & Levinson 1985, §4.4 / sympy's
+    ``u_auxiliary``).  The constraint force brings it to zero: F_κ + F*_κ = −R_κ with R_κ the
+    reaction's component along X_κ (the multiplier of the frame's κ-th constraint form), and a
+    non-contributing force given as a load with an unknown magnitude appears in it only."""
     fm = framed(system, frame)
     frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     S = system.space
@@ -101,8 +109,12 @@ def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
                   if Gam[k][a][b] != 0), sp.S.Zero)
         inertia.append(e)
     Q_on = [Qi.xreplace(sub) for Qi in system.Q]
-    res = [contract(Q_on, frame, r) - contract(inertia, frame, r) for r in range(m)]
-    return Equations("kane", system, u, ud, K, speeds, res, frame=frame)
+    fr = [contract(Q_on, frame, a) for a in range(n)]
+    frstar = [-contract(inertia, frame, a) for a in range(n)]
+    res = [fr[r] + frstar[r] for r in range(m)]
+    details = {"fr": tuple(fr[:m]), "frstar": tuple(frstar[:m]),
+               "auxiliary_eqs": tuple(fr[a] + frstar[a] for a in range(m, n))}
+    return Equations("kane", system, u, ud, K, speeds, res, frame=frame, details=details)
 
 
 def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None = None) -> Equations:

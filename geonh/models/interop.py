@@ -27,10 +27,11 @@ from ..errors import (DimensionError, GeonhError, NotLinearError, ParseError, Ra
                      UnsupportedSetupError)
 from ..kernel.generic_point import generic_rank, independent_rows, is_zero, lu_solve
 from ..kernel.parsing import as_floats, as_mapping, expr_of, sympy_of
+from ..kernel.frames import Frame
 from ..kernel.space import ConfigurationSpace
 from ..systems.mechanical import MechanicalSystem
 
-__all__ = ["from_sympy", "from_kanes_method", "from_lagranges_method", "to_sympy", "to_pydy_system",
+__all__ = ["from_sympy", "from_kanes_method", "from_lagranges_method", "kane_frame", "to_sympy", "to_pydy_system",
            "SympyEquations"]
 
 
@@ -84,6 +85,7 @@ class _Door:
     velocity: list                 # velocity constraints (= 0) in q, q̇, u, t
     lagrangian: Any = None         # LagrangesMethod: L = T − V
     acceleration: Any = None       # KanesMethod: explicit acceleration constraints (k_dnh, f_dnh)
+    u_dep: list = field(default_factory=list)   # the dependent speeds among u
 
 
 def _mechanics():
@@ -129,14 +131,15 @@ def _read_kane(km, frame) -> _Door:
         acc = (k_dnh, km._f_dnh, k_nh, km._f_nh, dict(km._qdot_u_map))
     return _Door("KanesMethod", q, u, list(getattr(km, "_uaux", None) or []), kdes,
                  list(km.bodies or []), list(km.loads or []), frame if frame is not None else km._inertial,
-                 list(getattr(km, "_f_h", None) or []), vel, acceleration=acc)
+                 list(getattr(km, "_f_h", None) or []), vel, acceleration=acc,
+                 u_dep=list(getattr(km, "_udep", None) or []))
 
 
 def _read_system(system, frame) -> _Door:
     loads = list(system.loads) + [ld for act in system.actuators for ld in act.to_loads()]
     return _Door("System", list(system.q), list(system.u), list(system.u_aux), list(system.kdes),
                  list(system.bodies), loads, frame if frame is not None else system.frame,
-                 list(system.holonomic_constraints), list(system.velocity_constraints))
+                 list(system.holonomic_constraints), list(system.velocity_constraints), u_dep=list(system.u_dep))
 
 
 def _read_lagrange(lm, frame) -> _Door:
@@ -564,6 +567,51 @@ def from_lagranges_method(lm, *, frame=None, potential=0, time: bool | None = No
     q̇, V = −L at q̇ = 0), its forcelist as generalized forces, ``hol_coneqs`` as holonomic and
     ``nonhol_coneqs`` as velocity constraints."""
     return from_sympy(lm, frame=frame, potential=potential, time=time, conditions=conditions, name=name)
+
+
+def kane_frame(setup, system: MechanicalSystem) -> Frame:
+    """The frame of a Kane set-up's own speeds on ``system`` (what :func:`from_sympy` made of the
+    set-up), so that ``geonh.kane(system, kane_frame(setup, system))`` gives Kane's equations in
+    the user's independent speeds, by their names, and :func:`to_sympy` gives them back so.
+
+    The coframe (Hamel 1924, eq. (13)): the independent speeds u_r = u_r(q, q̇) (the kinematic
+    differential equations solved as in :func:`from_sympy`), then the set-up's velocity
+    constraints c_κ(q, q̇) as they are written (Kane's motion constraints), named by the
+    set-up's auxiliary speeds when there is one per constraint (else ``c1``, ``c2`` …).  The
+    dual fields X_r (r free) are Kane's constrained partial velocities; along the constraint
+    fields (c_κ(X_κ) = 1), :attr:`~geonh.equations.Equations.auxiliary_eqs` give the
+    non-contributing forces, as sympy's ``u_auxiliary`` do."""
+    door = _read(setup, None)
+    if not door.u:
+        raise UnsupportedSetupError(f"the {door.kind} set-up has no speeds: its frame is the coordinates' own")
+    if not isinstance(system, MechanicalSystem):
+        raise ParseError(f"kane_frame needs the MechanicalSystem made of the set-up, not {type(system).__name__}")
+    S = system.space
+    if [x.func.__name__ for x in door.q] != [x.name for x in S.q]:
+        raise UnsupportedSetupError(f"the set-up's coordinates {[str(x) for x in door.q]} are not those of the "
+                                    f"system {[x.name for x in S.q]}")
+    exo = _exogenous(door, list(door.kdes) + list(door.velocity) + list(door.holonomic))
+    rep = _speeds_from_kdes(S, door, exo)
+    free = [x for x in door.u if x not in door.u_dep]
+    rep_all = dict(exo) | {x: 0 for x in door.u_aux} | rep
+    omegas = [S.from_dynamic(sympy_of(rep[x])) for x in free]
+    cons = [S.from_dynamic(sp.expand(sympy_of(c).xreplace(rep_all))) for c in door.velocity]
+    cons = [cons[i] for i in independent_rows(_coefficient_rows(S, cons, "velocity constraint"))] if cons else []
+    if door.lagrangian is None and door.holonomic:
+        rows = _constraint_rows(S, [sympy_of(h).xreplace(exo) for h in door.holonomic], [])
+        if generic_rank(rows.col_join(_coefficient_rows(S, cons, "velocity constraint"))) > len(cons):
+            raise UnsupportedSetupError("the set-up's velocity constraints do not contain the time derivatives of "
+                                        "its configuration constraints")
+    if len(free) + len(cons) != S.n:
+        raise DimensionError(f"{len(free)} independent speeds and {len(cons)} independent velocity constraints for "
+                             f"{S.n} coordinates: Kane's frame needs n of them")
+    names = [x.func.__name__ for x in free]
+    aux = [x.func.__name__ for x in door.u_aux]
+    names += aux if len(aux) == len(cons) else [f"c{k + 1}" for k in range(len(cons))]
+    if S.t is not None:
+        omegas.append(sp.S.One)       # θ^t = dt
+        names.append("t_")
+    return Frame.from_quasi_velocities(S, omegas + cons, names=names)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -78,3 +78,118 @@ def test_rolling_disc_body_rates_comes_in():
     ms = from_kanes_method(km, conditions=[m > 0, r > 0])
     assert [s.name for s in ms.space.q] == ["q1", "q2", "q3", "q4", "q5"] and ms.n_constraints == 2
     _agree(km, ms, _disc_states(km, params, fnh))
+
+
+# -- Kane's vocabulary: the user's speeds, F_r, F*_r and auxiliary speeds -------------------------------
+import geonh as g  # noqa: E402
+from geonh.errors import AttributeAccessError, GeonhError, UnsupportedSetupError  # noqa: E402
+from geonh.models.interop import kane_frame, to_pydy_system  # noqa: E402
+from test_interop_roundtrip import _sleigh_states, sleigh_kane, sleigh_parts  # noqa: E402
+
+
+def _value(expr, by_name: dict, digits=40):
+    """``expr`` (plain symbols) at values keyed by symbol name, to ``digits`` digits."""
+    return sp.N(sp.sympify(expr).xreplace({s: by_name[s.name] for s in sp.sympify(expr).free_symbols}), digits)
+
+
+def _plain_state(state: dict, rates: dict | None = None) -> dict:
+    """A sympy state {q(t), u(t), parameters} by name; rates {u(t): value} as ``<u>_dot``."""
+    out = {(k.name if isinstance(k, sp.Symbol) else k.func.__name__): v for k, v in state.items()}
+    out |= {f"{k.func.__name__}_dot": v for k, v in (rates or {}).items()}
+    return out
+
+
+def _sympy_rates(km, state):
+    """u̇ of sympy's own rhs() at a consistent state, {u(t): value} (40 digits)."""
+    n = len(km.q)
+    rhs = km.rhs()
+    return {x: sp.N(rhs[n + i].xreplace(state), 40) for i, x in enumerate(km.u)}
+
+
+def _close(a, b, tol=sp.Float("1e-25")):
+    return abs(a - b) <= tol * (1 + abs(b))
+
+
+def test_kane_frame_keeps_the_users_speeds_and_forces():
+    """The sleigh as a KanesMethod (u1 = ẋ, u3 = θ̇ independent, u2 = ẏ dependent): geonh's kane
+    form in kane_frame is in u1, u3 by name (to_sympy and pydy too), with sympy's accelerations,
+    sympy's F_r and F*_r at random rates (u̇2 from the acceleration constraint)."""
+    km = sleigh_kane()
+    ms = from_kanes_method(km)
+    eqs = g.kane(ms, kane_frame(km, ms))
+    assert [s.name for s in eqs.u] == ["u1", "u3"]
+    se = to_sympy(eqs)
+    u1, u3, u2 = km.u
+    assert list(se.u) == [u1, u3] and list(se.unknowns) == [u1.diff(t), u3.diff(t)]
+    assert [str(x) for x in to_pydy_system(eqs).coordinates + to_pydy_system(eqs).speeds] == \
+        ["x(t)", "y(t)", "theta(t)", "u1(t)", "u3(t)"]
+    fr, frstar = km.kanes_equations()
+    rng = random.Random(11)
+    for st in _sleigh_states(km, n=3):
+        rates = _sympy_rates(km, st)
+        by_name = _plain_state(st, rates)
+        acc = eqs.rhs()
+        for i, x in enumerate((u1, u3)):
+            assert _close(_value(acc[3 + i], by_name), rates[x])
+        # F_r, F*_r at arbitrary rates of the independent speeds (u̇2 from k_dnh u̇ + f_dnh = 0)
+        free = {u1.diff(t): sp.Rational(rng.randint(-9, 9), 4), u3.diff(t): sp.Rational(rng.randint(-9, 9), 4)}
+        acc_con = (km._k_dnh * km.u.diff(t) + km._f_dnh).xreplace(free).xreplace(km.kindiffdict())
+        d2 = sp.Dummy("u2_dot")
+        free[u2.diff(t)] = sp.solve(acc_con.xreplace({u2.diff(t): d2}).xreplace(st)[0], d2)[0]
+        by_name = _plain_state(st, {k.expr: v for k, v in free.items()})
+        for r in range(2):
+            assert _close(_value(eqs.fr[r], by_name), sp.N(fr[r].xreplace(st), 40))
+            assert _close(_value(eqs.frstar[r], by_name),
+                          sp.N(frstar[r].xreplace(km.kindiffdict()).xreplace(free).xreplace(st), 40))
+
+
+def test_auxiliary_speed_brings_the_contact_force_into_evidence():
+    """sympy's u_auxiliary: an auxiliary speed ua along the blade's normal B.y at P and the
+    unknown lateral force R B.y there; sympy's auxiliary equation solved for R on the motion
+    equals geonh's auxiliary_eqs (the constraint field of kane_frame, named ua) solved for R."""
+    p = sleigh_parts()
+    u1, u2, u3 = p["u"]
+    ua = me.dynamicsymbols("ua")
+    R = sp.Symbol("R")
+    N, B, P, G = p["N"], p["B"], p["P"], p["G"]
+    P.set_vel(N, u1 * N.x + u2 * N.y + ua * B.y)
+    G.v2pt_theory(P, N, B)
+    loads = p["loads"] + [me.Force(P, R * B.y)]
+    km = me.KanesMethod(N, q_ind=list(p["q"]), u_ind=[u1, u3], u_dependent=[u2], kd_eqs=p["kdes"],
+                        velocity_constraints=[P.vel(N).dot(B.y).xreplace({ua: 0})], u_auxiliary=[ua],
+                        bodies=[p["body"]], forcelist=loads)
+    km.kanes_equations()
+    ms = from_kanes_method(km)
+    frame = kane_frame(km, ms)
+    assert frame.names == ("u1", "u3", "ua")
+    eqs = g.kane(ms, frame)
+    assert eqs.auxiliary_eqs.shape == (1, 1) and all(R not in e.free_symbols for e in eqs.fr)
+    for st in _sleigh_states(km, n=3):
+        rates = _sympy_rates(km, st)
+        R_sympy = sp.solve(km.auxiliary_eqs[0].xreplace({k.diff(t): v for k, v in rates.items()}).xreplace(st), R)[0]
+        by_name = _plain_state(st, {u1: rates[u1], u3: rates[u3]}) | {"R": sp.Symbol("R")}
+        acc = eqs.rhs()
+        by_name |= {"u1_dot": _value(acc[3], by_name), "u3_dot": _value(acc[4], by_name)}
+        aux = eqs.auxiliary_eqs[0]
+        Rg = [s for s in aux.free_symbols if s.name == "R"][0]
+        by_name["R"] = Rg
+        R_geonh = sp.solve(_value(aux, by_name), Rg)[0]
+        assert _close(R_geonh, R_sympy), (R_geonh, R_sympy)
+
+
+def test_kane_vocabulary_only_on_the_kane_form():
+    km = sleigh_kane()
+    ms = from_kanes_method(km)
+    eqs = g.lagrange(ms)
+    for name in ("fr", "frstar", "auxiliary_eqs"):
+        with pytest.raises(AttributeAccessError, match="kane form"):
+            getattr(eqs, name)
+        assert not hasattr(eqs, name)
+    lam = me.LagrangesMethod(sp.Symbol("m") * me.dynamicsymbols("x").diff() ** 2 / 2, [me.dynamicsymbols("x")])
+    with pytest.raises(UnsupportedSetupError, match="no speeds"):
+        kane_frame(lam, ms)
+    other = from_kanes_method(disc_body_rates()[0], conditions=[sp.Symbol("m") > 0, sp.Symbol("r") > 0])
+    with pytest.raises(GeonhError, match="coordinates"):
+        kane_frame(km, other)
+    with pytest.raises(GeonhError, match="MechanicalSystem"):
+        kane_frame(km, "sleigh")
