@@ -558,6 +558,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.numerics.constraints.ConstraintSet": {"f": lambda c: c.ode},
     "geonh.transposition.relations.ConstrainedSetting": {"a": lambda c: c.setting.a},
     "geonh.transposition.relations.ConstrainedSetting.from_equations": {"equations": _SX},
+    "geonh.models.interop.kane_frame": {
+        "system": lambda c: __import__("geonh.models.interop", fromlist=["x"]).from_kanes_method(c.mechanics[3])},
     "geonh.transposition.relations.TranspositionalRelations": {
         "Q": lambda c: c.setting.quasi, "Qa": lambda c: sp.zeros(c.setting.m, 1)},
     "geonh.systems.gauss.FreeSystem": {"f": lambda c: [0, 0, 0]},
