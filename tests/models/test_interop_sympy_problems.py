@@ -193,3 +193,112 @@ def test_kane_vocabulary_only_on_the_kane_form():
         kane_frame(km, other)
     with pytest.raises(GeonhError, match="MechanicalSystem"):
         kane_frame(km, "sleigh")
+
+
+# -- linearizations (sympy's test_linearize.py, test_kane.py) ----------------------------------------
+def _num_matrix(M, by_name):
+    return sp.Matrix(M.rows, M.cols, lambda i, j: _value(M[i, j], by_name, 30))
+
+
+def _max_rel(A, B):
+    """max |A − B| / (1 + max |B|) over the entries."""
+    scale = 1 + max((abs(b) for b in B), default=0)
+    return max((abs(a - b) for a, b in zip(A, B)), default=0) / scale
+
+
+def nonminimal_pendulum():
+    """A particle on a massless rod of length L in the plane, in its Cartesian coordinates
+    (q1 along gravity, q2 across it): the length as a configuration constraint, q1 and u1
+    dependent, the radial velocity zero as the velocity constraint."""
+    q1, q2 = me.dynamicsymbols("q1:3")
+    u1, u2 = me.dynamicsymbols("u1:3")
+    L, m, grav = sp.symbols("L m g")
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    rod = N.orientnew("rod", "Axis", [sp.atan(q2 / q1), N.z])
+    P = O.locatenew("P", q1 * N.x + q2 * N.y)
+    P.set_vel(N, u1 * N.x + u2 * N.y)
+    bob = me.Particle("bob", P, m)
+    fc = [P.pos_from(O).magnitude() - L]
+    fv = [sp.simplify(P.vel(N).express(rod).dot(rod.x))]
+    fa = [sp.simplify(fv[0].diff(t))]
+    km = me.KanesMethod(N, q_ind=[q2], u_ind=[u2], q_dependent=[q1], u_dependent=[u1],
+                        configuration_constraints=fc, velocity_constraints=fv, acceleration_constraints=fa,
+                        kd_eqs=[q1.diff(t) - u1, q2.diff(t) - u2])
+    km.kanes_equations([bob], [(P, m * grav * N.x)])
+    return km, (L, m, grav)
+
+
+@pytest.mark.slow
+def test_nonminimal_pendulum_linearization():
+    """sympy's test_linearize_pendulum_kane_nonminimal: A about the hanging equilibrium, through
+    Lagrange's form (state q2, q̇2) and Kane's form in the user's speed (state q2, u2)."""
+    km, (L, m, grav) = nonminimal_pendulum()
+    q1, q2 = km.q[1], km.q[0]
+    u2, u1 = km.u
+    ms = from_kanes_method(km, conditions=[L > 0, m > 0])
+    assert len(ms.holonomic) == 1 and ms.n_constraints == 1
+    rng = random.Random(4)
+    for _ in range(2):
+        pars = {L: sp.Rational(rng.randint(2, 9), 3), m: sp.Rational(rng.randint(1, 9), 2), grav: sp.Rational(981, 100)}
+        op = [{q1: pars[L], q2: 0}, {u1: 0, u2: 0}, {u1.diff(t): 0, u2.diff(t): 0}]
+        A_sympy = km.linearize(op_point=op, A_and_B=True)[0].xreplace(pars).xreplace(op[0])
+        point = {"q1": pars[L], "q2": 0, "L": pars[L], "m": pars[m], "g": pars[grav]}
+        lag = g.lagrange(ms).linearize(point | {"q1_dot": 0, "q2_dot": 0}, dependent=["q1"], symbolic=True)
+        kan = g.kane(ms, kane_frame(km, ms)).linearize(point | {"u2": 0}, dependent=["q1"], symbolic=True)
+        assert [s.name for s in lag.state] == ["q2", "q2_dot"] and [s.name for s in kan.state] == ["q2", "u2"]
+        for lin in (lag, kan):
+            assert sp.simplify(lin.A - A_sympy) == sp.zeros(2, 2)
+            num = g.lagrange(ms).linearize(point | {"q1_dot": 0, "q2_dot": 0}, dependent=["q1"])
+            assert _max_rel(num.A, A_sympy.evalf()) < 1e-12
+
+
+def pendulum_on_cart():
+    """sympy's 2-dof inverted pendulum on a cart (test_kane.py, test_parallel_axis): a cart (q1)
+    on a spring with a force F(t), a rigid pendulum (q2) with its inertia given about the hinge."""
+    q1, q2 = me.dynamicsymbols("q1 q2")
+    u1, u2 = me.dynamicsymbols("u1 u2")
+    F = me.dynamicsymbols("F")
+    grav, k, ls, a, mA, mC, Ix, Iy, Iz = sp.symbols("g k ls a mA mC Ix Iy Iz")
+    N = me.ReferenceFrame("N")
+    A = N.orientnew("A", "Axis", [-q2, N.z])
+    A.set_ang_vel(N, -u2 * N.z)
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    C = O.locatenew("C", q1 * N.x)
+    C.set_vel(N, u1 * N.x)
+    Ao = C.locatenew("Ao", a * A.y)
+    Ao.v2pt_theory(C, N, A)
+    cart = me.Particle("cart", C, mC)
+    pend = me.RigidBody("pend", Ao, A, mA, (me.inertia(A, Ix, Iy, Iz), C))
+    loads = [(Ao, -N.y * grav * mA), (C, -N.y * grav * mC), (C, -N.x * k * (q1 - ls)), (C, N.x * F)]
+    km = me.KanesMethod(N, [q1, q2], [u1, u2], [q1.diff(t) - u1, q2.diff(t) - u2], bodies=[cart, pend],
+                        forcelist=loads)
+    km.kanes_equations()
+    return km, (grav, k, ls, a, mA, mC, Ix, Iy, Iz), F
+
+
+@pytest.mark.slow
+def test_pendulum_on_cart_linearization_with_an_input():
+    """A and B (input F) about the upright equilibrium q1 = ls, q2 = 0 agree with sympy's
+    KanesMethod.linearize, symbolically and in double precision."""
+    km, pars, F = pendulum_on_cart()
+    grav, k, ls, a, mA, mC, Ix, Iy, Iz = pars
+    ms = from_kanes_method(km, conditions=[mA > 0, mC > 0, Iz - mA * a**2 > 0])
+    q1, q2 = km.q
+    u1, u2 = km.u
+    rng = random.Random(8)
+    vals = {s: sp.Rational(rng.randint(1, 9), rng.randint(1, 4)) for s in pars}
+    vals[Iz] = vals[mA] * vals[a] ** 2 + 1        # inertia about the hinge exceeds m a²
+    op = [{q1: vals[ls], q2: 0}, {u1: 0, u2: 0}, {F: 0}]
+    A_s, B_s, r = km.linearize(op_point=op, A_and_B=True)
+    assert list(r) == [F]
+    A_s, B_s = A_s.xreplace(vals).xreplace(op[0]), B_s.xreplace(vals).xreplace(op[0])
+    eqs = g.kane(ms, kane_frame(km, ms))
+    point = {s.name: v for s, v in vals.items() if s not in (Ix, Iy)} | {"q1": vals[ls], "q2": 0, "u1": 0, "u2": 0, "F": 0}
+    lin = eqs.linearize(point, inputs=["F"], symbolic=True)
+    assert [s.name for s in lin.state] == ["q1", "q2", "u1", "u2"]
+    assert sp.simplify(lin.A - A_s) == sp.zeros(4, 4) and sp.simplify(lin.B - B_s) == sp.zeros(4, 1)
+    num = eqs.linearize(point, inputs=["F"])
+    assert _max_rel(num.A, A_s.evalf()) < 1e-12 and _max_rel(num.B, B_s.evalf()) < 1e-12
