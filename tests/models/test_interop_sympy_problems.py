@@ -87,6 +87,10 @@ from geonh.models.interop import kane_frame, to_pydy_system  # noqa: E402
 from test_interop_roundtrip import _sleigh_states, sleigh_kane, sleigh_parts  # noqa: E402
 
 
+def _num_matrix(M, by_name, digits=30):
+    return sp.Matrix(M.rows, M.cols, lambda i, j: _value(M[i, j], by_name, digits))
+
+
 def _value(expr, by_name: dict, digits=40):
     """``expr`` (plain symbols) at values keyed by symbol name, to ``digits`` digits."""
     return sp.N(sp.sympify(expr).xreplace({s: by_name[s.name] for s in sp.sympify(expr).free_symbols}), digits)
@@ -100,13 +104,21 @@ def _plain_state(state: dict, rates: dict | None = None) -> dict:
 
 
 def _sympy_rates(km, state):
-    """u̇ of sympy's own rhs() at a consistent state, {u(t): value} (40 digits)."""
-    n = len(km.q)
-    rhs = km.rhs()
-    return {x: sp.N(rhs[n + i].xreplace(state), 40) for i, x in enumerate(km.u)}
+    """u̇ of sympy's own equations (mass_matrix u̇ = forcing) at a consistent state, {u(t): value}:
+    M and F evaluated at 40 digits, then solved."""
+    M = km.mass_matrix.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
+    F = km.forcing.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
+    return dict(zip(km.u, M.LUsolve(F)))
 
 
-def _close(a, b, tol=sp.Float("1e-25")):
+def _geonh_unknowns(eqs, by_name: dict) -> list:
+    """geonh's unknowns (u̇, then λ) at values keyed by name: M x = F at 40 digits, solved."""
+    M = _num_matrix(eqs.mass_matrix, by_name, 40)
+    F = _num_matrix(eqs.forcing, by_name, 40)
+    return list(M.LUsolve(F))
+
+
+def _close(a, b, tol=sp.Float("1e-14")):
     return abs(a - b) <= tol * (1 + abs(b))
 
 
@@ -128,9 +140,8 @@ def test_kane_frame_keeps_the_users_speeds_and_forces():
     for st in _sleigh_states(km, n=3):
         rates = _sympy_rates(km, st)
         by_name = _plain_state(st, rates)
-        acc = eqs.rhs()
-        for i, x in enumerate((u1, u3)):
-            assert _close(_value(acc[3 + i], by_name), rates[x])
+        for a, x in zip(_geonh_unknowns(eqs, by_name), (u1, u3)):
+            assert _close(a, rates[x])
         # F_r, F*_r at arbitrary rates of the independent speeds (u̇2 from k_dnh u̇ + f_dnh = 0)
         free = {u1.diff(t): sp.Rational(rng.randint(-9, 9), 4), u3.diff(t): sp.Rational(rng.randint(-9, 9), 4)}
         acc_con = (km._k_dnh * km.u.diff(t) + km._f_dnh).xreplace(free).xreplace(km.kindiffdict())
@@ -168,8 +179,7 @@ def test_auxiliary_speed_brings_the_contact_force_into_evidence():
         rates = _sympy_rates(km, st)
         R_sympy = sp.solve(km.auxiliary_eqs[0].xreplace({k.diff(t): v for k, v in rates.items()}).xreplace(st), R)[0]
         by_name = _plain_state(st, {u1: rates[u1], u3: rates[u3]}) | {"R": sp.Symbol("R")}
-        acc = eqs.rhs()
-        by_name |= {"u1_dot": _value(acc[3], by_name), "u3_dot": _value(acc[4], by_name)}
+        by_name |= dict(zip(("u1_dot", "u3_dot"), _geonh_unknowns(eqs, by_name)))
         aux = eqs.auxiliary_eqs[0]
         Rg = [s for s in aux.free_symbols if s.name == "R"][0]
         by_name["R"] = Rg
@@ -196,8 +206,6 @@ def test_kane_vocabulary_only_on_the_kane_form():
 
 
 # -- linearizations (sympy's test_linearize.py, test_kane.py) ----------------------------------------
-def _num_matrix(M, by_name):
-    return sp.Matrix(M.rows, M.cols, lambda i, j: _value(M[i, j], by_name, 30))
 
 
 def _max_rel(A, B):
@@ -302,3 +310,88 @@ def test_pendulum_on_cart_linearization_with_an_input():
     assert sp.simplify(lin.A - A_s) == sp.zeros(4, 4) and sp.simplify(lin.B - B_s) == sp.zeros(4, 1)
     num = eqs.linearize(point, inputs=["F"])
     assert _max_rel(num.A, A_s.evalf()) < 1e-12 and _max_rel(num.B, B_s.evalf()) < 1e-12
+
+
+# -- the four-bar linkage (sympy's test_jointsmethod.py, with manual constraints) ---------------------
+def four_bar():
+    """Links of lengths l1 (ground, fixed in N), l2, l3, l4 pinned in a loop; density ρ.  The
+    relative angles q1, q2, q3 with speeds u_i = q̇_i; q2, q3 and u2, u3 dependent through the
+    loop closure (two configuration constraints) and its time derivative.  Gravity −g N.y."""
+    q1, q2, q3 = me.dynamicsymbols("q1:4")
+    u1, u2, u3 = me.dynamicsymbols("u1:4")
+    l1, l2, l3, l4, rho, grav = sp.symbols("l1:5 rho g")
+    N = me.ReferenceFrame("N")
+    B2 = N.orientnew("B2", "Axis", [q1, N.z])
+    B3 = B2.orientnew("B3", "Axis", [q2, B2.z])
+    B4 = B3.orientnew("B4", "Axis", [q3, B3.z])
+    B2.set_ang_vel(N, u1 * N.z)
+    B3.set_ang_vel(B2, u2 * B2.z)
+    B4.set_ang_vel(B3, u3 * B3.z)
+    O = me.Point("O")                 # the ground link's centre
+    O.set_vel(N, 0)
+    J1 = O.locatenew("J1", l1 / 2 * N.x)
+    J1.set_vel(N, 0)
+    G2 = J1.locatenew("G2", l2 / 2 * B2.x)
+    J2 = J1.locatenew("J2", l2 * B2.x)
+    G3 = J2.locatenew("G3", l3 / 2 * B3.x)
+    J3 = J2.locatenew("J3", l3 * B3.x)
+    G4 = J3.locatenew("G4", l4 / 2 * B4.x)
+    bodies = []
+    for G, B, ln, name in ((G2, B2, l2, "link2"), (G3, B3, l3, "link3"), (G4, B4, l4, "link4")):
+        G.set_vel(N, G.pos_from(O).dt(N))
+        bodies.append(me.RigidBody(name, G, B, rho * ln, (me.inertia(B, 0, 0, rho * ln**3 / 12), G)))
+    loop = J3.pos_from(O) + l4 * B4.x + l1 / 2 * N.x
+    fh = [loop.dot(N.x), loop.dot(N.y)]
+    kd = {q.diff(t): u for q, u in zip((q1, q2, q3), (u1, u2, u3))}
+    fhd = [sp.diff(f, t).xreplace(kd) for f in fh]
+    loads = [(G, -rho * ln * grav * N.y) for G, ln in ((G2, l2), (G3, l3), (G4, l4))]
+    km = me.KanesMethod(N, q_ind=[q1], u_ind=[u1], q_dependent=[q2, q3], u_dependent=[u2, u3],
+                        kd_eqs=[q1.diff(t) - u1, q2.diff(t) - u2, q3.diff(t) - u3], configuration_constraints=fh,
+                        velocity_constraints=fhd, bodies=bodies, forcelist=loads)
+    km.kanes_equations()
+    return km, (l1, l2, l3, l4, rho, grav), fh, fhd
+
+
+def _four_bar_states(km, pars, fh, fhd, n=2, seed=2):
+    l1, l2, l3, l4, rho, grav = pars
+    q1, q2, q3 = km.q
+    u1, u2, u3 = km.u
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        st = {l1: sp.Rational(13, 100), l2: sp.Rational(24, 100), l3: sp.Rational(21, 100), l4: sp.Rational(34, 100),
+              rho: 997, grav: sp.Rational(981, 100), q1: sp.Rational(rng.randint(15, 25), 10)}
+        try:
+            with sp.evaluate(True):
+                sol = sp.nsolve([f.xreplace(st) for f in fh], [q2, q3], [0.67, 2.53], prec=50)
+        except (ValueError, ZeroDivisionError):
+            continue
+        st |= {q2: sol[0], q3: sol[1], u1: sp.Rational(rng.randint(-9, 9), 10)}
+        st |= sp.solve([f.xreplace(st) for f in fhd], [u2, u3])
+        out.append(st)
+    return out
+
+
+@pytest.mark.slow
+def test_four_bar_linkage_comes_in_and_out():
+    """Two configuration constraints, one degree of freedom: sympy's accelerations through
+    Lagrange's form and, in the user's speed u1, through Kane's form (F_r too); out again with
+    the user's names."""
+    km, pars, fh, fhd = four_bar()
+    l1, l2, l3, l4, rho, grav = pars
+    ms = from_kanes_method(km, conditions=[s > 0 for s in pars])
+    assert len(ms.holonomic) == 2 and ms.n_constraints == 2
+    states = _four_bar_states(km, pars, fh, fhd)
+    lag = g.lagrange(ms)
+    eqs = g.kane(ms, kane_frame(km, ms))
+    se = to_sympy(eqs)
+    assert list(se.u) == [km.u[0]] and [str(x) for x in se.q] == ["q1(t)", "q2(t)", "q3(t)"]
+    fr, _ = km.kanes_equations()
+    for st in states:
+        rates = _sympy_rates(km, st)
+        by_name = _plain_state(st, rates)
+        qd = {f"{x.func.__name__}_dot": st[u] for x, u in zip(km.q, km.u)}     # q̇ = u here
+        qdd = _geonh_unknowns(lag, by_name | qd)[:3]
+        assert all(_close(a, rates[u]) for a, u in zip(qdd, km.u))             # q̈ = u̇
+        assert _close(_geonh_unknowns(eqs, by_name)[0], rates[km.u[0]])
+        assert _close(_value(eqs.fr[0], by_name), sp.N(fr[0].xreplace(st), 40))
