@@ -85,8 +85,9 @@ def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     F_r = X_r^i Q_i and F*_r = −X_r^k (M_kj q̈^j + Γ_{k,ab} ẋ^a ẋ^b), the generalized inertia
     force from the metric connection, q̈ = d/dt(C u) on the motion.
 
-    Kane's vocabulary (sympy's names, :attr:`Equations.fr`, :attr:`Equations.frstar`,
-    :attr:`Equations.auxiliary_eqs`): F_r and F*_r for the free fields r < m, and for each
+    Kane's vocabulary (sympy's names: :attr:`~geonh.equations.Equations.fr`,
+    :attr:`~geonh.equations.Equations.frstar`, :attr:`~geonh.equations.Equations.auxiliary_eqs`):
+    F_r and F*_r for the free fields r < m, and for each
     constraint field X_κ (κ ≥ m) the auxiliary equation F_κ + F*_κ on the motion — Kane's
     equation for an auxiliary speed along X_κ (Kane & Levinson 1985, §4.4 / sympy's
     ``u_auxiliary``).  The constraint force brings it to zero: F_κ + F*_κ = −R_κ with R_κ the
