@@ -400,3 +400,33 @@ def test_four_bar_linkage_comes_in_and_out():
         assert all(_close(a, rates[u]) for a, u in zip(qdd, km.u))             # q̈ = u̇
         assert _close(_geonh_unknowns(eqs, by_name)[0], rates[km.u[0]])
         assert _close(_value(eqs.fr[0], by_name), sp.N(fr[0].xreplace(st), 40))
+
+
+def test_nonminimal_pendulum_lagranges_method_linearization():
+    """sympy's test_linearize_pendulum_lagrange_nonminimal: a LagrangesMethod with the length as
+    hol_coneqs; its linearized A (multipliers at the operating point solved by sympy) equals
+    geonh's, symbolically and in double precision."""
+    from geonh.models.interop import from_lagranges_method
+    q1, q2 = me.dynamicsymbols("q1:3")
+    q1d, q2d = q1.diff(t), q2.diff(t)
+    L, m, grav = sp.symbols("L m g")
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    P = O.locatenew("P", q1 * N.x + q2 * N.y)
+    P.set_vel(N, P.pos_from(O).dt(N))
+    lm = me.LagrangesMethod(me.Lagrangian(N, me.Particle("bob", P, m)), [q1, q2], hol_coneqs=[q1**2 + q2**2 - L**2],
+                            forcelist=[(P, m * grav * N.x)], frame=N)
+    lm.form_lagranges_equations()
+    ms = from_lagranges_method(lm, conditions=[L > 0, m > 0])
+    assert len(ms.holonomic) == 1
+    rng = random.Random(6)
+    pars = {L: sp.Rational(rng.randint(2, 9), 3), m: sp.Rational(rng.randint(1, 9), 2), grav: sp.Rational(981, 100)}
+    op = {q1: pars[L], q2: 0, q1d: 0, q2d: 0, q1d.diff(t): 0, q2d.diff(t): 0}
+    lam = lm.solve_multipliers(op_point=op)
+    A_s = lm.linearize([q2], [q2d], [q1], [q1d], op_point=op | lam, A_and_B=True)[0].xreplace(pars)
+    point = {"q1": pars[L], "q2": 0, "q1_dot": 0, "q2_dot": 0, "L": pars[L], "m": pars[m], "g": pars[grav]}
+    lin = g.lagrange(ms).linearize(point, dependent=["q1"], symbolic=True)
+    assert [s.name for s in lin.state] == ["q2", "q2_dot"]
+    assert sp.simplify(lin.A - A_s) == sp.zeros(2, 2)
+    assert _max_rel(g.lagrange(ms).linearize(point, dependent=["q1"]).A, A_s.evalf()) < 1e-12
