@@ -405,7 +405,8 @@ def test_four_bar_linkage_comes_in_and_out():
 def test_nonminimal_pendulum_lagranges_method_linearization():
     """sympy's test_linearize_pendulum_lagrange_nonminimal: a LagrangesMethod with the length as
     hol_coneqs; its linearized A (multipliers at the operating point solved by sympy) equals
-    geonh's, symbolically and in double precision."""
+    geonh's, symbolically and in double precision; off equilibrium, the accelerations and the
+    constraint force (the multiplier of the length constraint) equal those of sympy's rhs()."""
     from geonh.models.interop import from_lagranges_method
     q1, q2 = me.dynamicsymbols("q1:3")
     q1d, q2d = q1.diff(t), q2.diff(t)
@@ -430,3 +431,12 @@ def test_nonminimal_pendulum_lagranges_method_linearization():
     assert [s.name for s in lin.state] == ["q2", "q2_dot"]
     assert sp.simplify(lin.A - A_s) == sp.zeros(2, 2)
     assert _max_rel(g.lagrange(ms).linearize(point, dependent=["q1"]).A, A_s.evalf()) < 1e-12
+    rhs = lm.rhs()
+    for _ in range(3):
+        th, w = sp.Rational(rng.randint(-9, 9), 7), sp.Rational(rng.randint(-9, 9), 5)
+        st = pars | {q1: pars[L] * sp.cos(th), q2: pars[L] * sp.sin(th), q1d: -pars[L] * w * sp.sin(th),
+                     q2d: pars[L] * w * sp.cos(th)}
+        want = list(rhs.xreplace(st).evalf(40))[2:]                      # q̈1, q̈2, λ
+        by_name = _plain_state(st) | {"q1_dot": st[q1d], "q2_dot": st[q2d]}
+        got = _geonh_unknowns(g.lagrange(ms), by_name)
+        assert len(got) == 3 and all(_close(a, b) for a, b in zip(got, want)), (got, want)
