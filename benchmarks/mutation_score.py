@@ -235,7 +235,7 @@ import json, os, time
 from pathlib import Path
 
 _out = Path(os.environ["GEONH_MUTATION_OUT"])
-_state = {"t0": None, "c0": None, "caught": None, "cases": {}, "tests_run": 0}
+_state = {"t0": None, "c0": None, "caught": None, "cases": {}, "tests_run": 0, "failed": []}
 
 
 def _observe(obs, *rest):
@@ -264,6 +264,8 @@ def pytest_configure(config):
 def pytest_runtest_logreport(report):
     if report.when == "call":
         _state["tests_run"] += 1
+    if report.failed:
+        _state["failed"].append(report.nodeid)
     if report.failed and _state["caught"] is None:
         _state["caught"] = {"test": report.nodeid, "when": report.when,
                             "wall": time.perf_counter() - _state["t0"],
@@ -274,7 +276,8 @@ def pytest_runtest_logreport(report):
 def pytest_sessionfinish(session, exitstatus):
     out = {"exitstatus": int(exitstatus), "tests_run": _state["tests_run"],
            "wall": time.perf_counter() - _state["t0"], "cpu": time.process_time() - _state["c0"],
-           "caught": _state["caught"], "cases": _state["cases"]}
+           "caught": _state["caught"], "cases": _state["cases"],
+           "failed": _state["failed"]}
     _out.write_text(json.dumps(out))
 '''
 
@@ -313,13 +316,14 @@ class Outcome:
     tests_run: int = 0
     exitstatus: int = 0
     message: str = ""
-    extra: dict = field(default_factory=dict)
+    failed: list[str] = field(default_factory=list)
 
 
 def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT,
-            python: str = sys.executable, mutate: bool = True) -> Outcome:
+            python: str = sys.executable, mutate: bool = True, every: bool = False) -> Outcome:
     """Apply ``m`` to a fresh copy of ``root`` (``mutate=False``: the unmutated baseline) and
-    run pytest on ``target`` there with the recorder plugin."""
+    run pytest on ``target`` there with the recorder plugin (stopping at the first failure,
+    or with ``every`` running the whole target to list every failing test)."""
     with tempfile.TemporaryDirectory(prefix=f"geonh-mut-{m.name}-") as tmp:
         copy = Path(tmp)
         make_copy(copy, root)
@@ -333,7 +337,7 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
                    HYPOTHESIS_PROFILE=profile, HYPOTHESIS_EXPERIMENTAL_OBSERVABILITY_NOCOVER="1",
                    GEONH_CACHE="off", PYTHONDONTWRITEBYTECODE="1")
         env["PYTHONPATH"] = str(copy) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        cmd = [python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "_geonh_mutation_recorder",
+        cmd = [python, "-m", "pytest", *([] if every else ["-x"]), "-q", "-p", "no:cacheprovider", "-p", "_geonh_mutation_recorder",
                "--no-header", "-rN", *target]
         t0 = time.perf_counter()
         try:
@@ -352,6 +356,7 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
         o.by = "collection/import error" if o.caught else None
         return o
     o.wall_total, o.cpu_total, o.tests_run = res["wall"], res["cpu"], res["tests_run"]
+    o.failed = sorted(set(res["failed"]))
     c = res["caught"]
     if c is not None:
         o.caught, o.by = True, c["test"]
@@ -368,10 +373,11 @@ def layer_target(m: Mutation) -> list[str]:
     return ["-m", "not slow", f"tests/{m.layer}"]
 
 
-def table(outcomes: list[Outcome]) -> str:
-    """The markdown table: mutation, class, caught by, examples, time to the catch."""
-    lines = ["| mutation | class | caught by | examples | wall s | CPU s | tests run |",
-             "|---|---|---|---|---|---|---|"]
+def table(outcomes: list[Outcome], every: bool = False) -> str:
+    """The markdown table: mutation, class, caught by, examples, time to the catch (and with
+    ``every`` the number of failing tests)."""
+    lines = ["| mutation | class | caught by | examples | wall s | CPU s | tests run |" + (" failing |" if every else ""),
+             "|---|---|---|---|---|---|---|" + ("---|" if every else "")]
     for o in outcomes:
         by = f"`{o.by}`" if o.by else "**not caught**"
         ex = "—" if o.examples is None else str(o.examples)
@@ -379,7 +385,10 @@ def table(outcomes: list[Outcome]) -> str:
             ex = "1 (plain test)"
         w = f"{o.wall_to_catch:.1f}" if o.wall_to_catch is not None else f"({o.wall_total:.1f})"
         c = f"{o.cpu_to_catch:.1f}" if o.cpu_to_catch is not None else f"({o.cpu_total:.1f})"
-        lines.append(f"| {o.name} | {o.cls} | {by} | {ex} | {w} | {c} | {o.tests_run} |")
+        row = f"| {o.name} | {o.cls} | {by} | {ex} | {w} | {c} | {o.tests_run} |"
+        if every:
+            row += f" {len(o.failed)} |"
+        lines.append(row)
     caught = sum(o.caught for o in outcomes)
     lines.append("")
     lines.append(f"caught {caught} of {len(outcomes)}; times are to the first failure from the start of "
@@ -399,6 +408,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per mutation run")
     ap.add_argument("--baseline", action="store_true",
                     help="first run the target on the unmutated copy (it must pass)")
+    ap.add_argument("--every", action="store_true",
+                    help="run the whole target (no -x) and list every test that fails")
     ap.add_argument("--json", type=Path, default=None, help="write the outcomes as JSON here")
     args = ap.parse_args(argv)
     problems = snippet_problems()
@@ -431,11 +442,11 @@ def main(argv=None) -> int:
                 return 1
     outcomes = []
     for m in chosen:
-        o = run_one(m, fixed or layer_target(m), timeout=args.timeout)
+        o = run_one(m, fixed or layer_target(m), timeout=args.timeout, every=args.every)
         print(f"{m.name}: {'caught by ' + str(o.by) if o.caught else 'NOT caught'}"
               f" ({o.wall_total:.1f} s)", file=sys.stderr, flush=True)
         outcomes.append(o)
-    print(table(outcomes))
+    print(table(outcomes, args.every))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1, ensure_ascii=False) + "\n")
