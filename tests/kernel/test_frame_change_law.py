@@ -59,3 +59,21 @@ def test_law_from_a_non_holonomic_frame():
     assert _zero([law[d, 0, 1] - closed[d] for d in range(2)])
     assert sp.simplify(closed[1] - (2 * x / (1 + x ** 2) - (1 + x ** 2))) == 0
     assert closed[0] == 0
+
+
+def test_law_with_every_entry_of_A_and_c():
+    # old frame X_1 = ∂x, X_2 = x ∂x + (1 + x²) ∂y (c ≠ 0), A with no zero entry: every term counts
+    F = Frame([VectorField(S, [1, 0]), VectorField(S, [x, 1 + x ** 2])])
+    A = sp.Matrix([[1, y], [x, 2]])
+    law = transform_structure_coefficients(F, A)
+    # closed form: the new fields X'_a = C A (columns), their bracket typed in, read in the new frame
+    Cp = F.C * A
+    def d(X, f):
+        return X[0] * sp.diff(f, x) + X[1] * sp.diff(f, y)
+    X1, X2 = list(Cp[:, 0]), list(Cp[:, 1])
+    br = sp.Matrix([d(X1, X2[k]) - d(X2, X1[k]) for k in range(2)])
+    closed = Cp.inv() * br
+    assert _zero([law[dd, 0, 1] - closed[dd] for dd in range(2)])
+    assert _zero([law[dd, 1, 0] + closed[dd] for dd in range(2)])
+    new = F.change(A).structure_coefficients()
+    assert _zero([new[dd, 0, 1] - closed[dd] for dd in range(2)])

@@ -20,8 +20,11 @@ def test_roundoff_is_half_the_working_precision():
 
 
 def test_a_polynomial_of_size_1e8_is_not_zero():
+    # exact coefficients are decided exactly; a float coefficient goes through the tolerance
     assert not is_zero(SMALL * x)
     assert not is_zero(SMALL * (x * y + 1))
+    assert not is_zero(sp.Float("1e-8", 30) * x)
+    assert not is_zero(x * y * (1 + sp.Float("1e-8", 30)) - x * y)
 
 
 def test_a_transcendental_remainder_of_size_1e8_is_not_zero():
