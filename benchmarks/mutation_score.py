@@ -408,11 +408,14 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per mutation run")
     ap.add_argument("--baseline", action="store_true",
                     help="first run the target on the unmutated copy (it must pass)")
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="the tree to copy (default: this repository), e.g. a worktree of another commit")
     ap.add_argument("--every", action="store_true",
                     help="run the whole target (no -x) and list every test that fails")
     ap.add_argument("--json", type=Path, default=None, help="write the outcomes as JSON here")
     args = ap.parse_args(argv)
-    problems = snippet_problems()
+    root = args.root.resolve()
+    problems = snippet_problems(root)
     if problems:
         print("the declared mutations no longer fit the source:", *problems, sep="\n  ", file=sys.stderr)
         return 2
@@ -429,12 +432,12 @@ def main(argv=None) -> int:
         print(f"unknown mutations: {sorted(unknown)}", file=sys.stderr)
         return 2
     fixed = None if args.target == "layer" else args.target.split()
-    if fixed and not (ROOT / fixed[-1].split("::")[0]).exists():
+    if fixed and not (root / fixed[-1].split("::")[0]).exists():
         print(f"the target {fixed[-1]} does not exist (yet): pass --target", file=sys.stderr)
         return 2
     if args.baseline:
         for tgt in ({tuple(fixed)} if fixed else {tuple(layer_target(m)) for m in chosen}):
-            b = run_one(chosen[0], list(tgt), timeout=args.timeout, mutate=False)
+            b = run_one(chosen[0], list(tgt), timeout=args.timeout, mutate=False, root=root)
             print(f"baseline {' '.join(tgt)}: exit {b.exitstatus}, {b.tests_run} tests, "
                   f"{b.wall_total:.1f} s wall, {b.cpu_total:.1f} s CPU", file=sys.stderr)
             if b.caught or b.by:
@@ -442,7 +445,7 @@ def main(argv=None) -> int:
                 return 1
     outcomes = []
     for m in chosen:
-        o = run_one(m, fixed or layer_target(m), timeout=args.timeout, every=args.every)
+        o = run_one(m, fixed or layer_target(m), timeout=args.timeout, every=args.every, root=root)
         print(f"{m.name}: {'caught by ' + str(o.by) if o.caught else 'NOT caught'}"
               f" ({o.wall_total:.1f} s)", file=sys.stderr, flush=True)
         outcomes.append(o)

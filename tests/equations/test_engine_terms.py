@@ -18,8 +18,9 @@ import itertools
 import pytest
 import sympy as sp
 
-from geonh.equations.engine import central_equations, lagrange_split
+from geonh.equations.engine import central_equations, frame_split, lagrange_split
 from geonh.kernel.fields import VectorField
+from geonh.kernel.frames import Frame
 from geonh.kernel.space import ConfigurationSpace
 from geonh.systems.mechanical import MechanicalSystem
 
@@ -81,6 +82,15 @@ def test_lagrange_split_closed_form():
     assert same(list(sl.LQ0), list(lagrange_minus_Q(u1, x * u1, 0, u1 ** 2)))
     assert same(list(sl.Q), [-kap * x, -g])
     assert same(list(sl.dTdq), [x * (x * u1) ** 2, 0])
+
+
+def test_frame_split_closed_form():
+    # Maggi's expressions Σ_i C^i_a (L_i − Q_i) for X_1 = ∂x + x ∂y, X_2 = ∂y on q̇ = (u1, u2)
+    frame = Frame([F([1, x]), F([0, 1])])
+    fs = frame_split(SYSTEM, frame, [u1, u2], [u1, u2])
+    Lx, Ly = lagrange_minus_Q(u1, u2, v1, v2)
+    E = [sp.expand(sum(r * v for r, v in zip(row, [v1, v2])) + rest) for row, rest in zip(fs.rows, fs.rests)]
+    assert same(E, [Lx + x * Ly, Ly])
 
 
 # extensions of V = (u1, u2) and W = (1, x) off the motion: (field, its on-motion values)
