@@ -221,11 +221,12 @@ def mutated_text(text: str, m: Mutation) -> str:
 
 
 def make_copy(dest: Path, root: Path = ROOT) -> None:
-    """geonh/, tests/ and pyproject.toml of ``root`` copied into ``dest`` (no caches)."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".mypy_cache")
-    shutil.copytree(root / "geonh", dest / "geonh", ignore=ignore)
-    shutil.copytree(root / "tests", dest / "tests", ignore=ignore)
-    shutil.copy2(root / "pyproject.toml", dest / "pyproject.toml")
+    """The repository ``root`` copied into ``dest`` (what the tests read: geonh/, tests/,
+    docs/, examples/, benchmarks/, pyproject.toml, README.md …) without the virtual
+    environment, git data, caches and build output."""
+    ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", ".mypy_cache", "*.egg-info",
+                                    "_build", ".hypothesis", ".pytest_cache")
+    shutil.copytree(root, dest, ignore=ignore, dirs_exist_ok=True)
 
 
 # -- the pytest plugin run inside the copy ---------------------------------------------------------
@@ -235,7 +236,7 @@ import json, os, time
 from pathlib import Path
 
 _out = Path(os.environ["GEONH_MUTATION_OUT"])
-_state = {"t0": None, "c0": None, "caught": None, "cases": {}, "tests_run": 0, "failed": []}
+_state = {"t0": None, "c0": None, "caught": None, "cases": {}, "tests_run": 0, "failed": [], "errors": []}
 
 
 def _observe(obs, *rest):
@@ -273,11 +274,16 @@ def pytest_runtest_logreport(report):
                             "message": (report.longreprtext or "").strip().splitlines()[-1:] }
 
 
+def pytest_collectreport(report):
+    if report.failed:
+        _state["errors"].append([report.nodeid, (report.longreprtext or "").strip().splitlines()[-1:]])
+
+
 def pytest_sessionfinish(session, exitstatus):
     out = {"exitstatus": int(exitstatus), "tests_run": _state["tests_run"],
            "wall": time.perf_counter() - _state["t0"], "cpu": time.process_time() - _state["c0"],
            "caught": _state["caught"], "cases": _state["cases"],
-           "failed": _state["failed"]}
+           "failed": _state["failed"], "errors": _state["errors"]}
     _out.write_text(json.dumps(out))
 '''
 
@@ -349,11 +355,10 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
         res = json.loads(out.read_text()) if out.is_file() else None
     o = Outcome(m.name, m.cls, m.file, m.description, target, profile, caught=False, exitstatus=status)
     if res is None:
-        o.message = " | ".join(tail)
+        # no result file: pytest never got to the session's end (an import error of the
+        # mutated geonh in a conftest or plugin, a timeout): reported, not counted as a catch
+        o.message = "ERROR: " + " | ".join(tail)
         o.wall_total = wall
-        # no result file: pytest never got to the session's end (collection error, timeout)
-        o.caught = mutate and status not in (0, -1, 5)
-        o.by = "collection/import error" if o.caught else None
         return o
     o.wall_total, o.cpu_total, o.tests_run = res["wall"], res["cpu"], res["tests_run"]
     o.failed = sorted(set(res["failed"]))
@@ -363,8 +368,13 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
         o.wall_to_catch, o.cpu_to_catch = c["wall"], c["cpu"]
         o.examples = _examples(res["cases"], c["test"])
         o.message = " ".join(c["message"])[:200]
+    elif res["errors"]:
+        # a collection error is a catch only when the mutated geonh fails to import; any
+        # other (a missing file of the copy, say) is the harness's problem: reported
+        node, msg = res["errors"][0]
+        o.message = f"ERROR collecting {node}: {' '.join(msg)}"
     elif status not in (0, 5):
-        o.caught, o.by, o.message = True, "pytest error", " | ".join(tail)
+        o.message = "ERROR: pytest exit status {}: {}".format(status, " | ".join(tail))
     return o
 
 
@@ -379,7 +389,7 @@ def table(outcomes: list[Outcome], every: bool = False) -> str:
     lines = ["| mutation | class | caught by | examples | wall s | CPU s | tests run |" + (" failing |" if every else ""),
              "|---|---|---|---|---|---|---|" + ("---|" if every else "")]
     for o in outcomes:
-        by = f"`{o.by}`" if o.by else "**not caught**"
+        by = f"`{o.by}`" if o.by else ("**error**: " + o.message[:120] if o.message.startswith("ERROR") else "**not caught**")
         ex = "—" if o.examples is None else str(o.examples)
         if o.caught and o.by and "::" in o.by and o.examples is None:
             ex = "1 (plain test)"
@@ -440,8 +450,8 @@ def main(argv=None) -> int:
             b = run_one(chosen[0], list(tgt), timeout=args.timeout, mutate=False, root=root)
             print(f"baseline {' '.join(tgt)}: exit {b.exitstatus}, {b.tests_run} tests, "
                   f"{b.wall_total:.1f} s wall, {b.cpu_total:.1f} s CPU", file=sys.stderr)
-            if b.caught or b.by:
-                print(f"the unmutated copy fails: {b.by} {b.message}", file=sys.stderr)
+            if b.caught or b.by or b.message.startswith("ERROR"):
+                print(f"the unmutated copy fails: {b.by or ''} {b.message}", file=sys.stderr)
                 return 1
     outcomes = []
     for m in chosen:
