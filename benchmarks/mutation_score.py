@@ -21,7 +21,8 @@ plugin provides it, else tests/conftest.py's ``ci`` profile, and a small plugin 
 * after how many hypothesis examples: test cases of that test up to its first failing one,
   counted through hypothesis's observability callbacks (``1`` for a plain test);
 * the wall and CPU time (time.perf_counter / time.process_time of the pytest process, from
-  the start of the session) to the catch.
+  the start of the session) to the catch: to the first failing example of a hypothesis test
+  (before shrinking), to the failure report of a plain test.
 
 The target (``--target``) is a pytest argument list.  The default is the shipped properties
 on the shipped strategies, ``tests/testing/test_shipped_properties.py``; ``--target layer``
@@ -244,8 +245,11 @@ def _observe(obs, *rest):
         return
     rec = _state["cases"].setdefault(obs.property, {"n": 0, "first_failure": None})
     rec["n"] += 1
-    if obs.status == "failed" and rec["first_failure"] is None:
+    if obs.status == "failed" and rec["first_failure"] is None and _state["t0"] is not None:
+        # the first failing example, before hypothesis shrinks it
         rec["first_failure"] = rec["n"]
+        rec["wall"] = time.perf_counter() - _state["t0"]
+        rec["cpu"] = time.process_time() - _state["c0"]
 
 
 def pytest_configure(config):
@@ -294,13 +298,13 @@ def profile_for(copy: Path) -> str:
     return "geonh-fast" if (copy / "geonh" / "testing" / "plugin.py").is_file() else "ci"
 
 
-def _examples(cases: dict, test_id: str) -> int | None:
-    """Hypothesis test cases of the catching test up to its first failing one (None: not a
-    hypothesis test, i.e. one plain call)."""
+def _examples(cases: dict, test_id: str) -> dict | None:
+    """The hypothesis record of the catching test (examples up to its first failing one, and
+    the time of that example), None for a plain test (one call)."""
     name = test_id.split("::")[-1].split("[")[0]
     for prop, rec in cases.items():
         if prop.split(".")[-1] == name or prop.endswith("::" + name) or prop == name:
-            return rec["first_failure"] or rec["n"]
+            return rec
     return None
 
 
@@ -366,7 +370,11 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
     if c is not None:
         o.caught, o.by = True, c["test"]
         o.wall_to_catch, o.cpu_to_catch = c["wall"], c["cpu"]
-        o.examples = _examples(res["cases"], c["test"])
+        rec = _examples(res["cases"], c["test"])
+        if rec is not None:
+            o.examples = rec["first_failure"] or rec["n"]
+            if rec.get("wall") is not None:   # the first failing example, not the shrunk report
+                o.wall_to_catch, o.cpu_to_catch = rec["wall"], rec["cpu"]
         o.message = " ".join(c["message"])[:200]
     elif res["errors"]:
         # a collection error is a catch only when the mutated geonh fails to import; any
