@@ -14,7 +14,7 @@ verdicts on them that carry their witnesses.
 The control floor lies between analysis and models (tests/test_layers.py).
 """
 from .systems import ControlAffineSystem, DriftlessSystem, actuator_forces, point_values
-from .accessibility import (SpanAtPoint, Verdict, accessibility, generic_lie_rank, lyndon_bracket, lyndon_words,
+from .accessibility import (SpanAtPoint, Verdict, accessibility, finite_at, generic_lie_rank, lyndon_bracket, lyndon_words,
                             sussmann, tree_degrees, tree_name)
 from .connection import (AffineConnectionSystem, configuration_accessibility, configuration_controllability,
                          decoupling_fields, kinematic_controllability, symmetric_trees)
@@ -22,7 +22,7 @@ from .connection import (AffineConnectionSystem, configuration_accessibility, co
 __all__ = [
     "DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values",
     "Verdict", "accessibility", "sussmann", "lyndon_words", "lyndon_bracket", "tree_degrees", "tree_name",
-    "SpanAtPoint", "generic_lie_rank",
+    "SpanAtPoint", "generic_lie_rank", "finite_at",
     "AffineConnectionSystem", "symmetric_trees", "configuration_accessibility", "configuration_controllability",
     "decoupling_fields", "kinematic_controllability",
 ]

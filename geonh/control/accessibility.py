@@ -38,15 +38,16 @@ from typing import Callable, Mapping, Sequence, Union
 
 import sympy as sp
 
-from ..errors import DimensionError, NotEquilibriumError, ParseError
+from ..errors import DimensionError, NotEquilibriumError, ParseError, SingularMapError, SpaceMismatchError
 from ..kernel.distributions import Distribution
 from ..kernel.fields import VectorField
+from ..kernel.parsing import as_exprs, as_names, as_sequence, as_values, brief
 from ..kernel.generic_point import generic_rank, is_zero
 from ..kernel.space import ConfigurationSpace
 from .systems import ControlAffineSystem, DriftlessSystem, point_values
 
 __all__ = ["Verdict", "accessibility", "sussmann", "lyndon_words", "lyndon_bracket", "Tree", "tree_name",
-           "tree_degrees", "SpanAtPoint", "generic_lie_rank"]
+           "tree_degrees", "SpanAtPoint", "generic_lie_rank", "finite_at"]
 
 #: a formal product of generators: a leaf (the generator's index) or a pair (left, right)
 Tree = Union[int, tuple]
@@ -118,8 +119,8 @@ def lyndon_words(letters: int, length: int) -> list[tuple[int, ...]]:
 def lyndon_bracket(word: Sequence[int]) -> Tree:
     """The standard bracketing of a Lyndon word: a letter is itself; w = uv with v the longest
     proper suffix that is a Lyndon word gives [bracket(u), bracket(v)] (Reutenauer 1993, §5.1)."""
-    word = tuple(word)
-    if not word or not all(isinstance(a, int) and a >= 0 for a in word):
+    word = tuple(as_sequence(word, "word"))
+    if not word or not all(isinstance(a, int) and not isinstance(a, bool) and a >= 0 for a in word):
         raise ParseError(f"a word is a non-empty sequence of letter indices, got {word!r}")
     if len(word) == 1:
         return word[0]
@@ -135,6 +136,9 @@ def _is_lyndon(w: tuple) -> bool:
 
 def tree_degrees(tree: Tree, letters: int) -> tuple[int, ...]:
     """How often each generator 0 … letters−1 occurs in ``tree``."""
+    if isinstance(letters, bool) or not isinstance(letters, int) or letters < 1:
+        raise DimensionError(f"letters must be a positive integer, got {letters!r}")
+    _check_tree(tree, letters)
     out = [0] * letters
     stack = [tree]
     while stack:
@@ -149,9 +153,25 @@ def tree_degrees(tree: Tree, letters: int) -> tuple[int, ...]:
 def tree_name(tree: Tree, names: Sequence[str], brackets: str = "[]", sep: str = ", ") -> str:
     """``tree`` written with the generator ``names``: [f0, [f0, f1]] (or ⟨Y1 : Y2⟩ with
     ``brackets="⟨⟩"``, ``sep=" : "``)."""
+    names = as_names(names, "generator names")
+    _check_tree(tree, len(names))
+    return _tree_name(tree, names, brackets, sep)
+
+
+def _check_tree(tree, letters: int) -> None:
+    stack = [tree]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, tuple) and len(t) == 2:
+            stack.extend(t)
+        elif not (isinstance(t, int) and not isinstance(t, bool) and 0 <= t < letters):
+            raise ParseError(f"a tree is a generator index below {letters} or a pair of trees, got {brief(t)}")
+
+
+def _tree_name(tree: Tree, names: Sequence[str], brackets: str, sep: str) -> str:
     if isinstance(tree, tuple):
         a, b = tree
-        return f"{brackets[0]}{tree_name(a, names, brackets, sep)}{sep}{tree_name(b, names, brackets, sep)}{brackets[1]}"
+        return f"{brackets[0]}{_tree_name(a, names, brackets, sep)}{sep}{_tree_name(b, names, brackets, sep)}{brackets[1]}"
     return names[tree]
 
 
@@ -192,7 +212,21 @@ class _Evaluator:
     def at(self, tree: Tree) -> tuple[sp.Expr, ...]:
         if self.is_zero_field(tree):
             return tuple(sp.S.Zero for _ in self.generators[0].components)
-        return tuple(c.xreplace(self.point) for c in self.field(tree).components)
+        return finite_at(self.field(tree), self.point)
+
+
+def finite_at(X: VectorField, point: Mapping) -> tuple[sp.Expr, ...]:
+    """The components of ``X`` at ``point`` ({symbol: value}), exactly; a component without a
+    finite value there (the point is singular for the fields, e.g. for their frame) raises
+    :class:`~geonh.errors.SingularMapError`."""
+    if not isinstance(X, VectorField):
+        raise ParseError(f"expected a VectorField, got {type(X).__name__}")
+    pt = as_values(point, X.space.coords, what="point")
+    out = tuple(c.xreplace(pt) for c in X.components)
+    for v in out:
+        if v.has(sp.zoo, sp.oo, -sp.oo, sp.nan):
+            raise SingularMapError(f"the fields have no finite value at the point {pt}: a component is {v}")
+    return out
 
 
 class SpanAtPoint:
@@ -206,8 +240,15 @@ class SpanAtPoint:
     def rank(self) -> int:
         return len(self.rows)
 
+    def _vector(self, v) -> tuple[sp.Expr, ...]:
+        out = tuple(as_exprs(v, what="vector at a point"))
+        if self.rows and len(out) != len(self.rows[0]):
+            raise DimensionError(f"a vector of {len(out)} entries; the kept ones have {len(self.rows[0])}")
+        return out
+
     def contains(self, v: Sequence[sp.Expr]) -> bool:
-        v = tuple(v)
+        """Is ``v`` a combination of the kept vectors?"""
+        v = self._vector(v)
         if all(is_zero(x) for x in v):
             return True
         if not self.rows:
@@ -216,9 +257,10 @@ class SpanAtPoint:
 
     def add(self, v: Sequence[sp.Expr]) -> bool:
         """Keep ``v`` if it is independent of the kept vectors; returns whether it was kept."""
+        v = self._vector(v)
         if self.contains(v):
             return False
-        self.rows.append(tuple(v))
+        self.rows.append(v)
         return True
 
 
@@ -242,6 +284,14 @@ def _max_degree(value, dim: int) -> int:
 def generic_lie_rank(fields: Sequence[VectorField], space: ConfigurationSpace) -> int:
     """The rank of the Lie algebra generated by ``fields`` at the generic point: the last rank
     of the stabilized Lie flag of their span (:meth:`Distribution.derived_flag`)."""
+    if not isinstance(space, ConfigurationSpace):
+        raise ParseError(f"expected a ConfigurationSpace, got {type(space).__name__}")
+    fields = as_sequence(fields, "fields")
+    for X in fields:
+        if not isinstance(X, VectorField):
+            raise ParseError(f"expected VectorFields, got {type(X).__name__}")
+        if X.space != space:
+            raise SpaceMismatchError(f"a field on {X.space!r}, not on {space!r}")
     nonzero = [X for X in fields if not X.is_zero()]
     if not nonzero:
         return 0
@@ -351,11 +401,12 @@ def sussmann(system, point: Mapping, *, max_degree: int | None = None) -> Verdic
                 total = [sp.Add(*parts) for parts in zip(*(ev.at(t) for t in images))]
                 if not good.contains(total):
                     name = tree_name(tree, names)
+                    sym_note = ", symmetrized over the inputs," if m > 1 else ""
                     if m > 1:
                         uniq = list(dict.fromkeys(tree_name(t, names) for t in images))
                         name = f"β({name}) = " + " + ".join(uniq)
-                    reason = (f"the bad bracket (degree {k}: odd in f0, even in every input field) below, symmetrized "
-                              f"over the inputs, is not a combination of good brackets of degree < {k} at the point. "
+                    reason = (f"the bad bracket (degree {k}: odd in f0, even in every input field) below{sym_note} "
+                              f"is not a combination of good brackets of degree < {k} at the point. "
                               "The condition is sufficient only: this does not show that the system is not STLC")
                     return Verdict("small-time local controllability (Sussmann's condition)", False, True,
                                    _shown(pt), good.rank, S.dim, (name,), (tuple(total),), reason, src, legend,

@@ -43,7 +43,7 @@ from ..kernel.fields import VectorField, check_same_space
 from ..kernel.generic_point import inverse, is_zero
 from ..kernel.parsing import as_names
 from ..systems.mechanical import MechanicalSystem
-from .accessibility import (SpanAtPoint, Tree, Verdict, generic_lie_rank, lyndon_bracket, lyndon_words,
+from .accessibility import (SpanAtPoint, Tree, Verdict, finite_at, generic_lie_rank, lyndon_bracket, lyndon_words,
                             tree_degrees)
 from .systems import actuator_forces, point_values
 
@@ -222,7 +222,7 @@ class _Products:
         return self.memo[t]
 
     def at(self, t) -> tuple:
-        return tuple(c.xreplace(self.point) for c in self.field(t).components)
+        return finite_at(self.field(t), self.point)
 
 
 def _sym(tree: Tree):
@@ -360,7 +360,7 @@ def configuration_controllability(acs: AffineConnectionSystem, point: Mapping, *
     ev = _Products(acs, acs.input_fields, pt)
     target = SpanAtPoint()
     for X in acs.distribution.basis:
-        target.add(tuple(c.xreplace(pt) for c in X.components))
+        target.add(finite_at(X, pt))
     good = SpanAtPoint()
     witness: list = []
     perms = [dict(enumerate(p)) for p in itertools.permutations(range(m))]
@@ -372,10 +372,11 @@ def configuration_controllability(acs: AffineConnectionSystem, point: Mapping, *
                 total = [sp.Add(*parts) for parts in zip(*(ev.at(t) for t in images))]
                 if not good.contains(total):
                     name = _name(_sym(tree), names)
+                    sym_note = ", symmetrized over the inputs," if m > 1 else ""
                     if m > 1:
                         uniq = list(dict.fromkeys(_name(t, names) for t in images))
                         name = f"β({name}) = " + " + ".join(uniq)
-                    reason = (f"the bad symmetric product below (degree {k}), symmetrized over the inputs, is not a "
+                    reason = (f"the bad symmetric product below (degree {k}){sym_note} is not a "
                               f"combination of good ones of degree < {k} at the point.  The condition is sufficient "
                               "only: this does not show that the system is not STLCC")
                     return Verdict(q, False, True, lca.point, good.rank, S.n, (name,), (tuple(total),), reason, src,
@@ -441,7 +442,7 @@ def decoupling_fields(acs: AffineConnectionSystem) -> tuple[VectorField, ...]:
             free = [u for u in unknowns if u not in sol]
             for fill in ([0] * len(free),) + tuple(tuple(int(i == f) for i in range(len(free))) for f in range(len(free))):
                 vals = {**{u: e for u, e in sol.items()}, **dict(zip(free, fill))}
-                coeffs = [sp.sympify(c).xreplace(vals).xreplace(vals) for c in h]
+                coeffs = [c.xreplace(vals).xreplace(vals) for c in h]
                 if any(c.has(*h_syms) for c in coeffs):
                     continue
                 X = VectorField(S, [sp.Add(*[c * Ya[i] for c, Ya in zip(coeffs, Y)]) for i in range(S.n)])

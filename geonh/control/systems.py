@@ -190,7 +190,14 @@ class ControlAffineSystem:
             raise NotAdaptedError("a rheonomic system (time in the space) has no autonomous control-affine form")
         F = actuator_forces(system, actuators)
         names = _input_names(inputs, len(F), "u")
-        u = [sp.Dummy(n, real=True) for n in names]
+        used = {str(v) for v in system.T.free_symbols.union(*(Q.free_symbols for Q in system.Q),
+                                                          *(e.free_symbols for row in F for e in row))}
+        u = []
+        for n in names:
+            name = f"input_{n}"
+            while name in used:
+                name += "_"
+            u.append(sp.Symbol(name, real=True))
         Q = [q_i + sum((ui * Fa[i] for ui, Fa in zip(u, F)), sp.S.Zero) for i, q_i in enumerate(system.Q)]
         driven = MechanicalSystem(S, system.T, 0, forces=Q, constraints=system.constraints,
                                   name=system.name, conditions=system.conditions)
@@ -198,11 +205,10 @@ class ControlAffineSystem:
         if len(eqs.u) != system.dof:
             raise NotAdaptedError(f"the form {form!r} has {len(eqs.u)} speeds for {system.dof} degrees of freedom: "
                                   "choose a reduced form (boltzmann-hamel, maggi, voronets, kane, ...)")
-        clash = {s.name for s in eqs.u} & {s.name for s in S.q}
-        if clash:
-            raise NotAdaptedError(f"the speeds {sorted(clash)} have the names of coordinates")
-        rhs = list(eqs.rhs())
-        state = ConfigurationSpace(list(S.q) + list(eqs.u))
+        speeds = _state_speeds(S, eqs.u)
+        rename = {a: b for a, b in zip(eqs.u, speeds) if a != b}
+        rhs = [e.xreplace(rename) for e in eqs.rhs()]
+        state = ConfigurationSpace(list(S.q) + speeds)
         zero = {ui: 0 for ui in u}
         f0 = [e.xreplace(zero) for e in rhs]
         cols = []
@@ -224,6 +230,27 @@ class ControlAffineSystem:
 
     def __repr__(self) -> str:
         return f"ControlAffineSystem(drift and {len(self.fields)} input(s) {list(self.inputs)} on {self.space!r})"
+
+
+def _state_speeds(S: ConfigurationSpace, u: Sequence[sp.Symbol]) -> list[sp.Symbol]:
+    """The speeds as state coordinates: a speed that is a velocity q̇ of the space (the default
+    frame of a form takes them) becomes ``v_<q>``, so the state space (q, speeds) has names
+    that are not velocity names of its own coordinates."""
+    taken = {s.name for s in S.q}
+    out = []
+    for s in u:
+        name = s.name
+        if s in S.qd or name in taken or name.endswith("_dot") or name.endswith("_ddot"):
+            base = S.q[S.qd.index(s)].name if s in S.qd else name.replace("_dot", "")
+            name = f"v_{base}"
+            while name in taken:
+                name += "_"
+        if name == s.name:
+            out.append(s)
+        else:
+            out.append(sp.Symbol(name, real=True))
+        taken.add(name)
+    return out
 
 
 def _combination(system, start: VectorField, controls) -> VectorField:
