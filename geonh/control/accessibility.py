@@ -122,12 +122,16 @@ def lyndon_bracket(word: Sequence[int]) -> Tree:
     word = tuple(as_sequence(word, "word"))
     if not word or not all(isinstance(a, int) and not isinstance(a, bool) and a >= 0 for a in word):
         raise ParseError(f"a word is a non-empty sequence of letter indices, got {word!r}")
+    if not _is_lyndon(word):
+        raise ParseError(f"{word!r} is not a Lyndon word (strictly smaller than each of its rotations)")
+    return _standard(word)
+
+
+def _standard(word: tuple) -> Tree:
     if len(word) == 1:
         return word[0]
-    for i in range(1, len(word)):
-        if _is_lyndon(word[i:]):
-            return (lyndon_bracket(word[:i]), lyndon_bracket(word[i:]))
-    raise ParseError(f"{word!r} is not a Lyndon word")  # pragma: no cover - a suffix of length 1 is Lyndon
+    i = next(i for i in range(1, len(word)) if _is_lyndon(word[i:]))  # a suffix of length 1 is Lyndon
+    return (_standard(word[:i]), _standard(word[i:]))
 
 
 def _is_lyndon(w: tuple) -> bool:
@@ -301,7 +305,7 @@ def generic_lie_rank(fields: Sequence[VectorField], space: ConfigurationSpace) -
 def accessibility(system, point: Mapping, *, max_degree: int | None = None) -> Verdict:
     """The Lie algebra rank condition at ``point`` ({coordinate: value}, every coordinate):
     rank Lie{f₀, f₁ … f_m}(x₀) = n, from the Lyndon brackets of degree ≤ ``max_degree``
-    (default n).  The witness lists the brackets that span at x₀ with their values.
+    (default n + 1; the search stops once they span).  The witness lists the brackets that span at x₀ with their values.
 
     Examples
     --------
@@ -317,7 +321,7 @@ def accessibility(system, point: Mapping, *, max_degree: int | None = None) -> V
     gens, names, legend = _generators(system)
     S = system.space
     pt = point_values(S, point)
-    K = _max_degree(max_degree, S.dim)
+    K = _max_degree(max_degree, S.dim + 1)
     letters = list(range(len(gens))) if not isinstance(system, DriftlessSystem) else list(range(1, len(gens)))
     ev = _Evaluator(gens, VectorField.bracket, pt)
     span = SpanAtPoint()
