@@ -359,8 +359,8 @@ def configuration_controllability(acs: AffineConnectionSystem, point: Mapping, *
     names = [f"Y{i + 1}" for i in range(m)]
     ev = _Products(acs, acs.input_fields, pt)
     target = SpanAtPoint()
-    for X in acs.distribution.basis:
-        target.add(finite_at(X, pt))
+    for j in range(S.n):     # D(q0) = the range of the projector P at q0
+        target.add(finite_at(VectorField(S, list(acs.projector[:, j])), pt))
     good = SpanAtPoint()
     witness: list = []
     perms = [dict(enumerate(p)) for p in itertools.permutations(range(m))]
@@ -411,7 +411,8 @@ def decoupling_fields(acs: AffineConnectionSystem) -> tuple[VectorField, ...]:
     quadratic forms Qᵏ_ab = ωᵏ(⟨Yₐ : Y_b⟩), ωᵏ a basis of the annihilator of span Y.  Solved
     chart by chart (h_j = 1, h_i = 0 for i < j) by sympy, a free unknown set to 0 and to 1;
     every candidate is verified (⟨X : X⟩ ∈ span Y at the generic point).  When span Y is the
-    whole tangent space every field is decoupling and the Yₐ are returned."""
+    whole tangent space, or every Qᵏ vanishes (span Y geodesically invariant), every field of
+    span Y is decoupling and the basis Yₐ is returned."""
     _check_acs(acs)
     S = acs.space
     Dy = Distribution(acs.input_fields, S)
@@ -422,6 +423,8 @@ def decoupling_fields(acs: AffineConnectionSystem) -> tuple[VectorField, ...]:
     m = len(Y)
     sym = [[acs.symmetric_product(Y[a], Y[b]) if a <= b else None for b in range(m)] for a in range(m)]
     Q = [[[sp.simplify(w(sym[min(a, b)][max(a, b)])) for b in range(m)] for a in range(m)] for w in omegas]
+    if all(is_zero(e) for Qk in Q for row in Qk for e in row):
+        return tuple(Y)      # span Y is geodesically invariant: every X ∈ span Y is decoupling
     out: list[VectorField] = []
     for j in range(m):
         h_syms = [sp.Dummy(f"h{i}") for i in range(m)]
@@ -440,7 +443,8 @@ def decoupling_fields(acs: AffineConnectionSystem) -> tuple[VectorField, ...]:
                 sols = []
         for sol in sols:
             free = [u for u in unknowns if u not in sol]
-            for fill in ([0] * len(free),) + tuple(tuple(int(i == f) for i in range(len(free))) for f in range(len(free))):
+            for fill in ((sp.S.Zero,) * len(free),) + tuple(tuple(sp.Integer(int(i == f)) for i in range(len(free)))
+                                                            for f in range(len(free))):
                 vals = {**{u: e for u, e in sol.items()}, **dict(zip(free, fill))}
                 coeffs = [c.xreplace(vals).xreplace(vals) for c in h]
                 if any(c.has(*h_syms) for c in coeffs):
