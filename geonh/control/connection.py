@@ -421,8 +421,8 @@ def decoupling_fields(acs: AffineConnectionSystem) -> tuple[VectorField, ...]:
         return tuple(Y)
     omegas = Dy.annihilator().basis
     m = len(Y)
-    sym = [[acs.symmetric_product(Y[a], Y[b]) if a <= b else None for b in range(m)] for a in range(m)]
-    Q = [[[sp.simplify(w(sym[min(a, b)][max(a, b)])) for b in range(m)] for a in range(m)] for w in omegas]
+    sym = {(a, b): acs.symmetric_product(Y[a], Y[b]) for a in range(m) for b in range(a, m)}
+    Q = [[[sp.simplify(w(sym[min(a, b), max(a, b)])) for b in range(m)] for a in range(m)] for w in omegas]
     if all(is_zero(e) for Qk in Q for row in Qk for e in row):
         return tuple(Y)      # span Y is geodesically invariant: every X ∈ span Y is decoupling
     out: list[VectorField] = []

@@ -138,3 +138,12 @@ def test_point_values_need_every_coordinate_and_finite_values():
         point_values(S, {"x": S.q[1], "y": 0})
     with pytest.raises(ParseError):
         point_values(S, [0, 0])
+
+
+@pytest.mark.parametrize("name", ["geonh.control.systems", "geonh.control.accessibility", "geonh.control.connection"])
+def test_docstring_examples_run(name):
+    """The examples in the docstrings of geonh.control print what they show."""
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
