@@ -133,10 +133,13 @@ def test_sussmann_negative_classical_example():
 def test_planar_body_full_state_one_thruster_and_two():
     """The planar rigid body on its state space (q, q̇).  One thruster offset from the centre
     of mass: accessible at rest (LARC, degree 6), Sussmann's condition not satisfied with the
-    bad bracket [[f0, f1], f1], the vertical lift of ⟨Y:Y⟩ = −2h/(Jm)(cos θ, sin θ, 0); the
-    system is not STLC at rest (Lewis & Murray 1997: a single-input simple mechanical system
-    is not configuration controllable when ⟨Y:Y⟩ ∉ span Y).  A second, axial force makes
-    Sussmann's condition hold."""
+    bad bracket [[f0, f1], f1], the vertical lift of ⟨Y:Y⟩ = −2h/(Jm)(cos θ, sin θ, 0) (Lewis &
+    Murray 1997 relate the brackets at zero velocity to symmetric products this way).  The
+    published statement is stronger: with one input and ⟨Y:Y⟩ ∉ span Y the system is not
+    small-time locally configuration controllable (Lewis's single-input analysis, 1997, as
+    extended by Cortés, Martínez & Bullo 2002, SIAM J. Control Optim. 41(6)); Sussmann's test,
+    sufficient only, shows just the obstruction.  A second, axial force makes Sussmann's
+    condition hold."""
     body = planar_body()
     th = body.space.q[2]
     one = ControlAffineSystem.from_mechanical(body, [thruster(th)])
@@ -190,3 +193,26 @@ def test_bad_points_and_arguments_raise_geonh_errors():
         accessibility(cas, rest(cas), max_degree=0)
     with pytest.raises(ParseError):
         accessibility(knife, rest(cas))
+
+
+@pytest.mark.slow
+def test_every_reduced_form_gives_the_same_verdicts():
+    """The control-affine system may come from the reduced equations of any registered form
+    (their speeds differ, the motion is the same): on the sleigh driven by a force and a torque
+    every form that applies gives LARC and Sussmann's condition at rest; Lagrange's form (n
+    speeds, not reduced) and Volterra's (holonomic systems only) are refused."""
+    import geonh as g
+    from geonh.errors import NotAdaptedError
+    sl = models.get("chaplygin-sleigh")
+    th = sl.system.space.q[2]
+    acts = [[sp.cos(th), sp.sin(th), 0], [0, 0, 1]]
+    done, refused = [], []
+    for form in g.FORMS:
+        try:
+            cas = ControlAffineSystem.from_mechanical(sl.system, acts, form=form, frame=sl.frame, dependent=sl.dependent)
+        except NotAdaptedError:
+            refused.append(form)
+            continue
+        assert accessibility(cas, rest(cas)).holds and sussmann(cas, rest(cas)).holds, form
+        done.append(form)
+    assert sorted(refused) == ["lagrange", "volterra"] and len(done) >= 9

@@ -63,12 +63,13 @@ def test_input_field_and_symmetric_product_of_the_planar_body():
 
 
 def test_planar_body_one_thruster_is_configuration_accessible_not_stlcc_not_kc():
-    """The planar body with one force F2 off the centre of mass (Lewis & Murray 1997): locally
-    configuration accessible — Y, ⟨Y : Y⟩ and ⟨Y : ⟨Y : Y⟩⟩ span — but not STLCC: with a single
-    input, ⟨Y : Y⟩(q0) ∉ span Y(q0) obstructs (Lewis & Murray's condition fails with the bad
-    product ⟨Y : Y⟩ as the witness; that a single-input system with this obstruction is not
-    STLCC is Lewis & Murray's result for one input).  No decoupling vector field exists
-    (⟨Y : Y⟩ ∉ span Y), so it is not kinematically controllable (Bullo & Lynch 2001)."""
+    """The planar body with one force F2 off the centre of mass (Lewis & Murray 1997, the planar
+    rigid body): locally configuration accessible — Y, ⟨Y : Y⟩ and ⟨Y : ⟨Y : Y⟩⟩ span — but not
+    STLCC: with a single input, ⟨Y : Y⟩(q0) ∉ span Y(q0) obstructs (Lewis's single-input result,
+    1997, extended by Cortés, Martínez & Bullo 2002, SIAM J. Control Optim. 41(6)).  geonh's
+    verdict is Lewis & Murray's sufficient condition, not satisfied, with the bad product
+    ⟨Y : Y⟩ as the witness (it does not itself prove "not STLCC").  No decoupling vector field
+    exists (⟨Y : Y⟩ ∉ span Y), so it is not kinematically controllable (Bullo & Lynch 2001)."""
     body = planar_body()
     acs = AffineConnectionSystem(body, [forces(body.space)[1]])
     lca = configuration_accessibility(acs, ORIGIN)
