@@ -216,3 +216,22 @@ def test_every_reduced_form_gives_the_same_verdicts():
         assert accessibility(cas, rest(cas)).holds and sussmann(cas, rest(cas)).holds, form
         done.append(form)
     assert sorted(refused) == ["lagrange", "volterra"] and len(done) >= 9
+
+
+def test_sussmann_symmetrizes_the_bad_brackets_over_the_inputs():
+    """ẋ1 = u1, ẋ2 = u2, ẋ3 = x1² − x2² + x1 x2 at the origin: the bad brackets
+    [[f0, f1], f1] = 2∂3 and [[f0, f2], f2] = −2∂3 are not neutralized one by one, but their
+    symmetrization β = Σ_π π(B) = 0 is (Sussmann 1987, Thm. 7.3, the sum over the permutations
+    of the inputs), and the good [[f0, f2], f1] = ∂3 completes f1, f2: the condition holds.
+    With one input the same form x1² fails (ẋ3 ≥ 0, not STLC)."""
+    S = ConfigurationSpace("x1 x2 x3")
+    x1, x2, x3 = S.q
+    e1, e2 = VectorField(S, [1, 0, 0]), VectorField(S, [0, 1, 0])
+    sys_ = ControlAffineSystem(VectorField(S, [0, 0, x1**2 - x2**2 + x1 * x2]), [e1, e2])
+    origin = {"x1": 0, "x2": 0, "x3": 0}
+    v = sussmann(sys_, origin)
+    assert v.holds and v.witness == ("f1", "f2", "[[f0, f2], f1]")
+    one = ControlAffineSystem(VectorField(S, [0, 0, x1**2]), [e1, e2])
+    no = sussmann(one, origin)
+    assert not no.holds and no.final
+    assert no.witness == ("β([[f0, f1], f1]) = [[f0, f1], f1] + [[f0, f2], f2]",) and no.values == ((0, 0, 2),)

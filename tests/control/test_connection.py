@@ -192,3 +192,21 @@ def test_bad_input_raises_geonh_errors():
         configuration_controllability(acs, ORIGIN, max_degree=99)
     with pytest.raises(ParseError):
         kinematic_controllability(body, ORIGIN)
+
+
+def test_configuration_controllability_symmetrizes_the_bad_products():
+    """Euclidean ℝ³ with Y1 = ∂1 + (x1 + x2)∂3, Y2 = ∂2 − x2∂3 (G = I, so ⟨X : Y⟩ = X(Y) + Y(X)):
+    the bad ⟨Y1 : Y1⟩ = 2∂3 and ⟨Y2 : Y2⟩ = −2∂3 leave span Y one by one, but their
+    symmetrization over the inputs vanishes (Lewis & Murray 1997 symmetrize the bad products as
+    Sussmann does), and the good ⟨Y1 : Y2⟩ = ∂3 completes Y1, Y2: the condition holds.  With
+    Y2 = ∂2 alone the bad β(⟨Y1 : Y1⟩) = 2∂3 is the witness."""
+    S = ConfigurationSpace("x1 x2 x3")
+    x1, x2, x3 = S.q
+    flat = MechanicalSystem(S, sum(v**2 for v in S.qd) / 2)
+    acs = AffineConnectionSystem(flat, [[1, 0, x1 + x2], [0, 1, -x2]])
+    origin = {"x1": 0, "x2": 0, "x3": 0}
+    v = configuration_controllability(acs, origin)
+    assert v.holds and v.witness == ("Y1", "Y2", "⟨Y1 : Y2⟩")
+    no = configuration_controllability(AffineConnectionSystem(flat, [[1, 0, x1 + x2], [0, 1, 0]]), origin)
+    assert not no.holds and no.final and no.values == ((0, 0, 2),)
+    assert no.witness == ("β(⟨Y1 : Y1⟩) = ⟨Y1 : Y1⟩ + ⟨Y2 : Y2⟩",)
