@@ -63,7 +63,8 @@ class Verdict:
     brackets (or symmetric products, or fields) that span, or the one that obstructs, and
     ``values`` gives each one's components at the point; ``rank`` is the rank reached at the
     point of a space of dimension ``dim``; ``legend`` names the generators; ``seconds`` is the
-    wall time of the decision."""
+    wall time of the decision.  Values that still contain parameters were decided at the generic
+    point of the parameters; ``str`` says so."""
 
     question: str
     holds: bool
@@ -88,6 +89,9 @@ class Verdict:
         lines = [head, f"  at ({at}); rank {self.rank} of {self.dim}", f"  {self.reason}"]
         if self.legend:
             lines.append(f"  generators: {self.legend}")
+        params = sorted({str(s) for vals in self.values for v in vals for s in v.free_symbols})
+        if params:
+            lines.append(f"  (decided for generic values of the parameters {', '.join(params)})")
         if self.witness:
             lines.append("  witness:")
             for name, vals in zip(self.witness, self.values):

@@ -74,7 +74,7 @@ def test_knife_edge_with_force_and_torque_is_stlc_at_rest():
     assert "[[f0, f1], [f0, f2]]" in stlc.witness
     text = str(stlc)
     assert text.startswith("holds: small-time local controllability") and "[f0, f2] = (0, 0, -1/J, 0, 0)" in text
-    assert "sufficient only" in text
+    assert "sufficient only" in text and "generic values of the parameters J, m" in text
 
 
 @pytest.mark.slow
@@ -235,3 +235,14 @@ def test_sussmann_symmetrizes_the_bad_brackets_over_the_inputs():
     no = sussmann(one, origin)
     assert not no.holds and no.final
     assert no.witness == ("β([[f0, f1], f1]) = [[f0, f1], f1] + [[f0, f2], f2]",) and no.values == ((0, 0, 2),)
+
+
+@pytest.mark.parametrize("trailers", [0, 1, 2, 3])
+def test_n_trailer_larc_needs_brackets_of_degree_n_plus_2(trailers):
+    """The kinematic N-trailer (geonh's models ``unicycle``, ``1-trailer`` … ``3-trailer``) as a
+    driftless system: the LARC holds at the origin, and the spanning brackets reach degree N + 2,
+    the degree of nonholonomy of the N-trailer (Sørdalen 1993: growth vector (2, 3, …, N + 3))."""
+    model = models.get("unicycle" if trailers == 0 else f"{trailers}-trailer")
+    v = accessibility(DriftlessSystem.from_distribution(model.distribution), {s.name: 0 for s in model.space.coords})
+    assert v.holds and v.final and v.rank == trailers + 3
+    assert max(name.count("f") for name in v.witness) == trailers + 2
