@@ -13,14 +13,14 @@ verdicts on them that carry their witnesses.
 
 The control floor lies between analysis and models (tests/test_layers.py).
 """
-from .systems import ControlAffineSystem, DriftlessSystem, actuator_forces, point_values
+from .systems import ControlAffineSystem, DriftlessSystem, actuator_forces, point_values, tidy, tidy_field
 from .accessibility import (SpanAtPoint, Verdict, accessibility, finite_at, generic_lie_rank, lyndon_bracket, lyndon_words,
                             sussmann, tree_degrees, tree_name)
 from .connection import (AffineConnectionSystem, configuration_accessibility, configuration_controllability,
                          decoupling_fields, kinematic_controllability, symmetric_trees)
 
 __all__ = [
-    "DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values",
+    "DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values", "tidy", "tidy_field",
     "Verdict", "accessibility", "sussmann", "lyndon_words", "lyndon_bracket", "tree_degrees", "tree_name",
     "SpanAtPoint", "generic_lie_rank", "finite_at",
     "AffineConnectionSystem", "symmetric_trees", "configuration_accessibility", "configuration_controllability",

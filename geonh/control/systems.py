@@ -28,11 +28,53 @@ from ..kernel.frames import Frame
 from ..kernel.generic_point import is_zero
 from ..kernel.parsing import as_expr, as_mapping, as_names, as_sequence, as_values
 from ..kernel.space import ConfigurationSpace
+from ..kernel.trig import shorten_trig
 from ..systems.mechanical import MechanicalSystem
 from ..equations.base import Equations
 from ..equations.registry import derive
 
-__all__ = ["DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values"]
+__all__ = ["DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values", "tidy", "tidy_field",
+           "TIDY_LIMIT", "TIDY_SMALL"]
+
+
+#: expressions larger than this (sympy's ``count_ops``) are left as they are by :func:`tidy`
+TIDY_LIMIT = 1500
+#: and so are expressions of at most this many operations (reducing them costs more than it saves)
+TIDY_SMALL = 40
+
+
+def tidy(expr: sp.Expr) -> sp.Expr:
+    """A shorter equal form of a component, to keep iterated brackets and symmetric products
+    from swelling: sines and cosines of sums expanded (sin(θ + φ) → sin θ cos φ + …), then
+    reduced modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.shorten_trig`: polynomial
+    division, never sympy's ``simplify``), or ``cancel`` for a rational function without trig;
+    kept only when no larger.  Expressions above ``TIDY_LIMIT`` or at most
+    ``TIDY_SMALL`` operations are returned unchanged (the reduction would cost more than it
+    saves)."""
+    expr = as_expr(expr, what="expression to tidy")
+    if expr.is_Atom:
+        return expr
+    size = sp.count_ops(expr)
+    if size > TIDY_LIMIT or size <= TIDY_SMALL:
+        return expr
+    trig = expr.atoms(sp.sin, sp.cos, sp.tan)
+    if trig:
+        if not all(isinstance(f.args[0], sp.Symbol) for f in trig):
+            expr = sp.expand_trig(expr)
+        short, _ = shorten_trig(expr)
+        return short if sp.count_ops(short) <= size else expr
+    try:
+        short = sp.cancel(expr)
+    except sp.PolynomialError:
+        return expr
+    return short if sp.count_ops(short) <= size else expr
+
+
+def tidy_field(X: VectorField) -> VectorField:
+    """:func:`tidy` on every component of ``X``."""
+    if not isinstance(X, VectorField):
+        raise ParseError(f"expected a VectorField, got {type(X).__name__}")
+    return VectorField(X.space, [tidy(c) for c in X.components])
 
 
 def point_values(space: ConfigurationSpace, point) -> dict:

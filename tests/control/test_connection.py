@@ -210,3 +210,26 @@ def test_configuration_controllability_symmetrizes_the_bad_products():
     no = configuration_controllability(AffineConnectionSystem(flat, [[1, 0, x1 + x2], [0, 1, 0]]), origin)
     assert not no.holds and no.final and no.values == ((0, 0, 2),)
     assert no.witness == ("β(⟨Y1 : Y1⟩) = ⟨Y1 : Y1⟩ + ⟨Y2 : Y2⟩",)
+
+
+@pytest.mark.slow
+def test_products_stay_small_on_a_snakeboard():
+    """A snakeboard-like system (Lewis, Ostrowski, Murray & Burdick 1994: board (x, y, θ), rotor ψ,
+    wheel angle φ, two no-slip wheel constraints): the projector P computed naively has entries
+    of ~400 operations and one symmetric product ~24000; with the trigonometric reduction of
+    every step (``tidy``: sin² + cos² = 1, never ``simplify``) the input fields and ⟨Y1 : Y2⟩
+    are a few operations each, and the products stay in D.  (Its verdicts are checked against
+    the published ones with the snakeboard model of geonh.models.)"""
+    S = ConfigurationSpace("x y theta psi phi")
+    x, y, th, psi, ph = S.q
+    xd, yd, thd, psid, phd = S.qd
+    mm, l, Jr, Jw = sp.symbols("m l J_r J_w", positive=True)
+    T = mm * (xd**2 + yd**2) / 2 + mm * l**2 * thd**2 / 2 + Jr * (thd + psid)**2 / 2 + Jw * phd**2
+    cons = [-sp.sin(th + ph) * xd + sp.cos(th + ph) * yd - l * sp.cos(ph) * thd,
+            -sp.sin(th - ph) * xd + sp.cos(th - ph) * yd + l * sp.cos(ph) * thd]
+    acs = AffineConnectionSystem(MechanicalSystem(S, T, constraints=cons), [[0, 0, 0, 1, 0], [0, 0, 0, 0, 1]])
+    Y1, Y2 = acs.input_fields
+    assert max(sp.count_ops(c) for c in Y1.components) <= 20
+    P = acs.symmetric_product(Y1, Y2)
+    assert max(sp.count_ops(c) for c in P.components) <= 30
+    assert acs.distribution.contains(P) and acs.distribution.contains(Y1)
