@@ -307,11 +307,16 @@ def configuration_accessibility(acs: AffineConnectionSystem, point: Mapping, *,
     closure stopped growing and its involutive closure has generic rank below n."""
     start = time.perf_counter()
     _check_acs(acs)
+    pt = point_values(acs.space, point)
+    K = _limit(max_degree, acs.space.n)
+    return _accessibility(acs, _Products(acs, acs.input_fields, pt), K, start)
+
+
+def _accessibility(acs: AffineConnectionSystem, ev: _Products, K: int, start: float) -> Verdict:
+    """:func:`configuration_accessibility` with the products of ``ev`` (shared with the caller)."""
     S = acs.space
-    pt = point_values(S, point)
-    K = _limit(max_degree, S.n)
+    pt = ev.point
     names = [f"Y{i + 1}" for i in range(len(acs.input_fields))]
-    ev = _Products(acs, acs.input_fields, pt)
     span = SpanAtPoint()
     witness: list = []
     found, stable = _symmetric_closure(acs, K, ev, span, witness)
@@ -327,9 +332,14 @@ def configuration_accessibility(acs: AffineConnectionSystem, point: Mapping, *,
         holds = False
         r = generic_lie_rank([ev.field(t) for t in found], S) if stable else S.n
         final = stable and r < S.n
-        reason = (f"the symmetric closure Sym(Y) stabilizes and Lie(Sym(Y)) has generic rank {r} < {S.n}: "
-                  "the rank is below n at every point" if final else
-                  f"rank {span.rank} < {S.n} here from products of degree ≤ {K}: raise max_degree")
+        if final:
+            reason = (f"the symmetric closure Sym(Y) stabilizes and Lie(Sym(Y)) has generic rank {r} < {S.n}: "
+                      "the rank is below n at every point")
+        elif stable:
+            reason = (f"rank {span.rank} < {S.n} here, though Lie(Sym(Y)) has full rank at generic points: this "
+                      f"point is singular for the products and brackets searched (brackets of depth ≤ {K})")
+        else:
+            reason = f"rank {span.rank} < {S.n} here from products of degree ≤ {K}: raise max_degree"
     return Verdict("local configuration accessibility", holds, final, {str(k): v for k, v in pt.items()}, span.rank,
                    S.n, tuple(_name(t, names) for t in witness), tuple(ev.at(t) for t in witness), reason, src,
                    legend, time.perf_counter() - start)
@@ -346,18 +356,18 @@ def configuration_controllability(acs: AffineConnectionSystem, point: Mapping, *
     start = time.perf_counter()
     _check_acs(acs)
     S = acs.space
-    lca = configuration_accessibility(acs, point, max_degree=max_degree)
+    pt = point_values(S, point)
+    K = _limit(max_degree, S.n)
+    ev = _Products(acs, acs.input_fields, pt)
+    lca = _accessibility(acs, ev, K, start)
     q = "small-time local configuration controllability (Lewis & Murray's condition)"
     src = "Lewis & Murray 1997 (sufficient condition for STLCC; bad = every Y_a an even number of times); sufficient only"
     legend = lca.legend
     if not lca.holds:
         return Verdict(q, False, lca.final, lca.point, lca.rank, S.n, lca.witness, lca.values,
                        "not configuration accessible: " + lca.reason, src, legend, time.perf_counter() - start)
-    pt = point_values(S, point)
-    K = _limit(max_degree, S.n)
     m = len(acs.input_fields)
     names = [f"Y{i + 1}" for i in range(m)]
-    ev = _Products(acs, acs.input_fields, pt)
     target = SpanAtPoint()
     for j in range(S.n):     # D(q0) = the range of the projector P at q0
         target.add(finite_at(VectorField(S, list(acs.projector[:, j])), pt))
