@@ -82,6 +82,19 @@ def cases():
         return "cas", DriftlessSystem([VectorField(S, [sp.cos(th), sp.sin(th), sp.tan(ph) / L, 0]),
                                        VectorField(S, [0, 0, 0, 1])]), {s.name: 0 for s in S.coords}
 
+    def snakeboard():
+        """Board (x, y, θ), rotor ψ, wheel angle φ, two no-slip wheels (Lewis, Ostrowski, Murray &
+        Burdick 1994), torques on ψ and φ, at φ = 1/5."""
+        S = ConfigurationSpace("x y theta psi phi")
+        x, y, th, psi, ph = S.q
+        xd, yd, thd, psid, phd = S.qd
+        l, Jr, Jw = sp.symbols("l J_r J_w", positive=True)
+        T = m * (xd**2 + yd**2) / 2 + m * l**2 * thd**2 / 2 + Jr * (thd + psid)**2 / 2 + Jw * phd**2
+        cons = [-sp.sin(th + ph) * xd + sp.cos(th + ph) * yd - l * sp.cos(ph) * thd,
+                -sp.sin(th - ph) * xd + sp.cos(th - ph) * yd + l * sp.cos(ph) * thd]
+        a = AffineConnectionSystem(MechanicalSystem(S, T, constraints=cons), [[0, 0, 0, 1, 0], [0, 0, 0, 0, 1]])
+        return "acs", a, {"x": 0, "y": 0, "theta": 0, "psi": 0, "phi": sp.Rational(1, 5)}
+
     blade = lambda th: [sp.cos(th), sp.sin(th), 0]  # noqa: E731
     torque = [0, 0, 1]
     thr = lambda th: [-sp.sin(th), sp.cos(th), h]  # noqa: E731
@@ -99,6 +112,7 @@ def cases():
         ("planar body, F1 only (ACS)", acs(body, lambda th: [blade(th)])),
         ("planar body, 2 forces (ACS)", acs(body, lambda th: [blade(th), thr(th)])),
         ("knife edge, force + torque (ACS)", acs(knife, lambda th: [blade(th), torque])),
+        ("snakeboard-like (ACS)", snakeboard),
     ]
 
 
