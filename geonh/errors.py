@@ -216,3 +216,9 @@ class RenamedError(GeonhError, TypeError):
 
     def __reduce__(self):
         return type(self), (self.old, self.new)
+
+
+class NotEquilibriumError(GeonhError, ValueError):
+    """A question posed at an equilibrium asked at a point that is not one: small-time local
+    controllability by Sussmann's condition needs the drift to vanish at the point
+    (:func:`geonh.control.sussmann`); the message gives the drift's value there."""

@@ -653,6 +653,41 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     _B + "constraint_residuals": {"model": lambda c: c.bicycle, "values": lambda c: {}},
 }
 
+# -- geonh.control (issue 25): a torque-driven sleigh, as a control-affine and an affine connection system
+_CONTROL: dict = {}
+
+
+def _control(c: Ctx, key: str):
+    """The sleigh driven by a torque: ``"cas"`` its control-affine system, ``"point"`` a rest point of
+    it, ``"acs"`` its affine connection system, ``"q"`` a configuration (built once)."""
+    if not _CONTROL:
+        from geonh import control
+        cas = control.ControlAffineSystem.from_mechanical(c.system, [[0, 0, 1]], frame=c.frame)
+        _CONTROL.update(cas=cas, point={s.name: 0 for s in cas.space.coords},
+                        acs=control.AffineConnectionSystem(c.system, [[0, 0, 1]]), q={"x": 0, "y": 0, "theta": 0})
+    return _CONTROL[key]
+
+
+_C = "geonh.control."
+OVERRIDES.update({
+    _C + "accessibility.accessibility": {"system": lambda c: _control(c, "cas"), "point": lambda c: _control(c, "point")},
+    _C + "accessibility.sussmann": {"system": lambda c: _control(c, "cas"), "point": lambda c: _control(c, "point")},
+    _C + "accessibility.lyndon_bracket": {"word": lambda c: (0, 1)},
+    _C + "accessibility.tree_name": {"tree": lambda c: (0, 1), "names": lambda c: ["f0", "f1"]},
+    _C + "systems.ControlAffineSystem": {"drift": lambda c: c.field},
+    _C + "systems.ControlAffineSystem.from_mechanical": {"actuators": lambda c: [[0, 0, 1]]},
+    _C + "systems.ControlAffineSystem.is_equilibrium": {"point": lambda c: _control(c, "point")},
+    _C + "systems.ControlAffineSystem.velocity": {"controls": lambda c: {"u1": 1}},
+    _C + "systems.DriftlessSystem.velocity": {"controls": lambda c: {"u1": 1}},
+    _C + "systems.DriftlessSystem.from_distribution": {"distribution": lambda c: c.cod.annihilator()},
+    _C + "systems.actuator_forces": {"actuators": lambda c: [[0, 0, 1]]},
+    _C + "systems.point_values": {"point": lambda c: {"x": 0, "y": 0, "theta": 0}},
+    _C + "connection.AffineConnectionSystem": {"actuators": lambda c: [[0, 0, 1]]},
+    **{_C + "connection." + name: {"acs": lambda c: _control(c, "acs"), "point": lambda c: _control(c, "q")}
+       for name in ("configuration_accessibility", "configuration_controllability", "kinematic_controllability")},
+    _C + "connection.decoupling_fields": {"acs": lambda c: _control(c, "acs")},
+})
+
 #: instances on which to call the methods of each class
 INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.kernel.space.ConfigurationSpace": lambda c: c.space,
@@ -688,6 +723,10 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.analysis.conserved.IntegralSearch": lambda c: g.polynomial_first_integrals(c.eqs, 1),
     "geonh.moved.MovedFinder": lambda c: g.moved.MovedFinder(),
     "geonh.kernel.linalg.Echelon": lambda c: g.kernel.linalg.Echelon(),
+    _C + "accessibility.SpanAtPoint": lambda c: importlib.import_module("geonh.control").SpanAtPoint(),
+    _C + "systems.ControlAffineSystem": lambda c: _control(c, "cas"),
+    _C + "systems.DriftlessSystem": lambda c: importlib.import_module("geonh.control").DriftlessSystem([c.field]),
+    _C + "connection.AffineConnectionSystem": lambda c: _control(c, "acs"),
     "geonh.analysis.hamiltonization.InvariantMeasure": lambda c: g.analysis.hamiltonization.InvariantMeasure(
         (c.space.q[0],), (), sp.cos(c.space.q[0]) + 2, sp.S.One),
 }
