@@ -340,6 +340,8 @@ class EquationsParts:
         if len(eqs.kinematics) != n:
             raise DimensionError(f"{len(eqs.kinematics)} kinematic equations for {n} coordinates")
         self._exprs = dict(exprs)
+        self._numbers: dict = {}
+        self.bound: dict = {}
         prepared, free = self.prepare(list(eqs.kinematics) + list(eqs.mass_matrix) + list(eqs.forcing))
         bad = free & set(self.unknowns)
         if bad:
@@ -357,6 +359,9 @@ class EquationsParts:
         self._numbers = dict(numbers)
         self.bound = bound
         self.parameters = tuple(s for s in params_all if s not in bound)
+        if bound:
+            rep = {s: sp.Float(v, 17) for s, v in bound.items()}   # 17 digits: the double exactly
+            prepared = [e.xreplace(rep) for e in prepared]
         self.K, self.M, self.F = prepared[:n], prepared[n:n + k * k], prepared[n + k * k:]
 
     def prepare(self, exprs) -> tuple[list, set]:
@@ -364,14 +369,17 @@ class EquationsParts:
         unified (as ``ODEFunction.observable``), numbers bound at build time substituted too
         (matched by symbol or name); and their symbols."""
         out, syms = _prepared(exprs, self._exprs, self.time)
-        if getattr(self, "_numbers", None):
-            by_name = {(k if isinstance(k, str) else k.name): v for k, v in self._numbers.items()}
-            rep = {s: sp.Float(_float(self._numbers[s] if s in self._numbers else by_name[s.name], s.name), 17)
-                   for s in syms if s in self._numbers or (s.name in by_name and s not in
-                                                            set(self.q) | set(self.u) | {self.time})}
-            if rep:
-                out = [e.xreplace(rep) for e in out]
-                syms = syms - set(rep)
+        by_name = {(k if isinstance(k, str) else k.name): v for k, v in self._numbers.items()}
+        state = set(self.q) | set(self.u) | {self.time}
+        rep = {}
+        for s in syms - state:
+            if s in self.bound:
+                rep[s] = sp.Float(self.bound[s], 17)
+            elif s in self._numbers or s.name in by_name:
+                rep[s] = sp.Float(_float(self._numbers.get(s, by_name.get(s.name)), s.name), 17)
+        if rep:
+            out = [e.xreplace(rep) for e in out]
+            syms = syms - set(rep)
         return out, syms
 
 
