@@ -275,7 +275,7 @@ def _jax(enable_x64: bool):
         import jax.numpy as jnp
     except ImportError:
         raise MissingDependencyError("to_jax needs JAX: pip install 'geonh[jax]'") from None
-    if enable_x64 and not jax.config.jax_enable_x64:
+    if enable_x64 and not getattr(jax.config, "jax_enable_x64", False):
         jax.config.update("jax_enable_x64", True)
     return jax, jnp
 

@@ -137,6 +137,7 @@ def test_casadi_jacobians_agree_with_ode_function_and_differences(cases):
                 assert np.allclose(Jp[:, j], fd, rtol=1e-4, atol=1e-5 * kappa), (label, j)
 
 
+@pytest.mark.slow
 def test_casadi_outputs_energy_reactions_residuals_lagrange():
     """Lagrange's multipliers and reactions, the energy and the constraint residuals of the
     exported outputs equal geonh's Trajectory columns (the sleigh with multipliers)."""
@@ -182,6 +183,7 @@ def test_jax_rhs_jit_and_vmap_agree_with_ode_function_at_100_states(cases):
         assert _rel(jax.jacfwd(ex.rhs, argnums=1)(t, y, p), f.jacobian(t, y, p)) <= 1e-10 * kappa, label
 
 
+@pytest.mark.slow
 def test_jax_rhs_is_pure_on_the_sleigh():
     eq = models.get("chaplygin-sleigh").equations("boltzmann-hamel")
     ex = eq.to_jax()
@@ -295,6 +297,7 @@ def test_c_names_never_reach_the_code():
 # ----------------------------------------------------------------------------------------------
 # parameters, time, Linearization
 # ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_bound_parameters_and_time_dependent_forcing(tmp_path):
     """params= binds as ode_function does; a forcing in t (rheonomic) takes t as the input."""
     import sympy as sp
@@ -313,6 +316,7 @@ def test_bound_parameters_and_time_dependent_forcing(tmp_path):
         assert abs(want[1] - (-2.0 * 0.3 + 1.5 * np.sin(tt))) < 1e-14
 
 
+@pytest.mark.slow
 def test_linearization_exports_A_and_B_as_functions_of_the_parameters():
     M = models.get("chaplygin-sleigh")
     eq = M.equations("boltzmann-hamel")
