@@ -222,8 +222,28 @@ def program_steps(se_args: Sequence, se_exprs: Sequence) -> tuple[list[Step], li
     return _steps(se_args, se_exprs)
 
 
+#: the kinds of step :func:`program_steps` emits besides "+", "*", "/" and "sign": math.h functions
+_KINDS = frozenset(_FUNCS.values()) | frozenset(_RECIPROCAL.values()) | {"exp", "sqrt", "pow", "fmax", "fmin"}
+#: an operand of a step: a step name, an argument, a number as :func:`_number` prints it
+_OPERAND = re.compile(r"v\d+|in\[\d+\]|\(?-?(?:\d+\.?\d*(?:e[-+]?\d+)?|INFINITY)\)?|NAN")
+
+
 def c_statement(kind: str, ops: Sequence[str]) -> str:
-    """The C expression of one step (:func:`program_steps`) on doubles."""
+    """The C expression of one step (:func:`program_steps`) on doubles.  Only what
+    :func:`program_steps` emits is printed: a known kind and operands that are step names,
+    arguments or numbers (anything else raises :class:`~geonh.errors.ParseError`: no text
+    reaches the C source unchecked)."""
+    if not isinstance(kind, str) or kind not in _KINDS | {"+", "*", "/", "sign"}:
+        raise ParseError(f"c_statement: unknown kind of step {kind!r:.60}")
+    if isinstance(ops, (str, bytes)) or not isinstance(ops, Sequence) or not ops:
+        raise ParseError(f"c_statement: operands must be a non-empty list of strings, got {type(ops).__name__}")
+    ops = list(ops)
+    bad = [o for o in ops if not isinstance(o, str) or not _OPERAND.fullmatch(o)]
+    if bad:
+        raise ParseError(f"c_statement: not an operand of a step: {bad[0]!r:.60}")
+    need = {"/": 2, "atan2": 2, "pow": 2, "fmax": 2, "fmin": 2}.get(kind, 0 if kind in ("+", "*") else 1)
+    if (need and len(ops) != need) or (not need and len(ops) < 2):
+        raise ParseError(f"c_statement: {len(ops)} operands for a step {kind!r}")
     return _scalar(kind, ops)
 
 

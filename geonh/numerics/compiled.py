@@ -368,7 +368,7 @@ class EquationsParts:
         """Further expressions with this binding's expression values substituted and the time
         unified (as ``ODEFunction.observable``), numbers bound at build time substituted too
         (matched by symbol or name); and their symbols."""
-        out, syms = _prepared(exprs, self._exprs, self.time)
+        out, syms = _prepared(as_exprs(exprs, what="expressions"), self._exprs, self.time)
         by_name = {(k if isinstance(k, str) else k.name): v for k, v in self._numbers.items()}
         state = set(self.q) | set(self.u) | {self.time}
         rep = {}

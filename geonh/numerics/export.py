@@ -24,6 +24,7 @@ shared subexpressions stay shared in every export.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Callable, Mapping, Sequence
 
@@ -31,6 +32,7 @@ import sympy as sp
 
 from ..equations.base import Equations, register_method
 from ..errors import DimensionError, MissingDependencyError, ParseError
+from ..kernel.parsing import sympy_of
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
 from .cbackend import GAUSS_C, c_statement, program_steps
@@ -127,10 +129,6 @@ class ExportedProgram:
         prepared, _ = parts.prepare(exprs) if exprs else ([], set())
         self.out = _Program(prepared, self.args + parts.unknowns, "the outputs") if prepared else None
 
-    def split(self, flat) -> dict:
-        """The flat outputs vector as {name: slice of it}."""
-        return {name: flat[o:o + s] for name, (o, s) in self.outputs.items()}
-
 
 def _output_exprs(eqs: Equations) -> dict[str, tuple[list, tuple[str, ...]]]:
     """{name: (expressions in t, q, u, p, x, entry names)} of the outputs map (module doc)."""
@@ -145,11 +143,11 @@ def _output_exprs(eqs: Equations) -> dict[str, tuple[list, tuple[str, ...]]]:
     sub = dict(zip(S.qd, eqs.kinematics))
     system = eqs.system
     if isinstance(system, (MechanicalSystem, NonlinearSystem)):
-        E = (sp.sympify(system.T) + sp.sympify(getattr(system, "V", 0))).xreplace(sub)
+        E = (sympy_of(system.T) + sympy_of(getattr(system, "V", 0))).xreplace(sub)
         out["energy"] = ([E], ("energy",))
     else:
         out["energy"] = ([], ())
-    phis = [sp.sympify(e).xreplace(sub) for e in velocity_constraints(system)]
+    phis = [sympy_of(e).xreplace(sub) for e in velocity_constraints(system)]
     out["constraint_residuals"] = (phis, tuple(f"constraint {k + 1}" for k in range(len(phis))))
     return out
 
@@ -366,14 +364,18 @@ def _comment(text: str) -> str:
     return s.replace("*/", "*\\/")
 
 
+@dataclasses.dataclass(frozen=True)
 class CExport:
-    """A self-contained C source and its header (:func:`to_c`): ``source``, ``header``,
-    ``name``; :meth:`write` puts ``<name>.c`` and ``<name>.h`` in a directory."""
+    """A self-contained C source and its header (:func:`to_c`, :func:`matrices_to_c`):
+    ``name``, ``header``, ``source``, ``state_names``, ``parameter_names``, ``output_names``
+    ({output: entry names}); :meth:`write` puts ``<name>.c`` and ``<name>.h`` in a directory."""
 
-    def __init__(self, name: str, header: str, source: str, state_names, parameter_names, output_names):
-        self.name, self.header, self.source = name, header, source
-        self.state_names, self.parameter_names = tuple(state_names), tuple(parameter_names)
-        self.output_names = dict(output_names)
+    name: str
+    header: str
+    source: str
+    state_names: tuple[str, ...]
+    parameter_names: tuple[str, ...]
+    output_names: Mapping[str, tuple[str, ...]]
 
     def write(self, directory) -> tuple[str, str]:
         """Write ``<name>.h`` and ``<name>.c`` into ``directory`` (which must exist); returns
@@ -464,7 +466,8 @@ def _c_export(prog: ExportedProgram, name: str) -> CExport:
         src += [f"int {name}_outputs(double t, const double *y, const double *p, double *out)",
                 "{", "    (void)t; (void)y; (void)p; (void)out;", "    return 0;", "}", ""]
     source = "\n".join(line for line in src if line != "" or True)
-    return CExport(name, header, source, prog.state_names, prog.parameter_names, prog.output_names)
+    return CExport(name, header, source, tuple(prog.state_names), tuple(prog.parameter_names),
+                   dict(prog.output_names))
 
 
 def to_c(eqs: Equations, params: Mapping | None = None, *, name: str = "geonh_model") -> CExport:
@@ -567,4 +570,4 @@ def matrices_to_c(matrices: Mapping[str, Any], *, name: str = "geonh_matrices") 
             body.append(f"    {nm}[{i}] = {m.program.outputs[o + i].replace('in[', 'p[')};")
         o += r * c
     source = "\n".join([*doc, "#include <math.h>", f'#include "{name}.h"', "", sig, "{", "    (void)p;", *body, "}", ""])
-    return CExport(name, header, source, (), m.parameter_names, {})
+    return CExport(name, header, source, (), tuple(m.parameter_names), {})

@@ -342,3 +342,17 @@ def test_exports_refuse_bad_input():
     from geonh.numerics.export import to_c
     with pytest.raises(g.ParseError):
         to_c("not equations")
+
+
+def test_c_statement_prints_only_steps_of_a_program():
+    """The shared C printer of one step refuses kinds and operands program_steps never emits
+    (so no text reaches a C source unchecked), and prints those it does."""
+    from geonh.numerics.cbackend import c_statement
+    assert c_statement("+", ["v0", "in[1]", "(-1.5)"]) == "v0 + in[1] + (-1.5)"
+    assert c_statement("/", ["1.0", "v3"]) == "1.0 / v3"
+    assert c_statement("atan2", ["in[0]", "1e-05"]) == "atan2(in[0], 1e-05)"
+    assert c_statement("fmax", ["NAN", "(-INFINITY)"]) == "fmax(NAN, (-INFINITY))"
+    for kind, ops in (("system", ["v0"]), ("+", ["v0); system(\"x\""]), ("+", "v0"), ("sin", ["v0", "v1"]),
+                      ("/", ["v0"]), ("+", []), (3, ["v0"]), ("cos", [0.5])):
+        with pytest.raises(g.ParseError):
+            c_statement(kind, ops)
