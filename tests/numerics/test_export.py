@@ -22,12 +22,12 @@ others, computed with cancellation); the max over the states.
   ``ode_function`` against the truth.
 * :func:`test_ill_conditioned_bicycle_states`: the bicycle at the parameters
   ``system.sample_state`` draws (random positive masses and inertias: unphysical bicycles,
-  κ(M) up to ~4e5).  There 1e-12 against ``ode_function`` is not attainable by any double-
+  κ₁(M) up to ~1.4e6).  There 1e-12 against ``ode_function`` is not attainable by any double-
   precision evaluation: ``ode_function`` itself is up to ~1e-10 off the truth (the
   evaluation of F loses digits to cancellation at some states, the solve loses κ(M)·u at
   others), and two correctly rounded programs that differ in the order of a few operations
   differ by as much.  The test shows it with the truth: at every state each export and
-  ``ode_function`` are within κ(M)·1e-12 of the truth (measured: within κ(M)·4e-13), and the
+  ``ode_function`` are within κ₁(M)·1e-12 of the truth, and the
   1e-12 bound against ``ode_function`` holds at every state where ``ode_function`` and the
   export are both within 2e-13 of the truth.
 
@@ -259,8 +259,8 @@ def test_every_export_within_1e_12_of_ode_function_and_of_the_truth_at_100_state
 
 @pytest.mark.slow
 def test_ill_conditioned_bicycle_states(tmp_path):
-    """The bicycle at ``sample_state``'s random parameters (module doc): κ(M) up to ~4e5 and
-    F evaluated with cancellation.  Each export and ``ode_function`` are within κ(M)·1e-12 of
+    """The bicycle at ``sample_state``'s random parameters (module doc): κ₁(M) up to ~1.4e6 and
+    F evaluated with cancellation.  Each export and ``ode_function`` are within κ₁(M)·1e-12 of
     the 30-digit truth at every state; against ``ode_function`` the issue's 1e-12 holds at
     every state where both are within 2e-13 of the truth — and where it fails, the truth shows
     that ``ode_function`` (or the export) is the one off, by round-off no double-precision
