@@ -215,7 +215,7 @@ Step = tuple[str, str, tuple[str, ...]]
 def program_steps(se_args: Sequence, se_exprs: Sequence) -> tuple[list[Step], list[str]]:
     """The program as steps (name, kind, operands) in static single assignment form — after
     ``symengine.cse`` over the whole program, so shared subexpressions are computed once — and
-    the operand of each output (see :data:`Step` and the module doc): what the C printer here
+    the operand of each output (see ``Step`` and the module doc): what the C printer here
     prints, and what :mod:`geonh.numerics.export` prints for C and replays on CasADi and JAX
     symbols.  Operands are step names ``vN``, arguments ``in[i]`` or numbers (``repr(float)``,
     parenthesized when negative; ``NAN``, ``INFINITY``)."""

@@ -257,7 +257,7 @@ def _gauss(ca, M: list, F: list) -> list:
 
 def to_casadi(eqs: Equations, params: Mapping | None = None, *, symbolic: str = "SX") -> CasadiExport:
     """CasADi functions of ẏ = f(t, y, p), the outputs map and the Jacobians ∂f/∂y, ∂f/∂p
-    (:class:`CasadiExport`; module doc).  ``symbolic``: "SX" (scalar graph, default) or "MX"
+    (:class:`~geonh.numerics.export.CasadiExport`; module doc).  ``symbolic``: "SX" (scalar graph, default) or "MX"
     (matrix graph: the program and its solve are one SX function called in it).
     ``params`` binds parameters as :func:`~geonh.numerics.ode_function` does; the others are
     the entries of ``p`` (``parameter_names``).  Needs the extra ``geonh[casadi]``."""
@@ -337,7 +337,7 @@ class JaxExport:
 
 def to_jax(eqs: Equations, params: Mapping | None = None, *, enable_x64: bool = True) -> JaxExport:
     """Pure JAX functions ``rhs(t, y, p)`` and ``outputs(t, y, p)`` of the equations
-    (:class:`JaxExport`; module doc), jit-able and vmap-able.  ``enable_x64`` (default) turns
+    (:class:`~geonh.numerics.export.JaxExport`; module doc), jit-able and vmap-able.  ``enable_x64`` (default) turns
     on JAX's 64-bit mode (``jax_enable_x64``), without which JAX computes in float32; False
     leaves JAX's configuration alone.  Needs the extra ``geonh[jax]``."""
     if not isinstance(enable_x64, bool):
@@ -471,7 +471,7 @@ def _c_export(prog: ExportedProgram, name: str) -> CExport:
 
 
 def to_c(eqs: Equations, params: Mapping | None = None, *, name: str = "geonh_model") -> CExport:
-    """A self-contained C99 source and header of the equations (:class:`CExport`; module doc):
+    """A self-contained C99 source and header of the equations (:class:`~geonh.numerics.export.CExport`; module doc):
     ``int <name>_rhs(double t, const double *y, const double *p, double *dy)``,
     ``<name>_unknowns`` (x = u̇, λ) and ``<name>_outputs`` (the outputs map), each returning 0,
     or 1 where M is singular; the header's comment gives the order of y, p and the outputs.
