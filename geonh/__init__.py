@@ -193,10 +193,12 @@ __all__ = [
 _moved.install()
 _moved_getattr = _moved.package_getattr(__name__)
 
-# ``eqs.linearize`` and ``eqs.ode_function`` are registered by their modules when imported
+# ``eqs.linearize``, ``eqs.ode_function`` and the exports (``eqs.to_casadi`` …) are registered by their modules when imported
 # (geonh.equations.base.register_method); until then, the first access imports the module
 # (in the order eager imports registered them: the order of vars(Equations) and of the API reference)
-_FORWARD_HOMES = {"ode_function": "geonh.numerics.compiled", "linearize": "geonh.analysis.linearize"}
+_FORWARD_HOMES = {"ode_function": "geonh.numerics.compiled", "linearize": "geonh.analysis.linearize",
+                  "to_casadi": "geonh.numerics.export", "to_jax": "geonh.numerics.export",
+                  "to_c": "geonh.numerics.export"}
 
 
 class _ForwardOnFirstUse:

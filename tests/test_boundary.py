@@ -530,6 +530,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "inputs": lambda c: [c.expr], "algebra": lambda c: c.sympy_algebra,
     "exact": lambda c: True, "vector": lambda c: [1, 0, 0], "E": lambda c: np.zeros((3, 3)),
     "condition": lambda c: c.space.q[0] > 0, "digits": lambda c: 60,
+    "matrices": lambda c: {"A": c.matrix}, "directory": lambda c: tempfile.mkdtemp(prefix="geonh_boundary_dir_"),
     "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
@@ -639,7 +640,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
                                                           [__import__("symengine").Symbol("x")], backend="llvm")},
     **{"geonh.numerics.cbackend." + name: {"se_args": lambda c: [__import__("symengine").Symbol("x")],
                                           "se_exprs": lambda c: [__import__("symengine").Symbol("x")]}
-       for name in ("build", "c_function", "c_source", "c_program")},
+       for name in ("build", "c_function", "c_source", "c_program", "program_steps")},
+    "geonh.numerics.cbackend.c_statement": {"kind": lambda c: "+", "ops": lambda c: ["v0", "in[0]"]},
     "geonh.numerics.forward.jet_program": {"exprs": lambda c: [__import__("symengine").Symbol("x")],
                                            "wrt": lambda c: [__import__("symengine").Symbol("x")]},
     "geonh.app.plotting.bicycle_figure": {"speeds": lambda c: [1.0]},
@@ -703,6 +705,8 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.numerics.codegen.CompiledFunction": lambda c: g.numerics.codegen.compile_function([_x(c)], [_x(c)]),
     "geonh.equations.base.Equations": lambda c: c.eqs,
     "geonh.numerics.compiled.ODEFunction": lambda c: c.ode,
+    "geonh.numerics.compiled.EquationsParts": lambda c: g.numerics.compiled.equations_parts(c.eqs),
+    "geonh.numerics.export.CExport": lambda c: c.eqs.to_c(name="boundary"),
     "geonh.numerics.compiled.Observable": lambda c: c.ode.observable([c.space.q[0]]),
     "geonh.kernel.algebra.Algebra": lambda c: c.sympy_algebra,
     "geonh.kernel.algebra.SympyAlgebra": lambda c: c.sympy_algebra,

@@ -56,6 +56,7 @@ from mpmath.libmp import from_float as _from_float
 import sympy as sp
 
 from ..equations.base import register_method
+from ..numerics.export import matrices_to_c, matrices_to_casadi, matrices_to_jax
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
 from ..kernel.evaluation import check_assumptions, precision, resolve_keys, symbols_in, to_mp
@@ -402,6 +403,22 @@ class Linearization:
         import numpy as np
         return (np.array(self.A.evalf(17), dtype=float).reshape(self.A.shape),
                 np.array(self.B.evalf(17), dtype=float).reshape(self.B.shape))
+
+    def to_casadi(self, *, name: str = "linearization"):
+        """(``casadi.Function`` p → (A, B), parameter names): A and B as functions of the
+        symbols left in them (a symbolic linearization: parameters, operating point), sorted
+        by name (:func:`geonh.numerics.export.matrices_to_casadi`)."""
+        return matrices_to_casadi({"A": self.A, "B": self.B}, name=name)
+
+    def to_jax(self, *, enable_x64: bool = True):
+        """(pure JAX function p → {"A": A, "B": B}, parameter names) (see :meth:`to_casadi`;
+        :func:`geonh.numerics.export.matrices_to_jax`)."""
+        return matrices_to_jax({"A": self.A, "B": self.B}, enable_x64=enable_x64)
+
+    def to_c(self, *, name: str = "linearization"):
+        """A self-contained C source ``void <name>(const double *p, double *A, double *B)``
+        (A, B row-major; :func:`geonh.numerics.export.matrices_to_c`)."""
+        return matrices_to_c({"A": self.A, "B": self.B}, name=name)
 
     def eigenvalues(self, values: Mapping | None = None, *, high_precision: bool = False):
         """Eigenvalues of A (``values`` for symbols left in a symbolic A); see :func:`eigenvalues`."""

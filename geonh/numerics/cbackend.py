@@ -84,8 +84,8 @@ from typing import Any, Protocol, Sequence
 from ..errors import MissingDependencyError, NotFoundError, ParseError
 from .cache import module_files
 
-__all__ = ["SoCache", "build", "c_function", "c_program", "c_source", "compile_flags", "find_compiler",
-           "native_target", "so_cache"]
+__all__ = ["GAUSS_C", "SoCache", "build", "c_function", "c_program", "c_source", "c_statement", "compile_flags",
+           "find_compiler", "native_target", "program_steps", "so_cache"]
 
 
 class SoCache(Protocol):
@@ -210,6 +210,41 @@ def c_program(se_args: Sequence, se_exprs: Sequence) -> tuple[list[str], list[st
 # one step of the program: (name, kind, operands); kind "+" / "*" (n-ary, left to right), "/"
 # (binary), "sign", or a C function name (math.h); operands are step names vN, in[i] or numbers
 Step = tuple[str, str, tuple[str, ...]]
+
+
+def program_steps(se_args: Sequence, se_exprs: Sequence) -> tuple[list[Step], list[str]]:
+    """The program as steps (name, kind, operands) in static single assignment form — after
+    ``symengine.cse`` over the whole program, so shared subexpressions are computed once — and
+    the operand of each output (see ``Step`` and the module doc): what the C printer here
+    prints, and what :mod:`geonh.numerics.export` prints for C and replays on CasADi and JAX
+    symbols.  Operands are step names ``vN``, arguments ``in[i]`` or numbers (``repr(float)``,
+    parenthesized when negative; ``NAN``, ``INFINITY``)."""
+    return _steps(se_args, se_exprs)
+
+
+#: the kinds of step :func:`program_steps` emits besides "+", "*", "/" and "sign": math.h functions
+_KINDS = frozenset(_FUNCS.values()) | frozenset(_RECIPROCAL.values()) | {"exp", "sqrt", "pow", "fmax", "fmin"}
+#: an operand of a step: a step name, an argument, a number as :func:`_number` prints it
+_OPERAND = re.compile(r"v\d+|in\[\d+\]|\(?-?(?:\d+\.?\d*(?:e[-+]?\d+)?|INFINITY)\)?|NAN")
+
+
+def c_statement(kind: str, ops: Sequence[str]) -> str:
+    """The C expression of one step (:func:`program_steps`) on doubles.  Only what
+    :func:`program_steps` emits is printed: a known kind and operands that are step names,
+    arguments or numbers (anything else raises :class:`~geonh.errors.ParseError`: no text
+    reaches the C source unchecked)."""
+    if not isinstance(kind, str) or kind not in _KINDS | {"+", "*", "/", "sign"}:
+        raise ParseError(f"c_statement: unknown kind of step {kind!r:.60}")
+    if isinstance(ops, (str, bytes)) or not isinstance(ops, Sequence) or not ops:
+        raise ParseError(f"c_statement: operands must be a non-empty list of strings, got {type(ops).__name__}")
+    ops = list(ops)
+    bad = [o for o in ops if not isinstance(o, str) or not _OPERAND.fullmatch(o)]
+    if bad:
+        raise ParseError(f"c_statement: not an operand of a step: {bad[0]!r:.60}")
+    need = {"/": 2, "atan2": 2, "pow": 2, "fmax": 2, "fmin": 2}.get(kind, 0 if kind in ("+", "*") else 1)
+    if (need and len(ops) != need) or (not need and len(ops) < 2):
+        raise ParseError(f"c_statement: {len(ops)} operands for a step {kind!r}")
+    return _scalar(kind, ops)
 
 
 def _scalar(kind: str, ops: Sequence[str]) -> str:
@@ -356,6 +391,52 @@ def _lanes(steps: Sequence[Step], outputs: Sequence[str], width: int) -> list[st
     return body
 
 
+#: Gaussian elimination with partial pivoting in plain C (no Python): x of M x = F, M row-major
+#: k × k, ``a`` a work array of k (k + 1) doubles; returns 1 when a pivot is exactly zero (M
+#: singular; x then unwritten), else 0.  The pivot is the first largest |entry| of the column
+#: (LAPACK's ``dgetf2``).  Used by the extension modules here (``geonh_solve``) and by the
+#: self-contained sources of :mod:`geonh.numerics.export`.
+GAUSS_C = r"""/* x of M x = F (M row-major k x k) by Gaussian elimination with partial pivoting, the first
+   largest |entry| of each column as pivot; a: work array of k (k + 1) doubles.  Returns 1 when
+   a pivot is exactly zero (M singular; x unwritten), else 0. */
+static int geonh_gauss(long k, const double *M, const double *F, double *x, double *a)
+{
+    long i, j, c, p;
+    for (i = 0; i < k; i++) {
+        for (j = 0; j < k; j++) a[i * (k + 1) + j] = M[i * k + j];
+        a[i * (k + 1) + k] = F[i];
+    }
+    for (j = 0; j < k; j++) {
+        double *rj;
+        p = j;
+        for (i = j + 1; i < k; i++)
+            if (fabs(a[i * (k + 1) + j]) > fabs(a[p * (k + 1) + j])) p = i;
+        if (p != j)
+            for (c = 0; c <= k; c++) {
+                double t = a[j * (k + 1) + c];
+                a[j * (k + 1) + c] = a[p * (k + 1) + c];
+                a[p * (k + 1) + c] = t;
+            }
+        rj = a + j * (k + 1);
+        if (rj[j] == 0.0) return 1;
+        for (i = j + 1; i < k; i++) {
+            double *ri = a + i * (k + 1);
+            double r = ri[j] / rj[j];
+            for (c = j + 1; c <= k; c++) ri[c] -= r * rj[c];
+            ri[j] = 0.0;
+        }
+    }
+    for (i = k - 1; i >= 0; i--) {
+        double *ri = a + i * (k + 1);
+        double s = ri[k];
+        for (c = i + 1; c < k; c++) s -= ri[c] * x[c];
+        x[i] = s / ri[i];
+    }
+    return 0;
+}
+"""
+
+
 _TEMPLATE = r"""/* generated by geonh.numerics.cbackend: the compiled program of one function */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -382,57 +463,24 @@ static void geonh_eval_w(const double *restrict in, double *restrict out)
 @BODYW@
 }
 
+@GAUSS@
 typedef struct { Py_ssize_t n, nu, k, iM, ichk; int solve; } Layout;
 
 /* x of M x = F read from out = [K (n), x (k), M (k*k), F (k), check], written to out[n:n+k]:
-   nothing when the compiled elimination's check is finite; else Gaussian elimination with
-   partial pivoting.  Returns 1 when a pivot is exactly zero (M singular), else 0. */
+   nothing when the compiled elimination's check is finite; else geonh_gauss (below).
+   Returns 1 when a pivot is exactly zero (M singular), else 0. */
 static int geonh_solve(double *out, const Layout *L)
 {
     if (!L->solve || L->k == 0) return 0;
     if (L->ichk >= 0 && isfinite(out[L->ichk])) return 0;
-    Py_ssize_t k = L->k, i, j, c, p;
+    Py_ssize_t k = L->k;
     double small[16 * 17];
     double *a = small;
     if (k > 16) {
         a = (double *)malloc((size_t)(k * (k + 1)) * sizeof(double));
         if (a == NULL) return 2;
     }
-    const double *M = out + L->iM, *F = out + L->iM + k * k;
-    for (i = 0; i < k; i++) {
-        for (j = 0; j < k; j++) a[i * (k + 1) + j] = M[i * k + j];
-        a[i * (k + 1) + k] = F[i];
-    }
-    int singular = 0;
-    for (j = 0; j < k && !singular; j++) {
-        double *rj;
-        p = j;
-        for (i = j + 1; i < k; i++)
-            if (fabs(a[i * (k + 1) + j]) > fabs(a[p * (k + 1) + j])) p = i;
-        if (p != j)
-            for (c = 0; c <= k; c++) {
-                double t = a[j * (k + 1) + c];
-                a[j * (k + 1) + c] = a[p * (k + 1) + c];
-                a[p * (k + 1) + c] = t;
-            }
-        rj = a + j * (k + 1);
-        if (rj[j] == 0.0) { singular = 1; break; }
-        for (i = j + 1; i < k; i++) {
-            double *ri = a + i * (k + 1);
-            double r = ri[j] / rj[j];
-            for (c = j + 1; c <= k; c++) ri[c] -= r * rj[c];
-            ri[j] = 0.0;
-        }
-    }
-    if (!singular) {
-        double *x = out + L->n;
-        for (i = k - 1; i >= 0; i--) {
-            double *ri = a + i * (k + 1);
-            double s = ri[k];
-            for (c = i + 1; c < k; c++) s -= ri[c] * x[c];
-            x[i] = s / ri[i];
-        }
-    }
+    int singular = geonh_gauss((long)k, out + L->iM, out + L->iM + k * k, out + L->n, a);
     if (a != small) free(a);
     return singular;
 }
@@ -803,7 +851,7 @@ def c_source(se_args: Sequence, se_exprs: Sequence, name: str = "@NAME@", native
     width = _width(len(steps), native)
     return (_TEMPLATE.replace("@NIN@", str(max(len(se_args), 0))).replace("@NOUT@", str(len(outputs)))
             .replace("@WIDTH@", str(width)).replace("@BODYW@", "\n".join(_lanes(steps, outputs, width)))
-            .replace("@BODY@", "\n".join(body)).replace("@NAME@", name))
+            .replace("@BODY@", "\n".join(body)).replace("@GAUSS@", GAUSS_C).replace("@NAME@", name))
 
 
 def _workdir() -> str:

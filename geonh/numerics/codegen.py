@@ -55,7 +55,7 @@ from ..kernel.parsing import as_floats, as_sequence, expr_of, sympy_of
 from .forward import jet_program
 
 __all__ = ["BACKENDS", "CompiledFunction", "compile_function", "expression_atoms", "factor_sums",
-           "llvm_available", "symengine_available"]
+           "llvm_available", "symengine_available", "symengine_program"]
 
 #: the backends :func:`compile_function` knows ("auto" picks llvm where it works, else numpy)
 BACKENDS = ("auto", "llvm", "lambda", "numpy", "c")
@@ -678,6 +678,29 @@ def compile_function(exprs, args: Iterable, *, backend: str = "auto", what: str 
     False) — one compile instead of two."""
     with _gc_paused():   # graph passes over large programs: see _gc_paused
         return _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor, jet)
+
+
+def symengine_program(exprs, args: Iterable, *, what: str = "the expressions", definitions: Sequence = (),
+                      factor: bool = True) -> tuple[list, list]:
+    """(symengine arguments, symengine expressions) of ``exprs`` in ``args``: the very program
+    :func:`compile_function` hands to symengine's compilers and to the C backend — checked as
+    there (unknown symbols refused, :class:`~geonh.errors.UnknownCoordinateError`), converted
+    with each shared subexpression once, ``definitions`` substituted on the graph and sums
+    factored (:func:`factor_sums`) — for printers of the same program in other languages
+    (:mod:`geonh.numerics.export`).  Needs symengine
+    (:class:`~geonh.errors.NotFoundError` without it)."""
+    if not symengine_available():
+        raise NotFoundError("symengine_program needs symengine (pip install symengine)")
+    args = _check_args(args)
+    flat, _ = _flatten(exprs)
+    definitions = [_definition(pair) for pair in as_sequence(definitions, "definitions")]
+    known = list(args)
+    for d, e in definitions:
+        _check_free([e], tuple(known), what)
+        known.append(d)
+    _check_free(flat, tuple(known), what)
+    with _gc_paused():
+        return _se_program(args, flat, None, definitions, factor)
 
 
 def _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor, jet) -> CompiledFunction:

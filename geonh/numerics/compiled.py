@@ -72,7 +72,7 @@ from ..kernel.parsing import as_expr, as_exprs, as_float, as_floats, sympy_of
 _isfinite = math.isfinite
 _get_ident = threading.get_ident
 
-__all__ = ["EvaluationBuffer", "ODEFunction", "Observable", "ode_function"]
+__all__ = ["EquationsParts", "EvaluationBuffer", "ODEFunction", "Observable", "equations_parts", "ode_function"]
 
 
 def _is_number(v) -> bool:
@@ -240,7 +240,7 @@ class _Core:
         bad = free & set(self.x)
         if bad:
             raise DimensionError(f"mass matrix or forcing contain unknowns {sorted(map(str, bad))}")
-        self.params = tuple(sorted(free - state, key=lambda s: (s.name, sp.srepr(s))))
+        self.params = _parameter_order(free - state)
         self.args = (self.t,) + self.q + self.u + self.params
         inline = None
         resolved = backend
@@ -277,15 +277,7 @@ class _Core:
     def prepare(self, exprs) -> tuple[list, set]:
         """The expressions with expression-valued parameters substituted and every symbol named
         like the time made the time; and their symbols."""
-        exprs = [sympy_of(e) for e in exprs]
-        if self.exprs_params:
-            exprs = [e.xreplace(self.exprs_params) for e in exprs]
-        syms, _ = expression_atoms(exprs)
-        odd = {s: self.t for s in syms if s.name == self.t.name and s != self.t}
-        if odd:
-            exprs = [e.xreplace(odd) for e in exprs]
-            syms = (syms - set(odd)) | {self.t}
-        return exprs, syms
+        return _prepared(exprs, self.exprs_params, self.t)
 
     @property
     def jac(self):
@@ -305,6 +297,97 @@ class _Core:
                                                                 else self.opt_level),
                                        CompiledFunction.of_lambdify)
         return self._jac
+
+
+def _prepared(exprs, exprs_params: Mapping, t: sp.Symbol) -> tuple[list, set]:
+    """``exprs`` with the expression-valued parameters substituted and every symbol named like
+    the time ``t`` made ``t``; and their symbols (:meth:`_Core.prepare`)."""
+    exprs = [sympy_of(e) for e in exprs]
+    if exprs_params:
+        exprs = [e.xreplace(exprs_params) for e in exprs]
+    syms, _ = expression_atoms(exprs)
+    odd = {s: t for s in syms if s.name == t.name and s != t}
+    if odd:
+        exprs = [e.xreplace(odd) for e in exprs]
+        syms = (syms - set(odd)) | {t}
+    return exprs, syms
+
+
+def _parameter_order(params) -> tuple:
+    """Parameters in the order of ``p`` in ``f(t, y, p)``: by name (then srepr)."""
+    return tuple(sorted(params, key=lambda s: (s.name, sp.srepr(s))))
+
+
+class EquationsParts:
+    """The pieces of ẏ = f(t, y, p) of an :class:`Equations` that :func:`ode_function`
+    compiles, uncompiled (:func:`equations_parts`): exporters (:mod:`geonh.numerics.export`)
+    print the same expressions with the same parameter order.
+
+    Attributes: ``time``, ``q``, ``u``, ``unknowns`` (x = u̇, λ), ``K`` (n_q expressions),
+    ``M`` (k × k, row-major list), ``F`` (k), ``parameters`` (the open ones, in the order of
+    ``ODEFunction.parameters``), ``bound`` ({symbol: float} given at build time), and
+    :meth:`prepare` for further expressions (observables) with the same binding."""
+
+    def __init__(self, eqs: Equations, params: Mapping | None = None):
+        if not isinstance(eqs, Equations):
+            raise ParseError(f"equations_parts takes Equations, not {type(eqs).__name__}")
+        numbers, exprs = _split_params(eqs, params)
+        S = eqs.space
+        self.equations = eqs
+        self.time = S.t if S.t is not None else sp.Symbol("t", real=True)
+        self.q, self.u, self.unknowns = tuple(S.q), tuple(eqs.u), tuple(eqs.unknowns)
+        n, k = len(self.q), len(self.unknowns)
+        if len(eqs.kinematics) != n:
+            raise DimensionError(f"{len(eqs.kinematics)} kinematic equations for {n} coordinates")
+        self._exprs = dict(exprs)
+        self._numbers: dict = {}
+        self.bound: dict = {}
+        prepared, free = self.prepare(list(eqs.kinematics) + list(eqs.mass_matrix) + list(eqs.forcing))
+        bad = free & set(self.unknowns)
+        if bad:
+            raise DimensionError(f"mass matrix or forcing contain unknowns {sorted(map(str, bad))}")
+        params_all = _parameter_order(free - (set(self.q) | set(self.u) | {self.time}))
+        by_name: dict[str, list] = {}
+        for s in params_all:
+            by_name.setdefault(s.name, []).append(s)
+        bound: dict = {}
+        for key, v in numbers.items():
+            sym = _resolve(key, params_all, by_name)
+            if sym is not None:
+                bound[sym] = _float(v, str(key))
+                check_assumptions(sym, bound[sym])
+        self._numbers = dict(numbers)
+        self.bound = bound
+        self.parameters = tuple(s for s in params_all if s not in bound)
+        if bound:
+            rep = {s: sp.Float(v, 17) for s, v in bound.items()}   # 17 digits: the double exactly
+            prepared = [e.xreplace(rep) for e in prepared]
+        self.K, self.M, self.F = prepared[:n], prepared[n:n + k * k], prepared[n + k * k:]
+
+    def prepare(self, exprs) -> tuple[list, set]:
+        """Further expressions with this binding's expression values substituted and the time
+        unified (as ``ODEFunction.observable``), numbers bound at build time substituted too
+        (matched by symbol or name); and their symbols."""
+        out, syms = _prepared(as_exprs(exprs, what="expressions"), self._exprs, self.time)
+        by_name = {(k if isinstance(k, str) else k.name): v for k, v in self._numbers.items()}
+        state = set(self.q) | set(self.u) | {self.time}
+        rep = {}
+        for s in syms - state:
+            if s in self.bound:
+                rep[s] = sp.Float(self.bound[s], 17)
+            elif s in self._numbers or s.name in by_name:
+                rep[s] = sp.Float(_float(self._numbers.get(s, by_name.get(s.name)), s.name), 17)
+        if rep:
+            out = [e.xreplace(rep) for e in out]
+            syms = syms - set(rep)
+        return out, syms
+
+
+def equations_parts(eqs: Equations, params: Mapping | None = None) -> EquationsParts:
+    """The uncompiled pieces of :func:`ode_function` (:class:`EquationsParts`): K, M, F,
+    the state, the unknowns and the parameters in ``ODEFunction.parameters``' order, with
+    ``params`` ({symbol or name: number or expression}) bound as ``ode_function`` binds them."""
+    return EquationsParts(eqs, params)
 
 
 def _aux_backend(backend: str) -> str:
