@@ -216,3 +216,9 @@ class RenamedError(GeonhError, TypeError):
 
     def __reduce__(self):
         return type(self), (self.old, self.new)
+
+
+class NoChainedFormError(GeonhError, ValueError):
+    """A control system that has no chained form (Murray & Sastry 1993), or none geonh can build:
+    not two inputs, a growth vector other than (2, 3, …, n), or no function h1 meeting Murray's
+    conditions (the message names which)."""

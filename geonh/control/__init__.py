@@ -1,0 +1,1 @@
+"""Geometric control of nonholonomic systems (issue 25)."""
