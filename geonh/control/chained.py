@@ -94,9 +94,14 @@ class ChainedForm:
                 out.append(f(zk) - self.beta[0, a] * G1[k] - self.beta[1, a] * G2[k])
         return out
 
+    def failures(self) -> list[tuple[int, int]]:
+        """(input a, coordinate k), 1-based, of every residual that is not zero (generic point)."""
+        n = len(self.z)
+        return [(i // n + 1, i % n + 1) for i, r in enumerate(self.residuals()) if not is_zero(r)]
+
     def is_verified(self) -> bool:
         """Every residual is zero (at the generic point)."""
-        return all(is_zero(r) for r in self.residuals())
+        return not self.failures()
 
     def __repr__(self) -> str:
         return f"ChainedForm(z = {list(self.z)})"
@@ -150,8 +155,10 @@ def chained_form(fields, h1=None, h2=None) -> ChainedForm:
     chained form ż1 = v1, ż2 = v2, ż_{i+1} = z_i v1 (Murray & Sastry 1993; module docstring).
 
     ``fields``: the two input fields (a sequence or a Distribution).  ``h1``, ``h2``: the
-    functions z1 and z_n (expressions in the coordinates); without them geonh tries each
-    coordinate as h1 and finds h2 among the coordinates or as a first integral of Δ2^⊥.
+    functions z1 and z_n (expressions in the coordinates); given both, the form they define is
+    built and checked by substitution (for the N-trailer: the position of the last trailer,
+    Sørdalen 1993); without them geonh tries each coordinate as h1 under Murray's conditions
+    and finds h2 among the coordinates or as a first integral of Δ2^⊥.
     Raises :class:`~geonh.errors.NoChainedFormError` naming why there is none (not two
     inputs, growth vector not (2, 3, …, n), the given h1 or h2 failing Murray's conditions,
     no h1 among the coordinates)."""
@@ -181,35 +188,38 @@ def chained_form(fields, h1=None, h2=None) -> ChainedForm:
             reasons.append(f"h1 = {h}: constant along both inputs")
             continue
         g1, g2 = norm
-        chain = _ad_chain(g1, g2, n - 1)
-        if not _annihilates(h, chain):
-            reasons.append(f"h1 = {h}: dh1 does not annihilate Δ1 = span{{g2, ad_g1 g2, …}}")
-            continue
-        delta2 = chain[:-1]
-        if n > 3 and not Distribution(delta2, space).is_involutive():
-            reasons.append(f"h1 = {h}: Δ2 is not involutive")
-            continue
-        if given_h2 is not None:
-            if not _annihilates(given_h2, delta2):
-                reasons.append(f"h2 = {given_h2}: dh2 does not annihilate Δ2")
+        if given_h2 is None:
+            # Murray's sufficient conditions select h1 and give h2 (module docstring)
+            chain = _ad_chain(g1, g2, n - 1)
+            if not _annihilates(h, chain):
+                reasons.append(f"h1 = {h}: dh1 does not annihilate Δ1 = span{{g2, ad_g1 g2, …}}")
                 continue
-            if not _independent(space, h, given_h2):
-                reasons.append(f"h2 = {given_h2}: dh1 and dh2 are dependent")
+            delta2 = chain[:-1]
+            if n > 3 and not Distribution(delta2, space).is_involutive():
+                reasons.append(f"h1 = {h}: Δ2 is not involutive")
                 continue
-            k2 = given_h2
-        else:
             k2 = _find_h2(space, h, delta2)
             if k2 is None:
                 reasons.append(f"h1 = {h}: no h2 found with dh2 ⊥ Δ2 (pass h2=)")
                 continue
+        else:
+            if not _independent(space, h, given_h2):
+                reasons.append(f"h2 = {given_h2}: dh1 and dh2 are dependent")
+                continue
+            k2 = given_h2
         z = [k2]
         for _ in range(n - 2):
-            z.append(sp.cancel(g1(z[-1])))
+            z.append(g1(z[-1]))
         zs = tuple([h] + z[::-1])
         beta = sp.Matrix([[fa(zs[0]) for fa in pair], [fa(zs[1]) for fa in pair]])
         form = ChainedForm(pair, zs, beta, g1, g2)
-        if not form.is_verified():  # pragma: no cover - the construction guarantees it
-            reasons.append(f"h1 = {h}: the substitution check failed")
+        bad = form.failures()
+        if bad:  # with given h1, h2 the substitution check is the test of Murray's conditions
+            reasons.append(f"h1 = {h}, h2 = {k2}: the pushed-forward fields are not chained "
+                           f"(nonzero residuals {bad[:4]}: dh1 ⊥ Δ1 or dh2 ⊥ Δ2 fails)")
+            continue
+        if generic_rank(beta) < 2:
+            reasons.append(f"h1 = {h}, h2 = {k2}: the input map β is singular")
             continue
         return form
     raise NoChainedFormError("no chained form found: " + "; ".join(reasons))
