@@ -32,7 +32,7 @@ from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.forms import OneForm
 from ..kernel.generic_point import generic_rank, is_zero
-from ..kernel.parsing import as_expr, as_sequence
+from ..kernel.parsing import as_expr, as_exprs, as_sequence
 
 __all__ = ["ChainedForm", "chained_form", "chained_fields", "input_fields"]
 
@@ -57,7 +57,7 @@ def input_fields(fields) -> tuple[VectorField, ...]:
 
 def chained_fields(z: Sequence[sp.Symbol]) -> tuple[sp.Matrix, sp.Matrix]:
     """The chained-form fields in coordinates z: G1 = ∂1 + Σ_{i≥2} z_i ∂_{i+1}, G2 = ∂2."""
-    z = list(z)
+    z = as_exprs(z, what="chained_fields: z")
     n = len(z)
     if n < 3:
         raise DimensionError(f"a chained form has at least 3 coordinates, got {n}")

@@ -129,6 +129,8 @@ def nonholonomic_order(fields, point, f, *, up_to: int) -> int | None:
     space = X[0].space
     p = _point(space, point)
     f = as_expr(f, space.state_symbols, what="nonholonomic_order: f")
+    if isinstance(up_to, bool) or not isinstance(up_to, int) or not 0 <= up_to <= 20:
+        raise ParseError(f"nonholonomic_order: up_to must be an int from 0 to 20, got {up_to!r}")
     level = [f]
     for s in range(up_to + 1):
         if any(not is_zero(g.xreplace(p)) for g in level):
@@ -306,7 +308,13 @@ def is_homogeneous(field: VectorField, weights: Sequence[int], degree: int = -1)
     X^j(δ_t z) = t^{w_j + degree} X^j(z) for every component j."""
     if not isinstance(field, VectorField):
         raise ParseError(f"is_homogeneous takes a VectorField, got {type(field).__name__}")
-    w = [int(v) for v in weights]
+    if isinstance(weights, (str, bytes, Mapping, set, frozenset)) or not hasattr(weights, "__iter__"):
+        raise ParseError(f"is_homogeneous: weights must be a sequence of ints, got {weights!r}")
+    w = list(weights)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in w):
+        raise ParseError(f"is_homogeneous: weights must be ints, got {weights!r}")
+    if isinstance(degree, bool) or not isinstance(degree, int):
+        raise ParseError(f"is_homogeneous: degree must be an int, got {degree!r}")
     if len(w) != field.space.dim:
         raise DimensionError(f"{field.space.dim} weights needed, got {len(w)}")
     t = sp.Dummy("t", positive=True)

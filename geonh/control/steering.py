@@ -31,7 +31,7 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
 
-from ..errors import DimensionError, IntegrationError, MissingValueError, ParseError
+from ..errors import DimensionError, IntegrationError, MissingValueError, ParseError, SelfCheckError
 from ..kernel.fields import VectorField
 from ..kernel.parsing import as_expr
 from .chained import ChainedForm
@@ -53,8 +53,20 @@ class Segment:
     omega: float = 0.0
     k: int = 0
 
+    def __post_init__(self) -> None:
+        for name in ("duration", "a", "b", "omega"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ParseError(f"Segment: {name} must be a finite number, got {v!r}")
+        if isinstance(self.k, bool) or not isinstance(self.k, int) or self.k < 0:
+            raise ParseError(f"Segment: k must be an int ≥ 0, got {self.k!r}")
+        if self.duration < 0:
+            raise ParseError(f"Segment: the duration must be ≥ 0, got {self.duration!r}")
+
     def inputs(self, t: float) -> tuple[float, float]:
         """(v1, v2) at local time t."""
+        if isinstance(t, bool) or not isinstance(t, (int, float, np.floating)):
+            raise ParseError(f"Segment.inputs: t must be a number, got {t!r}")
         if self.k == 0:
             return self.a, self.b
         return self.a * math.sin(self.omega * t), self.b * math.cos(self.k * self.omega * t)
@@ -88,6 +100,8 @@ def _vector(x, n: int, what: str) -> np.ndarray:
 
 
 def _positive(x, what: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.floating, np.integer)):
+        raise ParseError(f"{what} must be a positive number, got {x!r}")
     try:
         v = float(x)
     except (TypeError, ValueError) as exc:
@@ -103,8 +117,9 @@ def sinusoidal_plan(z0, zf, *, T: float = 1.0, omega: float = 2 * math.pi, a: fl
     ``T``: duration of the first (constant-input) step; ``omega``: frequency of the
     sinusoids (each later step lasts 2π/ω); ``a``: amplitude of v1.  The state entering each
     sinusoidal step is computed by integrating the chained system (rtol = atol = 1e-12)."""
-    z0 = np.asarray(z0, dtype=float)
-    n = z0.size
+    if isinstance(z0, (str, bytes)) or not hasattr(z0, "__len__"):
+        raise ParseError(f"sinusoidal_plan: z0 must be a sequence of numbers, got {z0!r}")
+    n = len(z0)
     if n < 3:
         raise DimensionError(f"a chained system has at least 3 coordinates, got {n}")
     z0 = _vector(z0, n, "sinusoidal_plan: z0")
@@ -146,7 +161,7 @@ def _antiderivative(f: dict) -> dict:
     out: dict = {}
     for (kind, m), c in f.items():
         if m == 0:
-            raise ArithmeticError("a secular term: the lower coordinates do not return")  # pragma: no cover
+            raise SelfCheckError("sinusoid_gain: a secular term (the lower chained coordinates must return)")
         if kind == "c":
             out[("s", m)] = out.get(("s", m), Fraction(0)) + c / m
         else:
@@ -169,6 +184,7 @@ def sinusoid_gain(k: int) -> float:
 
 
 def _integrate(rhs, y0: np.ndarray, duration: float, rtol: float, atol: float) -> np.ndarray:
+    rtol, atol = _positive(rtol, "rtol"), _positive(atol, "atol")
     sol = solve_ivp(rhs, (0.0, duration), y0, method="DOP853", rtol=rtol, atol=atol)
     if not sol.success:
         raise IntegrationError(f"the verifying simulation failed: {sol.message}")
@@ -177,7 +193,12 @@ def _integrate(rhs, y0: np.ndarray, duration: float, rtol: float, atol: float) -
 
 def simulate_chained(plan: Sequence[Segment], z0, *, rtol: float = RTOL, atol: float = ATOL) -> np.ndarray:
     """The state of ż1 = v1, ż2 = v2, ż_{i+1} = z_i v1 after the segments of ``plan`` from z0."""
-    z = np.array(z0, dtype=float)
+    if isinstance(z0, (str, bytes)) or not hasattr(z0, "__len__"):
+        raise ParseError(f"simulate_chained: z0 must be a sequence of numbers, got {z0!r}")
+    z = _vector(z0, len(z0), "simulate_chained: z0")
+    rtol, atol = _positive(rtol, "rtol"), _positive(atol, "atol")
+    if isinstance(plan, (str, bytes)) or not hasattr(plan, "__iter__"):
+        raise ParseError(f"simulate_chained: plan must be a list of Segments, got {plan!r}")
     for seg in plan:
         if not isinstance(seg, Segment):
             raise ParseError(f"a plan is a list of Segments, got {type(seg).__name__}")
@@ -217,6 +238,7 @@ def steer_chained(form: ChainedForm, q0, qf, params: Mapping | None = None, *, T
         raise ParseError(f"steer_chained needs a ChainedForm (geonh.control.chained_form), got {type(form).__name__}")
     space = form.space
     n = space.dim
+    rtol, atol = _positive(rtol, "rtol"), _positive(atol, "atol")
     q0 = _vector(q0, n, "steer_chained: q0")
     qf = _vector(qf, n, "steer_chained: qf")
     seconds = {}
@@ -268,6 +290,7 @@ def steer(segments: Sequence, q0, target=None, params: Mapping | None = None, *,
         if X.space != space:
             raise DimensionError("steer: the fields live on different configuration spaces")
     n = space.dim
+    rtol, atol = _positive(rtol, "rtol"), _positive(atol, "atol")
     q0 = _vector(q0, n, "steer: q0")
     target_ = q0 if target is None else _vector(target, n, "steer: target")
     t = time.perf_counter()
