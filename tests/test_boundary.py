@@ -531,6 +531,10 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "exact": lambda c: True, "vector": lambda c: [1, 0, 0], "E": lambda c: np.zeros((3, 3)),
     "condition": lambda c: c.space.q[0] > 0, "digits": lambda c: 60,
     "matrices": lambda c: {"A": c.matrix}, "directory": lambda c: tempfile.mkdtemp(prefix="geonh_boundary_dir_"),
+
+    "z": lambda c: list(c.space.q), "duration": lambda c: 0.1, "field": lambda c: c.field, "weights": lambda c: [1, 1, 2], "up_to": lambda c: 2,
+    "plan": lambda c: [g.control.Segment(0.1, 0.1, 0.1)], "z0": lambda c: [0.0, 0.0, 0.0],
+    "zf": lambda c: [0.1, 0.0, 0.0], "segments": lambda c: [(c.field, 0.1)], "qf": lambda c: [0.1, 0.0, 0.0],
     "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
@@ -693,6 +697,7 @@ OVERRIDES.update({
 #: instances on which to call the methods of each class
 INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.kernel.space.ConfigurationSpace": lambda c: c.space,
+    "geonh.control.steering.Segment": lambda c: g.control.Segment(0.1, 0.1, 0.1),
     "geonh.kernel.fields.VectorField": lambda c: c.field,
     "geonh.kernel.forms.Form": lambda c: c.oneform,
     "geonh.kernel.forms.OneForm": lambda c: c.oneform,

@@ -76,6 +76,8 @@ _REGISTRY: dict[str, _Entry] = {
     "rolling-disk": _Entry("kinematic", "vertical disk rolling without slipping on a plane (kinematics)",
                            kinematic.rolling_disk),
     "rigid-body": _Entry("kinematic", "body angular velocities on SO(3), z-x-z Euler angles", kinematic.rigid_body),
+    "kinematic-car": _Entry("kinematic", "front-wheel-steered car, rear axle reference point (kinematics)",
+                            kinematic.kinematic_car),
     **{f"{N}-trailer": _Entry("kinematic", f"unicycle pulling {N} on-axle trailers",
                               partial(kinematic.n_trailer, N)) for N in (1, 2, 3)},
     # mechanical
