@@ -109,10 +109,23 @@ def _negligible(v, *scale) -> bool:
         return bool(abs(to_mp(v)) <= mpmath.mpf(10) ** (-(precision() // 2)) * big)
 
 
-def _raise(title: str, failures: list[str], total: int, note: str = "") -> None:
+def _total(values: Sequence) -> Any:
+    """Σ values: exact when every value is a Rational, else an mpmath sum at the working precision."""
+    values = list(values)
+    if all(isinstance(v, sp.Basic) and v.is_Rational for v in values):
+        return sum(values, sp.S.Zero)
+    with mpmath.workdps(precision()):
+        return sum((to_mp(v) for v in values), mpmath.mpf(0))
+
+
+def _rational(v) -> bool:
+    return isinstance(v, sp.Basic) and v.is_Rational
+
+
+def _raise(title: str, failures: list[str], total: int, note: str = "", unit: str = "terms") -> None:
     if not failures:
         return
-    head = f"{title}: {len(failures)} of {total} terms fail" + (f" ({note})" if note else "")
+    head = f"{title}: {len(failures)} of {total} {unit} fail" + (f" ({note})" if note else "")
     body = failures[:SHOWN]
     more = [f"  … and {len(failures) - SHOWN} more"] if len(failures) > SHOWN else []
     raise AssertionError("\n".join([head, *body, *more]))
@@ -564,7 +577,7 @@ def same_motion(system, form_a, form_b="lagrange", *, state=None, states: int = 
     failures = []
     for a, x, y in zip(eq_a.space.qdd, a1, a2):
         exact = all(isinstance(v, sp.Basic) and v.is_Rational for v in (x, y))
-        diff = x - y if exact else to_mp(x) - to_mp(y)
+        diff = x - y if exact else _total([x, -to_mp(y)])
         if _negligible(diff, x, y):
             continue
         failures.append(f"  {a}:\n    expected ({name_b}): {_number(y)}\n    got ({name_a}): {_number(x)}\n"
@@ -624,15 +637,14 @@ def constraints_preserved(equations: Equations, constraints=None, *, state=None,
                                              f"the state {_state_text(vals)}: the state is not on the constraint set")
             total += 1
             terms = _values(_rate(S, phi), point)
-            rate = sum((v for _, v in terms), sp.S.Zero) if all(isinstance(v, sp.Basic) for _, v in terms) else \
-                sum((to_mp(v) for _, v in terms), mpmath.mpf(0))
+            rate = _total(v for _, v in terms)
             if _negligible(rate, *[v for _, v in terms]):
                 continue
             parts = "\n".join(f"      {name} = {_number(v)}" for name, v in terms)
             failures.append(f"  constraint {kappa}, φ = {_show(phi)}:\n    expected dφ/dt = 0\n"
                             f"    got dφ/dt = {_number(rate)}, the terms:\n{parts}\n"
                             f"    at the state {_state_text(vals)}, q̈ from {eqs.form}")
-    _raise(f"the constraints are not preserved along the {eqs.form} equations", failures, total)
+    _raise(f"the constraints are not preserved along the {eqs.form} equations", failures, total, unit="checks at the states")
 
 
 def energy_balance(equations: Equations, *, reaction_power: Callable[[dict], Any] | None = None, state=None,
@@ -641,7 +653,7 @@ def energy_balance(equations: Equations, *, reaction_power: Callable[[dict], Any
 
         dh/dt = Q_i q̇^i + P_R − ∂L/∂t,     h = q̇^i ∂L/∂q̇^i − L,  L = T − V,
 
-    with Q the system's non-potential forces and P_R the power of the reactions.  For ideal
+    with Q the system's applied forces other than −∂V/∂q (``system.Q`` + ∂V/∂q) and P_R the power of the reactions.  For ideal
     constraints θ^κ_i q̇^i + θ^κ_t = 0 the reaction is R_i = λ_κ θ^κ_i (CONVENTIONS.md), so
     P_R = λ_κ θ^κ_i q̇^i = −λ_κ θ^κ_t: zero for scleronomic constraints, not zero in general for
     rheonomic ones.  dh/dt is computed here from T and V directly, with the equations' q̈; λ
@@ -659,9 +671,10 @@ def energy_balance(equations: Equations, *, reaction_power: Callable[[dict], Any
         raise ParseError(f"reaction_power must be a callable point -> number, not {type(reaction_power).__name__}")
     S = eqs.space
     L = system.T - system.V
-    h = sum((v * sp.diff(L, v) for v in S.qd), sp.S.Zero) - L
+    h = sp.expand(sum((v * sp.diff(L, v) for v in S.qd), sp.S.Zero) - L)
     hdot = _rate(S, h)
-    PQ = sum((Qi * v for Qi, v in zip(system.Q, S.qd)), sp.S.Zero)
+    applied = _nonpotential(system)
+    PQ = sum((Qi * v for Qi, v in zip(applied, S.qd)), sp.S.Zero)
     dLdt = sp.diff(L, S.t) if S.t is not None else sp.S.Zero
     M = system.constraints.matrix()
     r = M.rows
@@ -670,7 +683,7 @@ def energy_balance(equations: Equations, *, reaction_power: Callable[[dict], Any
     for vals in _states(eqs, state, states, seed):
         point = _motion_point(eqs, vals)
         total += 1
-        hd = sum((value_at(e, point) for _, e in hdot), sp.S.Zero)
+        hd = _total(value_at(e, point) for _, e in hdot)
         pq = value_at(PQ, point)
         lt = value_at(dLdt, point)
         if reaction_power is not None:
@@ -679,20 +692,27 @@ def energy_balance(equations: Equations, *, reaction_power: Callable[[dict], Any
             pr = sp.S.Zero
         else:
             lam = _multipliers(eqs, system, point, M[:, :S.n])
-            pr = -sum((lam[k] * value_at(theta_t[k], point) for k in range(r)), sp.S.Zero)
-        residual = to_mp(hd) - to_mp(pq) - to_mp(pr) + to_mp(lt)
-        if all(isinstance(x, sp.Basic) and x.is_Rational for x in (hd, pq, pr, lt)):
-            residual = hd - pq - pr + lt
+            with mpmath.workdps(precision()):
+                pr = -_total(to_mp(lam[k]) * to_mp(value_at(theta_t[k], point)) for k in range(r))
+        with mpmath.workdps(precision()):
+            residual = _total([hd, -to_mp(pq) if not _rational(pq) else -pq, -to_mp(pr) if not _rational(pr) else -pr,
+                               lt])
+            expected = _total([pq, pr, -to_mp(lt) if not _rational(lt) else -lt])
         if _negligible(residual, hd, pq, pr, lt):
             continue
         failures.append(f"  dh/dt = Q·q̇ + P_R − ∂L/∂t at the state {_state_text(vals)}:\n"
-                        f"    expected Q·q̇ + P_R − ∂L/∂t = {_number(to_mp(pq) + to_mp(pr) - to_mp(lt))}\n"
+                        f"    expected Q·q̇ + P_R − ∂L/∂t = {_number(expected)}\n"
                         f"      power of the applied forces Q·q̇ = {_number(pq)}\n"
                         f"      power of the reactions P_R = {_number(pr)}\n"
-                        f"      −∂L/∂t = {_number(-to_mp(lt))}\n"
+                        f"      −∂L/∂t = {_number(-lt if _rational(lt) else -to_mp(lt))}\n"
                         f"    got dh/dt = {_number(hd)} (h = {_show(h)}, q̈ from {eqs.form})\n"
                         f"    difference: {_number(residual)}")
-    _raise(f"the energy balance fails along the {eqs.form} equations", failures, total)
+    _raise(f"the energy balance fails along the {eqs.form} equations", failures, total, unit="states")
+
+
+def _nonpotential(system) -> list[sp.Expr]:
+    """The applied forces without the potential's: ``system.Q`` holds Q_i − ∂V/∂q^i."""
+    return [Qi + sp.diff(system.V, q) for Qi, q in zip(system.Q, system.space.q)]
 
 
 def _multipliers(eqs: Equations, system, point: dict, A: sp.Matrix) -> list:
@@ -704,7 +724,7 @@ def _multipliers(eqs: Equations, system, point: dict, A: sp.Matrix) -> list:
     S = eqs.space
     L = system.T - system.V
     R = sp.Matrix([sum((e for _, e in _rate(S, sp.diff(L, v))), sp.S.Zero) - sp.diff(L, q) - Qi
-                   for q, v, Qi in zip(S.q, S.qd, system.Q)])
+                   for q, v, Qi in zip(S.q, S.qd, _nonpotential(system))])
     Ap = A.xreplace(point).evalf(precision())
     Rp = R.xreplace(point).evalf(precision())
     lam = (Ap * Ap.T).LUsolve(Ap * Rp)
@@ -746,11 +766,10 @@ def first_integral(equations: Equations, F, *, state=None, states: int = 3, seed
         point.update(zip(eqs.ud, x[:len(eqs.ud)]))
         total += 1
         tv = _values(terms, point)
-        exact = all(isinstance(v, sp.Basic) for _, v in tv)
-        rate = sum((v for _, v in tv), sp.S.Zero) if exact else sum((to_mp(v) for _, v in tv), mpmath.mpf(0))
+        rate = _total(v for _, v in tv)
         if _negligible(rate, *[v for _, v in tv]):
             continue
         parts = "\n".join(f"      {name} = {_number(v)}" for name, v in tv if not _negligible(v))
         failures.append(f"  F = {_show(expr)}:\n    expected dF/dt = 0\n    got dF/dt = {_number(rate)}, the terms:\n"
                         f"{parts}\n    at the state {_state_text(vals)}")
-    _raise(f"the claimed first integral is not one along the {eqs.form} equations", failures, total)
+    _raise(f"the claimed first integral is not one along the {eqs.form} equations", failures, total, unit="states")
