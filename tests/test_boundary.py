@@ -530,7 +530,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "inputs": lambda c: [c.expr], "algebra": lambda c: c.sympy_algebra,
     "exact": lambda c: True, "vector": lambda c: [1, 0, 0], "E": lambda c: np.zeros((3, 3)),
     "condition": lambda c: c.space.q[0] > 0, "digits": lambda c: 60,
-    "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
+    "Z": lambda c: c.field, "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
 _B = "geonh.models.bicycle."
@@ -643,6 +643,9 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.app.plotting.bicycle_figure": {"speeds": lambda c: [1.0]},
     "geonh.app.plotting.eigenvalues_figure": {"values": lambda c: [1.0]},
     "geonh.analysis.conserved.IntegralSearch.contains": {},
+    "geonh.testing.properties.transpositional_relations": {"obj": lambda c: c.setting},
+    "geonh.testing.properties.same_motion": {"form_a": lambda c: "voronets", "form_b": lambda c: "lagrange"},
+    "geonh.testing.properties.first_integral": {"F": lambda c: c.system.T},
     _B + "basu_mandal_accelerations": {"model": lambda c: c.bicycle, "eqs": lambda c: c.bicycle_eqs},
     _B + "benchmark_matrices": {"equations": lambda c: c.bicycle_eqs},
     _B + "basu_mandal_state": {"model": lambda c: c.bicycle},

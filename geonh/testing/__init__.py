@@ -11,7 +11,7 @@ and ``geonh-thorough``.
 The submodules load on first use, so that the pytest plugin (imported when pytest starts)
 does not bring hypothesis or the strategies with it.
 """
-import importlib as _importlib
+import sys as _sys
 from typing import TYPE_CHECKING
 
 __all__ = ["strategies", "properties"]
@@ -22,7 +22,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def __getattr__(name: str):
     if name in __all__:
-        return _importlib.import_module(f"{__name__}.{name}")
+        full = f"{__name__}.{name}"
+        __import__(full)   # the interpreter's own import (what ``python -X importtime`` reports)
+        return _sys.modules[full]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

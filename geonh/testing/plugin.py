@@ -35,6 +35,7 @@ neither hypothesis nor geonh's strategies or properties unless the variable is s
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 __all__ = ["ENVIRONMENT", "PROFILES", "register_profiles"]
@@ -64,12 +65,12 @@ def register_profiles() -> None:
 
 
 def _usage_error(message: str) -> Exception:
-    try:
-        from pytest import UsageError
-    except ImportError:  # pragma: no cover - the hooks run under pytest only
-        from ..errors import NotFoundError
-        return NotFoundError(message)
-    return UsageError(message)
+    """pytest's UsageError (a clean "ERROR: ..." line) when pytest runs, else NotFoundError."""
+    pytest = sys.modules.get("pytest")   # the hooks run under pytest, which is loaded; never imported here
+    if pytest is not None and hasattr(pytest, "UsageError"):
+        return pytest.UsageError(message)
+    from ..errors import NotFoundError
+    return NotFoundError(message)
 
 
 def pytest_configure(config) -> None:

@@ -557,6 +557,10 @@ def same_motion(system, form_a, form_b="lagrange", *, state=None, states: int = 
     if not hasattr(system, "sample_state") or not hasattr(system, "space"):
         raise ParseError(f"same_motion takes a system (e.g. a MechanicalSystem), not {type(system).__name__}")
     given = _given_states(state)
+    if dependent is not None:   # coordinates by name or symbol, checked before any derivation
+        if isinstance(dependent, (str, sp.Basic)) or not isinstance(dependent, (list, tuple)):
+            raise ParseError(f"dependent must be a list of coordinates, not {type(dependent).__name__}")
+        dependent = [system.space.coordinate(c) for c in dependent]
     eq_a = _form_equations(system, form_a, frame, dependent, "form_a")
     eq_b = _form_equations(system, form_b, frame, dependent, "form_b")
     drawn: list[dict] = []
