@@ -184,7 +184,7 @@ def jacobi_identity(X: VectorField, Y: VectorField, Z: VectorField, *,
     """The Jacobi identity [X, [Y, Z]] + [Y, [Z, X]] + [Z, [X, Y]] = 0, component by component.
 
     ``bracket``: the bracket to check, a callable (X, Y) -> VectorField; default geonh's
-    :func:`geonh.kernel.bracket` ([X, Y] = XY − YX, CONVENTIONS.md).  Every component is decided
+    ``geonh.bracket`` ([X, Y] = XY − YX, CONVENTIONS.md).  Every component is decided
     by :func:`~geonh.kernel.generic_point.is_zero` (a generic-point verdict, see the module
     docstring).  A bracket that is bilinear, antisymmetric and satisfies this identity on
     random fields is a Lie bracket there; a wrong sign or a dropped term usually breaks it.
@@ -317,14 +317,14 @@ def transpositional_relations(obj, k: int | None = None, *, formula=None) -> Non
 
     ``obj`` is one of:
 
-    * a :class:`~geonh.transposition.ConstrainedSetting`: every k of the Neimark–Fufaev family,
+    * a ``ConstrainedSetting``: every k of the Neimark–Fufaev family,
       0 ≤ k ≤ n − m (or the one ``k`` given), each checked as below;
-    * a :class:`~geonh.transposition.TranspositionalRelations` (one k);
+    * a ``TranspositionalRelations`` (one k);
     * a :class:`~geonh.kernel.Frame`: Hamel's point of view (d and δ commute on every
       coordinate): with V = dq^i ∂_i and W = δq^i ∂_i (constant symbols),
       dδθ^d − δdθ^d = V(θ^d(W)) − W(θ^d(V)) = β_{a,b,d} δπ_a dπ_b, δπ_a = θ^a(W), dπ_b = θ^b(V)
       (eq. (16)); ``formula(frame)`` may give your own β[a, b, d];
-    * a :class:`~geonh.kernel.VelocityFrame` (a frame on TQ, quasi-velocities v*(t, q, q̇)):
+    * a ``VelocityFrame`` (``geonh.kernel.velocity_frames``) (a frame on TQ, quasi-velocities v*(t, q, q̇)):
       with dδq = δdq and δπ^ρ = θ^ρ_σ δq^σ (Chetaev), d(δπ^ρ) − δ(v*^ρ) = Γ^ρ_τ δπ^τ (per dt),
       computed here by differentiating along a generic motion q(t) and variation δq(t)
       (sympy functions of time); ``formula(vframe)`` may give your own Γ (an n × n matrix,
@@ -547,7 +547,7 @@ def same_motion(system, form_a, form_b="lagrange", *, state=None, states: int = 
     """Two forms of the equations of ``system`` give the same motion: the same accelerations
     q̈ at every state allowed by the constraints (:func:`geonh.same_motion`, the certificate).
 
-    ``form_a``, ``form_b``: a registered form's name (:data:`geonh.FORMS`, built with ``frame``
+    ``form_a``, ``form_b``: a registered form's name (``geonh.FORMS``, built with ``frame``
     and ``dependent`` where the form takes them), ready :class:`~geonh.Equations`, or your own
     callable system -> Equations.  ``state``: a state {t, q, q̇, parameters} or a list of them
     (default: ``states`` random consistent states from ``seed``).  On a failure the message
@@ -742,8 +742,8 @@ def first_integral(equations: Equations, F, *, state=None, states: int = 3, seed
     ``F``: an expression in (t, q, u) or (t, q, q̇) (velocities are replaced by q̇ = K(t, q, u);
     a string is parsed safely), or a callable equations -> expression.  u̇ (and λ of a
     multiplier form) come from the equations' linear system at each state
-    (:meth:`~geonh.Equations.solve_point`), independently of
-    :func:`geonh.analysis.integrals.is_integral`.  ``state`` / ``states`` / ``seed`` as in
+    (``Equations.solve_point``), independently of
+    ``geonh.analysis.integrals.is_integral``.  ``state`` / ``states`` / ``seed`` as in
     :func:`same_motion`.  The message lists the non-zero terms of dF/dt at a failing state.
     """
     eqs = _equations(equations, "first_integral")
