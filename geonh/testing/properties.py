@@ -39,7 +39,7 @@ those states, a generic-point verdict on the constraint set.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import mpmath
@@ -109,7 +109,7 @@ def _negligible(v, *scale) -> bool:
         return bool(abs(to_mp(v)) <= mpmath.mpf(10) ** (-(precision() // 2)) * big)
 
 
-def _total(values: Sequence) -> Any:
+def _total(values: Iterable[Any]) -> Any:
     """Σ values: exact when every value is a Rational, else an mpmath sum at the working precision."""
     values = list(values)
     if all(isinstance(v, sp.Basic) and v.is_Rational for v in values):
@@ -563,7 +563,7 @@ def same_motion(system, form_a, form_b="lagrange", *, state=None, states: int = 
         dependent = [system.space.coordinate(c) for c in dependent]
     eq_a = _form_equations(system, form_a, frame, dependent, "form_a")
     eq_b = _form_equations(system, form_b, frame, dependent, "form_b")
-    drawn: list[dict] = []
+    drawn: list[Mapping] = []
 
     def sampler(rng, extra):
         st = given[len(drawn) % len(given)] if given is not None else system.sample_state(rng, extra)
@@ -576,7 +576,7 @@ def same_motion(system, form_a, form_b="lagrange", *, state=None, states: int = 
         return
     worst = max(range(len(cert.details)), key=lambda i: cert.details[i])
     vals = drawn[worst]
-    a1, a2 = eq_a.accelerations(vals, exact=True), eq_b.accelerations(vals, exact=True)
+    a1, a2 = eq_a.accelerations(dict(vals), exact=True), eq_b.accelerations(dict(vals), exact=True)
     name_a, name_b = eq_a.form, eq_b.form
     failures = []
     for a, x, y in zip(eq_a.space.qdd, a1, a2):
@@ -668,7 +668,7 @@ def energy_balance(equations: Equations, *, reaction_power: Callable[[dict], Any
     shows the four terms at a failing state.
     """
     eqs = _equations(equations, "energy_balance")
-    system = eqs.system
+    system: Any = eqs.system
     if not all(hasattr(system, a) for a in ("T", "V", "Q", "constraints")):
         raise ParseError(f"energy_balance needs equations of a MechanicalSystem (T, V, Q), not of {type(system).__name__}")
     if reaction_power is not None and not callable(reaction_power):
