@@ -53,7 +53,7 @@ from ..errors import DimensionError, InconsistentStateError, ParseError, SpaceMi
 from ..kernel.evaluation import precision, to_mp, value_at
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
-from ..kernel.generic_point import is_zero
+from ..kernel.generic_point import generic_symbols, is_zero
 from ..kernel.parsing import as_expr, sympy_of
 from ..kernel.sampling import sample_points
 from ..kernel.velocity_frames import VelocityFrame
@@ -89,7 +89,9 @@ def _number(v) -> str:
 
 
 def _witness(diff: sp.Expr) -> str:
-    """A point where ``diff`` is not zero (from the sampler of the generic-point decisions)."""
+    """A point where ``diff`` is not zero (from the sampler of the generic-point decisions;
+    functions of time and their derivatives are symbols there, :func:`~geonh.kernel.generic_point.generic_symbols`)."""
+    diff = generic_symbols(diff)
     free = sorted(diff.free_symbols, key=sp.default_sort_key)
     for pt in sample_points(free, 6):
         v = value_at(diff, pt, strict=False)

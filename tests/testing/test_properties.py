@@ -204,7 +204,7 @@ def test_transpositional_relations_on_TQ(sleigh):
     th = sleigh.space.q[2]
     linear = geonh.velocity_frame(sleigh, [xd, thd, sp.sin(th) * xd - sp.cos(th) * yd])
     gp.transpositional_relations(linear)
-    nonlinear = geonh.velocity_frame(sleigh, [xd ** 3 + xd, thd, sp.sin(th) * xd - sp.cos(th) * yd])
+    nonlinear = geonh.velocity_frame(sleigh, [xd + thd ** 2, thd, sp.sin(th) * xd - sp.cos(th) * yd])
     gp.transpositional_relations(nonlinear)
     msg = _fails(["on TQ", "d(δπ^", "expected Γ^ρ_τ δπ^τ", "got d/dt(θ^ρ(δq)) − δv*^ρ"],
                  gp.transpositional_relations, nonlinear, formula=lambda vf: -vf.transposition())
