@@ -96,7 +96,8 @@ def test_jacobi_identity_bad_input(disk):
 
 
 # -- Maurer–Cartan and Hamel's β ------------------------------------------------------------------
-@settings(deadline=None)
+@pytest.mark.slow
+@settings(deadline=None, max_examples=8)
 @given(gst.hamel_frames(2, 3))
 def test_maurer_cartan_and_hamel_hold_on_random_frames(frame):
     gp.maurer_cartan(frame)
@@ -285,11 +286,9 @@ def test_first_integral(sleigh):
     gp.first_integral(bh, sleigh.T)
     gp.first_integral(lag, sleigh.T)
     gp.first_integral(bh, lambda eqs: eqs.system.T)
-    gp.first_integral(lag, "m*x_dot**2/2 + m*y_dot**2/2 + I*theta_dot**2/2 + a**2*m*theta_dot**2/2"
-                           " - a*m*theta_dot*x_dot*sin(theta) + a*m*theta_dot*y_dot*cos(theta)")
     _fails(["the claimed first integral is not one along the boltzmann-hamel equations", "F = x",
             "expected dF/dt = 0", "∂F/∂x·K_x", "at the state"], gp.first_integral, bh, sleigh.space.q[0])
-    m = sp.Symbol("m", positive=True)
+    m = next(s for s in sleigh.T.free_symbols if s.name == "m")
     xd = sleigh.space.qd[0]
     _fails(["F = m*x_dot", "got dF/dt = "], gp.first_integral, lag, m * xd)   # the momentum is not conserved
     with pytest.raises(ParseError):
