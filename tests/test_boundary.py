@@ -531,11 +531,10 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "exact": lambda c: True, "vector": lambda c: [1, 0, 0], "E": lambda c: np.zeros((3, 3)),
     "condition": lambda c: c.space.q[0] > 0, "digits": lambda c: 60,
     "matrices": lambda c: {"A": c.matrix}, "directory": lambda c: tempfile.mkdtemp(prefix="geonh_boundary_dir_"),
-
     "z": lambda c: list(c.space.q), "duration": lambda c: 0.1, "field": lambda c: c.field, "weights": lambda c: [1, 1, 2], "up_to": lambda c: 2,
     "plan": lambda c: [g.control.Segment(0.1, 0.1, 0.1)], "z0": lambda c: [0.0, 0.0, 0.0],
     "zf": lambda c: [0.1, 0.0, 0.0], "segments": lambda c: [(c.field, 0.1)], "qf": lambda c: [0.1, 0.0, 0.0],
-    "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
+    "Z": lambda c: c.field, "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
 _B = "geonh.models.bicycle."
@@ -651,6 +650,9 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.app.plotting.bicycle_figure": {"speeds": lambda c: [1.0]},
     "geonh.app.plotting.eigenvalues_figure": {"values": lambda c: [1.0]},
     "geonh.analysis.conserved.IntegralSearch.contains": {},
+    "geonh.testing.properties.transpositional_relations": {"obj": lambda c: c.setting},
+    "geonh.testing.properties.same_motion": {"form_a": lambda c: "voronets", "form_b": lambda c: "lagrange"},
+    "geonh.testing.properties.first_integral": {"F": lambda c: c.system.T},
     _B + "basu_mandal_accelerations": {"model": lambda c: c.bicycle, "eqs": lambda c: c.bicycle_eqs},
     _B + "benchmark_matrices": {"equations": lambda c: c.bicycle_eqs},
     _B + "basu_mandal_state": {"model": lambda c: c.bicycle},
