@@ -357,3 +357,8 @@ from .constrained import *  # noqa: F401,F403  (constrained settings, transposit
 from .constrained import __all__ as _constrained_all  # noqa: E402
 
 __all__ += [n for n in _constrained_all if n not in __all__]
+
+from .systems import *  # noqa: F401,F403,E402  (whole systems, their frames and states)
+from .systems import CONSTRAINT_KINDS, __all__ as _systems_all  # noqa: E402,F401
+
+__all__ += [n for n in _systems_all if n not in __all__]
