@@ -25,7 +25,7 @@ import sympy as sp
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from ..errors import DimensionError, ParseError
+from ..errors import DimensionError, NotLinearError, ParseError
 from ..kernel.frames import Frame
 from ..kernel.parsing import sympy_of
 from ..kernel.space import ConfigurationSpace
@@ -33,8 +33,9 @@ from ..kernel.velocity_frames import VelocityFrame
 from ..systems.mechanical import MechanicalSystem
 from ..systems.nonlinear import NonlinearSystem
 from ..transposition.adapted import solve_constraints
+from ..equations.nonlinear import velocity_frame
 
-__all__ = ["mechanical_systems", "states"]
+__all__ = ["mechanical_systems", "adapted_frames", "velocity_frames", "states"]
 
 #: the constraint kinds :func:`mechanical_systems` draws: ``"linear"`` A(q) q̇ = 0 on Q;
 #: ``"affine"`` A(q) q̇ + b(q) = 0 (time adjoined as a coordinate: b is the dt component);
@@ -122,7 +123,7 @@ def _mechanical_systems(draw, min_n, max_n, min_k, max_k, kinds, forces, potenti
     T = sp.S.Zero
     for r in range(n):
         w = qd[r] + sp.Add(*[draw(_entry(coords, 7)) * qd[j] for j in range(r)])
-        T += D[r] * w**2 / 2
+        T += sp.expand(D[r] * w**2 / 2)   # expanded: MechanicalSystem reads M off the monomials (10x faster than by diff)
     V = draw(_entry(q, 6)) if potential else sp.S.Zero
     Q = None
     if forces:
@@ -145,6 +146,99 @@ def _mechanical_systems(draw, min_n, max_n, min_k, max_k, kinds, forces, potenti
     if kind == "nonlinear":
         return NonlinearSystem(S, T, V, Q, phis, solved=solved, name="random system")
     return MechanicalSystem(S, T, V, Q, constraints=phis, name="random system")
+
+
+def adapted_frames(system):
+    """A frame adapted to the constraints of ``system``.
+
+    For a :class:`~geonh.MechanicalSystem` a :class:`~geonh.Frame` from the quasi-velocities
+    (Hamel 1924, eq. (13); the layout of :func:`geonh.in_frame` and of the models' frames)
+
+        ω^s = q̇^s + Σ_{s'<s} K_ss'(q) q̇^s' + Σ_κ e_sκ(q) θ^κ(q̇)   (free s, names u1 …),
+        ω^κ = θ^κ(q̇) = A_κi q̇^i + b_κ                              (the system's constraint forms, c1 …),
+        ω^t = 1                                                      (with time, t_dot),
+
+    where the free coordinates are those of :func:`geonh.solve_constraints`; adding multiples
+    of the constraint rows and a unit-triangular K leaves the coframe invertible wherever the
+    dependent block of A is.  For a :class:`~geonh.NonlinearSystem` a frame on TQ
+    (:func:`geonh.velocity_frame`) with free quasi-velocities v^s = q̇^s + K q̇ (earlier free,
+    plus a term c (q̇^s')² when drawn) and the constraints φ^κ as the last ones; its inverse is
+    solved exactly (the constraints must be linear in the dependent velocities, as drawn
+    systems are).  Couplings shrink to 0 (the Voronets frame)."""
+    if isinstance(system, NonlinearSystem):
+        return _velocity_adapted(system)
+    if not isinstance(system, MechanicalSystem):
+        raise ParseError(f"adapted_frames takes a MechanicalSystem or NonlinearSystem, not {type(system).__name__}")
+    return _adapted(system)
+
+
+@st.composite
+def _adapted(draw, system):
+    S = system.space
+    free = solve_constraints(system)[0] if system.n_constraints else list(range(S.n))
+    vel = list(S.velocities)
+    thetas = [sp.Add(*[c * v for c, v in zip(th.covector, vel)]) for th in system.constraints.forms]
+    coords = list(S.coords)
+    omegas = []
+    for a, s in enumerate(free):
+        w = S.qd[s] + sp.Add(*[draw(_entry(coords, 7)) * S.qd[free[b]] for b in range(a)])
+        w += sp.Add(*[draw(_entry(coords, 7)) * th for th in thetas])
+        omegas.append(sp.expand(w))
+    names = [f"u{a + 1}" for a in range(len(free))] + [f"c{k + 1}" for k in range(len(thetas))]
+    if S.t is not None:
+        names.append("t_dot")
+    return Frame.from_quasi_velocities(S, omegas + thetas + ([sp.S.One] if S.t is not None else []), names=names)
+
+
+def _triangular_quasi(draw, S, which, nonlinear):
+    """v^a = q̇^{which[a]} + Σ_{b<a} K_ab q̇^{which[b]} (+ c (q̇^{which[b]})²): the quasi-velocities
+    and their inverse q̇(v) by forward substitution."""
+    coords = list(S.coords)
+    quasi, back = [], {}
+    vs = [sp.Symbol(f"v{a + 1}", real=True) for a in range(len(which))]
+    for a, i in enumerate(which):
+        g = sp.Add(*[draw(_entry(coords, 7)) * S.qd[which[b]] for b in range(a)])
+        if nonlinear and a and draw(st.booleans()):
+            g += draw(_constants()) * S.qd[which[draw(st.integers(0, a - 1))]] ** 2
+        quasi.append(S.qd[i] + g)
+        back[S.qd[i]] = vs[a] - g.xreplace(back)
+    return quasi, vs, back
+
+
+@st.composite
+def _velocity_adapted(draw, system):
+    S = system.space
+    solved = system.solved()
+    free = [i for i in range(S.n) if S.qd[i] not in solved]
+    dep = [S.qd[i] for i in range(S.n) if S.qd[i] in solved]
+    for f in system.phi:
+        if any(sp.diff(f, v, w) != 0 for v in dep for w in dep):
+            raise NotLinearError("adapted_frames needs constraints linear in the dependent velocities "
+                                 f"{[str(v) for v in dep]}")
+    quasi, vs, back = _triangular_quasi(draw, S, free, nonlinear=True)
+    vc = [sp.Symbol(f"v_c{j + 1}", real=True) for j in range(len(dep))]
+    sol = sp.solve([f - w for f, w in zip(system.phi, vc)], dep, dict=True)
+    if len(sol) != 1:
+        raise NotLinearError("adapted_frames could not solve the constraints for the dependent velocities")
+    inverse = {**back, **{v: sp.expand(sol[0][v].xreplace(back)) for v in dep}}
+    names = [v.name for v in vs]
+    return velocity_frame(system, quasi + list(system.phi), names=names, inverse=[inverse[v] for v in S.qd])
+
+
+def velocity_frames(space: ConfigurationSpace, nonlinear: bool = True):
+    """A :class:`~geonh.kernel.velocity_frames.VelocityFrame` (a frame on TQ) on ``space``:
+    v^a = q̇^a + Σ_{b<a} K_ab(t, q) q̇^b (+ c (q̇^b)² for one earlier b, when ``nonlinear``),
+    triangular in the velocities, so the inverse q̇(t, q, v) is exact by forward substitution
+    and the Jacobian ∂v/∂q̇ is unit triangular (invertible everywhere).  Shrinks toward v = q̇."""
+    if not isinstance(space, ConfigurationSpace):
+        raise ParseError(f"velocity_frames takes a ConfigurationSpace, not {type(space).__name__}")
+    return _velocity_frames(space, bool(nonlinear))
+
+
+@st.composite
+def _velocity_frames(draw, space, nonlinear):
+    quasi, vs, back = _triangular_quasi(draw, space, list(range(space.n)), nonlinear)
+    return VelocityFrame(space, quasi, vs, [sp.expand(back[v]) for v in space.qd])
 
 
 def _system_parameters(system) -> list:
