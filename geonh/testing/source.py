@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import builtins
 import keyword
-from typing import Any, Callable
+from typing import Any
 
 import sympy as sp
+from hypothesis.vendor.pretty import for_type_by_name
 from sympy.printing.str import StrPrinter
 
 from ..errors import ParseError
@@ -248,10 +249,8 @@ PRINTED_TYPES: tuple[type, ...] = (ConfigurationSpace, VectorField, Form, Frame,
                                    sp.MatrixBase)
 
 
-def register_pretty_printers(register: Callable | None = None) -> None:
+def register_pretty_printers() -> None:
     """Register :func:`source` with hypothesis's pretty printer for :data:`PRINTED_TYPES`
     (by module and name, :func:`hypothesis.vendor.pretty.for_type_by_name`)."""
-    if register is None:
-        from hypothesis.vendor.pretty import for_type_by_name as register
     for cls in PRINTED_TYPES:
-        register(cls.__module__, cls.__name__, _pretty)
+        for_type_by_name(cls.__module__, cls.__name__, _pretty)

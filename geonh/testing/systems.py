@@ -71,10 +71,14 @@ def _entry(draw, coords, zero_weight: int = 5):
 
 
 def _kinds(kind) -> tuple[str, ...]:
+    if not isinstance(kind, (str, tuple, list)):
+        raise ParseError(f"constraint kind must be one of {CONSTRAINT_KINDS} (or a sequence of them), "
+                         f"not a {type(kind).__name__}")
     kinds = (kind,) if isinstance(kind, str) else tuple(kind)
-    bad = [k for k in kinds if k not in CONSTRAINT_KINDS]
+    bad = [k for k in kinds if not (type(k) is str and k in CONSTRAINT_KINDS)]
     if not kinds or bad:
-        raise ParseError(f"constraint kind must be one of {CONSTRAINT_KINDS} (or a sequence of them), not {kind!r}")
+        raise ParseError(f"constraint kind must be one of {CONSTRAINT_KINDS} (or a sequence of them), "
+                         f"not {[str(k)[:40] for k in kinds] if kinds else kind!r}")
     return kinds
 
 
@@ -132,7 +136,8 @@ def _mechanical_systems(draw, min_n, max_n, min_k, max_k, kinds, forces, potenti
     order = draw(st.permutations(list(range(n)))) if k else list(range(n))
     dep = sorted(order[n - k:]) if k else []
     free = [i for i in range(n) if i not in dep]
-    phis, solved = [], {}
+    phis: list = []
+    solved: dict = {}
     for a, j in enumerate(dep):
         rhs = sp.Add(*[draw(_entry(coords, 3)) * qd[s] for s in free])
         if kind in ("affine", "rheonomic"):
@@ -194,7 +199,8 @@ def _triangular_quasi(draw, S, which, nonlinear):
     """v^a = q̇^{which[a]} + Σ_{b<a} K_ab q̇^{which[b]} (+ c (q̇^{which[b]})²): the quasi-velocities
     and their inverse q̇(v) by forward substitution."""
     coords = list(S.coords)
-    quasi, back = [], {}
+    quasi: list = []
+    back: dict = {}
     vs = [sp.Symbol(f"v{a + 1}", real=True) for a in range(len(which))]
     for a, i in enumerate(which):
         g = sp.Add(*[draw(_entry(coords, 7)) * S.qd[which[b]] for b in range(a)])
@@ -254,11 +260,6 @@ def _system_parameters(system) -> list:
     return sorted(params, key=sp.default_sort_key)
 
 
-def _value(e, point: dict) -> float:
-    x = sp.sympify(e).xreplace(point).evalf(20)
-    return float(x)
-
-
 def states(system, magnitude: float = 2.0):
     """Numeric states {symbol: float} of ``system`` (a :class:`~geonh.MechanicalSystem` or a
     :class:`~geonh.NonlinearSystem`) that satisfy its velocity constraints: time, coordinates
@@ -301,7 +302,7 @@ def _states(draw, system, drawn, params, solved, magnitude):
         assume(bool(c.xreplace(point)))
     exact = {s: sp.Float(x, 30) for s, x in point.items()}
     for v, e in solved.items():
-        x = sp.sympify(e).xreplace(exact).evalf(30)
+        x = sympy_of(e).xreplace(exact).evalf(30)
         assume(x.is_real and x.is_finite)
         exact[v] = x
         point[v] = float(x)

@@ -65,3 +65,53 @@ def test_mechanical_systems_bad_arguments():
         gst.states("a system")
     with pytest.raises(ValueError):
         gst.states(None)
+
+
+@settings(deadline=None, max_examples=10)
+@given(gst.mechanical_systems(max_n=3).flatmap(lambda s: st.tuples(st.just(s), gst.adapted_frames(s))))
+def test_adapted_frames_are_adapted(pair):
+    import geonh
+    system, frame = pair
+    assert geonh.check_adapted(system, frame) == system.dof
+    assert frame.names[:system.dof] == tuple(f"u{a + 1}" for a in range(system.dof))
+
+
+@settings(deadline=None, max_examples=8)
+@given(gst.mechanical_systems(max_n=3, kind="nonlinear").flatmap(
+    lambda s: st.tuples(st.just(s), gst.adapted_frames(s), gst.states(s))))
+def test_adapted_frames_on_TQ_for_nonlinear_systems(triple):
+    """The last quasi-velocities are the constraints: they vanish on a consistent state, and
+    the inverse gives back the state's velocities."""
+    system, frame, x = triple
+    pt = {k: sp.Float(v, 30) for k, v in x.items()}
+    l = system.dof
+    vals = [float(w.xreplace(pt)) for w in frame.quasi]
+    assert all(abs(v) < 1e-12 for v in vals[l:])
+    back = {**pt, **{s: sp.Float(v, 30) for s, v in zip(frame.v, vals)}}
+    for qd, e in zip(system.space.qd, frame.inverse):
+        assert abs(float(e.xreplace(back)) - x[qd]) < 1e-9
+
+
+@settings(deadline=None, max_examples=10)
+@given(gst.configuration_spaces(1, 4, time=None).flatmap(gst.velocity_frames))
+def test_velocity_frames_invert(V):
+    S = V.space
+    assert V.coframe.det() == 1                       # unit triangular ∂v/∂q̇
+    sub = dict(zip(V.v, V.quasi))
+    for qd, e in zip(S.qd, V.inverse):
+        assert sp.expand(e.xreplace(sub) - qd) == 0    # q̇(v(q̇)) = q̇ exactly
+
+
+def test_frames_and_states_bad_arguments():
+    with pytest.raises(ValueError):
+        gst.adapted_frames("system")
+    with pytest.raises(ValueError):
+        gst.velocity_frames(None)
+    with pytest.raises(ValueError):
+        gst.mechanical_systems(kind=1)
+    from geonh import ConfigurationSpace
+    Q = ConfigurationSpace("x y")
+    S = MechanicalSystem(Q, (Q.qd[0] ** 2 + Q.qd[1] ** 2) / 2)
+    for bad in (0.1, float("nan"), True, "2"):
+        with pytest.raises(ValueError):
+            gst.states(S, magnitude=bad)
