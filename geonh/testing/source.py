@@ -25,7 +25,7 @@ Importing :mod:`geonh.testing.strategies` registers :func:`source` as hypothesis
 printer for these types (hypothesis prints a falsifying example with its vendored IPython
 pretty printer, which asks, in order: a singleton printer, the object's ``_repr_pretty_``, how
 the object was built by ``st.builds``/``map``, then the printers registered by type —
-:func:`hypothesis.vendor.pretty.for_type_by_name` adds one without touching the classes), so
+``hypothesis.vendor.pretty.for_type_by_name`` adds one without touching the classes), so
 the example hypothesis prints is valid Python in the namespace above.  sympy expressions and
 matrices are printed the same way in those examples (their plain repr needs the symbols
 defined).  The reprs themselves are unchanged.
@@ -251,6 +251,6 @@ PRINTED_TYPES: tuple[type, ...] = (ConfigurationSpace, VectorField, Form, Frame,
 
 def register_pretty_printers() -> None:
     """Register :func:`source` with hypothesis's pretty printer for :data:`PRINTED_TYPES`
-    (by module and name, :func:`hypothesis.vendor.pretty.for_type_by_name`)."""
+    (by module and name, ``hypothesis.vendor.pretty.for_type_by_name``)."""
     for cls in PRINTED_TYPES:
         for_type_by_name(cls.__module__, cls.__name__, _pretty)

@@ -157,7 +157,8 @@ def adapted_frames(system):
     """A frame adapted to the constraints of ``system``.
 
     For a :class:`~geonh.MechanicalSystem` a :class:`~geonh.Frame` from the quasi-velocities
-    (Hamel 1924, eq. (13); the layout of :func:`geonh.in_frame` and of the models' frames)
+    (Hamel 1924, eq. (13); the layout of ``in_frame`` in :mod:`geonh.equations.declaration`
+    and of the models' frames)
 
         ω^s = q̇^s + Σ_{s'<s} K_ss'(q) q̇^s' + Σ_κ e_sκ(q) θ^κ(q̇)   (free s, names u1 …),
         ω^κ = θ^κ(q̇) = A_κi q̇^i + b_κ                              (the system's constraint forms, c1 …),
