@@ -7,7 +7,7 @@ under a second:
 * the kinetic energy is T = ½ Σ_k D_k (Σ_j L_kj(q) q̇^j)², i.e. the mass matrix is
   M = Lᵀ D L with L unit lower triangular (entries 0, small constants or one term c q,
   c sin q, c cos q, c q q') and D = diag(D_k) positive (positive parameters ``m1, m2, …`` or
-  positive constants): det M = Π D_k > 0 everywhere, so T is positive definite by construction
+  positive constants; the potential may carry a positive stiffness ``k``): det M = Π D_k > 0 everywhere, so T is positive definite by construction
   (Sylvester: the leading minors of M are the products D_1 ⋯ D_k);
 * the k constraints read q̇^{d_κ} + Σ_{λ<κ} e_κλ q̇^{d_λ} − Σ_s a_κs q̇^s − b_κ = 0 on k distinct
   dependent coordinates d_κ: their velocity block on the dependent columns is unit triangular,
@@ -94,8 +94,8 @@ def mechanical_systems(min_n: int = 2, max_n: int = 4, min_constraints: int = 0,
     ``kind``: one of :data:`CONSTRAINT_KINDS` or a sequence of them (drawn; shrinks toward the
     first).  ``forces`` / ``potential``: allow a generalized force (a small function of q, q̇
     and, for rheonomic draws, t) and a potential V(q).  ``parameters``: the diagonal D of the
-    mass matrix are positive symbols ``m1 … mn`` (``Symbol(…, positive=True)``), else positive
-    constants.  The construction (module docstring) makes T positive definite and the
+    mass matrix are positive symbols ``m1 … mn`` (``Symbol(…, positive=True)``) and the
+    potential may carry a positive stiffness ``k``, else every coefficient is a number.  The construction (module docstring) makes T positive definite and the
     constraint rank exact; the system's ``name`` is ``"random system"``.
     """
     kinds = _kinds(kind)
@@ -129,6 +129,8 @@ def _mechanical_systems(draw, min_n, max_n, min_k, max_k, kinds, forces, potenti
         w = qd[r] + sp.Add(*[draw(_entry(coords, 7)) * qd[j] for j in range(r)])
         T += sp.expand(D[r] * w**2 / 2)   # expanded: MechanicalSystem reads M off the monomials (10x faster than by diff)
     V = draw(_entry(q, 6)) if potential else sp.S.Zero
+    if parameters and V != 0 and draw(st.booleans()):
+        V = sp.Symbol("k", positive=True) * V          # a stiffness: a positive parameter
     Q = None
     if forces:
         Q = [draw(_entry(coords + qd, 7)) for _ in range(n)]

@@ -36,8 +36,10 @@ def test_mechanical_systems_positive_definite_and_rank(data):
     # the constraint rank is the number of constraints
     J = S.constraint_jacobian if kind == "nonlinear" else S.constraint_matrix[0]
     assert generic_rank(J) == S.n_constraints == J.rows
-    # the state satisfies the constraints
+    # the state satisfies the constraints and gives every parameter (all positive) a value
     assert max(_residuals(S, x), default=0.0) <= 1e-12
+    params = (S.T.free_symbols | S.V.free_symbols) - set(S.space.state_symbols)
+    assert params and all(p.is_positive and x[p] > 0 for p in params)
 
 
 @settings(deadline=None, max_examples=15)
