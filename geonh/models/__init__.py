@@ -7,6 +7,7 @@ gives its one-line description without building it.  Kinds:
   (:class:`KinematicModel`, :mod:`geonh.models.kinematic`);
 * ``"mechanical"`` — a :class:`~geonh.systems.MechanicalSystem` with a recommended adapted
   frame and dependent coordinates (:class:`MechanicalModel`, :mod:`geonh.models.mechanical`);
+  the literature's test-bench systems (snakeboard, …) are in :mod:`geonh.models.literature`;
 * ``"seed"`` — the worked examples of the source papers (:class:`SeedModel`,
   :mod:`geonh.models.seeds`): constraints nonlinear in the velocities and Aumann's hidden
   holonomic constraint.
@@ -23,12 +24,12 @@ from typing import Callable, ClassVar, Union
 from ..errors import NotFoundError
 from ..kernel.space import ConfigurationSpace
 from ..systems.nonlinear import NonlinearSystem
-from . import bicycle, kinematic, mechanical, seeds
+from . import bicycle, kinematic, literature, mechanical, seeds
 from .kinematic import KinematicModel
 from .mechanical import MechanicalModel, trig_reduce
 
 __all__ = ["KinematicModel", "MechanicalModel", "SeedModel", "Model", "names", "get", "describe", "kind",
-           "kinematic", "mechanical", "seeds", "trig_reduce"]
+           "kinematic", "literature", "mechanical", "seeds", "trig_reduce"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,9 @@ _REGISTRY: dict[str, _Entry] = {
                                       "inertias", partial(mechanical.dynamic_n_trailer, N)) for N in (1, 2)},
     "whipple-bicycle": _Entry("mechanical", "Whipple bicycle, Meijaard et al. 2007 benchmark (8 coordinates, 1 "
                               "holonomic and 4 rolling constraints)", bicycle.whipple_bicycle),
+    # mechanical, the literature's test bench (geonh.models.literature)
+    "snakeboard": _Entry("mechanical", "snakeboard: board on two steered wheel axles with a rotor (BKMM 1996)",
+                         literature.snakeboard),
     # seeds
     "appell-hamel": _Entry("seed", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",
                            _seed("appell-hamel", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",
