@@ -106,6 +106,22 @@ _REGISTRY: dict[str, _Entry] = {
     # mechanical, the literature's test bench (geonh.models.literature)
     "snakeboard": _Entry("mechanical", "snakeboard: board on two steered wheel axles with a rotor (BKMM 1996)",
                          literature.snakeboard),
+    "planar-body-thruster": _Entry("mechanical", "planar rigid body with a thruster offset h from its mass centre "
+                                   "(Lewis & Murray 1997)", literature.planar_body_thruster),
+    "differential-drive": _Entry("mechanical", "differential-drive robot: two driven wheels, mass centre b ahead of "
+                                 "the axle", literature.differential_drive),
+    "roller-racer": _Entry("mechanical", "roller racer: two bodies on wheel axles joined at a pivot (Krishnaprasad "
+                           "& Tsakiris)", literature.roller_racer),
+    "suslov": _Entry("mechanical", "Suslov's problem: rigid body with a fixed point and a zero body angular "
+                     "velocity component", literature.suslov),
+    "veselova": _Entry("mechanical", "Veselova's problem: rigid body with a fixed point, no spin about the vertical",
+                       literature.veselova),
+    "routh-sphere": _Entry("mechanical", "Routh's sphere: a ball with displaced mass centre rolling on a plane",
+                           literature.routh_sphere),
+    "rattleback": _Entry("mechanical", "rattleback: ellipsoid with misaligned inertia rolling on a plane (Garcia & "
+                         "Hubbard 1988)", literature.rattleback),
+    "spherical-robot": _Entry("mechanical", "spherical robot: a balanced ball driven by three internal rotors",
+                              literature.spherical_robot),
     # seeds
     "appell-hamel": _Entry("seed", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",
                            _seed("appell-hamel", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",
