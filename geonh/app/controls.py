@@ -80,7 +80,7 @@ def control_inputs(model, inputs: Sequence[str] | None = None) -> tuple[Mechanic
             raise DimensionError("at least one input is needed")
         if len(set(names)) != len(names):
             raise DimensionError(f"repeated input in {list(names)}")
-    by_name = {s.name: s for s in forces}
+    by_name = {s.name: s for s in forces if s.name in candidates}
     coords = {s.name: s for s in S.q}
     rows: list = []
     drop: dict = {by_name[c]: 0 for c in candidates if c not in names}     # force symbols not chosen: 0
