@@ -885,14 +885,18 @@ def control_cmd(ctx, model, inputs, at, no_connection, fmt):
 @click.option("--form", default=None, help="equation form shown (default boltzmann-hamel, or lagrange)")
 @click.option("--certify/--no-certify", default=None,
               help="include the cross-form certificate (default: unless the model is big)")
+@click.option("--control/--no-control", default=None,
+              help="include the control verdicts with the model's own inputs (default: kinematic models and "
+                   "small mechanical ones with force symbols)")
 @click.pass_context
-def report_cmd(ctx, model, output, t_end, form, certify):
-    """Write one self-contained HTML page on MODEL: system, frame, equations, certificate, plots."""
+def report_cmd(ctx, model, output, t_end, form, certify, control):
+    """Write one self-contained HTML page on MODEL: system, frame, equations, certificate, control
+    verdicts, plots."""
     real = check_output(output, "-o/--output", model_inputs(model))
     mdl = load_model(model)
     with _about(mdl):
         page = report_html(mdl, certify=certify, simulate_t=t_end, form=form, progress=progress,
-                           warn=lambda w: _say(f"geonh: warning: {w}"))
+                           warn=lambda w: _say(f"geonh: warning: {w}"), control=control)
     write_output(real, output, lambda fh: fh.write(page.encode("utf-8")))
     click.echo(f"report on {mdl.name} written to {output} ({len(page) // 1024} KiB)")
     return 0
