@@ -90,12 +90,21 @@ def cases():
 
 
 # -- the peer, in its own model format, in a temporary directory ----------------------------------
+#: names the peer's model files bind themselves (a symbol of the system with one of these names is renamed)
+RESERVED = {"x", "p", "u", "h", "f", "w", "fu", "hu", "fxw", "hxw", "ics", "known_ics", "variables_locales",
+            "sin", "cos", "tan", "sqrt", "symbols", "Matrix"}
+
+
 def _peer_model(name: str, system, point: dict) -> tuple[str, str]:
-    """The system as the peer's model file and its affine file (text)."""
-    state = list(system.space.coords)
+    """The system as the peer's model file and its affine file (text); symbols named like the
+    file's own variables (x, h, ...) get the suffix ``_s``."""
+    syms = set(system.space.coords).union(*(c.free_symbols for X in (system.drift, *system.fields)
+                                            for c in X.components))
+    rename = {s: sp.Symbol(f"{s.name}_s") for s in syms if s.name in RESERVED}
+    state = [rename.get(s, s) for s in system.space.coords]
     inputs = [sp.Symbol(f"uin{i + 1}") for i in range(len(system.fields))]
-    drift = [c for c in system.drift.components]
-    cols = [[c for c in f.components] for f in system.fields]
+    drift = [c.xreplace(rename) for c in system.drift.components]
+    cols = [[c.xreplace(rename) for c in f.components] for f in system.fields]
     f = [d + sum((u * col[i] for u, col in zip(inputs, cols)), sp.S.Zero) for i, d in enumerate(drift)]
     params = sorted(set().union(*(e.free_symbols for e in f)) - set(state) - set(inputs), key=str)
     head = "from sympy import symbols, Matrix, sin, cos, tan, sqrt\n"
