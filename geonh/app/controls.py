@@ -104,7 +104,7 @@ def control_inputs(model, inputs: Sequence[str] | None = None) -> tuple[Mechanic
 
 
 def _point(space, at: Mapping | None) -> dict:
-    values = as_values(at or {}, space.q, what="point")
+    values = as_values({} if at is None else at, space.q, what="point")
     out = {}
     for s in space.q:
         v = values.get(s, values.get(s.name, sp.S.Zero))
