@@ -28,6 +28,9 @@ def test_control_kinematic_model_prints_growth_vector_and_larc(capsys):
     data = json.loads(out)
     assert code == 0 and data["growth_vector"] == [2, 3, 4, 5, 6]
     assert [w["name"] for w in data["verdicts"][0]["witness"]][-1] == "[f1, [f1, [f1, [f1, f2]]]]"
+    code, out, _ = run(capsys, "control", "unicycle", "--format", "latex")
+    assert code == 0 and out.startswith(r"\begin{tabular}{lll}")
+    assert r"accessibility (LARC) & holds & f1, f2, [f1, f2] \\" in out
 
 
 def test_control_planar_body_two_forces_every_verdict_holds(capsys):

@@ -12,17 +12,20 @@ exactly two decoupling vector fields up to scaling: the wheel-steering input fie
 centre of its wheel axles, (x, y, θ)-part ∝ r cos φ (cos θ ∂x + sin θ ∂y) + sin φ ∂θ, while
 spinning the rotor.  Away from φ = ±π/2 (the singular configuration of the constraints).
 """
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 import sympy as sp
-from scipy.integrate import solve_ivp
 
 from geonh import models
-from geonh.control import (AffineConnectionSystem, ControlAffineSystem, configuration_accessibility,
-                           decoupling_fields, kinematic_controllability)
+from geonh.control import (AffineConnectionSystem, configuration_accessibility, decoupling_fields,
+                           kinematic_controllability)
 from geonh.kernel.generic_point import is_zero
 
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
 
 POINT = {"x": 0, "y": 0, "theta": 0, "psi": 0, "phi": sp.Rational(1, 5)}
 TORQUES = [[0, 0, 0, 1, 0], [0, 0, 0, 0, 1]]          # τ_ψ on the rotor, τ_φ on the wheel axles
@@ -76,56 +79,25 @@ def test_snakeboard_kinematically_controllable(acs):
     assert v.witness[:3] == ("V1", "V2", "[V1, V2]")
 
 
-VALUES = {"m": 1.0, "r": 1.0, "J": 1.5, "J_0": 0.3, "J_1": 0.2}
-
-
-def move_along(board, acs, field, q0, *, duration=1.0):
-    """Rest-to-rest motion along the decoupling ``field`` for one unit of its flow, by the
-    torques u(t, q) solving Σ uₐ Yₐ = s'' V + ½ s'² ⟨V : V⟩ (Bullo & Lynch 2001, Lemma 3) with
-    s(t) = 3τ² − 2τ³, τ = t/duration; the motion is simulated on geonh's own Boltzmann–Hamel
-    equations of the snakeboard driven by the torques (ControlAffineSystem.from_mechanical),
-    and compared with the flow of V from q0 for unit time.  Returns (simulated q(T), flow)."""
-    S = acs.space
-    params = {s: VALUES[s.name] for s in board.system.T.free_symbols | set().union(
-        *(c.free_symbols for Y in acs.input_fields for c in Y.components)) if s.name in VALUES}
-    q = list(S.q)
-    num = lambda X: sp.lambdify(q, [c.xreplace(params) for c in X.components], "numpy")  # noqa: E731
-    Vn, VVn = num(field), num(acs.symmetric_product(field, field))
-    Yn = [num(Y) for Y in acs.input_fields]
-    cas = ControlAffineSystem.from_mechanical(board.system, TORQUES, inputs=["tau_psi", "tau_phi"],
-                                              frame=board.frame)
-    state = list(cas.space.q)
-    f0 = sp.lambdify(state, [c.xreplace(params) for c in cas.drift.components], "numpy")
-    fs = [sp.lambdify(state, [c.xreplace(params) for c in f.components], "numpy") for f in cas.fields]
-
-    def rhs(t, z):
-        tau = t / duration
-        sd, sdd = 6 * tau * (1 - tau) / duration, (6 - 12 * tau) / duration**2
-        qq = z[:5]
-        B = np.array([Y(*qq) for Y in Yn], dtype=float).T
-        target = sdd * np.array(Vn(*qq), dtype=float) + 0.5 * sd**2 * np.array(VVn(*qq), dtype=float)
-        u, *_ = np.linalg.lstsq(B, target, rcond=None)
-        out = np.array(f0(*z), dtype=float)
-        for ui, f in zip(u, fs):
-            out = out + ui * np.array(f(*z), dtype=float)
-        return out
-
-    z0 = np.array([float(q0[s.name]) for s in S.q] + [0.0] * (len(state) - 5))
-    sim = solve_ivp(rhs, (0, duration), z0, method="DOP853", rtol=1e-12, atol=1e-13)
-    flow = solve_ivp(lambda t, qq: np.array(Vn(*qq), dtype=float), (0, 1), z0[:5], method="DOP853",
-                     rtol=1e-12, atol=1e-13)
-    return sim.y[:, -1], flow.y[:, -1]
+def _bench():
+    """benchmarks/snakeboard_verdicts.py (its move_along: the decoupling motion and the flow)."""
+    spec = importlib.util.spec_from_file_location("snakeboard_verdicts",
+                                                  ROOT / "benchmarks" / "snakeboard_verdicts.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def test_motion_along_decoupling_fields_is_verified_by_simulation(board, acs):
-    """Each decoupling field, followed rest to rest by the torques of Bullo & Lynch's lemma,
+    """Each decoupling field, followed rest to rest by the torques Σ uₐ Yₐ = s'' V + ½ s'² ⟨V : V⟩
+    (Bullo & Lynch 2001; benchmarks/snakeboard_verdicts.py: move_along),
     moves the simulated snakeboard (geonh's own equations) to the end of the field's integral
     curve: final-state error below 1e-8, and the board ends at rest.  The rotor field turns and
     moves the board (θ and x change); the wheel field changes φ only."""
     rotor, wheels = decoupling_fields(acs)
     q0 = {"x": 0, "y": 0, "theta": 0, "psi": 0, "phi": 0.2}
     for V, moved in ((rotor, (0, 2, 3)), (wheels, (4,))):
-        end, flow = move_along(board, acs, V, q0)
+        end, flow = _bench().move_along(board, acs, V, q0)
         err = float(np.max(np.abs(end[:5] - flow)))
         assert err < 1e-8, err
         assert float(np.max(np.abs(end[5:]))) < 1e-8               # at rest again
