@@ -694,6 +694,9 @@ OVERRIDES.update({
     **{_C + "connection." + name: {"acs": lambda c: _control(c, "acs"), "point": lambda c: _control(c, "q")}
        for name in ("configuration_accessibility", "configuration_controllability", "kinematic_controllability")},
     _C + "connection.decoupling_fields": {"acs": lambda c: _control(c, "acs")},
+    # a model with force symbols, so that the inputs and the point are read (the sleigh has none)
+    "geonh.app.controls.control_inputs": {"model": lambda c: models.get("planar-body-thruster")},
+    "geonh.app.controls.control_verdicts": {"model": lambda c: models.get("planar-body-thruster")},
 })
 
 #: instances on which to call the methods of each class
