@@ -1035,8 +1035,8 @@ def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = N
     generic point before it is returned.
 
     Routh's sphere (a ball whose centre of mass lies off its centre on the symmetry axis,
-    rolling on a plane) gives Routh's integral ω₃·√(AC + mC⟨s, s⟩ + mA⟨s, e₃⟩²), s the
-    vector from the centre of mass to the contact point: algebraic, not polynomial (Routh,
+    rolling on a plane) gives Routh's integral ω₃·√(AC + mA⟨s, s⟩ + m(C − A)⟨s, e₃⟩²), s the
+    vector from the contact point to the centre of mass: algebraic, not polynomial (Routh,
     *Advanced Rigid Dynamics* 1884, § 243; Borisov & Mamaev, Regul. Chaotic Dyn. 7 (2002) 177).
     Returns an :class:`IntegralSearch` whose ``ansatz`` are the L's; ``complete`` is False (a
     candidate without a factor in closed form is only "none found")."""
