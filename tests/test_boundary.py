@@ -512,6 +512,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "c": lambda c: [0], "D": lambda c: {"x": _x(c)}, "printed": lambda c: _x(c), "computed": lambda c: _x(c),
     "example": lambda c: "test", "expected": lambda c: _x(c), "status": lambda c: "agrees",
     "unknowns": lambda c: [_x(c)], "what": lambda c: "x", "m": lambda c: 2, "k": lambda c: 0, "a_int": lambda c: 0,
+    "candidates": lambda c: list(c.eqs.u),
     "degree": lambda c: 1, "rank": lambda c: 1, "form": lambda c: "lagrange", "n_steps": lambda c: 2,
     "q0": lambda c: [0.0, 0.0, 0.1], "qd0": lambda c: [0.5, 0.0, 0.2], "h": lambda c: 0.01,
     "y0": lambda c: c.y0, "t_span": lambda c: (0.0, 0.05), "grid": lambda c: {"m": [1.0]},

@@ -29,6 +29,7 @@ from .conserved import (
                         check_symmetry,
                         conserved_momenta,
                         energy_integral,
+                        integrating_factor_integrals,
                         jacobi_integral,
                         momentum_map,
                         polynomial_first_integrals,
@@ -41,4 +42,4 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues",
            "is_integral", "rates", "time_derivative", "Certificate", "certify_forms", "same_motion",
            "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
-           "polynomial_first_integrals", "verify_along"]
+           "integrating_factor_integrals", "polynomial_first_integrals", "verify_along"]
