@@ -4,7 +4,7 @@ each answer with its witness.
 
 The equations are :func:`geonh.equations.vakonomic.vakonomic` (V) and Lagrange's with
 multipliers (NH); the conditions are those of Cortés, de León, Martín de Diego & Martínez 2002
-(§ 5) and Lewis & Murray 1995 (§ 3), stated in :mod:`geonh.equations.vakonomic`:
+and Lewis & Murray 1995, stated in :mod:`geonh.equations.vakonomic`:
 
 * :func:`vakonomic_coincides` — symbolically, for every motion: the defect
   Δ_rκ = dθ^κ(ẋ, X_r) (:func:`~geonh.equations.vakonomic.vakonomic_defect`) vanishes
@@ -21,11 +21,16 @@ multipliers (NH); the conditions are those of Cortés, de León, Martín de Dieg
   nonholonomic one from (q0, q̇0): their divergence shows a vakonomic motion that is not
   nonholonomic (the nonholonomic motion from a state is unique).
 
-Vertical rolling disk (coordinates (x, y, θ, φ), ẋ = R cos θ φ̇, ẏ = R sin θ φ̇; derived here,
-in agreement with Bloch 2003, § 5.? and Lewis & Murray 1995, § 4): (V) gives m ẍ = −μ̇₁,
-m ÿ = −μ̇₂, so μ = −m(ẋ, ẏ) + c with c constant, and then I θ̈ = R φ̇ (c₁ sin θ − c₂ cos θ),
-(J + m R²) φ̈ = 0.  A nonholonomic motion (θ̇, φ̇ constant) with θ̇ φ̇ ≠ 0 is vakonomic exactly
-for c = 0, μ(0) = −m (ẋ(0), ẏ(0)); any other c turns the disk: θ̈ ≠ 0, not nonholonomic.
+Vertical rolling disk (coordinates (x, y, θ, φ), ẋ = R cos θ φ̇, ẏ = R sin θ φ̇; derived here
+from (V), checked by the tests): (V) gives m ẍ = −μ̇₁, m ÿ = −μ̇₂, so μ = −m(ẋ, ẏ) + c with
+c constant, and then, with w = c₁ sin θ − c₂ cos θ,
+
+    I θ̈ = R φ̇ w,        (J + m R²) φ̈ = −R θ̇ w.
+
+The nonholonomic motions have θ̇, φ̇ constant; one with θ̇ φ̇ ≠ 0 is vakonomic exactly for
+c = 0, μ(0) = −m (ẋ(0), ẏ(0)) (for θ̇ = 0 every c ∥ (cos θ, sin θ) will do); any other c gives
+θ̈ ≠ 0: a vakonomic motion that is not nonholonomic.  On an inclined plane no turning
+nonholonomic motion of the disk is vakonomic for any μ(0) (Lemos 2021).
 """
 from __future__ import annotations
 
@@ -154,7 +159,7 @@ def vakonomic_coincides(system: MechanicalSystem, frame: Frame | None = None) ->
     (:func:`~geonh.equations.vakonomic.vakonomic_defect`, in ``frame``, default the Voronets
     frame) vanishes identically on the constraints (decided at the generic point,
     :func:`~geonh.kernel.generic_point.is_zero`): the constraints are integrable (Frobenius;
-    for affine ones the drift too) — Cortés et al. 2002, § 5; Lewis & Murray 1995, § 3.  Then
+    for affine ones the drift too) — Cortés et al. 2002; Lewis & Murray 1995.  Then
     λ = −μ̇ − (AAᵀ)⁻¹ A Eᵀ μ (``relation``; λ = −μ̇ when the constraint forms are closed,
     holonomic constraints); otherwise the witness names a nonzero entry of Δ."""
     system = _system(system, "vakonomic_coincides")
@@ -185,7 +190,7 @@ def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: Mapping |
                          samples: int = 101, rtol: float = 1e-11, atol: float = 1e-12,
                          tol: float = 1e-7) -> MultiplierSearch:
     """Is the nonholonomic motion of ``system`` from y0 = (q0, q̇0) over ``t_span`` vakonomic,
-    and for which initial multiplier μ0?  (Cortés et al. 2002, § 5; module doc.)
+    and for which initial multiplier μ0?  (Cortés et al. 2002; module doc.)
 
     The transport system (:func:`~geonh.equations.vakonomic.multiplier_transport`) is
     simulated from μ(0) = 0 and from each unit vector (μ is affine in μ(0), the motion in q does
@@ -243,7 +248,7 @@ def compare_vakonomic(system: MechanicalSystem, y0, mu0: Sequence, t_span, param
     (q0, q̇0) (Lagrange's form), at ``samples`` equally spaced times of ``t_span``: their
     divergence max |q_V − q_NH| over the times; ``differs`` when it exceeds ``tol`` — then the
     vakonomic motion is not nonholonomic (the nonholonomic motion from (q0, q̇0) is unique).
-    (Lewis & Murray 1995, § 4; Cortés et al. 2002, § 5.)"""
+    (Lewis & Murray 1995; Cortés et al. 2002.)"""
     system = _system(system, "compare_vakonomic")
     state = _state(system, y0)
     mu = _numbers(mu0, system.n_constraints, "mu0")

@@ -4,8 +4,8 @@ and the terms that set them apart from the nonholonomic (Lagrange–d'Alembert) 
 **Vakonomic equations.**  Hamilton's principle with the constraints φ^κ(t, q, q̇) =
 A_κi(t, q) q̇^i + b_κ(t, q) = 0 enforced before the variation: the curve is stationary for
 ∫ (L + μ_κ φ^κ) dt among curves with fixed ends, the multipliers μ_κ(t) unknown functions of
-time (Kozlov 1983; Arnold, Kozlov & Neishtadt 1988, ch. 1 § 4; Lewis & Murray 1995, § 2;
-Cortés, de León, Martín de Diego & Martínez 2002, § 3).  With L = T − V and the other forces
+time (Kozlov 1983; Arnold, Kozlov & Neishtadt 1988; Lewis & Murray 1995;
+Cortés, de León, Martín de Diego & Martínez 2002).  With L = T − V and the other forces
 Q_i (geonh's Q already holds −∂V/∂q, CONVENTIONS.md) its Euler–Lagrange equations are
 
     d/dt ∂(T + μ_κ φ^κ)/∂q̇^i − ∂(T + μ_κ φ^κ)/∂q^i = Q_i,      φ^κ = 0,
@@ -34,7 +34,7 @@ exactly when a solution of the linear transport equation
 
     Pᵀ (μ̇ + λ) + (E C_c)ᵀ μ = 0                                                           (T)
 
-along it keeps Δ_rκ μ_κ = 0 for all t (Cortés et al. 2002, § 5; Lewis & Murray 1995, § 3).
+along it keeps Δ_rκ μ_κ = 0 for all t (Cortés et al. 2002; Lewis & Murray 1995).
 :func:`multiplier_transport` gives (NH) with (T) (C_c = Aᵀ) as one first-order system; the
 comparison of motions is in :mod:`geonh.analysis.vakonomic`.
 
@@ -58,14 +58,14 @@ __all__ = ["vakonomic", "vakonomic_defect", "multiplier_transport", "constraint_
 
 KOZLOV_1983 = Citation("kozlov1983", ("Kozlov",), 1983,
                        "Realization of nonintegrable constraints in classical mechanics")
-ARNOLD_KOZLOV_NEISHTADT = Citation("arnold-kozlov-neishtadt1988", ("Arnold", "Kozlov", "Neishtadt"), 1988,
+ARNOLD_KOZLOV_NEISHTADT = Citation("arnold-kozlov1988", ("Arnold", "Kozlov", "Neishtadt"), 1988,
                                    "Mathematical Aspects of Classical and Celestial Mechanics")
 LEWIS_MURRAY_1995 = Citation("lewis-murray1995", ("Lewis", "Murray"), 1995,
                              "Variational principles for constrained systems: theory and experiment")
 CORTES_2002 = Citation("cortes2002", ("Cortés", "de León", "Martín de Diego", "Martínez"), 2002,
                        "Geometric description of vakonomic and nonholonomic dynamics. Comparison of solutions")
 #: the sources of the vakonomic equations and of their comparison with the nonholonomic ones
-VAKONOMIC_SOURCES = (KOZLOV_1983, ARNOLD_KOZLOV_NEISHTADT.at("ch. 1 § 4"), LEWIS_MURRAY_1995,
+VAKONOMIC_SOURCES = (KOZLOV_1983, ARNOLD_KOZLOV_NEISHTADT, LEWIS_MURRAY_1995,
                      CORTES_2002)
 
 
@@ -115,7 +115,7 @@ def constraint_exterior(system: MechanicalSystem) -> sp.Matrix:
 
 def vakonomic(system: MechanicalSystem) -> Equations:
     """The vakonomic equations (V) of the module doc (Kozlov 1983; Arnold, Kozlov & Neishtadt
-    1988, ch. 1 § 4; Lewis & Murray 1995, eq. (2); Cortés et al. 2002, § 3):
+    1988; Lewis & Murray 1995; Cortés et al. 2002):
 
         L_i − Q_i + μ̇_κ A_κi + μ_κ dθ^κ(ẋ, ∂_i) = 0,      A q̈ + Ȧ q̇ + ḃ = 0,
 
@@ -145,7 +145,7 @@ def vakonomic(system: MechanicalSystem) -> Equations:
 
 def multiplier_transport(system: MechanicalSystem) -> Equations:
     """The nonholonomic equations (NH) together with the transport (T) of the module doc with
-    C_c = Aᵀ (Cortés et al. 2002, § 5):
+    C_c = Aᵀ (Cortés et al. 2002):
 
         L_i − Q_i − λ_κ A_κi = 0,    A q̈ + Ȧ q̇ + ḃ = 0,    A Aᵀ (μ̇ + λ) + A Eᵀ μ = 0,
 
@@ -177,7 +177,7 @@ def vakonomic_defect(system: MechanicalSystem, frame: Frame | None = None) -> tu
     """Δ_rκ = dθ^κ(ẋ, X_r) on the motion: the m × k matrix of the components of the vakonomic
     force −μ_κ dθ^κ(ẋ, ·) along the free fields X_r of ``frame`` (an adapted frame; default the
     Voronets frame), with ẋ = (K(t, q, u), 1) the frame's kinematics, an expression in
-    (t, q, u) (Cortés et al. 2002, § 5).  It vanishes identically exactly when the vakonomic and
+    (t, q, u) (Cortés et al. 2002).  It vanishes identically exactly when the vakonomic and
     nonholonomic equations have the same accelerations for every μ, i.e. the same motions
     (module doc).  Returns (Δ, frame)."""
     system = _linear_system(system, "vakonomic_defect")

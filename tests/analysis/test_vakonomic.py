@@ -1,9 +1,9 @@
 """Vakonomic against nonholonomic motions, by simulation (Cortés, de León, Martín de Diego &
-Martínez 2002, § 5; Lewis & Murray 1995): the vertical rolling disk's nonholonomic motions are
+Martínez 2002; Lewis & Murray 1995): the vertical rolling disk's nonholonomic motions are
 vakonomic with μ(0) = −m (ẋ(0), ẏ(0)) (derived in geonh.analysis.vakonomic), another initial
 multiplier gives a vakonomic motion that is not nonholonomic; on a holonomic and on an
 integrable example the motions coincide for every multiplier; on an inclined plane no turning
-nonholonomic motion of the disk is vakonomic (Lemos 2022)."""
+nonholonomic motion of the disk is vakonomic (Lemos 2021)."""
 import math
 
 import numpy as np
@@ -53,7 +53,8 @@ def test_disk_nonholonomic_motion_is_vakonomic_with_the_derived_multiplier(disk)
 @pytest.mark.slow
 def test_disk_vakonomic_motion_with_another_multiplier_is_not_nonholonomic(disk):
     """μ(0) = −m (ẋ, ẏ) + c, c = (0.3, −0.2): the vakonomic motion keeps the constraints and
-    μ + m (ẋ, ẏ) = c, but turns (I θ̈ = R φ̇ (c₁ sin θ − c₂ cos θ)) — it leaves the nonholonomic
+    μ + m (ẋ, ẏ) = c, but turns (I θ̈ = R φ̇ w, (J + m R²) φ̈ = −R θ̇ w, w = c₁ sin θ − c₂ cos θ) —
+    it leaves the nonholonomic
     motion from the same (q, q̇)."""
     y0 = disk_state()
     c = np.array([0.3, -0.2])
@@ -67,6 +68,9 @@ def test_disk_vakonomic_motion_with_another_multiplier_is_not_nonholonomic(disk)
     thdd = DISK["R"] * phd * (c[0] * np.sin(th) - c[1] * np.cos(th)) / DISK["I"]
     assert np.max(np.abs(thdd)) > 0.1                          # θ̈ ≠ 0: not nonholonomic (θ̈ = 0 there)
     assert np.allclose(V.unknowns[:, 2], thdd, rtol=0, atol=1e-8)
+    w = c[0] * np.sin(th) - c[1] * np.cos(th)                 # (J + m R²) φ̈ = −R θ̇ w
+    phdd = -DISK["R"] * V.u[:, 2] * w / (DISK["J"] + DISK["m"] * DISK["R"] ** 2)
+    assert np.allclose(V.unknowns[:, 3], phdd, rtol=0, atol=1e-8)
     # the nonholonomic motion: θ̇, φ̇ constant
     NH = cmp.nonholonomic
     assert np.allclose(NH.u[:, 2], y0[6], atol=1e-9) and np.allclose(NH.u[:, 3], y0[7], atol=1e-9)
@@ -96,7 +100,7 @@ def test_motions_coincide_on_holonomic_and_integrable_examples(integrable):
 @pytest.mark.slow
 def test_inclined_plane_disk_motion_is_not_vakonomic(disk):
     """A vertical disk rolling on an inclined plane (V = −m g sin α x): no μ0 makes its turning
-    nonholonomic motion vakonomic (Lemos 2022); the least-squares leftover force stays large."""
+    nonholonomic motion vakonomic (Lemos 2021); the least-squares leftover force stays large."""
     S = disk.space
     A, _ = disk.constraint_matrix
     al = sp.Symbol("alpha", positive=True)

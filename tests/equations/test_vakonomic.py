@@ -1,4 +1,4 @@
-"""The vakonomic equations (Kozlov 1983; Arnold, Kozlov & Neishtadt 1988, ch. 1 § 4; Lewis &
+"""The vakonomic equations (Kozlov 1983; Arnold, Kozlov & Neishtadt 1988; Lewis &
 Murray 1995; Cortés, de León, Martín de Diego & Martínez 2002) and the symbolic comparison with
 the nonholonomic ones: the vertical rolling disk in closed form, a holonomic and an integrable
 example where the two coincide, affine constraints, and the refusals."""
@@ -102,7 +102,7 @@ def test_holonomic_example_coincides_with_lambda_minus_mu_dot():
 
 def test_integrable_example_coincides_with_relation():
     """θ = g dh with g = 1 + x², h = y − x: integrable, not closed; the motions coincide with
-    λ = −μ̇ − μ ġ/g on the constraint (Cortés et al. 2002, § 5)."""
+    λ = −μ̇ − μ ġ/g on the constraint (Cortés et al. 2002)."""
     s = integrable_line()
     S = s.space
     x = S.q[0]
