@@ -186,7 +186,7 @@ def vakonomic_coincides(system: MechanicalSystem, frame: Frame | None = None) ->
     return Coincidence(True, D, frame, why, relation, mu, mud)
 
 
-def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: Mapping | None = None, *,
+def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: dict | None = None, *,
                          samples: int = 101, rtol: float = 1e-11, atol: float = 1e-12,
                          tol: float = 1e-7) -> MultiplierSearch:
     """Is the nonholonomic motion of ``system`` from y0 = (q0, q̇0) over ``t_span`` vakonomic,
@@ -215,8 +215,8 @@ def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: Mapping |
     force = f.observable(E.T * sp.Matrix(mu), what="the vakonomic force")
     runs = []
     for j in range(k + 1):
-        mu0 = [1.0 if c == j - 1 else 0.0 for c in range(k)]
-        traj = simulate(f, state + mu0, (t[0], t[-1]), t_eval=t, rtol=rtol, atol=atol)
+        start = [1.0 if c == j - 1 else 0.0 for c in range(k)]
+        traj = simulate(f, state + start, (t[0], t[-1]), t_eval=t, rtol=rtol, atol=atol)
         Av = a_of.batch(traj.t, traj.states)
         Fv = force.batch(traj.t, traj.states).reshape(len(t), n)
         left = [F - Ai.T @ np.linalg.solve(Ai @ Ai.T, Ai @ F) for Ai, F in zip(Av, Fv)]
@@ -224,10 +224,9 @@ def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: Mapping |
     base = runs[0][1]
     G = np.column_stack([r[1] - base for r in runs[1:]]) if k else np.zeros((base.size, 0))
     if k:
-        mu0, *_ = np.linalg.lstsq(G, -base, rcond=None)
-        sv = np.linalg.svd(G, compute_uv=False)
-        _, _, Vt = np.linalg.svd(G)
-        small = sv <= tol * max(1.0, float(sv[0]) if sv.size else 1.0)
+        mu0 = np.linalg.lstsq(G, -base, rcond=None)[0]
+        _, sv, Vt = np.linalg.svd(G, full_matrices=False)
+        small = sv <= tol * max(1.0, float(sv[0]))
         kernel = Vt[small].T if small.any() else np.zeros((k, 0))
     else:
         mu0, kernel = np.zeros(0), np.zeros((0, 0))
@@ -241,7 +240,7 @@ def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: Mapping |
                             deviation, t, nonholonomic, vak)
 
 
-def compare_vakonomic(system: MechanicalSystem, y0, mu0: Sequence, t_span, params: Mapping | None = None, *,
+def compare_vakonomic(system: MechanicalSystem, y0, mu0: Sequence, t_span, params: dict | None = None, *,
                       samples: int = 101, rtol: float = 1e-11, atol: float = 1e-12,
                       tol: float = 1e-7) -> MotionComparison:
     """The vakonomic motion of ``system`` from (q0, q̇0, μ0) beside the nonholonomic motion from
