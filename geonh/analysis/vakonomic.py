@@ -83,7 +83,8 @@ class MultiplierSearch:
     judged against; ``vakonomic``: residual ≤ tol · scale; ``kernel``: a basis (columns) of the
     initial multipliers that may be added to ``mu0`` (empty when μ0 is unique); ``deviation``:
     max |q_V(t) − q_NH(t)| of the vakonomic motion from (q0, q̇0, μ0) against the nonholonomic
-    one (the witness); ``t``: the sample times; ``nonholonomic`` and ``vakonomic_motion``: the
+    one (the witness), and ``mu_deviation`` max |μ_V(t) − μ_T(t)| of its multipliers against
+    those the transport carries along the nonholonomic motion from μ0; ``t``: the sample times; ``nonholonomic`` and ``vakonomic_motion``: the
     two trajectories."""
 
     mu0: np.ndarray
@@ -92,6 +93,7 @@ class MultiplierSearch:
     vakonomic: bool
     kernel: np.ndarray
     deviation: float
+    mu_deviation: float
     t: np.ndarray = field(repr=False)
     nonholonomic: Trajectory = field(repr=False)
     vakonomic_motion: Trajectory = field(repr=False)
@@ -236,8 +238,11 @@ def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: dict | No
     nonholonomic = runs[0][0]
     vak = simulate(vakonomic(system), state + list(mu0), (t[0], t[-1]), params, t_eval=t, rtol=rtol, atol=atol)
     deviation = float(np.max(np.abs(vak.q - nonholonomic.q)))
+    carried = runs[0][0].u[:, n:] + sum((mu0[c] * (runs[c + 1][0].u[:, n:] - runs[0][0].u[:, n:])
+                                         for c in range(k)), np.zeros((len(t), k)))
+    mu_deviation = float(np.max(np.abs(vak.u[:, n:] - carried))) if k else 0.0
     return MultiplierSearch(np.asarray(mu0, dtype=float), residual, scale, bool(residual <= tol * scale), kernel,
-                            deviation, t, nonholonomic, vak)
+                            deviation, mu_deviation, t, nonholonomic, vak)
 
 
 def compare_vakonomic(system: MechanicalSystem, y0, mu0: Sequence, t_span, params: dict | None = None, *,

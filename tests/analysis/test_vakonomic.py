@@ -45,6 +45,7 @@ def test_disk_nonholonomic_motion_is_vakonomic_with_the_derived_multiplier(disk)
     assert r.vakonomic and r.kernel.shape == (2, 0)            # unique: θ̇ φ̇ ≠ 0
     assert np.allclose(r.mu0, want, rtol=0, atol=1e-8)
     assert r.residual < 1e-8 and r.deviation < 1e-8            # the witness: (V) from μ0 is the motion
+    assert r.mu_deviation < 1e-8                               # with the transported multipliers
     # and μ(t) = −m (ẋ, ẏ) along it (the vakonomic trajectory carries μ in its state)
     mu = r.vakonomic_motion.u[:, 4:]
     assert np.allclose(mu, -DISK["m"] * r.vakonomic_motion.u[:, :2], rtol=0, atol=1e-8)
@@ -95,6 +96,8 @@ def test_motions_coincide_on_holonomic_and_integrable_examples(integrable):
         assert not cmp.differs and cmp.divergence < 1e-8
     r = vakonomic_multiplier(s, y0, (0.0, 3.0), P, samples=31)
     assert r.vakonomic and r.kernel.shape == (1, 1) and r.deviation < 1e-8   # every μ0 will do
+    # the vakonomic multipliers are the transported ones (λ = −μ̇ − (AAᵀ)⁻¹ A Eᵀ μ), and they move
+    assert r.mu_deviation < 1e-8 and np.ptp(r.vakonomic_motion.u[:, 2]) > 0.1
 
 
 @pytest.mark.slow
