@@ -122,7 +122,9 @@ def vakonomic(system: MechanicalSystem) -> Equations:
     as :class:`~geonh.equations.Equations` (form ``"vakonomic"``) with speeds u = (q̇, μ) and
     unknowns (q̈, μ̇): the multipliers are part of the state, so ``eqs.ode_function()`` and
     :func:`geonh.simulate` integrate y = (q, q̇, μ); y0 gives q, consistent velocities q̇ and
-    the initial multipliers μ(0).  ``eqs.details["mu"]`` and ``["mu_dot"]`` are the multiplier
+    the initial multipliers μ(0) (consistent velocities are needed: ``project=`` refuses with
+    :class:`~geonh.errors.SingularMapError`, the kinetic metric says nothing of μ).
+    ``eqs.details["mu"]`` and ``["mu_dot"]`` are the multiplier
     symbols and their rates; ``eqs.reactions`` the vakonomic constraint force
     −μ̇_κ A_κi − μ_κ dθ^κ(ẋ, ∂_i).  The mass matrix [[M, Aᵀ], [A, 0]] is regular where M is
     positive definite and A has full rank.  A system without constraints gives Lagrange's
