@@ -542,6 +542,11 @@ _B = "geonh.models.bicycle."
 _SX = lambda c: [c.constraint]  # noqa: E731 - the sleigh's constraint, as an expression
 
 
+def _qqd(c):
+    """The sleigh's consistent state as (q, q̇) numbers (the vakonomic comparison's y0)."""
+    return [float(c.qstate[s]) for s in (*c.space.q, *c.space.qd)]
+
+
 def _on_motion_tuple(c):
     return tuple(c.decl.on_motion)
 
@@ -595,6 +600,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
         "form": lambda c: "custom", "u": lambda c: list(c.eqs.u), "ud": lambda c: list(c.eqs.ud),
         "kinematics": lambda c: list(c.eqs.kinematics), "speeds": lambda c: list(c.eqs.speeds)},
     "geonh.equations.base.Equations.linearize": {"operating_point": lambda c: c.operating_point},
+    "geonh.analysis.vakonomic.vakonomic_multiplier": {"y0": _qqd},
+    "geonh.analysis.vakonomic.compare_vakonomic": {"y0": _qqd, "mu0": lambda c: [0.5]},
     "geonh.analysis.linearize.linearize": {"operating_point": lambda c: c.operating_point},
     "geonh.analysis.linearize.eigenvalues": {"A": lambda c: sp.Matrix([[0, 1], [-1, 0]])},
     "geonh.equations.declaration.FormDeclaration": {

@@ -10,6 +10,8 @@
 * :mod:`~geonh.analysis.advisor` — which frame gives the smallest equations;
 * :mod:`~geonh.analysis.certificate` — do two sets of equations give the same motion
   (``same_motion``, ``certify_forms``)?
+* :mod:`~geonh.analysis.vakonomic` — vakonomic against nonholonomic motions
+  (``vakonomic_coincides``, ``vakonomic_multiplier``, ``compare_vakonomic``).
 
 This floor lies above the equations and the numerics (it imports from the kernel,
 transposition, systems, equations and numerics only) and below the models, the sources and
@@ -20,6 +22,8 @@ from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
 from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
 from .integrals import is_integral, rates, time_derivative
 from .certificate import Certificate, certify_forms, same_motion
+from .vakonomic import (Coincidence, MotionComparison, MultiplierSearch, compare_vakonomic, vakonomic_coincides,
+                        vakonomic_multiplier)
 from .conserved import (
                         Integral,
                         IntegralSearch,
@@ -42,4 +46,5 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues",
            "is_integral", "rates", "time_derivative", "Certificate", "certify_forms", "same_motion",
            "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
-           "integrating_factor_integrals", "polynomial_first_integrals", "verify_along"]
+           "integrating_factor_integrals", "polynomial_first_integrals", "verify_along", "Coincidence",
+           "MultiplierSearch", "MotionComparison", "vakonomic_coincides", "vakonomic_multiplier", "compare_vakonomic"]
