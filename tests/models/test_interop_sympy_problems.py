@@ -440,3 +440,99 @@ def test_nonminimal_pendulum_lagranges_method_linearization():
         by_name = _plain_state(st) | {"q1_dot": st[q1d], "q2_dot": st[q2d]}
         got = _geonh_unknowns(g.lagrange(ms), by_name)
         assert len(got) == 3 and all(_close(a, b) for a, b in zip(got, want)), (got, want)
+
+
+# -- sympy's test_linearize.py rolling discs ------------------------------------------------------------
+def disc_linearize_kane():
+    """sympy's test_linearize_rolling_disc_kane: yaw, lean, spin (q1, q2, q3) and the centre at
+    (q4, q5, q6); speeds: the disc's angular velocity in the lean frame (u1, u2, u3) and the
+    centre's velocity in the disc's own axes (u4, u5, u6), dependent through rolling; the height
+    q6 dependent through the contact."""
+    r, m, grav = sp.symbols("r m g")
+    q1, q2, q3, q4, q5, q6 = q = me.dynamicsymbols("q1:7")
+    u1, u2, u3, u4, u5, u6 = me.dynamicsymbols("u1:7")
+    N = me.ReferenceFrame("N")
+    NO = me.Point("NO")
+    A = N.orientnew("A", "Axis", [q1, N.z])
+    B = A.orientnew("B", "Axis", [q2, A.x])
+    C = B.orientnew("C", "Axis", [q3, B.y])
+    CO = NO.locatenew("CO", q4 * N.x + q5 * N.y + q6 * N.z)
+    w_c_n_qd = C.ang_vel_in(N)
+    C.set_ang_vel(N, u1 * B.x + u2 * B.y + u3 * B.z)
+    v_co_n_qd = CO.pos_from(NO).dt(N)
+    CO.set_vel(N, u4 * C.x + u5 * C.y + u6 * C.z)
+    P = CO.locatenew("P", r * B.z)
+    P.v2pt_theory(CO, N, C)
+    f_c = [q6 - me.dot(CO.pos_from(P), N.z)]
+    f_v = [me.dot(P.vel(N), uv) for uv in C]
+    kdes = [me.dot(w_c_n_qd - C.ang_vel_in(N), uv) for uv in B] + [me.dot(v_co_n_qd - CO.vel(N), uv) for uv in N]
+    disc = me.RigidBody("Disc", CO, C, m, (me.inertia(C, m * r**2 / 4, m * r**2 / 2, m * r**2 / 4), CO))
+    km = me.KanesMethod(N, [q1, q2, q3, q4, q5], [u1, u2, u3], kd_eqs=kdes, q_dependent=[q6],
+                        configuration_constraints=f_c, u_dependent=[u4, u5, u6], velocity_constraints=f_v)
+    km.kanes_equations([disc], [(CO, m * grav * A.z)])
+    return km, (r, m, grav)
+
+
+def _disc_A_sympy(q1, q3d):
+    """sympy's A of test_linearize_rolling_disc_kane at upright rolling (q1̇ = 0, q2 = 0,
+    m = r = g = 1), state (q1 … q5, u1, u2, u3), as that test asserts it."""
+    s, c = sp.sin(q1), sp.cos(q1)
+    return sp.Matrix([[0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0, 1, 0],
+                      [s * q3d, 0, 0, 0, 0, -s, -c, 0], [-c * q3d, 0, 0, 0, 0, c, -s, 0],
+                      [0, sp.Rational(4, 5), 0, 0, 0, 0, 0, 6 * q3d / 5], [0, 0, 0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, -2 * q3d, 0, 0]])
+
+
+@pytest.mark.slow
+def test_rolling_disc_kane_linearization():
+    """sympy's test_linearize_rolling_disc_kane brought in (on main: from_kanes_method ran for more
+    than 10 minutes — the centre's velocity in the disc's axes made LU pivot through nested
+    fractions of sines and cosines); Kane's form in the user's speeds u1, u2, u3 linearized at
+    upright rolling with q6 dependent: A equals sympy's (B empty) at random yaw, spin and spin
+    rate, to 1e-12 relative."""
+    km, (r, m, grav) = disc_linearize_kane()
+    ms = from_kanes_method(km, conditions=[m > 0, r > 0])
+    assert ms.n_constraints == 3 and len(ms.holonomic) == 1
+    eqs = g.kane(ms, kane_frame(km, ms))
+    assert [s.name for s in eqs.u] == ["u1", "u2", "u3"]
+    rng = random.Random(5)
+    for _ in range(2):
+        q1, q3, q3d = (sp.Rational(rng.randint(-9, 9), 7) for _ in range(3))
+        point = {"q1": q1, "q2": 0, "q3": q3, "q4": sp.Rational(rng.randint(-9, 9), 5),
+                 "q5": sp.Rational(rng.randint(-9, 9), 5), "q6": -1, "u1": 0, "u2": q3d, "u3": 0,
+                 "m": 1, "r": 1, "g": 1}
+        lin = eqs.linearize(point, dependent=["q6"])
+        assert [s.name for s in lin.state] == ["q1", "q2", "q3", "q4", "q5", "u1", "u2", "u3"]
+        assert _max_rel(lin.A, _disc_A_sympy(q1, q3d).evalf()) < 1e-12
+        assert lin.B.shape[1] == 0
+
+
+@pytest.mark.slow
+def test_rolling_disc_lagrange_linearization():
+    """sympy's test_linearize_rolling_disc_lagrange: a LagrangesMethod whose Lagrangian carries
+    the rolling contact in its velocities (the contact point at rest); A about upright rolling
+    equals sympy's, symbolically in the spin rate."""
+    from geonh.models.interop import from_lagranges_method
+    q1, q2, q3 = q = me.dynamicsymbols("q1 q2 q3")
+    r, m, grav = sp.symbols("r m g")
+    N = me.ReferenceFrame("N")
+    Y = N.orientnew("Y", "Axis", [q1, N.z])
+    L = Y.orientnew("L", "Axis", [q2, Y.x])
+    R = L.orientnew("R", "Axis", [q3, L.y])
+    Cp = me.Point("C")
+    Cp.set_vel(N, 0)
+    Dmc = Cp.locatenew("Dmc", r * L.z)
+    Dmc.v2pt_theory(Cp, N, R)
+    body = me.RigidBody("BodyD", Dmc, R, m, (me.inertia(L, m / 4 * r**2, m / 2 * r**2, m / 4 * r**2), Dmc))
+    body.potential_energy = -m * grav * r * sp.cos(q2)
+    lm = me.LagrangesMethod(me.Lagrangian(N, body), q)
+    lm.form_lagranges_equations()
+    ms = from_lagranges_method(lm, conditions=[m > 0, r > 0])
+    q3d = ms.space.qd[2]
+    lin = g.lagrange(ms).linearize({"q1": 0, "q2": 0, "q3": 0, "q1_dot": 0, "q2_dot": 0, "q3_dot": q3d},
+                                   symbolic=True)
+    assert [s.name for s in lin.state] == ["q1", "q2", "q3", "q1_dot", "q2_dot", "q3_dot"]
+    sol = sp.Matrix([[0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1],
+                     [0, 0, 0, 0, -6 * q3d, 0], [0, -4 * grav / (5 * r), 0, 6 * q3d / 5, 0, 0], [0, 0, 0, 0, 0, 0]])
+    A = lin.A.xreplace({s: {"r": r, "g": grav}.get(s.name, s) for s in lin.A.free_symbols})
+    assert sp.simplify(A - sol) == sp.zeros(6, 6)
