@@ -704,15 +704,20 @@ def _as_generators(e, gens: dict) -> sp.Expr:
     return e.xreplace(rep) if rep else e
 
 
+class _PointRoute(Exception):
+    """The rates cannot be solved at a sample point (singular or non-square mass matrix): the
+    search takes the expression route instead (caught in :func:`_point_rows`'s caller)."""
+
+
 def _field_solve(M: list[list], b: list) -> list:
-    """x with M x = b over a field (Gaussian elimination, first non-zero pivot); ValueError
+    """x with M x = b over a field (Gaussian elimination, first non-zero pivot); ``_PointRoute``
     when M is singular."""
     n = len(b)
     A = [list(M[i]) + [b[i]] for i in range(n)]
     for c in range(n):
         piv = next((r for r in range(c, n) if A[r][c] != 0), None)
         if piv is None:
-            raise ValueError("singular mass matrix at the sample point")
+            raise _PointRoute("singular mass matrix at the sample point")
         A[c], A[piv] = A[piv], A[c]
         inv = 1 / A[c][c]
         A[c] = [e * inv for e in A[c]]
@@ -768,7 +773,7 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             return cache[e]
         Kf = [conv(k) for k in Kp]
         if Mp is None:
-            raise ValueError("no square mass matrix: the expression route")
+            raise _PointRoute("no square mass matrix: the expression route")
         xf = _field_solve([[conv(e) for e in row] for row in Mp], [conv(f) for f in Fp])
         nu = len(gens_u)
         out_polys = []
@@ -795,7 +800,7 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             out_polys.append(polys)
         monos = set().union(*[set(p) for p in out_polys])
         return [[p.get(m, sp.S.Zero) for p in out_polys] for m in sorted(monos)]
-    except (ValueError, sp.PolynomialError, sp.CoercionFailed):
+    except (_PointRoute, ValueError, sp.PolynomialError, sp.CoercionFailed):
         pass
     xp = rates() if rates is not None else []
     vals = []

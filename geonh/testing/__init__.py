@@ -16,6 +16,8 @@ does not bring hypothesis or the strategies with it.
 import sys as _sys
 from typing import TYPE_CHECKING
 
+from ..errors import AttributeAccessError as _AttributeAccessError
+
 __all__ = ["strategies", "properties"]
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,7 +29,7 @@ def __getattr__(name: str):
         full = f"{__name__}.{name}"
         __import__(full)   # the interpreter's own import (what ``python -X importtime`` reports)
         return _sys.modules[full]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise _AttributeAccessError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
