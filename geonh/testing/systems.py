@@ -26,6 +26,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from ..errors import DimensionError, NotLinearError, ParseError
+from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.parsing import sympy_of
 from ..kernel.space import ConfigurationSpace
@@ -195,7 +196,11 @@ def _adapted(draw, system):
     names = [f"u{a + 1}" for a in range(len(free))] + [f"c{k + 1}" for k in range(len(thetas))]
     if S.t is not None:
         names.append("t_dot")
-    return Frame.from_quasi_velocities(S, omegas + thetas + ([sp.S.One] if S.t is not None else []), names=names)
+    frame = Frame.from_quasi_velocities(S, omegas + thetas + ([sp.S.One] if S.t is not None else []), names=names)
+    # B⁻¹ by LU nests fractions (a rheonomic draw gave fields of thousands of operations, and a
+    # 60-digit evaluation of them ran for minutes): one cancel per component, on n ≤ 5 entries
+    fields = [VectorField(S, [sp.cancel(sp.together(c)) for c in X.components]) for X in frame.fields]
+    return Frame(fields, names=names, coframe=frame.coframe)
 
 
 def _triangular_quasi(draw, S, which, nonlinear):
