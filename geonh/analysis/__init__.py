@@ -2,6 +2,8 @@
 
 * :mod:`~geonh.analysis.linearize` — linear equations and stability about an equilibrium or a
   steady motion (``linearize``, ``eigenvalues``; also ``eqs.linearize``);
+* :mod:`~geonh.analysis.steady` — steady motions (relative equilibria) of a symmetry, their
+  stability and its boundaries in closed form;
 * :mod:`~geonh.analysis.conserved` — conserved quantities and the nonholonomic momentum;
 * :mod:`~geonh.analysis.integrals` — derivatives along the motion (``time_derivative``,
   ``is_integral``, ``rates``);
@@ -20,6 +22,8 @@ from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
 from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
 from .integrals import is_integral, rates, time_derivative
 from .certificate import Certificate, certify_forms, same_motion
+from .steady import (SteadyMotion, Stability, StabilityBoundary, eigenvalue_diagram, stability_boundary,
+                     steady_motions)
 from .conserved import (
                         Integral,
                         IntegralSearch,
@@ -41,4 +45,5 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues",
            "is_integral", "rates", "time_derivative", "Certificate", "certify_forms", "same_motion",
            "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
-           "polynomial_first_integrals", "verify_along"]
+           "polynomial_first_integrals", "verify_along", "SteadyMotion", "Stability", "StabilityBoundary",
+           "eigenvalue_diagram", "stability_boundary", "steady_motions"]

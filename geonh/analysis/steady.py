@@ -39,7 +39,7 @@ import sympy as sp
 from ..equations.base import Equations
 from ..errors import DimensionError, InconsistentStateError, MissingValueError, NotFoundError, ParseError
 from ..kernel.generic_point import is_zero
-from ..kernel.parsing import as_expr, as_mapping, as_sequence, sympy_of
+from ..kernel.parsing import as_expr, as_floats, as_mapping, as_sequence, sympy_of
 from .linearize import Linearization, linearize, state_generator
 from .conserved import check_symmetry
 
@@ -82,7 +82,7 @@ class SteadyMotion:
         known = {s.name: s for s in self.equations.value_symbols}
         known.update({p.name: p for p in self.parameters})
         given: dict = {}
-        for k, v in as_mapping(values or {}, "values").items():
+        for k, v in (as_mapping(values, "values") if values is not None else {}).items():
             s = k if isinstance(k, sp.Symbol) else known.get(str(k))
             if s is None:
                 raise NotFoundError(f"{k!r} is neither a parameter of the family {[p.name for p in self.parameters]} "
@@ -241,7 +241,9 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
     k = len(gens)
     xi = sp.symbols(f"xi1:{k + 1}", real=True)
     moved, shape = _group_and_shape(n, gens)
-    given = equations.resolve_values(as_mapping(at or {}, "at"), "steady_motions at")
+    given = {s: as_expr(v, what=f"value of {s} in at")
+             for s, v in equations.resolve_values((as_mapping(at, "at") if at is not None else {}),
+                                                  "steady_motions at").items()}
     q0 = {q[i]: (given.get(q[i], sp.S.Zero) if i in moved else given.get(q[i], q[i])) for i in range(n)}
     params = {s: v for s, v in given.items() if s not in q}
     qdot = [sum((xi[a] * sympy_of(gens[a][i]) for a in range(k)), sp.S.Zero).xreplace(q0) for i in range(n)]
@@ -279,7 +281,7 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
     if solve_for is None:
         cand = [x for x in reversed(xi_c) if isinstance(x, sp.Symbol) and any(c.has(x) for c in conds)]
         linear = [x for x in cand if all(_degree(c, x) <= 1 for c in conds)]
-        unknowns = (linear or cand)[:1]
+        tries = [[x] for x in linear + [x for x in cand if x not in linear]] or [[]]
     else:
         unknowns = []
         for name in as_sequence(solve_for, "solve_for"):
@@ -287,10 +289,20 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
             if s is None:
                 raise NotFoundError(f"solve_for {name!r} is not one of {sorted(names)}")
             unknowns.append(s)
-    if not conds:
-        sols = [{}]
-    else:
-        sols = sp.solve(conds, lams + unknowns, dict=True)
+        tries = [unknowns]
+    out: list[SteadyMotion] = []
+    for unknowns in tries:
+        out = _families(equations, gens, xi, q, xi_c, q0, u0, conds, lams, unknowns)
+        if out:
+            return out
+    raise InconsistentStateError("no relative equilibrium of this symmetry solves the conditions "
+                                 f"{[str(c) for c in conds]} for {[str(x) for x in lams + tries[-1]]}")
+
+
+def _families(equations, gens, xi, q, xi_c, q0, u0, conds, lams, unknowns) -> list[SteadyMotion]:
+    """The solution branches of the dynamic conditions for the multipliers and ``unknowns``,
+    each verified by substitution."""
+    sols = sp.solve(conds, lams + unknowns, dict=True) if conds else [{}]
     out = []
     for sol in sols:
         sol = {s: sp.factor(sp.cancel(sp.together(v))) for s, v in sol.items()}
@@ -305,9 +317,6 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
         fam = tuple(sorted((s for s in free if s in set(xi) or s in set(q)), key=lambda s: s.name))
         out.append(SteadyMotion(equations, gens, fam_xi, point, {lm: sol.get(lm, sp.S.Zero) for lm in lams},
                                 fam, tuple(conds)))
-    if not out:
-        raise InconsistentStateError("no relative equilibrium of this symmetry solves the conditions "
-                                     f"{[str(c) for c in conds]} for {[str(x) for x in lams + unknowns]}")
     return out
 
 
@@ -362,10 +371,12 @@ def eigenvalue_diagram(motion: SteadyMotion, parameter, grid: Sequence, values: 
     verdicts of :meth:`SteadyMotion.stability`).  Plot it with
     :func:`geonh.app.plotting.eigenvalues_figure` (the ``plot`` extra)."""
     import numpy as np
-    pts = np.asarray([float(sympy_of(as_expr(g, what="grid value"))) for g in as_sequence(grid, "grid")])
+    pts = np.asarray(as_floats(grid, "grid"), dtype=float)
     if not pts.size:
         raise DimensionError("an empty grid")
-    vals = dict(as_mapping(values or {}, "values"))
+    vals = dict(as_mapping(values, "values")) if values is not None else {}
+    if not isinstance(parameter, (str, sp.Symbol)):
+        raise ParseError(f"parameter must be a name or a symbol, not {type(parameter).__name__}")
     evs, verdicts = [], []
     for x in pts:
         st = motion.stability({**vals, parameter: sp.Rational(repr(float(x)))})
