@@ -71,6 +71,9 @@ class SteadyMotion:
     multipliers: dict
     parameters: tuple
     condition: tuple = field(default=(), repr=False)
+    #: (unknowns w = (shape, ξ, λ), the conditions E(w) = 0 with the shape free, {state symbol:
+    #: its value as a function of w}): the set of all relative equilibria near the family
+    variety: tuple = field(default=((), (), {}), repr=False)
 
     def __repr__(self) -> str:
         xi = ", ".join(str(x) for x in self.xi)
@@ -104,22 +107,40 @@ class SteadyMotion:
         op = {s: v for s, v in pt.items() if s not in fam or s in self.point}
         return linearize(self.equations, op, generators=self.generators, xi=xi, symbolic=symbolic, **kw)
 
-    def tangents(self, lin: Linearization, values: Mapping | None = None) -> sp.Matrix:
-        """Directions tangent to the family at the point, in the state of the reduced
-        linearization ``lin``: the columns ∂(state values)/∂p for each family parameter p."""
+    def tangents(self, lin: Linearization, values: Mapping | None = None):
+        """Directions tangent to the set of relative equilibria at the point, in the state of
+        the reduced linearization ``lin`` (a float array, one column per direction): the null
+        space of the Jacobian of the conditions E(shape, ξ, λ) = 0 (the shape free, the
+        constraints among them) mapped by the derivative of the state's values.  Each is a
+        null vector of A (the reduced flow has a family of equilibria there); their number
+        is the count of zero eigenvalues the family explains."""
+        import numpy as np
+        w, E, state_of = self.variety
         pt = self.values(values)
-        cols = []
-        for p in self.parameters:
-            col = []
-            for s in lin.state:
-                e = sympy_of(self.point.get(s, sp.S.Zero))
-                if s == p:
-                    e = p
-                col.append(sp.diff(e, p).xreplace(pt))
-            cols.append(col)
-        if not cols:
-            return sp.zeros(len(lin.state), 0)
-        return sp.Matrix(cols).T
+        w0: dict = {}
+        for x in w:
+            if x in self.point:
+                w0[x] = sympy_of(self.point[x]).xreplace(pt)
+        for x, e in zip(sp.symbols(f"xi1:{len(self.xi) + 1}", real=True), self.xi):
+            w0[x] = sympy_of(e).xreplace(pt)
+        for lm, e in self.multipliers.items():
+            w0[lm] = sympy_of(e).xreplace(pt)
+        sub = {**{k: v for k, v in pt.items() if k not in w0}, **w0}
+
+        def num(e) -> float:
+            v = sympy_of(e).xreplace(sub)
+            if v.free_symbols:
+                raise MissingValueError(f"give values for {sorted(map(str, v.free_symbols))}")
+            return float(v.evalf(30))
+        if not w or not E:
+            return np.zeros((len(lin.state), 0))
+        J = np.array([[num(sp.diff(e, x)) for x in w] for e in E])
+        _, sv, vt = np.linalg.svd(J)
+        tol = 1e-9 * (1 + (sv[0] if sv.size else 0))
+        rank = int(np.sum(sv > tol))
+        N = vt[rank:].T
+        Dz = np.array([[num(sp.diff(state_of.get(st, sp.S.Zero), x)) for x in w] for st in lin.state])
+        return Dz @ N
 
     def stability(self, values: Mapping | None = None, *, tol: float = 1e-9) -> Stability:
         """The verdict at one member of the family (numbers for every parameter): eigenvalues of
@@ -130,12 +151,7 @@ class SteadyMotion:
         ev = lin.eigenvalues()
         A = np.array(lin.A.evalf(17), dtype=float).reshape(lin.A.shape) if lin.A.rows else np.zeros((0, 0))
         scale = 1.0 + (float(np.max(np.abs(A))) if A.size else 0.0)
-        Tm = self.tangents(lin, values)
-        fam = 0
-        if Tm.cols:
-            Tn = np.array(Tm.evalf(17), dtype=float).reshape(Tm.shape)
-            null = np.abs(A @ Tn).max(axis=0) <= tol * scale * (1 + np.abs(Tn).max(axis=0)) if Tn.size else []
-            fam = int(np.linalg.matrix_rank(Tn[:, np.asarray(null, dtype=bool)], tol=tol)) if np.any(null) else 0
+        fam = _family_rank(A, self.tangents(lin, values), tol, scale)
         zeros = int(sum(1 for z in ev if abs(z) <= tol * scale))
         real = max((z.real for z in ev if abs(z) > tol * scale), default=-np.inf)
         if real > tol * scale:
@@ -196,6 +212,17 @@ class StabilityBoundary:
                 raise MissingValueError(f"give values for {sorted(map(str, v.free_symbols))}")
             out.append(bool(v.evalf(30) > 0))
         return all(out)
+
+
+def _family_rank(A, T, tol: float, scale: float) -> int:
+    """The rank of the tangent directions ``T`` (columns) that are null vectors of ``A``."""
+    import numpy as np
+    if not T.size:
+        return 0
+    null = np.abs(A @ T).max(axis=0) <= tol * scale * (1 + np.abs(T).max(axis=0))
+    if not np.any(null):
+        return 0
+    return int(np.linalg.matrix_rank(T[:, null], tol=tol * (1 + np.abs(T).max())))
 
 
 def _degree(e, x) -> int:
@@ -290,16 +317,45 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
                 raise NotFoundError(f"solve_for {name!r} is not one of {sorted(names)}")
             unknowns.append(s)
         tries = [unknowns]
+    variety = _variety(equations, gens, xi, {q[i]: (given.get(q[i], sp.S.Zero) if i in moved else q[i])
+                                              for i in range(n)}, params, shape)
     out: list[SteadyMotion] = []
     for unknowns in tries:
-        out = _families(equations, gens, xi, q, xi_c, q0, u0, conds, lams, unknowns)
+        out = _families(equations, gens, xi, q, xi_c, q0, u0, conds, lams, unknowns, variety)
         if out:
             return out
     raise InconsistentStateError("no relative equilibrium of this symmetry solves the conditions "
                                  f"{[str(c) for c in conds]} for {[str(x) for x in lams + tries[-1]]}")
 
 
-def _families(equations, gens, xi, q, xi_c, q0, u0, conds, lams, unknowns) -> list[SteadyMotion]:
+def _variety(equations: Equations, gens: tuple, xi: tuple, q0: dict, params: dict, shape: list) -> tuple:
+    """(w, E, state values) of :attr:`SteadyMotion.variety`: every condition of a relative
+    equilibrium — the constraints on ξ_Q(q0) and M (ξ_u, λ) = F at u0 = s(q0, ξ_Q(q0)) — with
+    the shape coordinates free and ξ unsolved."""
+    S = equations.space
+    q, qd, n, k = list(S.q), list(S.qd), len(S.q), len(gens)
+    at_q = {**q0, **params}
+    qdot = [sum((xi[a] * sympy_of(gens[a][i]) for a in range(k)), sp.S.Zero).xreplace(at_q) for i in range(n)]
+    Cm = equations.system.constraints.matrix()
+    E = [sum((Cm[r, i].xreplace(at_q) * qdot[i] for i in range(n)), sp.S.Zero)
+         + (Cm[r, n].xreplace(at_q) if S.t is not None else 0) for r in range(Cm.rows)]
+    sub_qd = dict(zip(qd, qdot))
+    u0 = {s: sympy_of(e).xreplace(at_q).xreplace(sub_qd) for s, e in zip(equations.u, equations.speeds)}
+    xi_u = [sp.S.Zero] * len(equations.u)
+    for a in range(k):
+        for j, e in enumerate(state_generator(equations, gens[a])[1]):
+            xi_u[j] += xi[a] * sympy_of(e)
+    state = {**at_q, **u0}
+    if S.t is not None:
+        state[S.t] = sp.S.Zero
+    acc = {ud: sympy_of(e).xreplace(state) for ud, e in zip(equations.ud, xi_u)}
+    E += [sympy_of(r).xreplace(state).xreplace(acc) for r in equations.residuals]
+    w = tuple(q[i] for i in shape) + tuple(xi) + tuple(equations.multipliers)
+    state_of = {**{q[i]: q[i] for i in shape}, **u0}
+    return w, tuple(e for e in E if e != 0), state_of
+
+
+def _families(equations, gens, xi, q, xi_c, q0, u0, conds, lams, unknowns, variety) -> list[SteadyMotion]:
     """The solution branches of the dynamic conditions for the multipliers and ``unknowns``,
     each verified by substitution."""
     sols = sp.solve(conds, lams + unknowns, dict=True) if conds else [{}]
@@ -316,8 +372,21 @@ def _families(equations, gens, xi, q, xi_c, q0, u0, conds, lams, unknowns) -> li
         free = set().union(*(sympy_of(e).free_symbols for e in list(fam_xi) + list(point.values())))
         fam = tuple(sorted((s for s in free if s in set(xi) or s in set(q)), key=lambda s: s.name))
         out.append(SteadyMotion(equations, gens, fam_xi, point, {lm: sol.get(lm, sp.S.Zero) for lm in lams},
-                                fam, tuple(conds)))
+                                fam, tuple(conds), variety))
     return out
+
+
+def _family_zeros_at_sample(motion: SteadyMotion, lin: Linearization, values: Mapping | None) -> int:
+    """The number of zero eigenvalues the family explains (:meth:`SteadyMotion.tangents`) at
+    a random member (reproducible positive rationals for the symbols left in A)."""
+    import numpy as np
+    from ..kernel.sampling import sample_points
+    free = set().union(*(sympy_of(e).free_symbols for e in lin.A)) if lin.A else set()
+    pt = sample_points(free, 1)[0] if free else {}
+    A = np.array(lin.A.xreplace(pt).evalf(30), dtype=float).reshape(lin.A.shape)
+    given = dict(as_mapping(values, "values")) if values is not None else {}
+    T = motion.tangents(lin, {**given, **pt})
+    return _family_rank(A, T, 1e-9, 1.0 + (float(np.max(np.abs(A))) if A.size else 0.0))
 
 
 def stability_boundary(motion: SteadyMotion, values: Mapping | None = None) -> StabilityBoundary:
@@ -331,12 +400,7 @@ def stability_boundary(motion: SteadyMotion, values: Mapping | None = None) -> S
     lam = sp.Symbol("lambda")
     A = lin.A
     p = sp.Poly(sp.expand(A.charpoly(lam).as_expr()), lam)
-    Tm = motion.tangents(lin, values)
-    fam = 0
-    if Tm.cols:
-        AT = (A * Tm).applyfunc(lambda e: sp.cancel(sp.together(e)))
-        null = [c for c in range(Tm.cols) if all(is_zero(x) for x in AT.col(c))]
-        fam = Tm.extract(list(range(Tm.rows)), null).rank(simplify=True) if null else 0
+    fam = _family_zeros_at_sample(motion, lin, values)
     zeros = 0
     while p.degree() > 0 and is_zero(p.nth(0)):
         p = sp.Poly(sp.cancel(p.as_expr() / lam), lam)
