@@ -129,6 +129,10 @@ class SteadyMotion:
 
         def num(e) -> float:
             v = sympy_of(e).xreplace(sub)
+            for _ in range(3):          # values given as expressions in other values (I_d = m r²/4)
+                if not v.free_symbols & set(sub):
+                    break
+                v = v.xreplace(sub)
             if v.free_symbols:
                 raise MissingValueError(f"give values for {sorted(map(str, v.free_symbols))}")
             return float(v.evalf(30))
@@ -381,11 +385,15 @@ def _family_zeros_at_sample(motion: SteadyMotion, lin: Linearization, values: Ma
     a random member (reproducible positive rationals for the symbols left in A)."""
     import numpy as np
     from ..kernel.sampling import sample_points
-    free = set().union(*(sympy_of(e).free_symbols for e in lin.A)) if lin.A else set()
+    given = motion.values(values)
+    w, E, _ = motion.variety
+    exprs = list(lin.A) + [sympy_of(e).xreplace(given) for e in E] + list(given.values())
+    free = (set().union(*(sympy_of(e).free_symbols for e in exprs)) - set(w) - set(given)) \
+        | (set(motion.parameters) - set(given))
     pt = sample_points(free, 1)[0] if free else {}
     A = np.array(lin.A.xreplace(pt).evalf(30), dtype=float).reshape(lin.A.shape)
-    given = dict(as_mapping(values, "values")) if values is not None else {}
-    T = motion.tangents(lin, {**given, **pt})
+    T = motion.tangents(lin, {**{k: sympy_of(v).xreplace(pt) for k, v in given.items()
+                                 if k not in set(motion.point)}, **pt})
     return _family_rank(A, T, 1e-9, 1.0 + (float(np.max(np.abs(A))) if A.size else 0.0))
 
 
