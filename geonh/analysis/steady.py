@@ -32,13 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import sympy as sp
 
 from ..equations.base import Equations
 from ..errors import DimensionError, InconsistentStateError, MissingValueError, NotFoundError, ParseError
 from ..kernel.generic_point import is_zero
+from ..systems.mechanical import MechanicalSystem
 from ..kernel.parsing import as_expr, as_floats, as_mapping, as_sequence, sympy_of
 from .linearize import Linearization, linearize, state_generator
 from .conserved import check_symmetry
@@ -265,6 +266,9 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
     if not isinstance(equations, Equations):
         raise ParseError(f"steady_motions takes Equations, not {type(equations).__name__}")
     system = equations.system
+    if not isinstance(system, MechanicalSystem):
+        raise ParseError(f"a symmetry acts on a MechanicalSystem; these {equations.form} equations are of a "
+                         f"{type(system).__name__}")
     fields = check_symmetry(system, as_sequence(generators, "generators"))
     S = equations.space
     q, qd, n = list(S.q), list(S.qd), len(S.q)
@@ -340,7 +344,7 @@ def _variety(equations: Equations, gens: tuple, xi: tuple, q0: dict, params: dic
     q, qd, n, k = list(S.q), list(S.qd), len(S.q), len(gens)
     at_q = {**q0, **params}
     qdot = [sum((xi[a] * sympy_of(gens[a][i]) for a in range(k)), sp.S.Zero).xreplace(at_q) for i in range(n)]
-    Cm = equations.system.constraints.matrix()
+    Cm = cast(MechanicalSystem, equations.system).constraints.matrix()
     E = [sum((Cm[r, i].xreplace(at_q) * qdot[i] for i in range(n)), sp.S.Zero)
          + (Cm[r, n].xreplace(at_q) if S.t is not None else 0) for r in range(Cm.rows)]
     sub_qd = dict(zip(qd, qdot))
