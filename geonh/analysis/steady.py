@@ -158,12 +158,12 @@ class SteadyMotion:
         scale = 1.0 + (float(np.max(np.abs(A))) if A.size else 0.0)
         fam = _family_rank(A, self.tangents(lin, values), tol, scale)
         zeros = int(sum(1 for z in ev if abs(z) <= tol * scale))
-        real = max((z.real for z in ev if abs(z) > tol * scale), default=-np.inf)
-        if real > tol * scale:
+        real = max((z.real for z in ev if abs(z) > tol * scale), default=None)
+        if real is not None and real > tol * scale:
             verdict = "unstable"
         elif zeros > fam:
             verdict = "degenerate"
-        elif real < -tol * scale:
+        elif real is not None and real < -tol * scale:
             verdict = "asymptotically stable"
         else:
             verdict = "spectrally stable"
@@ -177,7 +177,7 @@ class Stability:
     ``verdict``: "unstable" (an eigenvalue with positive real part), "degenerate" (more zero
     eigenvalues than the family explains: the linearization does not decide),
     "asymptotically stable" (every other eigenvalue in the open left half-plane: stable
-    modulo the family), "spectrally stable" (the others on the imaginary axis: linearly
+    modulo the family), "spectrally stable" (the others on the imaginary axis, or none: linearly
     neutral, the classical verdict of the rolling disk).  ``zeros`` counts the zero
     eigenvalues, ``family_zeros`` those explained by directions tangent to the family."""
 

@@ -23,7 +23,7 @@ import sympy as sp
 import geonh
 from geonh.analysis.steady import eigenvalue_diagram, stability_boundary, steady_motions
 from geonh.errors import InconsistentStateError
-from geonh.models.mechanical import chaplygin_sleigh, tilted_rolling_disk
+from geonh.models.mechanical import chaplygin_sleigh, tilted_rolling_disk, vertical_rolling_disk
 
 M, R, G, ID, IA = sp.symbols("m r g I_d I_a", positive=True)
 OMEGA = sp.Symbol("Omega", positive=True)
@@ -38,7 +38,7 @@ def disk():
     # SE(2) × S¹: translations, rotation about the vertical through the origin, the spin
     gens = [[0, 0, 0, 1, 0], [0, 0, 0, 0, 1], [1, 0, 0, -y, x], [0, 0, 1, 0, 0]]
     return {"lagrange": geonh.lagrange(system), "boltzmann-hamel": geonh.boltzmann_hamel(system, model.frame),
-            "gens": gens}
+            "voronets": geonh.voronets(system), "maggi": geonh.maggi(system, model.frame), "gens": gens}
 
 
 def _upright(eqs, gens):
@@ -99,18 +99,20 @@ def test_upright_verdicts_either_side_of_the_boundary(disk):
 @pytest.mark.slow
 def test_tilted_disk_circles_lagrange_agrees_with_frame_form(disk):
     lag = steady_motions(disk["lagrange"], disk["gens"])
-    bh = steady_motions(disk["boltzmann-hamel"], disk["gens"])
-    assert len(lag) == len(bh) == 1
+    others = [steady_motions(disk[f], disk["gens"]) for f in ("boltzmann-hamel", "voronets", "maggi")]
+    assert len(lag) == 1 and all(len(o) == 1 for o in others)
     # the family: tilt θ and turning rate xi3 = ψ̇ free, the contact speed xi1 solved
     assert {p.name for p in lag[0].parameters} == {"theta", "xi3"}
     for member in ({"theta": sp.Rational(1, 5), "xi3": 5}, {"theta": sp.Rational(-3, 10), "xi3": 2},
                    {"theta": sp.Rational(1, 2), "xi3": -1}):
         pt = {**UNIFORM, **member}
         a = lag[0].stability(pt)
-        b = bh[0].stability(pt)
         assert a.linearization.xi and a.linearization.equations.form == "lagrange"
-        assert np.allclose(a.eigenvalues, b.eigenvalues, atol=1e-10), (a.eigenvalues, b.eigenvalues)
-        assert a.verdict == b.verdict and a.zeros == b.zeros == 2 and a.family_zeros == 2
+        assert a.zeros == 2 and a.family_zeros == 2
+        for o in others:
+            b = o[0].stability(pt)
+            assert np.allclose(a.eigenvalues, b.eigenvalues, atol=1e-10), (a.eigenvalues, b.eigenvalues)
+            assert a.verdict == b.verdict and b.zeros == 2 and b.family_zeros == 2
 
 
 @pytest.mark.slow
@@ -168,3 +170,23 @@ def test_chaplygin_sleigh_straight_motion():
     assert fam.stability({**vals, "xi1": -1}).verdict == "unstable"
     b = stability_boundary(fam, vals)
     assert b.kind == "Routh-Hurwitz" and b.holds({"xi1": 1}) and not b.holds({"xi1": -1})
+
+
+def test_vertical_disk_circle_in_lagrange_form():
+    """The vertical rolling disk on a circle (θ̇ = xi3, contact speed xi1): refused as a
+    constant-speed steady motion in Lagrange's form (ẏ changes), linearized with the symmetry;
+    every eigenvalue is 0 and the 2-parameter family explains both (I θ̈ = 0,
+    (J + m R²) φ̈ = 0 reduced: every nearby motion is again a circle)."""
+    model = vertical_rolling_disk()
+    x, y, th, ph = model.system.space.q
+    gens = [[1, 0, 0, 0], [0, 1, 0, 0], [-y, x, 1, 0], [0, 0, 0, 1]]
+    lag = geonh.lagrange(model.system)
+    fam = steady_motions(lag, gens)[0]
+    assert {p.name for p in fam.parameters} == {"xi1", "xi3"}
+    vals = {"m": 1, "I": 1, "J": 1, "R": 1, "xi1": 2, "xi3": 1}
+    st = fam.stability(vals)
+    assert st.verdict == "spectrally stable" and st.zeros == 2 and st.family_zeros == 2
+    assert len(st.linearization.state) == 2 and st.linearization.A.is_zero_matrix
+    with pytest.raises(InconsistentStateError, match="not constant"):
+        lag.linearize({"x": 0, "y": 0, "theta": 0, "phi": 0, "theta_dot": 1, "phi_dot": 2, "m": 1, "I": 1, "J": 1,
+                       "R": 1}, exact=True, ignorable="auto")
