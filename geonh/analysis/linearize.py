@@ -857,9 +857,8 @@ def state_generator(equations: Equations, components: Sequence) -> tuple[list, l
 
         X_u = ∂s/∂q · X + ∂s/∂q̇ · (∂X/∂q q̇),   q̇ = K(t, q, u)
 
-    — the tangent lift X^T = X^i ∂_{q^i} + ∂_j X^i q̇^j ∂_{q̇^i} (Bloch 2003, § 2.4; Marsden &
-    Ratiu 1999, § 4.2) written in the speeds of the form (for Lagrange's, u = q̇, the lift
-    itself)."""
+    — the tangent lift X^T = X^i ∂_{q^i} + ∂_j X^i q̇^j ∂_{q̇^i} (Marsden & Ratiu 1999) written in
+    the speeds of the form (for Lagrange's, u = q̇, the lift itself)."""
     S = equations.space
     q, qd = list(S.q), list(S.qd)
     comps = [sympy_of(as_expr(c, S.state_symbols, what="generator component"))
@@ -948,16 +947,17 @@ def _reduce_by_orbit(full: Linearization, lifted: list, q: tuple, u: tuple, mode
             if s in index:
                 V[index[s], a] = sympy_of(e).xreplace(op)
     group = {q[i] for i in range(len(q)) if any(sympy_of(xq[i]) != 0 for xq, _ in lifted)}
-    order = ([i for i, s in enumerate(state) if s in set(u)] + [i for i, s in enumerate(state) if s in set(q) and s not in group]
+    speeds, coords = set(u), set(q)
+    order = ([i for i, s in enumerate(state) if s in speeds]
+             + [i for i, s in enumerate(state) if s in coords and s not in group]
              + [i for i, s in enumerate(state) if s in group])
-    # the orbit directions first, then unit vectors that complete them, shape and speeds first
-    cols = _rank_columns(mode, V.row_join(sp.eye(len(state))), list(range(len(lifted))) + [len(lifted) + i for i in order])
-    if len(cols) != len(state) or cols[:len(lifted)] != list(range(len(lifted))):
-        raise SingularMapError("the orbit directions are dependent at the point: the action is not free there")
-    W = [c - len(lifted) for c in cols[len(lifted):]]
-    W.sort(key=lambda i: (state[i] not in set(q), i))
-    T = V.row_join(sp.Matrix(len(state), len(W), lambda i, c: 1 if i == W[c] else 0))
+    # the orbit directions first, then unit vectors that complete them: speeds and shape first
     k = len(lifted)
+    cols = _rank_columns(mode, V.row_join(sp.eye(len(state))), list(range(k)) + [k + i for i in order])
+    if len(cols) != len(state) or cols[:k] != list(range(k)):
+        raise SingularMapError("the orbit directions are dependent at the point: the action is not free there")
+    W = sorted(c - k for c in cols[k:])
+    T = V.row_join(sp.Matrix(len(state), len(W), lambda i, c: 1 if i == W[c] else 0))
     AT = mode.solve(T, full.A * T, "orbit directions and their complement")
     BT = mode.solve(T, full.B, "orbit directions and their complement") if full.B.cols else sp.zeros(len(state), 0)
     low = AT[k:, :k]

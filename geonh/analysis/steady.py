@@ -5,7 +5,7 @@ A symmetry group G acts on Q with infinitesimal generators X_1 … X_k (checked 
 :func:`~geonh.analysis.conserved.check_symmetry`).  A *relative equilibrium* is a motion
 q(t) = exp(tξ)·q0 for a constant ξ in the Lie algebra: the velocity is the generator of ξ at
 the point, q̇ = ξ_Q(q) = ξ^a X_a(q), the shape (the coordinates no generator moves) is
-constant (Marsden & Ratiu 1999, § 4.1; Bloch 2003, § 5.8; for nonholonomic systems Zenkov,
+constant (Marsden & Ratiu 1999; for nonholonomic systems Bloch 2003 and Zenkov,
 Bloch & Marsden 1998, *Dynam. Stability Systems* 13, 123–165).  It is not "constant speeds of
 the chosen form": in Lagrange's form the contact velocities ẋ, ẏ of a disk on a circle rotate.
 

@@ -14,7 +14,7 @@ Known results, each with its source:
   |v/ψ̇| at constant tilt (checked by simulation here), and the reduced linearization in
   Lagrange's form has the eigenvalues of the frame forms (issue 26, part 2);
 * the Chaplygin sleigh's straight motion is asymptotically stable (modulo the family) for
-  v > 0 and unstable for v < 0 (Neimark & Fufaev 1972, ch. III § 5; Bloch 2003, § 1.7).
+  v > 0 and unstable for v < 0 (Neimark & Fufaev 1972; Bloch 2003, the Chaplygin sleigh).
 """
 import numpy as np
 import pytest
