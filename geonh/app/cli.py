@@ -11,8 +11,7 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 ``geonh forms``            the registered equation forms, their route and source
 ``geonh certify MODEL``    every applicable form against Lagrange's, by the certificate
 ``geonh simulate MODEL``   integrate the equations (--t, --param, --init, --plot FILE)
-``geonh linearize MODEL``  A and eigenvalues about an operating point (--at, --speed, --sweep,
-                          --generator for a relative equilibrium of a symmetry)
+``geonh linearize MODEL``  A and eigenvalues about an operating point (--at, --speed, --sweep, --generator)
 ``geonh report MODEL``     one self-contained HTML page (-o FILE): math as MathML, plots as PNG
 ``geonh audit``            the seeds' numbered formulas: printed, computed, verdict (--source)
 =========================  ==================================================================
