@@ -222,3 +222,9 @@ class NotEquilibriumError(GeonhError, ValueError):
     """A question posed at an equilibrium asked at a point that is not one: small-time local
     controllability by Sussmann's condition needs the drift to vanish at the point
     (:func:`geonh.control.sussmann`); the message gives the drift's value there."""
+
+
+class NoChainedFormError(GeonhError, ValueError):
+    """A control system that has no chained form (Murray & Sastry 1993), or none geonh can build:
+    not two inputs, a growth vector other than (2, 3, …, n), or no function h1 meeting Murray's
+    conditions (the message names which)."""

@@ -523,6 +523,7 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "c": lambda c: [0], "D": lambda c: {"x": _x(c)}, "printed": lambda c: _x(c), "computed": lambda c: _x(c),
     "example": lambda c: "test", "expected": lambda c: _x(c), "status": lambda c: "agrees",
     "unknowns": lambda c: [_x(c)], "what": lambda c: "x", "m": lambda c: 2, "k": lambda c: 0, "a_int": lambda c: 0,
+    "candidates": lambda c: list(c.eqs.u),
     "degree": lambda c: 1, "rank": lambda c: 1, "form": lambda c: "lagrange", "n_steps": lambda c: 2,
     "q0": lambda c: [0.0, 0.0, 0.1], "qd0": lambda c: [0.5, 0.0, 0.2], "h": lambda c: 0.01,
     "y0": lambda c: c.y0, "t_span": lambda c: (0.0, 0.05), "grid": lambda c: {"m": [1.0]},
@@ -542,11 +543,19 @@ ARGS: dict[str, Callable[[Ctx], Any]] = {
     "exact": lambda c: True, "vector": lambda c: [1, 0, 0], "E": lambda c: np.zeros((3, 3)),
     "condition": lambda c: c.space.q[0] > 0, "digits": lambda c: 60,
     "matrices": lambda c: {"A": c.matrix}, "directory": lambda c: tempfile.mkdtemp(prefix="geonh_boundary_dir_"),
-    "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
+    "z": lambda c: list(c.space.q), "duration": lambda c: 0.1, "field": lambda c: c.field, "weights": lambda c: [1, 1, 2], "up_to": lambda c: 2,
+    "plan": lambda c: [g.control.Segment(0.1, 0.1, 0.1)], "z0": lambda c: [0.0, 0.0, 0.0],
+    "zf": lambda c: [0.1, 0.0, 0.0], "segments": lambda c: [(c.field, 0.1)], "qf": lambda c: [0.1, 0.0, 0.0],
+    "Z": lambda c: c.field, "name": lambda c: "x", "step_limit": lambda c: None, "time_limit": lambda c: None, "method": lambda c: "RK45", "source": lambda c: c.traj, "integral": lambda c: c.eqs.system.T, "d_symbols": lambda c: {},
 }
 
 _B = "geonh.models.bicycle."
 _SX = lambda c: [c.constraint]  # noqa: E731 - the sleigh's constraint, as an expression
+
+
+def _qqd(c):
+    """The sleigh's consistent state as (q, q̇) numbers (the vakonomic comparison's y0)."""
+    return [float(c.qstate[s]) for s in (*c.space.q, *c.space.qd)]
 
 
 def _on_motion_tuple(c):
@@ -602,6 +611,8 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
         "form": lambda c: "custom", "u": lambda c: list(c.eqs.u), "ud": lambda c: list(c.eqs.ud),
         "kinematics": lambda c: list(c.eqs.kinematics), "speeds": lambda c: list(c.eqs.speeds)},
     "geonh.equations.base.Equations.linearize": {"operating_point": lambda c: c.operating_point},
+    "geonh.analysis.vakonomic.vakonomic_multiplier": {"y0": _qqd},
+    "geonh.analysis.vakonomic.compare_vakonomic": {"y0": _qqd, "mu0": lambda c: [0.5]},
     "geonh.analysis.linearize.linearize": {"operating_point": lambda c: c.operating_point},
     "geonh.analysis.linearize.eigenvalues": {"A": lambda c: sp.Matrix([[0, 1], [-1, 0]])},
     "geonh.analysis.linearize.state_generator": {"components": lambda c: c.sleigh_generators[2]},
@@ -666,6 +677,9 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.app.plotting.bicycle_figure": {"speeds": lambda c: [1.0]},
     "geonh.app.plotting.eigenvalues_figure": {"values": lambda c: [1.0]},
     "geonh.analysis.conserved.IntegralSearch.contains": {},
+    "geonh.testing.properties.transpositional_relations": {"obj": lambda c: c.setting},
+    "geonh.testing.properties.same_motion": {"form_a": lambda c: "voronets", "form_b": lambda c: "lagrange"},
+    "geonh.testing.properties.first_integral": {"F": lambda c: c.system.T},
     _B + "basu_mandal_accelerations": {"model": lambda c: c.bicycle, "eqs": lambda c: c.bicycle_eqs},
     _B + "benchmark_matrices": {"equations": lambda c: c.bicycle_eqs},
     _B + "basu_mandal_state": {"model": lambda c: c.bicycle},
@@ -707,11 +721,15 @@ OVERRIDES.update({
     **{_C + "connection." + name: {"acs": lambda c: _control(c, "acs"), "point": lambda c: _control(c, "q")}
        for name in ("configuration_accessibility", "configuration_controllability", "kinematic_controllability")},
     _C + "connection.decoupling_fields": {"acs": lambda c: _control(c, "acs")},
+    # a model with force symbols, so that the inputs and the point are read (the sleigh has none)
+    "geonh.app.controls.control_inputs": {"model": lambda c: models.get("planar-body-thruster")},
+    "geonh.app.controls.control_verdicts": {"model": lambda c: models.get("planar-body-thruster")},
 })
 
 #: instances on which to call the methods of each class
 INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.kernel.space.ConfigurationSpace": lambda c: c.space,
+    "geonh.control.steering.Segment": lambda c: g.control.Segment(0.1, 0.1, 0.1),
     "geonh.kernel.fields.VectorField": lambda c: c.field,
     "geonh.kernel.forms.Form": lambda c: c.oneform,
     "geonh.kernel.forms.OneForm": lambda c: c.oneform,

@@ -39,6 +39,8 @@ BUILTIN_EXCEPTIONS = frozenset(name for name, obj in vars(builtins).items()
 #: built-in classes a raise may name, with where and why
 PROTOCOL_BUILTINS = {
     "SystemExit": "the exit status of the command line (`python -m geonh`, geonh.cli.main)",
+    "AssertionError": ("a failed property of geonh.testing.properties: what pytest and hypothesis report as a "
+                       "test failure (only that module may raise it: test_assertion_error_only_in_properties)"),
 }
 
 #: classes defined in geonh that a raise may use although they are not GeonhErrors: the reason,
@@ -53,6 +55,7 @@ NOT_ERRORS = {
     "_TaskTimeout": ("a sweep task's time limit inside the worker thread", True),
     "_Singular": ("a declaration's expression has no finite value at one random point: try another", True),
     "_CompiledUnavailable": ("symengine cannot compile these equations: linearize takes the 60-digit route", True),
+    "_PointRoute": ("the integral search cannot solve the rates at a sample point: the expression route instead", True),
     "_Unsortable": ("a node the memoized sort key cannot rank: sympy's Basic.compare orders it instead", True),
 }
 
@@ -255,3 +258,17 @@ def test_what_the_rule_allows():
     namespace: dict = {}
     exec(compile(allowed, "allowed", "exec"), namespace)  # noqa: S102 - the fixed snippet above
     assert offences(allowed, "allowed", namespace) == []
+
+
+def test_assertion_error_only_in_properties():
+    """AssertionError is the protocol of :mod:`geonh.testing.properties` (a property that fails) and
+    of no other module: elsewhere a wrong input or state is a geonh error."""
+    offenders = []
+    for module, path in _sources():
+        if module == "geonh.testing.properties":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and node.exc is not None and _last_name(
+                    node.exc.func if isinstance(node.exc, ast.Call) else node.exc) == "AssertionError":
+                offenders.append(f"{module}:{node.lineno}")
+    assert not offenders, offenders

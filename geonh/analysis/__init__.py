@@ -12,6 +12,8 @@
 * :mod:`~geonh.analysis.advisor` — which frame gives the smallest equations;
 * :mod:`~geonh.analysis.certificate` — do two sets of equations give the same motion
   (``same_motion``, ``certify_forms``)?
+* :mod:`~geonh.analysis.vakonomic` — vakonomic against nonholonomic motions
+  (``vakonomic_coincides``, ``vakonomic_multiplier``, ``compare_vakonomic``).
 
 This floor lies above the equations and the numerics (it imports from the kernel,
 transposition, systems, equations and numerics only) and below the models, the sources and
@@ -22,6 +24,8 @@ from .advisor import FrameAdvice, FrameCandidate, advise_frame, equation_size
 from .hamiltonization import Hamiltonization, InvariantMeasure, hamiltonize, invariant_measure
 from .integrals import is_integral, rates, time_derivative
 from .certificate import Certificate, certify_forms, same_motion
+from .vakonomic import (Coincidence, MotionComparison, MultiplierSearch, compare_vakonomic, vakonomic_coincides,
+                        vakonomic_multiplier)
 from .steady import (SteadyMotion, Stability, StabilityBoundary, eigenvalue_diagram, stability_boundary,
                      steady_motions)
 from .conserved import (
@@ -33,6 +37,7 @@ from .conserved import (
                         check_symmetry,
                         conserved_momenta,
                         energy_integral,
+                        integrating_factor_integrals,
                         jacobi_integral,
                         momentum_map,
                         polynomial_first_integrals,
@@ -45,5 +50,7 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues",
            "is_integral", "rates", "time_derivative", "Certificate", "certify_forms", "same_motion",
            "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
-           "polynomial_first_integrals", "verify_along", "SteadyMotion", "Stability", "StabilityBoundary",
-           "eigenvalue_diagram", "stability_boundary", "steady_motions"]
+           "integrating_factor_integrals", "polynomial_first_integrals", "verify_along", "Coincidence",
+           "MultiplierSearch", "MotionComparison", "vakonomic_coincides", "vakonomic_multiplier", "compare_vakonomic",
+           "SteadyMotion", "Stability", "StabilityBoundary", "eigenvalue_diagram", "stability_boundary",
+           "steady_motions"]

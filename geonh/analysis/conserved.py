@@ -78,6 +78,7 @@ from ..equations.base import Equations
 from .integrals import rates as _rates
 from .integrals import expression_in, rate_vanishes, time_derivative
 from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SpaceMismatchError
+from ..kernel.distributions import potential
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
     generic_rank,
@@ -97,7 +98,7 @@ from ..kernel.parsing import as_sequence, sympy_of
 
 __all__ = ["Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
-           "polynomial_first_integrals", "verify_along"]
+           "integrating_factor_integrals", "polynomial_first_integrals", "verify_along"]
 
 
 class SymmetryError(GeonhError, ValueError):
@@ -703,31 +704,77 @@ def _as_generators(e, gens: dict) -> sp.Expr:
     return e.xreplace(rep) if rep else e
 
 
-def _point_rows(P, grads, Kp, xp, u, gens) -> list[list[sp.Expr]]:
+class _PointRoute(Exception):
+    """The rates cannot be solved at a sample point (singular or non-square mass matrix): the
+    search takes the expression route instead (caught in :func:`_point_rows`'s caller)."""
+
+
+def _field_solve(M: list[list], b: list) -> list:
+    """x with M x = b over a field (Gaussian elimination, first non-zero pivot); ``_PointRoute``
+    when M is singular."""
+    n = len(b)
+    A = [list(M[i]) + [b[i]] for i in range(n)]
+    for c in range(n):
+        piv = next((r for r in range(c, n) if A[r][c] != 0), None)
+        if piv is None:
+            raise _PointRoute("singular mass matrix at the sample point")
+        A[c], A[piv] = A[piv], A[c]
+        inv = 1 / A[c][c]
+        A[c] = [e * inv for e in A[c]]
+        for r in range(n):
+            if r != c and A[r][c] != 0:
+                f = A[r][c]
+                A[r] = [e - f * p for e, p in zip(A[r], A[c])]
+    return [A[i][n] for i in range(n)]
+
+
+def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[list[sp.Expr]]:
     """Rows of the linear system at one sample point: for every monomial in the speeds (and in
-    the unknowns of P.fresh), its coefficient in each İ_k.  Arithmetic in sympy's rational
-    function field over (speeds, parameters) — much faster than expand/together — with the
-    expression route as the fallback."""
+    the unknowns of P.fresh), its coefficient in each İ_k = ∂_t φ_k + ∂_q φ_k·K + ∂_u φ_k·u̇.
+
+    Arithmetic in sympy's rational function field over (speeds, parameters), the rates u̇
+    solved there from the mass matrix and forcing at the point (``Mp``, ``Fp``: small
+    expressions; converting the LU-solved rates instead costs ~90 % of a search on a rolling
+    body).  ``fix``: values for every symbol other than the speeds (the parameters at a random
+    rational point, and the generators of functions of the parameters): the rows come out
+    with rational entries, for the rank decisions.  The expression route (with ``rates``, a
+    callable giving u̇ at the point) is the fallback."""
     gens_u = list(u) + list(P.fresh.values())
     pieces = []
     for g_t, g_q, g_u in grads:
         pieces.append((P(g_t), [P(gq) for gq in g_q], [P(gu) for gu in g_u]))
-    exprs = Kp + xp + [e for a, bq, bu in pieces for e in [a, *bq, *bu]]
+    flat = [e for a, bq, bu in pieces for e in [a, *bq, *bu]]
+    exprs = Kp + [e for row in (Mp or []) for e in row] + Fp + flat
     rep = {}
     for e in exprs:
-        for a in sympy_of(e).atoms(sp.Function):
+        for a in sympy_of(e).atoms(sp.Function, sp.Pow):
+            if isinstance(a, sp.Pow) and (a.exp.is_Integer or a.free_symbols & set(gens_u)):
+                continue
             if a not in gens:
                 gens[a] = sp.Dummy(f"g{len(gens)}")
             rep[a] = gens[a]
     syms = set(gens_u)
     for e in exprs:
         syms |= sympy_of(e).xreplace(rep).free_symbols
-    order = gens_u + sorted(syms - set(gens_u), key=sp.default_sort_key)
+    if fix is not None:
+        vals = fix(sorted(syms - set(gens_u), key=sp.default_sort_key))
+        order = gens_u
+    else:
+        vals = {}
+        order = gens_u + sorted(syms - set(gens_u), key=sp.default_sort_key)
     try:
         F, *_ = sp.field(order, sp.QQ)
-        conv = lambda e: F.from_expr(sympy_of(e).xreplace(rep))
+        cache: dict = {}
+
+        def conv(e):
+            e = sympy_of(e)
+            if e not in cache:
+                cache[e] = F.from_expr(e.xreplace(rep).xreplace(vals) if vals else e.xreplace(rep))
+            return cache[e]
         Kf = [conv(k) for k in Kp]
-        xf = [conv(x) for x in xp]
+        if Mp is None:
+            raise _PointRoute("no square mass matrix: the expression route")
+        xf = _field_solve([[conv(e) for e in row] for row in Mp], [conv(f) for f in Fp])
         nu = len(gens_u)
         out_polys = []
         for a, bq, bu in pieces:
@@ -753,8 +800,9 @@ def _point_rows(P, grads, Kp, xp, u, gens) -> list[list[sp.Expr]]:
             out_polys.append(polys)
         monos = set().union(*[set(p) for p in out_polys])
         return [[p.get(m, sp.S.Zero) for p in out_polys] for m in sorted(monos)]
-    except (ValueError, sp.PolynomialError, sp.CoercionFailed):
+    except (_PointRoute, ValueError, sp.PolynomialError, sp.CoercionFailed):
         pass
+    xp = rates() if rates is not None else []
     vals = []
     for a, bq, bu in pieces:
         e = a + sum((gq * k for gq, k in zip(bq, Kp) if gq != 0), sp.S.Zero)
@@ -769,7 +817,12 @@ def _point_rows(P, grads, Kp, xp, u, gens) -> list[list[sp.Expr]]:
         e = sp.expand(nmr * sp.cancel(L / d)) if nmr != 0 else sp.S.Zero
         by_monomial.append(sp.Poly(e, *gens_u).as_dict() if e != 0 else {})
     monos = set().union(*[set(p.keys()) for p in by_monomial])
-    return [[_as_generators(p.get(m, sp.S.Zero), gens) for p in by_monomial] for m in sorted(monos)]
+    rows = [[_as_generators(p.get(m, sp.S.Zero), gens) for p in by_monomial] for m in sorted(monos)]
+    if fix is not None:
+        syms2 = set().union(*[sympy_of(e).free_symbols for row in rows for e in row]) - set(gens_u)
+        v2 = fix(sorted(syms2, key=sp.default_sort_key))
+        rows = [[sympy_of(e).xreplace(v2) for e in row] for row in rows]
+    return rows
 
 
 def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: Sequence = (),
@@ -805,7 +858,6 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             if b.free_symbols & (set(S.coords) | set(eqs.u)) and b not in basis:
                 basis.append(b)
     extras = [expression_in(eqs, e, "an extra candidate") for e in as_sequence(extra, "extra")]
-    rates = _rates(eqs)
     system = eqs.system
     V = getattr(system, "V", 0)
     if include_potential and degree >= 2 and V != 0:
@@ -813,6 +865,8 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
     for e in extras:
         if e not in basis:
             basis.append(e)
+    if eqs.lam_vec:
+        _rates(eqs)          # raises: first integrals need equations without multipliers
     if not basis:
         return IntegralSearch(eqs, (), ())
     N = len(basis)
@@ -827,46 +881,77 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         g_u = [sp.diff(b, v) for v in u]
         grads.append((g_t, g_q, g_u))
     rng = random.Random(seed)
-    rows: list[list[sp.Expr]] = []
     complete = True
-    # rank at random parameter values decides which rows to keep
+    # the rank decisions (which rows, the null space's dimension and support) at one random
+    # rational point of the parameters: rows over ℚ, cheap; exact rows over ℚ(parameters) only
+    # where an integral exists, on its support, at as few sample points as it takes
     num_rng = random.Random(seed + 1)
     num_pt: dict = {}
-    gens: dict = {}          # functions of the parameters alone (sin α, ...) → field generators
+    gens: dict = {}          # functions of the parameters alone (sin α, √m, ...) → field generators
+
+    def fix(symbols):
+        new = [s_ for s_ in symbols if s_ not in num_pt]
+        if new:
+            num_pt.update(random_values(num_rng, new, span=GENERIC_SPAN))
+        return {s_: num_pt[s_] for s_ in symbols}
+
+    n_u = len(u)
+    M_full = eqs.mass_matrix
+    square = M_full.shape == (n_u, n_u)
+    rate_exprs: list = []
+
+    def lazy_rates(P):
+        def get():
+            if not rate_exprs:
+                rate_exprs.extend(_rates(eqs))
+            return [P(x) for x in rate_exprs]
+        return get
+
+    def rows_at(P, numeric):
+        Kp = [P(k) for k in K]
+        Mp = [[P(M_full[i, j]) for j in range(n_u)] for i in range(n_u)] if square else None
+        Fp = [P(f) for f in eqs.forcing] if square else []
+        return _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix if numeric else None, lazy_rates(P))
+
+    points: list = []
+    num_rows: list[list] = []
     echelon = Echelon(exact=True)
-    rank = 0
     stale = 0
     for _ in range(max_points):
         P = _Point(state, rng, {})
-        Kp = [P(k) for k in K]
-        xp = [P(x) for x in rates]
+        points.append(P)
+        new_rows = rows_at(P, True)
         complete = complete and not P.incomplete
-        new_rows = _point_rows(P, grads, Kp, xp, u, gens)
         grown = False
         for row in new_rows:
             if all(e == 0 for e in row):
                 continue
-            if echelon.add(list(_at_point([row], num_pt, num_rng).row(0))):
-                rank += 1
-                rows.append(row)
+            if echelon.add(list(row)):
+                num_rows.append(row)
                 grown = True
         stale = 0 if grown else stale + 1
-        if rank == N or stale >= 3:
+        if echelon.rank == N or stale >= 3:
             break
-    # null space: first at the random parameter point (exact rationals) — its dimension, and
-    # the support of the integrals; then exactly over ℚ(parameters) on the support only
     back = {v: k for k, v in gens.items()}
-    if rows:
-        num = DomainMatrix.from_Matrix(_at_point(rows, num_pt, num_rng)).to_field()
+    if num_rows:
+        num = DomainMatrix.from_Matrix(sp.Matrix(num_rows)).to_field()
         null_num = num.nullspace().to_Matrix()
         if null_num.rows == 0:
             vecs: list = []
         else:
             support = [j for j in range(N) if any(null_num[i, j] != 0 for i in range(null_num.rows))]
-            sub = [[row[j] for j in support] for row in rows]
-            keep = _independent_at(sub, num_pt, num_rng)
-            dM = DomainMatrix.from_list_sympy(len(keep), len(support), [sub[i] for i in keep]).to_field()
-            null = dM.nullspace().to_Matrix().tolist() if keep else [
+            target = len(support) - null_num.rows
+            sub: list[list] = []
+            sub_echelon = Echelon(exact=True)
+            for P in points:
+                if sub_echelon.rank >= target:
+                    break
+                for row in rows_at(P, False):
+                    r = [row[j] for j in support]
+                    if sub_echelon.rank < target and sub_echelon.add(list(_at_point([r], num_pt, num_rng).row(0))):
+                        sub.append(r)
+            dM = DomainMatrix.from_list_sympy(len(sub), len(support), sub).to_field()
+            null = dM.nullspace().to_Matrix().tolist() if sub else [
                 [sp.S.One if i == j else sp.S.Zero for i in range(len(support))] for j in range(len(support))]
             vecs = []
             for vec in null:
@@ -876,6 +961,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
                 vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
+    rates = rate_exprs or _rates(eqs)
     found, dropped = [], []
     for vec in vecs:
         coeffs = _clear_denominators([sp.factor(c) for c in vec])
@@ -888,6 +974,112 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         else:
             dropped.append(I)
     return IntegralSearch(eqs, tuple(basis), tuple(found), complete, tuple(dropped))
+
+
+def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -> sp.Expr | None:
+    """f(shape) with d/dt (f·L) ≡ 0 along ``eqs``, or None (:func:`integrating_factor_integrals`)."""
+    S = eqs.space
+    u = list(eqs.u)
+    K = list(eqs.kinematics)
+    # L̇ = ∂_t L + ∂_q L·K + ∂_u L·M⁻¹F = ∂_t L + ∂_q L·K + ρ·F with Mᵀρ = ∂_u L (one small
+    # solve instead of the rates M⁻¹F): a polynomial in u
+    lam = sp.Matrix([sp.diff(L, v) for v in u])
+    rho = lu_solve(eqs.mass_matrix.T, lam, what=f"{eqs.form} mass matrix (transposed)")
+    Ldot = sp.diff(L, S.t) if S.t is not None else sp.S.Zero
+    Ldot += sum((sp.diff(L, q) * k for q, k in zip(S.q, K) if L.has(q)), sp.S.Zero)
+    Ldot += sum((r * f for r, f in zip(rho, eqs.forcing) if r != 0), sp.S.Zero)
+    # ġ = Σ_s G_s K_s: L̇ + L·ġ ≡ 0 coefficient by coefficient of the monomials in u, linear in G
+    Ks = [K[list(S.q).index(c)] for c in shape]
+    try:
+        P0 = sp.Poly(sp.expand(Ldot), *u)
+        PL = [sp.Poly(sp.expand(L * k), *u) for k in Ks]
+    except sp.PolynomialError:
+        return None
+    monos = sorted(set(P0.as_dict()) | set().union(*[set(p.as_dict()) for p in PL]))
+    A = sp.Matrix([[p.as_dict().get(m, sp.S.Zero) for p in PL] for m in monos]) if PL else sp.zeros(len(monos), 0)
+    b = sp.Matrix([-P0.as_dict().get(m, sp.S.Zero) for m in monos])
+    G = [sp.S.Zero] * len(shape)
+    if shape and A.rows:
+        cols = independent_rows(A.T)
+        Ac = A.extract(list(range(A.rows)), cols)
+        rows = independent_rows(Ac)
+        if rows:
+            sol = lu_solve(Ac.extract(rows, list(range(len(cols)))), b.extract(rows, [0]), what="integrating factor")
+            for j, c in enumerate(cols):
+                G[c] = sp.cancel(sp.together(sol[j]))
+    # consistency: every coefficient (the rows not used, the monomials L does not reach)
+    if not all(is_zero(sum((A[i, j] * G[j] for j in range(len(shape))), sp.S.Zero) - b[i]) for i in range(len(monos))):
+        return None
+    if all(g == 0 for g in G):
+        return sp.S.One
+    # closed (∂_i G_j = ∂_j G_i), then a potential g: f = e^g
+    n = len(shape)
+    if not all(is_zero(sp.diff(G[j], shape[i]) - sp.diff(G[i], shape[j])) for i in range(n) for j in range(i + 1, n)):
+        return None
+    g = potential(G, shape)
+    if g is None:
+        return None
+    f = sp.Mul(*[sp.exp(t) for t in sp.Add.make_args(sp.expand_log(g, force=False))])
+    return sp.Mul(*[sp.Pow(_trigsimp_if_shorter(b_), e_) for b_, e_ in (t.as_base_exp() for t in sp.Mul.make_args(f))])
+
+
+def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = None, *,
+                                 coordinates: Sequence | None = None) -> IntegralSearch:
+    """First integrals I = f(q)·L(q, u), L linear in the speeds and f an unknown function of
+    the coordinates (an integrating factor), for each L of ``candidates`` (default: each speed
+    u_k of ``eqs``, a form without multipliers).
+
+    İ = f (L̇ + L ġ) with f = e^g, so I is an integral iff L̇ = −L·ġ: L̇ (a polynomial in u,
+    quadratic for mechanical forces) is L times the linear form −ġ = −Σ_s ∂_s g K_s(q, u).
+    Matching the coefficients of the monomials of u gives a linear system A(q) ∇g = b(q) for
+    the gradient of g in the ``coordinates`` s (default: those on which the mass matrix, the
+    forcing and L depend — the shape of a system with symmetry); it is solved at the generic
+    point (independent rows, LU), every coefficient checked, ∇g checked closed and integrated
+    (:func:`~geonh.kernel.distributions.potential`: logarithms first, so algebraic factors
+    f = Π p_k^{c_k} come out as such).  Each I = f·L is verified along the equations at the
+    generic point before it is returned.
+
+    Routh's sphere (a ball whose centre of mass lies off its centre on the symmetry axis,
+    rolling on a plane) gives Routh's integral ω₃·√(AC + mA⟨s, s⟩ + m(C − A)⟨s, e₃⟩²), s the
+    vector from the contact point to the centre of mass: algebraic, not polynomial (Routh,
+    *Advanced Rigid Dynamics* 1884, § 243; Borisov & Mamaev, Regul. Chaotic Dyn. 7 (2002) 177).
+    Returns an :class:`IntegralSearch` whose ``ansatz`` are the L's; ``complete`` is False (a
+    candidate without a factor in closed form is only "none found")."""
+    if not isinstance(eqs, Equations):
+        raise DimensionError(f"expected Equations, got {type(eqs).__name__}")
+    rates = _rates(eqs)          # raises for forms with multipliers
+    S = eqs.space
+    u = list(eqs.u)
+    Ls = list(u) if candidates is None else [expression_in(eqs, c, "a candidate L") for c in
+                                             as_sequence(candidates, "candidates")]
+    for L in Ls:
+        if not all(sp.diff(L, v, 2) == 0 for v in u) or any(sp.diff(L, v, w) != 0 for v in u for w in u):
+            raise NotLinearError(f"the candidate {L} is not linear in the speeds {u}")
+        if not is_zero(L.xreplace({v: 0 for v in u})):
+            raise NotLinearError(f"the candidate {L} has a part free of the speeds; L must be linear in {u}")
+    if coordinates is None:
+        shape = None
+    else:
+        shape = [c if isinstance(c, sp.Symbol) else S.coordinate(c) for c in as_sequence(coordinates, "coordinates")]
+        for c in shape:
+            if c not in S.q:
+                raise SpaceMismatchError(f"{c} is not a coordinate of {S!r}")
+    found, dropped = [], []
+    for L in Ls:
+        if shape is None:
+            free = eqs.mass_matrix.free_symbols.union(*[sympy_of(f).free_symbols for f in eqs.forcing], L.free_symbols)
+            sh = [q for q in S.q if q in free]
+        else:
+            sh = shape
+        f = _integrating_factor(eqs, L, sh, rates)
+        if f is None:
+            continue
+        I = f * L
+        if is_zero(time_derivative(eqs, I, rates)):
+            found.append(I)
+        else:
+            dropped.append(I)
+    return IntegralSearch(eqs, tuple(Ls), tuple(found), False, tuple(dropped))
 
 
 def _at_point(rows: list[list], pt: dict, rng: random.Random) -> sp.Matrix:

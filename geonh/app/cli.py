@@ -12,6 +12,7 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 ``geonh certify MODEL``    every applicable form against Lagrange's, by the certificate
 ``geonh simulate MODEL``   integrate the equations (--t, --param, --init, --plot FILE)
 ``geonh linearize MODEL``  A and eigenvalues about an operating point (--at, --speed, --sweep, --generator)
+``geonh control MODEL``    control verdicts with witnesses: LARC, Sussmann, symmetric products (--inputs, --at)
 ``geonh report MODEL``     one self-contained HTML page (-o FILE): math as MathML, plots as PNG
 ``geonh audit``            the seeds' numbered formulas: printed, computed, verdict (--source)
 =========================  ==================================================================
@@ -816,6 +817,70 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, generat
     return 0
 
 
+# -- control ----------------------------------------------------------------------------------------------------------
+def _verdict_json(v) -> dict:
+    return {"question": v.question, "holds": v.holds, "final": v.final, "rank": v.rank, "dim": v.dim,
+            "reason": v.reason, "source": v.source, "legend": v.legend,
+            "witness": [{"name": n, "value": [str(c) for c in vals]} for n, vals in zip(v.witness, v.values)],
+            "seconds": v.seconds}
+
+
+@cli.command("control")
+@click.argument("model")
+@click.option("--inputs", default=None, metavar="NAME,...",
+              help="mechanical models: the inputs, force symbols of the model or coordinates (a force or torque "
+                   "along it); default: the model's force symbols")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE",
+              help="the configuration decided at: a coordinate's value (repeatable; default 0, speeds 0)")
+@click.option("--no-connection", is_flag=True, default=False,
+              help="mechanical models: skip the verdicts of the affine connection form")
+@_fmt_option
+@click.pass_context
+def control_cmd(ctx, model, inputs, at, no_connection, fmt):
+    """Control verdicts of MODEL with their witnesses: for a kinematic model the growth vector and
+    the LARC (Chow–Rashevskii); for a mechanical model with inputs the LARC and Sussmann's
+    condition at rest, then configuration accessibility and controllability and kinematic
+    controllability (affine connection form, when every force is an input).  Exit 1 if a
+    verdict does not hold."""
+    from .controls import control_verdicts
+    fmt = _fmt(ctx, fmt)
+    names = None
+    if inputs is not None:
+        names = [n.strip() for n in inputs.split(",")]
+        if not all(names):
+            raise InputError(f"--inputs {_clip(inputs)!r}: write NAME,NAME,...")
+    op = _pairs(at, "--at")
+    mdl = load_model(model)
+    with _about(mdl):
+        with progress("control verdicts"):
+            rep = control_verdicts(mdl, names, op, connection=not no_connection)
+    ok = all(v.holds for v in rep.verdicts)
+    if fmt == "json":
+        _emit({"model": rep.model, "kind": rep.kind, "inputs": list(rep.inputs),
+               "point": {k: str(v) for k, v in rep.point.items()},
+               "growth_vector": list(rep.growth) if rep.growth else None,
+               "verdicts": [_verdict_json(v) for v in rep.verdicts],
+               "skipped": [{"verdict": a, "reason": b} for a, b in rep.skipped]})
+        return 0 if ok else 1
+    if fmt == "latex":
+        click.echo(r"\begin{tabular}{lll}")
+        for v in rep.verdicts:
+            answer = "holds" if v.holds else ("fails" if v.final else "undecided")
+            click.echo(rf"{_tex_text(v.question)} & {answer} & {_tex_text(', '.join(v.witness))} \\")
+        click.echo(r"\end{tabular}")
+        return 0 if ok else 1
+    at_text = ", ".join(f"{k}={v}" for k, v in rep.point.items())
+    click.echo(f"{rep.model}: {rep.kind} model, inputs {', '.join(rep.inputs)}; at ({at_text})")
+    if rep.growth:
+        click.echo(f"growth vector: ({', '.join(map(str, rep.growth))})")
+    for v in rep.verdicts:
+        click.echo(str(v))
+        click.echo(f"  ({v.seconds:.2f} s)")
+    for what, why in rep.skipped:
+        click.echo(f"not decided: {what}: {why}")
+    return 0 if ok else 1
+
+
 # -- report -----------------------------------------------------------------------------------------------------------
 @cli.command("report")
 @click.argument("model")
@@ -826,14 +891,18 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, generat
 @click.option("--form", default=None, help="equation form shown (default boltzmann-hamel, or lagrange)")
 @click.option("--certify/--no-certify", default=None,
               help="include the cross-form certificate (default: unless the model is big)")
+@click.option("--control/--no-control", default=None,
+              help="include the control verdicts with the model's own inputs (default: kinematic models and "
+                   "small mechanical ones with force symbols)")
 @click.pass_context
-def report_cmd(ctx, model, output, t_end, form, certify):
-    """Write one self-contained HTML page on MODEL: system, frame, equations, certificate, plots."""
+def report_cmd(ctx, model, output, t_end, form, certify, control):
+    """Write one self-contained HTML page on MODEL: system, frame, equations, certificate, control
+    verdicts, plots."""
     real = check_output(output, "-o/--output", model_inputs(model))
     mdl = load_model(model)
     with _about(mdl):
         page = report_html(mdl, certify=certify, simulate_t=t_end, form=form, progress=progress,
-                           warn=lambda w: _say(f"geonh: warning: {w}"))
+                           warn=lambda w: _say(f"geonh: warning: {w}"), control=control)
     write_output(real, output, lambda fh: fh.write(page.encode("utf-8")))
     click.echo(f"report on {mdl.name} written to {output} ({len(page) // 1024} KiB)")
     return 0

@@ -2,7 +2,7 @@
 
 :func:`report_html` builds one page from the results of :mod:`geonh.app.workbench` — system,
 frame and structure coefficients, growth vector, equations of motion in every certified form,
-the cross-form certificate and a simulation — with the mathematics as MathML and the plots
+the cross-form certificate, the control verdicts (:mod:`geonh.app.controls`) and a simulation — with the mathematics as MathML and the plots
 (:mod:`geonh.app.plotting`, when matplotlib is installed) as inline base64 PNG: no scripts, no
 files beside it, nothing loaded from the network.  :mod:`geonh.app.cli` writes it to a file;
 errors are those of the workbench.
@@ -44,6 +44,7 @@ from ..errors import BudgetExceededError, GeonhError
 from ..kernel import display
 from ..systems import MechanicalSystem, analyze_constraints
 from . import workbench
+from .controls import ControlReport, control_verdicts
 from .workbench import FrameView, GrowthView, Progress, Session, SimulationRun, for_display, quiet
 
 #: U+2212, the minus sign of typeset numbers and formulas
@@ -297,6 +298,41 @@ def _growth_view(grown: GrowthView) -> str:
 
 
 @html.register
+def _control(rep: ControlReport) -> str:
+    rows = [{"question": v.question, "answer": "holds" if v.holds else ("fails" if v.final else "not decided"),
+             "witness": [(n, ", ".join(str(c) for c in vals)) for n, vals in zip(v.witness, v.values)],
+             "reason": v.reason, "legend": v.legend, "source": v.source, "seconds": v.seconds}
+            for v in rep.verdicts]
+    return render("control.html", inputs=", ".join(rep.inputs), point=", ".join(f"{k} = {v}" for k, v in rep.point.items()),
+                  growth=_growth_text(rep.growth) if rep.growth else None, verdicts=rows, skipped=rep.skipped)
+
+
+#: the report's control section is automatic for mechanical models of at most this many coordinates
+CONTROL_MAX_COORDINATES = 3
+
+
+def _control_section(model, asked: "_Asked") -> Iterator[str]:
+    """The control verdicts (:func:`~geonh.app.controls.control_verdicts`) with the model's own
+    inputs: always for a kinematic model, for a mechanical one with force symbols when asked
+    (``control=True``) or, by default, when it has at most ``CONTROL_MAX_COORDINATES``
+    coordinates (the symmetric products of bigger systems take minutes)."""
+    want = asked.control
+    if want is False:
+        return
+    if model.kind == "mechanical" and want is None and model.space.n > CONTROL_MAX_COORDINATES:
+        return
+    try:
+        rep = control_verdicts(model)
+    except BudgetExceededError:
+        raise
+    except GeonhError as e:
+        if want:
+            yield Markup('<h2>Control</h2><p class="note">no control verdicts: {}</p>').format(minus_signs(str(e)))
+        return
+    yield html(rep)
+
+
+@html.register
 def _equations(eqs: Equations) -> str:
     """M x = F row by row and the kinematics in one aligned block (without the rows that say
     q̇ = q̇: a speed that is a coordinate's velocity, as in Voronets' form), and their LaTeX,
@@ -352,6 +388,7 @@ class _Asked:
     progress: Progress
     warn: Callable[[str], None] | None
     session: Session
+    control: bool | None = None
 
 
 def _seed_page(model, asked: _Asked) -> Iterator[str]:
@@ -367,6 +404,12 @@ def _frame_page(model, asked: _Asked) -> Iterator[str]:
     """A kinematic model: its frame, structure coefficients and growth vector."""
     yield html(workbench.frame_view(model, progress=asked.progress, session=asked.session))
     yield html(workbench.growth_view(model, progress=asked.progress, session=asked.session))
+
+
+def _kinematic_page(model, asked: _Asked) -> Iterator[str]:
+    """A kinematic model: the frame page and the control section."""
+    yield from _frame_page(model, asked)
+    yield from _control_section(model, asked)
 
 
 def _mechanical_page(model, asked: _Asked) -> Iterator[str]:
@@ -387,6 +430,7 @@ def _mechanical_page(model, asked: _Asked) -> Iterator[str]:
     if certify:
         certs = workbench.certify_data(model, progress=progress, session=session)
         yield render("certificates.html", rows=[(n, html(c)) for n, c in certs.items()])
+    yield from _control_section(model, asked)
     if asked.simulate_t:
         yield Markup("<h2>Simulation, 0 &le; t &le; {}</h2>").format(number(asked.simulate_t))
         try:
@@ -405,19 +449,22 @@ def _mechanical_page(model, asked: _Asked) -> Iterator[str]:
 
 #: the sections of a model's page by its kind (:data:`geonh.models.KINDS`)
 PAGES: dict[str, Callable[[object, _Asked], Iterator[str]]] = {
-    "seed": _seed_page, "kinematic": _frame_page, "mechanical": _mechanical_page}
+    "seed": _seed_page, "kinematic": _kinematic_page, "mechanical": _mechanical_page}
 
 
 def report_html(model, *, certify: bool | None = None, simulate_t: float | None = 10.0,
                 form: str | None = None, progress: Progress = quiet,
-                warn: Callable[[str], None] | None = None, session: Session | None = None) -> str:
+                warn: Callable[[str], None] | None = None, session: Session | None = None,
+                control: bool | None = None) -> str:
     """The HTML page of `geonh report` (template ``report.html``): self-contained (MathML, no
     scripts; plots as base64 PNG).  ``certify``: include the cross-form certificate (None:
     unless the frame is big).  The simulation's warnings (an initial state projected onto the
     constraints, ...) are shown on the page and, if given, passed to ``warn`` too.
     ``session``: the run's derived results (default: a new one, so that the page derives each
-    form once)."""
-    asked = _Asked(certify, simulate_t, form, progress, warn, Session() if session is None else session)
+    form once).  ``control``: include the control verdicts with the model's own inputs
+    (None: for kinematic models, and mechanical ones with force symbols and at most
+    ``CONTROL_MAX_COORDINATES`` coordinates)."""
+    asked = _Asked(certify, simulate_t, form, progress, warn, Session() if session is None else session, control)
     sections = [Markup(s) for s in PAGES[model.kind](model, asked)]
     coordinates = Markup(", ").join(inline(s) for s in model.space.coords)
     return str(render("report.html", name=model.name, description=model.description, coordinates=coordinates,

@@ -10,7 +10,8 @@ way on purpose (:mod:`geonh.equations.independent`: Lagrange with multipliers, M
 raw form, Gibbs–Appell, Kane, Tzénoff I/II); forms for constraints nonlinear in the velocities
 (:mod:`~geonh.equations.nonlinear`), Gauss's principle (:mod:`~geonh.equations.gauss`), Hertz's
 representation (:mod:`~geonh.equations.hertz`) and Hamilton's principle
-(:mod:`~geonh.equations.hamilton`) complete the set.  :data:`FORMS` is the one registry of
+(:mod:`~geonh.equations.hamilton`) complete the set; the vakonomic (variational) equations,
+whose motions differ, are in :mod:`~geonh.equations.vakonomic`.  :data:`FORMS` is the one registry of
 forms for mechanical systems.
 
 This package derives equations and holds their type; what analyses finished equations
@@ -29,6 +30,7 @@ from .nonlinear import (appell, boltzmann_hamel_nonlinear, chetaev_lagrange, gib
 from .gauss import gauss, udwadia_kalaba
 from .hertz import hertz
 from .hamilton import hamilton_equations
+from .vakonomic import constraint_exterior, multiplier_transport, vakonomic, vakonomic_defect
 from .registry import FORMS, EquationForm, derive
 
 from ..moved import package_getattr
@@ -42,6 +44,7 @@ __all__ = [
     "appell", "chetaev_lagrange", "invert_quasi_velocities", "maggi_nonlinear", "reactions_at",
     "velocity_frame", "gibbs_appell_nonlinear", "boltzmann_hamel_nonlinear",
     "gauss", "udwadia_kalaba", "hertz", "hamilton_equations", "FORMS", "EquationForm", "derive",
+    "vakonomic", "vakonomic_defect", "multiplier_transport", "constraint_exterior",
 ]
 
 #: names that moved give a MovedError naming their new home (geonh.moved.MOVED)

@@ -305,7 +305,13 @@ class Codistribution:
         if Θ is not integrable and :class:`NotFoundError` if sympy finds no closed form.
         """
         if not self.is_integrable():
-            raise RankError("the codistribution is not integrable (Frobenius fails): no first integrals")
+            hidden = self.integrable_part().rank
+            raise RankError(
+                "the codistribution is not integrable (Frobenius fails): no first integrals" + (
+                    f"; its integrable part has rank {hidden}: hidden_integrals() gives its {hidden} "
+                    "first integral(s)" if hidden else
+                    "; its annihilator is bracket generating, so no function of q is constant on "
+                    "every admissible motion"))
         found: list[sp.Expr] = []
         dfs: list[OneForm] = []
 
@@ -334,6 +340,43 @@ class Codistribution:
             raise NotFoundError(
                 f"found {len(found)} of {self.rank} first integrals; sympy could not integrate the rest")
         return found
+
+    def integrable_part(self) -> "Codistribution":
+        """The largest integrable codistribution contained in Θ: the annihilator of the limit
+        D̄ of the derived flag of D = Θ^⊥ (the involutive closure of D).
+
+        D̄ is involutive, so D̄^⊥ ⊂ Θ is integrable (Frobenius); and an integrable Θ' ⊂ Θ has
+        an involutive annihilator containing D, hence containing D̄, so Θ' ⊂ D̄^⊥.  Its rank is
+        dim Q minus the last entry of the growth vector: the number of independent functions of
+        q that stay constant along every motion tangent to D (Chow–Rashevskii: none when D is
+        bracket generating).  Integrable Θ is returned unchanged.  Source: Bryant et al.,
+        *Exterior Differential Systems* (1991), ch. II § 1 (the derived system); Bloch 2003,
+        § 2.2 (the flag and the accessible submanifold)."""
+        if self.is_integrable():
+            return self
+        closure = self.annihilator().derived_flag()[-1]
+        if closure.rank == self.space.dim:
+            return Codistribution([], self.space)
+        # the fields of the flag: the brackets are formed symbolically (a flag that stops short
+        # of the whole space never holds lazy brackets)
+        M = sp.Matrix([list(X.components) for X in closure.basis])
+        forms = [OneForm(self.space, list(v)) for v in nullspace(M)]
+        return Codistribution(forms, self.space)
+
+    def hidden_integrals(self) -> list[sp.Expr]:
+        """First integrals of the integrable part of Θ (:meth:`integrable_part`): functions of q
+        constant along every motion that satisfies the constraints, also when Θ itself is not
+        integrable.  E.g. the differential-drive robot (wheels φ_R, φ_L of radius r on an axle
+        of half-length b): its flag grows (2, 3, 4) on 5 coordinates and stops, and the one
+        hidden integral is θ − r(φ_R − φ_L)/(2b), the heading read off the wheel angles.
+
+        Raises :class:`RankError` when there is none (the annihilator is bracket generating),
+        :class:`NotFoundError` when sympy finds no closed form for the integrable part."""
+        part = self.integrable_part()
+        if part.rank == 0:
+            raise RankError("the annihilator of the codistribution is bracket generating (its derived flag "
+                            "reaches every direction): no function of q is constant on every admissible motion")
+        return part.first_integrals()
 
     def holonomic_reduction(self, constants: Sequence[sp.Symbol] | None = None) -> list[dict]:
         """The holonomic form of an integrable codistribution: its first integrals set to

@@ -7,6 +7,7 @@ gives its one-line description without building it.  Kinds:
   (:class:`KinematicModel`, :mod:`geonh.models.kinematic`);
 * ``"mechanical"`` — a :class:`~geonh.systems.MechanicalSystem` with a recommended adapted
   frame and dependent coordinates (:class:`MechanicalModel`, :mod:`geonh.models.mechanical`);
+  the literature's test-bench systems (snakeboard, …) are in :mod:`geonh.models.literature`;
 * ``"seed"`` — the worked examples of the source papers (:class:`SeedModel`,
   :mod:`geonh.models.seeds`): constraints nonlinear in the velocities and Aumann's hidden
   holonomic constraint.
@@ -23,12 +24,12 @@ from typing import Callable, ClassVar, Union
 from ..errors import NotFoundError
 from ..kernel.space import ConfigurationSpace
 from ..systems.nonlinear import NonlinearSystem
-from . import bicycle, kinematic, mechanical, seeds
+from . import bicycle, kinematic, literature, mechanical, seeds
 from .kinematic import KinematicModel
 from .mechanical import MechanicalModel, trig_reduce
 
 __all__ = ["KinematicModel", "MechanicalModel", "SeedModel", "Model", "names", "get", "describe", "kind",
-           "kinematic", "mechanical", "seeds", "trig_reduce"]
+           "kinematic", "literature", "mechanical", "seeds", "trig_reduce"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ _REGISTRY: dict[str, _Entry] = {
     "rolling-disk": _Entry("kinematic", "vertical disk rolling without slipping on a plane (kinematics)",
                            kinematic.rolling_disk),
     "rigid-body": _Entry("kinematic", "body angular velocities on SO(3), z-x-z Euler angles", kinematic.rigid_body),
+    "kinematic-car": _Entry("kinematic", "front-wheel-steered car, rear axle reference point (kinematics)",
+                            kinematic.kinematic_car),
     **{f"{N}-trailer": _Entry("kinematic", f"unicycle pulling {N} on-axle trailers",
                               partial(kinematic.n_trailer, N)) for N in (1, 2, 3)},
     # mechanical
@@ -102,6 +105,25 @@ _REGISTRY: dict[str, _Entry] = {
                                       "inertias", partial(mechanical.dynamic_n_trailer, N)) for N in (1, 2)},
     "whipple-bicycle": _Entry("mechanical", "Whipple bicycle, Meijaard et al. 2007 benchmark (8 coordinates, 1 "
                               "holonomic and 4 rolling constraints)", bicycle.whipple_bicycle),
+    # mechanical, the literature's test bench (geonh.models.literature)
+    "snakeboard": _Entry("mechanical", "snakeboard: board on two steered wheel axles with a rotor (BKMM 1996)",
+                         literature.snakeboard),
+    "planar-body-thruster": _Entry("mechanical", "planar rigid body with a thruster offset h from its mass centre "
+                                   "(Lewis & Murray 1997)", literature.planar_body_thruster),
+    "differential-drive": _Entry("mechanical", "differential-drive robot: two driven wheels, mass centre b ahead of "
+                                 "the axle", literature.differential_drive),
+    "roller-racer": _Entry("mechanical", "roller racer: two bodies on wheel axles joined at a pivot (Krishnaprasad "
+                           "& Tsakiris)", literature.roller_racer),
+    "suslov": _Entry("mechanical", "Suslov's problem: rigid body with a fixed point and a zero body angular "
+                     "velocity component", literature.suslov),
+    "veselova": _Entry("mechanical", "Veselova's problem: rigid body with a fixed point, no spin about the vertical",
+                       literature.veselova),
+    "routh-sphere": _Entry("mechanical", "Routh's sphere: a ball with displaced mass centre rolling on a plane",
+                           literature.routh_sphere),
+    "rattleback": _Entry("mechanical", "rattleback: ellipsoid with misaligned inertia rolling on a plane (Garcia & "
+                         "Hubbard 1988)", literature.rattleback),
+    "spherical-robot": _Entry("mechanical", "spherical robot: a balanced ball driven by three internal rotors",
+                              literature.spherical_robot),
     # seeds
     "appell-hamel": _Entry("seed", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",
                            _seed("appell-hamel", "Appell-Hamel particle: z'^2 = a^2 (x'^2 + y'^2) (seed 002)",

@@ -215,10 +215,36 @@ def _solve_full_rank(A: sp.Matrix, rhs: sp.Matrix, what: str) -> sp.Matrix:
     n = A.rows
     if all(A[i, j] == 0 for i in range(n) for j in range(n) if i != j):
         return sp.Matrix([rhs[i] / A[i, i] for i in range(n)])
+    x = _solve_orthogonal_rows(A, rhs)
+    if x is not None:
+        return x
     try:
         return lu_solve(A, rhs, what=what)
     except SingularMapError:
         return A.LUsolve(rhs, iszerofunc=is_zero)
+
+
+def _solve_orthogonal_rows(A: sp.Matrix, rhs: sp.Matrix) -> sp.Matrix | None:
+    """x = Aᵀ (A Aᵀ)⁻¹ rhs when the rows of A are mutually orthogonal (A Aᵀ = D diagonal, decided
+    by geonh's generic zero test), else None.  Kinematic differential equations that state a
+    velocity by its components in a rotated frame (sympy's test_linearize rolling disc: the
+    centre's velocity in the disc's axes) have a direction-cosine block, orthogonal rows of
+    length 1: LU would pivot through nested fractions of sines and cosines that are identically
+    ±1 but not recognised (expanding them then takes minutes), the transpose is exact and small.
+    A diagonal entry of D that is generically 1 (``is_zero(D_ii − 1)``) is not divided by."""
+    n = A.rows
+    rows = [A.row(i) for i in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if not is_zero(sp.expand((rows[i] * rows[j].T)[0, 0])):
+                return None
+    x = sp.zeros(n, 1)
+    for i in range(n):
+        d = sp.expand((rows[i] * rows[i].T)[0, 0])
+        c = rhs[i] if is_zero(d - 1) else rhs[i] / d
+        if c != 0:
+            x += rows[i].T * c
+    return x
 
 
 def _speeds_from_kdes(S, door: _Door, exo: dict) -> dict:

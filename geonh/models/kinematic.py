@@ -97,6 +97,29 @@ def rigid_body() -> KinematicModel:
     return KinematicModel("rigid-body", "body angular velocities on SO(3), z-x-z Euler angles", S, F, 3)
 
 
+def kinematic_car(length=None) -> KinematicModel:
+    """Front-wheel-steered car, reference point at the rear axle midpoint (Murray & Sastry 1993).
+
+    Coordinates (x, y, θ, φ): rear axle midpoint, heading, steering angle; wheelbase L.
+    ẋ = cos θ v, ẏ = sin θ v, θ̇ = tan φ / L · v, φ̇ = w.  Coframe: v = cos θ ẋ + sin θ ẏ,
+    w = φ̇, then the constraints sin θ ẋ − cos θ ẏ = 0 (rear wheels) and θ̇ − tan φ / L · v = 0
+    (front wheels).  Growth vector (2, 3, 4).  ``length``: the wheelbase (default the symbol L).
+    """
+    S = ConfigurationSpace("x y theta phi")
+    x, y, th, ph = S.q
+    L = sp.Symbol("L", positive=True) if length is None else as_expr(length, what="kinematic_car: wheelbase L")
+    if L.is_positive is False:
+        raise DimensionError(f"kinematic_car: the wheelbase L = {length!r} must be positive")
+    c, s_, k = sp.cos(th), sp.sin(th), sp.tan(ph) / L
+    coframe = [OneForm(S, [c, s_, 0, 0]), OneForm(S, [0, 0, 0, 1]), OneForm(S, [s_, -c, 0, 0]),
+               OneForm(S, [-k * c, -k * s_, 1, 0])]
+    fields = [VectorField(S, [c, s_, k, 0]), VectorField(S, [0, 0, 0, 1]), VectorField(S, [s_, -c, 0, 0]),
+              VectorField(S, [0, 0, 1, 0])]
+    F = Frame(fields, coframe=coframe, names=["v", "w", "c_rear", "c_front"])
+    return KinematicModel("kinematic-car", "front-wheel-steered car, rear axle reference point (kinematics)",
+                          S, F, 2)
+
+
 #: the largest N of :func:`n_trailer` (and :func:`geonh.models.mechanical.dynamic_n_trailer`)
 MAX_TRAILERS = 100
 

@@ -440,3 +440,204 @@ def test_nonminimal_pendulum_lagranges_method_linearization():
         by_name = _plain_state(st) | {"q1_dot": st[q1d], "q2_dot": st[q2d]}
         got = _geonh_unknowns(g.lagrange(ms), by_name)
         assert len(got) == 3 and all(_close(a, b) for a, b in zip(got, want)), (got, want)
+
+
+# -- sympy's test_linearize.py rolling discs ------------------------------------------------------------
+def disc_linearize_kane():
+    """sympy's test_linearize_rolling_disc_kane: yaw, lean, spin (q1, q2, q3) and the centre at
+    (q4, q5, q6); speeds: the disc's angular velocity in the lean frame (u1, u2, u3) and the
+    centre's velocity in the disc's own axes (u4, u5, u6), dependent through rolling; the height
+    q6 dependent through the contact."""
+    r, m, grav = sp.symbols("r m g")
+    q1, q2, q3, q4, q5, q6 = q = me.dynamicsymbols("q1:7")
+    u1, u2, u3, u4, u5, u6 = me.dynamicsymbols("u1:7")
+    N = me.ReferenceFrame("N")
+    NO = me.Point("NO")
+    A = N.orientnew("A", "Axis", [q1, N.z])
+    B = A.orientnew("B", "Axis", [q2, A.x])
+    C = B.orientnew("C", "Axis", [q3, B.y])
+    CO = NO.locatenew("CO", q4 * N.x + q5 * N.y + q6 * N.z)
+    w_c_n_qd = C.ang_vel_in(N)
+    C.set_ang_vel(N, u1 * B.x + u2 * B.y + u3 * B.z)
+    v_co_n_qd = CO.pos_from(NO).dt(N)
+    CO.set_vel(N, u4 * C.x + u5 * C.y + u6 * C.z)
+    P = CO.locatenew("P", r * B.z)
+    P.v2pt_theory(CO, N, C)
+    f_c = [q6 - me.dot(CO.pos_from(P), N.z)]
+    f_v = [me.dot(P.vel(N), uv) for uv in C]
+    kdes = [me.dot(w_c_n_qd - C.ang_vel_in(N), uv) for uv in B] + [me.dot(v_co_n_qd - CO.vel(N), uv) for uv in N]
+    disc = me.RigidBody("Disc", CO, C, m, (me.inertia(C, m * r**2 / 4, m * r**2 / 2, m * r**2 / 4), CO))
+    km = me.KanesMethod(N, [q1, q2, q3, q4, q5], [u1, u2, u3], kd_eqs=kdes, q_dependent=[q6],
+                        configuration_constraints=f_c, u_dependent=[u4, u5, u6], velocity_constraints=f_v)
+    km.kanes_equations([disc], [(CO, m * grav * A.z)])
+    return km, (r, m, grav)
+
+
+def _disc_A_sympy(q1, q3d):
+    """sympy's A of test_linearize_rolling_disc_kane at upright rolling (q1̇ = 0, q2 = 0,
+    m = r = g = 1), state (q1 … q5, u1, u2, u3), as that test asserts it."""
+    s, c = sp.sin(q1), sp.cos(q1)
+    return sp.Matrix([[0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0, 1, 0],
+                      [s * q3d, 0, 0, 0, 0, -s, -c, 0], [-c * q3d, 0, 0, 0, 0, c, -s, 0],
+                      [0, sp.Rational(4, 5), 0, 0, 0, 0, 0, 6 * q3d / 5], [0, 0, 0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, -2 * q3d, 0, 0]])
+
+
+@pytest.mark.slow
+def test_rolling_disc_kane_linearization():
+    """sympy's test_linearize_rolling_disc_kane brought in (on main: from_kanes_method ran for more
+    than 10 minutes — the centre's velocity in the disc's axes made LU pivot through nested
+    fractions of sines and cosines); Kane's form in the user's speeds u1, u2, u3 linearized at
+    upright rolling with q6 dependent: A equals sympy's (B empty) at random yaw, spin and spin
+    rate, to 1e-12 relative."""
+    km, (r, m, grav) = disc_linearize_kane()
+    ms = from_kanes_method(km, conditions=[m > 0, r > 0])
+    assert ms.n_constraints == 3 and len(ms.holonomic) == 1
+    eqs = g.kane(ms, kane_frame(km, ms))
+    assert [s.name for s in eqs.u] == ["u1", "u2", "u3"]
+    rng = random.Random(5)
+    for _ in range(1):
+        q1, q3, q3d = (sp.Rational(rng.randint(-9, 9), 7) for _ in range(3))
+        point = {"q1": q1, "q2": 0, "q3": q3, "q4": sp.Rational(rng.randint(-9, 9), 5),
+                 "q5": sp.Rational(rng.randint(-9, 9), 5), "q6": -1, "u1": 0, "u2": q3d, "u3": 0,
+                 "m": 1, "r": 1, "g": 1}
+        lin = eqs.linearize(point, dependent=["q6"])
+        assert [s.name for s in lin.state] == ["q1", "q2", "q3", "q4", "q5", "u1", "u2", "u3"]
+        assert _max_rel(lin.A, _disc_A_sympy(q1, q3d).evalf()) < 1e-12
+        assert lin.B.shape[1] == 0
+
+
+@pytest.mark.slow
+def test_rolling_disc_lagrange_linearization():
+    """sympy's test_linearize_rolling_disc_lagrange: a LagrangesMethod whose Lagrangian carries
+    the rolling contact in its velocities (the contact point at rest); A about upright rolling
+    equals sympy's, symbolically in the spin rate."""
+    from geonh.models.interop import from_lagranges_method
+    q1, q2, q3 = q = me.dynamicsymbols("q1 q2 q3")
+    r, m, grav = sp.symbols("r m g")
+    N = me.ReferenceFrame("N")
+    Y = N.orientnew("Y", "Axis", [q1, N.z])
+    L = Y.orientnew("L", "Axis", [q2, Y.x])
+    R = L.orientnew("R", "Axis", [q3, L.y])
+    Cp = me.Point("C")
+    Cp.set_vel(N, 0)
+    Dmc = Cp.locatenew("Dmc", r * L.z)
+    Dmc.v2pt_theory(Cp, N, R)
+    body = me.RigidBody("BodyD", Dmc, R, m, (me.inertia(L, m / 4 * r**2, m / 2 * r**2, m / 4 * r**2), Dmc))
+    body.potential_energy = -m * grav * r * sp.cos(q2)
+    lm = me.LagrangesMethod(me.Lagrangian(N, body), q)
+    lm.form_lagranges_equations()
+    ms = from_lagranges_method(lm, conditions=[m > 0, r > 0])
+    q3d = ms.space.qd[2]
+    lin = g.lagrange(ms).linearize({"q1": 0, "q2": 0, "q3": 0, "q1_dot": 0, "q2_dot": 0, "q3_dot": q3d},
+                                   symbolic=True)
+    assert [s.name for s in lin.state] == ["q1", "q2", "q3", "q1_dot", "q2_dot", "q3_dot"]
+    sol = sp.Matrix([[0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1],
+                     [0, 0, 0, 0, -6 * q3d, 0], [0, -4 * grav / (5 * r), 0, 6 * q3d / 5, 0, 0], [0, 0, 0, 0, 0, 0]])
+    A = lin.A.xreplace({s: {"r": r, "g": grav}.get(s.name, s) for s in lin.A.free_symbols})
+    assert sp.simplify(A - sol) == sp.zeros(6, 6)
+
+
+def _disc_with_contact_force(auxiliary_in_constraints: bool):
+    """The disc of :func:`disc_linearize_kane` with a contact force F = Fx A.x + Fy A.y + Fz A.z at
+    its contact point and auxiliary speeds ua1:4 there, in the two ways one writes it:
+
+    - sympy's (test_kane2.py::test_aux_dep): the contact point's velocity is the auxiliary
+      speeds alone, and the rolling constraints are written with it, so the dependent speeds
+      carry the auxiliary ones into the disc;
+    - the material contact point (the centre's velocity plus ω × r, plus the auxiliary speeds),
+      the constraints without them — what geonh reads (auxiliary speeds zero on the motion)."""
+    r, m, grav = sp.symbols("r m g")
+    Fs = sp.symbols("Fx Fy Fz")
+    q1, q2, q3, q4, q5, q6 = q = me.dynamicsymbols("q1:7")
+    u = me.dynamicsymbols("u1:7")
+    ua = me.dynamicsymbols("ua1:4")
+    N = me.ReferenceFrame("N")
+    NO = me.Point("NO")
+    A = N.orientnew("A", "Axis", [q1, N.z])
+    B = A.orientnew("B", "Axis", [q2, A.x])
+    C = B.orientnew("C", "Axis", [q3, B.y])
+    CO = NO.locatenew("CO", q4 * N.x + q5 * N.y + q6 * N.z)
+    w_c_n_qd = C.ang_vel_in(N)
+    C.set_ang_vel(N, u[0] * B.x + u[1] * B.y + u[2] * B.z)
+    v_co_n_qd = CO.pos_from(NO).dt(N)
+    CO.set_vel(N, u[3] * C.x + u[4] * C.y + u[5] * C.z)
+    P = CO.locatenew("P", r * B.z)
+    aux = ua[0] * C.x + ua[1] * C.y + ua[2] * C.z
+    if auxiliary_in_constraints:
+        P.set_vel(N, aux)
+        f_v = [me.dot(CO.vel(N) - (P.vel(N) + me.cross(C.ang_vel_in(N), CO.pos_from(P))), uv) for uv in C]
+    else:
+        P.v2pt_theory(CO, N, C)
+        f_v = [me.dot(P.vel(N), uv) for uv in C]
+        P.set_vel(N, P.vel(N) + aux)
+    f_c = [q6 - me.dot(CO.pos_from(P), N.z)]
+    kdes = [me.dot(w_c_n_qd - C.ang_vel_in(N), uv) for uv in B] + [me.dot(v_co_n_qd - CO.vel(N), uv) for uv in N]
+    disc = me.RigidBody("Disc", CO, C, m, (me.inertia(C, m * r**2 / 4, m * r**2 / 2, m * r**2 / 4), CO))
+    km = me.KanesMethod(N, list(q[:5]), list(u[:3]), kd_eqs=kdes, q_dependent=[q6], configuration_constraints=f_c,
+                        u_dependent=list(u[3:]), velocity_constraints=f_v, u_auxiliary=list(ua))
+    km.kanes_equations([disc], [(CO, m * grav * A.z), (P, Fs[0] * A.x + Fs[1] * A.y + Fs[2] * A.z)])
+    return km, (r, m, grav), Fs, f_v
+
+
+def _solve_linear(f, n=3):
+    """x with f(x) = 0 for f affine in x ∈ ℝⁿ (numpy)."""
+    import numpy as np
+    f0 = np.asarray(f(np.zeros(n)), float).ravel()
+    J = np.array([np.asarray(f(e), float).ravel() - f0 for e in np.eye(n)]).T
+    return np.linalg.solve(J, -f0)
+
+
+@pytest.mark.slow
+def test_rolling_disc_contact_force_by_auxiliary_speeds():
+    """The disc's contact force (three non-contributing components) from sympy's auxiliary_eqs
+    (test_aux_dep's way) equals the one from geonh's auxiliary_eqs in kane_frame, solved on the
+    motion at random consistent states, to 1e-12 relative (double precision, lambdify)."""
+    import numpy as np
+    km_s, (r, m, grav), Fs, f_v = _disc_with_contact_force(True)
+    km_g, _, _, _ = _disc_with_contact_force(False)
+    ms = from_kanes_method(km_g, conditions=[m > 0, r > 0])
+    frame = kane_frame(km_g, ms)
+    assert frame.names == ("u1", "u2", "u3", "ua1", "ua2", "ua3")
+    eqs = g.kane(ms, frame)
+    assert eqs.auxiliary_eqs.shape == (3, 1)
+    # sympy's side, in plain symbols: q, u, u̇, then r, m, g, F
+    q, u = list(km_s.q), list(km_s.u)
+    X = sp.symbols("x0:18")
+    kd = km_s.kindiffdict()
+
+    zero_aux = {x.diff(t): 0 for x in km_s._uaux} | {x: 0 for x in km_s._uaux}
+
+    def plain(e):
+        e = sp.sympify(e).xreplace(kd).xreplace(zero_aux).xreplace({x.diff(t): d for x, d in zip(u, X[12:])})
+        return e.xreplace(dict(zip(q + u, X[:12])))
+
+    args = list(X) + [r, m, grav, *Fs]
+    sM, sF = sp.lambdify(args, plain(km_s.mass_matrix)), sp.lambdify(args, plain(km_s.forcing))
+    sAux = sp.lambdify(args, [plain(e) for e in km_s.auxiliary_eqs])
+    sfv = sp.lambdify(args, [plain(e) for e in f_v])
+    syms = {s.name: s for s in eqs.auxiliary_eqs.free_symbols | eqs.mass_matrix.free_symbols | eqs.forcing.free_symbols}
+    names = sorted(syms)
+    import symengine as se         # geonh's large kane-form expressions: symengine compiles them in
+    gM, gF, gAux = (se.Lambdify([syms[n] for n in names], list(e), real=True)  # a second, sympy prints for minutes
+                    for e in (eqs.mass_matrix, eqs.forcing, eqs.auxiliary_eqs))
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        pars = [rng.uniform(.5, 2), rng.uniform(.5, 3), 9.81]
+        qv = rng.uniform(-1.5, 1.5, 6)
+        qv[5] = -pars[0] * np.cos(qv[1])
+        uv = np.r_[rng.uniform(-2, 2, 3), 0, 0, 0]
+        uv[3:] = _solve_linear(lambda d: sfv(*qv, *uv[:3], *d, *[0] * 6, *pars, 0, 0, 0))
+        ud = np.linalg.solve(sM(*qv, *uv, *[0] * 6, *pars, 0, 0, 0), np.ravel(sF(*qv, *uv, *[0] * 6, *pars, 0, 0, 0)))
+        F_sympy = _solve_linear(lambda F: sAux(*qv, *uv, *ud, *pars, *F))
+        vals = {f"q{i + 1}": qv[i] for i in range(6)} | {f"u{i + 1}": uv[i] for i in range(3)}
+        vals |= dict(zip(("r", "m", "g"), pars))
+
+        def at(f, extra):
+            d = vals | extra
+            return np.asarray(f([d.get(n, 0.0) for n in names]), float)
+        udg = np.linalg.solve(at(gM, {}).reshape(3, 3), at(gF, {}).ravel())
+        assert np.max(abs(udg - ud[:3])) <= 1e-12 * (1 + np.max(abs(ud)))
+        vals |= {f"u{i + 1}_dot": udg[i] for i in range(3)}
+        F_geonh = _solve_linear(lambda F: at(gAux, dict(zip(("Fx", "Fy", "Fz"), F))))
+        assert np.max(abs(F_geonh - F_sympy)) <= 1e-12 * (1 + np.max(abs(F_sympy))), (F_geonh, F_sympy)

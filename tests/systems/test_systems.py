@@ -80,7 +80,7 @@ SLOW = {("dynamic-2-trailer", f) for f in E.FORMS if f not in ("voronets",)}
 # the larger models take 1-17 s per form: @pytest.mark.slow (every form stays checked on the
 # smaller models in the fast run, pytest -m "not slow")
 LARGE = ("dynamic-2-trailer", "dynamic-1-trailer", "car", "ball-on-turntable", "free-rigid-body", "heavy-top",
-         "chaplygin-ball")
+         "chaplygin-ball", "rattleback")
 
 
 def _slow_if_large(name, *rest):
