@@ -417,6 +417,17 @@ class Ctx:
         return self.eqs.linearize(self.operating_point)
 
     @cached_property
+    def sleigh_generators(self) -> list:
+        """SE(2) acting on the sleigh: ∂x, ∂y and the rotation −y ∂x + x ∂y + ∂θ."""
+        x, y, th = self.space.q
+        return [[1, 0, 0], [0, 1, 0], [-y, x, 1]]
+
+    @cached_property
+    def steady(self):
+        """The sleigh's straight steady motions (a family in xi1)."""
+        return g.analysis.steady.steady_motions(self.eqs, self.sleigh_generators)[0]
+
+    @cached_property
     def quasi(self) -> list:
         """Quasi-velocities of the sleigh, the constraint last."""
         xd, yd, thd = self.space.qd
@@ -604,6 +615,14 @@ OVERRIDES: dict[str, dict[str, Callable[[Ctx], Any]]] = {
     "geonh.analysis.vakonomic.compare_vakonomic": {"y0": _qqd, "mu0": lambda c: [0.5]},
     "geonh.analysis.linearize.linearize": {"operating_point": lambda c: c.operating_point},
     "geonh.analysis.linearize.eigenvalues": {"A": lambda c: sp.Matrix([[0, 1], [-1, 0]])},
+    "geonh.analysis.linearize.state_generator": {"components": lambda c: c.sleigh_generators[2]},
+    "geonh.analysis.steady.steady_motions": {"generators": lambda c: c.sleigh_generators},
+    "geonh.analysis.steady.stability_boundary": {"motion": lambda c: c.steady, "values": lambda c: c.params},
+    "geonh.analysis.steady.eigenvalue_diagram": {"motion": lambda c: c.steady, "parameter": lambda c: "xi1",
+                                                 "grid": lambda c: [1], "values": lambda c: c.params},
+    "geonh.analysis.steady.SteadyMotion.tangents": {
+        "lin": lambda c: c.steady.linearize({**c.params, "xi1": 1})},
+    "geonh.analysis.steady.StabilityBoundary.holds": {"values": lambda c: {"xi1": 1}},
     "geonh.equations.declaration.FormDeclaration": {
         "form": lambda c: "boltzmann-hamel", "W": lambda c: tuple(c.decl.W), "on_motion": _on_motion_tuple,
         "u": lambda c: tuple(c.decl.u), "ud": lambda c: tuple(c.decl.ud),
@@ -731,6 +750,8 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.kernel.algebra.SymengineAlgebra": lambda c: c.symengine_algebra,
     "geonh.kernel.algebra.PerBackend": lambda c: c.per_backend,
     "geonh.analysis.linearize.Linearization": lambda c: c.linearization,
+    "geonh.analysis.steady.SteadyMotion": lambda c: c.steady,
+    "geonh.analysis.steady.StabilityBoundary": lambda c: g.analysis.steady.stability_boundary(c.steady, c.params),
     "geonh.equations.registry.EquationForm": lambda c: g.FORMS["voronets"],
     "geonh.transposition.relations.ConstrainedSetting": lambda c: c.setting,
     "geonh.transposition.relations.TranspositionalRelations": lambda c: c.relations,

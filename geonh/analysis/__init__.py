@@ -2,6 +2,8 @@
 
 * :mod:`~geonh.analysis.linearize` — linear equations and stability about an equilibrium or a
   steady motion (``linearize``, ``eigenvalues``; also ``eqs.linearize``);
+* :mod:`~geonh.analysis.steady` — steady motions (relative equilibria) of a symmetry, their
+  stability and its boundaries in closed form;
 * :mod:`~geonh.analysis.conserved` — conserved quantities and the nonholonomic momentum;
 * :mod:`~geonh.analysis.integrals` — derivatives along the motion (``time_derivative``,
   ``is_integral``, ``rates``);
@@ -24,6 +26,8 @@ from .integrals import is_integral, rates, time_derivative
 from .certificate import Certificate, certify_forms, same_motion
 from .vakonomic import (Coincidence, MotionComparison, MultiplierSearch, compare_vakonomic, vakonomic_coincides,
                         vakonomic_multiplier)
+from .steady import (SteadyMotion, Stability, StabilityBoundary, eigenvalue_diagram, stability_boundary,
+                     steady_motions)
 from .conserved import (
                         Integral,
                         IntegralSearch,
@@ -47,4 +51,6 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues",
            "Integral", "IntegralSearch", "MomentumMap", "NonholonomicMomentum", "SymmetryError",
            "check_symmetry", "conserved_momenta", "energy_integral", "jacobi_integral", "momentum_map",
            "integrating_factor_integrals", "polynomial_first_integrals", "verify_along", "Coincidence",
-           "MultiplierSearch", "MotionComparison", "vakonomic_coincides", "vakonomic_multiplier", "compare_vakonomic"]
+           "MultiplierSearch", "MotionComparison", "vakonomic_coincides", "vakonomic_multiplier", "compare_vakonomic",
+           "SteadyMotion", "Stability", "StabilityBoundary", "eigenvalue_diagram", "stability_boundary",
+           "steady_motions"]

@@ -56,6 +56,7 @@ from mpmath.libmp import from_float as _from_float
 import sympy as sp
 
 from ..equations.base import register_method
+from .conserved import SymmetryError, check_symmetry
 from ..numerics.export import matrices_to_c, matrices_to_casadi, matrices_to_jax
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, ParseError,
                       SingularMapError, UnknownCoordinateError)
@@ -71,7 +72,7 @@ if TYPE_CHECKING:  # annotations only: Equations.linearize calls in here, so no 
     from ..systems.mechanical import MechanicalSystem
     from ..equations.base import Equations
 
-__all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian_at"]
+__all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues", "jacobian_at", "state_generator"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -372,6 +373,11 @@ class Linearization:
     equations: Equations
     symbolic: bool
     _parts: _Parts | _NumericParts = field(repr=False, compare=False)   # what second_order needs of the stages
+    #: on a relative equilibrium (``generators=`` of :func:`linearize`): ξ, the Lie algebra element
+    #: whose generator is the velocity, q̇ = ξ_Q(q); () otherwise
+    xi: tuple = ()
+    #: the group coordinates replaced by the orbit directions (reduced linearization); () otherwise
+    group: tuple = ()
 
     def __repr__(self) -> str:
         """Shapes, the state and A with 6 significant digits (never the PRECISION-digit numbers
@@ -453,6 +459,9 @@ class Linearization:
         stay in the state under the default ``ignorable=()`` of :func:`linearize`, and the
         second-order form then does not close: linearize with ``ignorable="auto"`` (the error
         says so)."""
+        if self.xi:
+            raise NotAdaptedError("a linearization reduced by a symmetry (generators=) has no second-order form "
+                                  "in coordinates; use A (its state is the shape and the invariant speeds)")
         try:
             return _second_order(self, coordinates)
         except NotAdaptedError as exc:
@@ -564,7 +573,8 @@ def _rank_columns(mode: _Mode, M: sp.Matrix, prefer: Sequence[int]) -> list[int]
 # ----------------------------------------------------------------------------------------------
 def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequence = (), symbolic: bool = False,
               exact: bool = False, ignorable: Sequence | str = (), dependent: Sequence = (),
-              parameters: Mapping | None = None, tol=None) -> Linearization:
+              parameters: Mapping | None = None, tol=None, generators: Sequence | None = None,
+              xi: Sequence | None = None) -> Linearization:
     """Linearize ``equations`` about an equilibrium or a steady motion (module docstring).
 
     Parameters
@@ -598,6 +608,22 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
     parameters : more values, merged into ``operating_point``.
     tol : the zero tolerance of the numeric decisions (default 10^(−PRECISION/3) relative with
         ``exact=True``, COMPILED_TOL = 1e-10 on the compiled route).
+    generators : infinitesimal generators X_1 … X_k of a symmetry group acting on Q (as for
+        :func:`~geonh.analysis.conserved.check_symmetry`, which checks them): the operating
+        point is then a *relative equilibrium* — q̇ = ξ_Q(q) = ξ^a X_a(q) for a constant ξ, the
+        shape constant — in ANY form (Lagrange's too, where the contact velocities of a disk on a
+        circle rotate), and the result is the linearization *reduced by the symmetry*: the
+        equations seen from the group motion exp(tξ), ż = f(z) − ξ_TQ(z) (autonomous, the
+        relative equilibrium an equilibrium of it; ξ_TQ the generator lifted to the state), on
+        the quotient by the orbit directions X_a at the point (which the linear flow keeps: the
+        orbit's tangent space is invariant, [η_TQ, f − ξ_TQ] = [ξ, η]_TQ).  Its state is the
+        shape and the speeds (the group coordinates are cyclic and dropped,
+        :attr:`Linearization.group`); frame forms and Lagrange's form give the same eigenvalues
+        (:func:`geonh.analysis.steady.steady_motions`, docs/linearization.md "Relative
+        equilibria").  Exact or symbolic (the compiled route is not used).
+    xi : the Lie algebra element ξ (one value per generator); default: solved from
+        K(q0, u0) = ξ^a X_a(q0), refused with :class:`InconsistentStateError` naming the
+        coordinates whose velocity no ξ generates (the shape moves).
 
     A frame form whose equations are singular at the point although its frame is regular there
     (the frame's inverse, computed once by LU with pivots chosen at random points, may divide by
@@ -628,7 +654,16 @@ def linearize(equations: Equations, operating_point: Mapping, *, inputs: Sequenc
         else tuple(as_sequence(ignorable, "ignorable")),
         dependent=tuple(as_sequence(dependent, "dependent")),
         parameters=as_mapping(parameters, "parameters") if parameters is not None else None,
-        tol=as_float(tol, "tol", minimum=0) if tol is not None else None)
+        tol=as_float(tol, "tol", minimum=0) if tol is not None else None,
+        generators=_generator_components(equations, generators) if generators is not None else (),
+        xi=tuple(as_expr(x, what="xi") for x in as_sequence(xi, "xi")) if xi is not None else None)
+    if request.xi is not None and not request.generators:
+        raise ParseError("xi needs the generators of the symmetry (generators=[...])")
+    if request.xi is not None and len(request.xi) != len(request.generators):
+        raise DimensionError(f"xi has {len(request.xi)} values for {len(request.generators)} generators")
+    if request.generators and request.ignorable:
+        raise ParseError("a relative equilibrium (generators=) drops the group coordinates itself: "
+                         "give no ignorable coordinates")
     try:
         return _linearize(equations, request)
     except SingularMapError as exc:
@@ -650,6 +685,8 @@ class _Request:
     dependent: tuple
     parameters: Mapping | None
     tol: float | None
+    generators: tuple = ()          # fields on Q (component tuples) of a symmetry: a relative equilibrium
+    xi: tuple | None = None         # its Lie algebra element, or None: solved from q̇ = ξ_Q(q)
 
 
 @dataclass(frozen=True)
@@ -754,6 +791,8 @@ def _linearize(equations: Equations, request: _Request) -> Linearization:
     """The linearization proper, stage by stage (:func:`linearize` adds the retry in a frame
     regular at the point): on compiled code unless ``symbolic`` or ``exact``, or when the
     equations cannot be compiled (:class:`_CompiledUnavailable`: then at PRECISION digits)."""
+    if request.generators:
+        return _relative_equilibrium(equations, request)
     if not request.symbolic and not request.exact:
         fast = _repeat_point(equations, request)
         if fast is not None:
@@ -765,10 +804,12 @@ def _linearize(equations: Equations, request: _Request) -> Linearization:
     return _stages(equations, request, False)
 
 
-def _stages(equations: Equations, request: _Request, compiled: bool) -> Linearization:
-    """The stages of :func:`_linearize`, the derivatives compiled or by jets."""
+def _stages(equations: Equations, request: _Request, compiled: bool, read: _Read | None = None) -> Linearization:
+    """The stages of :func:`_linearize`, the derivatives compiled or by jets (``read``: the
+    equations as read, default those of ``equations``; the co-moving ones of a relative
+    equilibrium)."""
     mode = _Mode.of(request.symbolic, request.tol, compiled)
-    read = _read_cached(equations)
+    read = read if read is not None else _read_cached(equations)
     given = _given_point(equations, read, request)
     jets = _compiled_jets(equations, read, given.inputs) if compiled else None
     kept = _choose_ignorable(read, given, request, jets)
@@ -780,7 +821,7 @@ def _stages(equations: Equations, request: _Request, compiled: bool) -> Lineariz
     A, B = _assemble(jac, tangent, len(read.u), bool(given.inputs), request.symbolic, mode)
     qr = [read.q[i] for i in kept.retained]
     u = read.u
-    if jets is not None:
+    if jets is not None and read is _read_cached(equations):
         _record_plan(equations, read, request, given, jets, kept, values, tangent)
     return Linearization(
         A, B,
@@ -791,6 +832,152 @@ def _stages(equations: Equations, request: _Request, compiled: bool) -> Lineariz
         operating_point={s: v for s, v in values.items() if v is not None},
         equations=equations, symbolic=request.symbolic,
         _parts=_Parts(mode, qr, len(u), read.multipliers, at.M0, at.x0, at.scale, jac, tangent))
+
+
+# ----------------------------------------------------------------------------------------------
+# relative equilibria: the equations seen from the group motion, reduced by the orbit
+# ----------------------------------------------------------------------------------------------
+def _generator_components(equations: Equations, generators) -> tuple:
+    """The generators as component tuples over q, checked to be a symmetry of the system
+    (:func:`~geonh.analysis.conserved.check_symmetry`: T, V and the constraint distribution
+    invariant), once per equations and generators."""
+    system = equations.system
+    from ..systems.mechanical import MechanicalSystem as _MS
+    if not isinstance(system, _MS):
+        raise ParseError(f"a symmetry acts on a MechanicalSystem; these {equations.form} equations are of a "
+                         f"{type(system).__name__}")
+    fields = check_symmetry(system, as_sequence(generators, "generators"))
+    n = len(equations.space.q)
+    return tuple(tuple(X.components[:n]) for X in fields)
+
+
+def state_generator(equations: Equations, components: Sequence) -> tuple[list, list]:
+    """The generator X = X^i ∂_{q^i} of a symmetry lifted to the state (q, u) of ``equations``:
+    (the q-part X^i(q), the u-part) with, for speeds u = s(t, q, q̇) (``equations.speeds``),
+
+        X_u = ∂s/∂q · X + ∂s/∂q̇ · (∂X/∂q q̇),   q̇ = K(t, q, u)
+
+    — the tangent lift X^T = X^i ∂_{q^i} + ∂_j X^i q̇^j ∂_{q̇^i} (Marsden & Ratiu 1999) written in
+    the speeds of the form (for Lagrange's, u = q̇, the lift itself)."""
+    S = equations.space
+    q, qd = list(S.q), list(S.qd)
+    comps = [sympy_of(as_expr(c, S.state_symbols, what="generator component"))
+             for c in as_sequence(components, "generator components")]
+    if len(comps) != len(q):
+        raise DimensionError(f"a generator on Q needs {len(q)} components, got {len(comps)}")
+    lift = [sum((sp.diff(c, q[j]) * qd[j] for j in range(len(q))), sp.S.Zero) for c in comps]
+    to_u = {a: b for a, b in zip(qd, equations.kinematics) if a != b}
+    out = []
+    for s in equations.speeds:
+        s = sympy_of(s)
+        e = sum((sp.diff(s, q[i]) * comps[i] for i in range(len(q)) if comps[i] != 0), sp.S.Zero)
+        e += sum((sp.diff(s, qd[i]) * lift[i] for i in range(len(q)) if lift[i] != 0), sp.S.Zero)
+        out.append(e.xreplace(to_u) if to_u else e)
+    return comps, out
+
+
+def _co_moving_read(equations: Equations, read: _Read, xi_q: Sequence, xi_u: Sequence) -> _Read:
+    """The equations seen from the group motion exp(tξ): q̇ = K − ξ_Q, and the speed rows with
+    u̇ replaced by u̇ + ξ_u (M (u̇ + ξ_u) = F, so u̇ = a − ξ_u); the constraints unchanged
+    (invariant under the symmetry, so conserved by the co-moving flow too)."""
+    shift = {ud: ud + e for ud, e in zip(read.unknowns, xi_u) if e != 0}
+    res = [r.xreplace(shift) if shift else r for r in read.residuals]
+    kin = [k - x for k, x in zip(read.kinematics, xi_q)]
+    return _Read(read.q, read.u, read.unknowns, read.multipliers, res, kin, read.holonomic, read.velocity, {})
+
+
+def _relative_equilibrium(equations: Equations, request: _Request) -> Linearization:
+    """:func:`linearize` with ``generators``: ξ at the point (given or solved from
+    K(y0) = ξ^a X_a(q0)), the co-moving equations linearized at y0 (an equilibrium of them),
+    then the quotient by the orbit directions V = [X_a lifted to the state] at y0:
+    with T = [V W] (W unit vectors of the shape coordinates and speeds that complete V),
+    T⁻¹ A T = [[*, *], [0, A_red]] and A_red is the reduced linearization."""
+    read = _read_cached(equations)
+    mode = _Mode.of(request.symbolic, request.tol, False)
+    q, u = read.q, read.u
+    gens = request.generators
+    lifted = [state_generator(equations, X) for X in gens]
+    # the completed point (every coordinate retained; dependent speeds from the constraints)
+    given = _given_point(equations, read, request)
+    everything = _Retained(frozenset(), frozenset(), tuple(frozenset() for _ in q), (), tuple(range(len(q))), ())
+    values = _complete_point(equations, read, given, everything, mode)
+    missing = [x.name for x in q if x not in values]
+    if missing:
+        raise MissingValueError(f"give values for the coordinates {missing} (the point of the relative equilibrium)")
+    sub = {s: v for s, v in values.items() if v is not None}
+    Xm = sp.Matrix(len(q), len(gens), lambda i, a: sympy_of(gens[a][i]).xreplace(sub))
+    K0 = sp.Matrix([sympy_of(k).xreplace(sub) for k in read.kinematics])
+    scale = max([abs(_mpf(x)) for x in list(Xm) + list(K0) if not x.free_symbols] + [1])
+    if request.xi is not None:
+        xi = sp.Matrix([sympy_of(x).xreplace(sub) for x in request.xi])
+    else:
+        rows = _rank_columns(mode, Xm.T, list(range(len(q))))
+        if len(rows) < len(gens):
+            raise SingularMapError(f"the generators are dependent at the point (rank {len(rows)} < {len(gens)}): "
+                                   "the action is not free there; give xi=[...]")
+        xi = mode.solve(Xm.extract(rows, list(range(len(gens)))), K0.extract(rows, [0]), "generators at the point")
+    rest = K0 - Xm * xi
+    moving = [f"{q[i].name}' = {_show(rest[i])}" for i in range(len(q)) if not mode.zero(rest[i], scale)]
+    if moving:
+        raise InconsistentStateError(
+            "the operating point is not a relative equilibrium of this symmetry: the velocity is not "
+            f"ξ_Q(q) = ξ^a X_a(q) for ξ = {[_show(x) for x in xi]} (" + ", ".join(moving)
+            + "; the shape must stay constant and the group velocity be the generator of one ξ)")
+    xi_q = [sum((xi[a] * sympy_of(gens[a][i]) for a in range(len(gens))), sp.S.Zero) for i in range(len(q))]
+    xi_u = [sum((xi[a] * lifted[a][1][j] for a in range(len(gens))), sp.S.Zero) for j in range(len(u))]
+    co = _co_moving_read(equations, read, xi_q, xi_u)
+    try:
+        full = _stages(equations, request, False, read=co)
+    except InconsistentStateError as exc:
+        raise InconsistentStateError(f"not a relative equilibrium with ξ = {[_show(x) for x in xi]}: in the frame "
+                                     f"moving with exp(tξ), {exc}") from None
+    return _reduce_by_orbit(full, lifted, q, u, mode, tuple(xi))
+
+
+def _reduce_by_orbit(full: Linearization, lifted: list, q: tuple, u: tuple, mode: _Mode, xi: tuple) -> Linearization:
+    """The quotient of the co-moving linearization by the orbit directions (see
+    :func:`_relative_equilibrium`); the state keeps the shape coordinates and the speeds."""
+    parts = cast(_Parts, full._parts)
+    op = full.operating_point
+    state = list(full.state)
+    index = {s: i for i, s in enumerate(state)}
+    V = sp.zeros(len(state), len(lifted))
+    for a, (xq, xu) in enumerate(lifted):
+        for s, e in list(zip(q, xq)) + list(zip(u, xu)):
+            if s in index:
+                V[index[s], a] = sympy_of(e).xreplace(op)
+    group = {q[i] for i in range(len(q)) if any(sympy_of(xq[i]) != 0 for xq, _ in lifted)}
+    speeds, coords = set(u), set(q)
+    order = ([i for i, s in enumerate(state) if s in speeds]
+             + [i for i, s in enumerate(state) if s in coords and s not in group]
+             + [i for i, s in enumerate(state) if s in group])
+    # the orbit directions first, then unit vectors that complete them: speeds and shape first
+    k = len(lifted)
+    cols = _rank_columns(mode, V.row_join(sp.eye(len(state))), list(range(k)) + [k + i for i in order])
+    if len(cols) != len(state) or cols[:k] != list(range(k)):
+        raise SingularMapError("the orbit directions are dependent at the point: the action is not free there")
+    W = sorted(c - k for c in cols[k:])
+    T = V.row_join(sp.Matrix(len(state), len(W), lambda i, c: 1 if i == W[c] else 0))
+    AT = mode.solve(T, full.A * T, "orbit directions and their complement")
+    BT = mode.solve(T, full.B, "orbit directions and their complement") if full.B.cols else sp.zeros(len(state), 0)
+    low = AT[k:, :k]
+    if not all(mode.zero(x, parts.scale) for x in low):
+        raise SymmetryError("the orbit directions are not invariant under the linear flow at the point: the "
+                            "generators are not a symmetry of these equations")
+    A, B = AT[k:, k:], BT[k:, :]
+    if full.symbolic:
+        A, B = A.applyfunc(_cancel_if_small), B.applyfunc(_cancel_if_small)
+    else:
+        A, B = mode.drop(A), mode.drop(B)
+    kept = tuple(state[i] for i in W)
+    dropped = tuple(s for s in state if s not in kept)
+    drift = {q[i]: sum((xi[a] * sympy_of(lifted[a][0][i]).xreplace(op) for a in range(k)), sp.S.Zero)
+             for i in range(len(q)) if q[i] in group}
+    drift = {s: v for s, v in drift.items() if not mode.zero(v, 1)}
+    return Linearization(A, B, state=kept, inputs=full.inputs, dependent=full.dependent,
+                         ignorable=tuple(s for s in dropped if s in set(q)), drift=drift,
+                         operating_point=full.operating_point, equations=full.equations, symbolic=full.symbolic,
+                         _parts=parts, xi=xi, group=dropped)
 
 
 def _read_equations(equations: Equations) -> _Read:

@@ -11,7 +11,7 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 ``geonh forms``            the registered equation forms, their route and source
 ``geonh certify MODEL``    every applicable form against Lagrange's, by the certificate
 ``geonh simulate MODEL``   integrate the equations (--t, --param, --init, --plot FILE)
-``geonh linearize MODEL``  A and eigenvalues about an operating point (--at, --speed, --sweep)
+``geonh linearize MODEL``  A and eigenvalues about an operating point (--at, --speed, --sweep, --generator)
 ``geonh control MODEL``    control verdicts with witnesses: LARC, Sussmann, symmetric products (--inputs, --at)
 ``geonh report MODEL``     one self-contained HTML page (-o FILE): math as MathML, plots as PNG
 ``geonh audit``            the seeds' numbered formulas: printed, computed, verdict (--source)
@@ -747,9 +747,12 @@ def _parse_sweep(text: str):
               help="eigenvalues against a parameter (whipple-bicycle: v=0:10:51, the forward speed)")
 @click.option("--plot", "plot_file", type=str, metavar="FILE", default=None,
               help="with --sweep: save the eigenvalue plot")
+@click.option("--generator", "generators", multiple=True, metavar="X1,X2,...",
+              help="a symmetry generator, its components over the coordinates (repeatable): the point is "
+                   "a relative equilibrium, linearized reduced by the symmetry in any form")
 @_fmt_option
 @click.pass_context
-def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
+def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, generators, fmt):
     """Linear equations δy' = A δy about an operating point of MODEL, and their eigenvalues."""
     fmt = _fmt(ctx, fmt)
     plot = None
@@ -789,7 +792,10 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, fmt):
         return 0
     if speed is not None and not bike:
         raise InputError("--speed is for the whipple-bicycle model; give the operating point with --at")
-    lin = workbench.linearize(mdl, op, pv, form, speed, progress=progress)
+    if generators and (speed is not None or sweep is not None):
+        raise InputError("--generator linearizes one relative equilibrium: give it without --speed or --sweep")
+    gens = [g.split(",") for g in generators] or None
+    lin = workbench.linearize(mdl, op, pv, form, speed, progress=progress, generators=gens)
     eig = lin.eigenvalues()
     if fmt == "latex":
         click.echo(rf"A = {display.latex(lin.A.evalf(8))}")

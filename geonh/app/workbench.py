@@ -20,7 +20,7 @@ A model says what it is by its ``kind`` ("kinematic", "mechanical" or "seed",
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from importlib import metadata
@@ -35,7 +35,7 @@ from ..equations.registry import FORMS, derive
 from ..errors import BudgetExceededError, GeonhError, IntegrationError
 from ..kernel import display
 from ..kernel.frames import Frame
-from ..kernel.parsing import expr_of, sympy_of
+from ..kernel.parsing import as_sequence, expr_of, sympy_of
 from ..models import files
 from ..numerics.constraints import velocity_constraints
 from ..systems import analyze_constraints
@@ -511,11 +511,15 @@ def _constraint_parameters(eqs, f) -> list:
 
 # -- linearization ---------------------------------------------------------------------------------------------
 def linearize(model, at: dict | None = None, params: dict | None = None, form: str | None = None,
-              speed: float | None = None, *, progress: Progress = quiet, session: Session | None = None):
+              speed: float | None = None, *, progress: Progress = quiet, session: Session | None = None,
+              generators: Sequence | None = None):
     """The :class:`~geonh.analysis.linearize.Linearization` of ``model`` about an operating
     point: ``at`` (coordinates, speeds, velocities; default 0) with ``params`` (default the
     model file's [values], else 1).  ``speed``: the Whipple bicycle's upright steady motion at
-    that forward speed instead.  A failure is a :class:`TaskError` naming the model."""
+    that forward speed instead.  ``generators``: the infinitesimal generators of a symmetry
+    (component sequences over the coordinates, strings parsed): the point is a relative
+    equilibrium, linearized reduced by the symmetry (:func:`~geonh.analysis.linearize.linearize`
+    with ``generators``).  A failure is a :class:`TaskError` naming the model."""
     at = at or {}
     params = params or {}
     try:
@@ -540,9 +544,16 @@ def linearize(model, at: dict | None = None, params: dict | None = None, form: s
                 op[s.name] = sp.Integer(1)
         for q in eqs.space.q:
             op.setdefault(q.name, sp.Integer(0))
-        for u in eqs.u:
-            op.setdefault(u.name, sp.Integer(0))
+        open_speeds = [u.name for u in eqs.u if u.name not in at]
+        if generators is not None and eqs.multipliers:
+            # a relative equilibrium: the last speeds not given follow from the velocity constraints
+            open_speeds = open_speeds[:max(0, len(open_speeds) - len(eqs.multipliers))]
+        for name in open_speeds:
+            op.setdefault(name, sp.Integer(0))
         op.update(at)
+        if generators is not None:
+            with progress(f"linearizing {model.name} about a relative equilibrium"):
+                return eqs.linearize(op, generators=list(as_sequence(generators, "generators")))
         with progress(f"linearizing {model.name}"):
             return eqs.linearize(op, ignorable="auto")
     except (TaskError, BudgetExceededError):

@@ -241,6 +241,23 @@ def test_linearize_builtin(capsys):
     assert code == 2 and "START:STOP:COUNT" in err
 
 
+def test_linearize_relative_equilibrium(capsys):
+    """--generator: the tilted disk's upright rolling in Lagrange's form, reduced by SE(2) × S¹
+    (the eigenvalues of the frame form, ±3.70837i for Ω = 3, g = 9.81, a thin disk)."""
+    gens = ["--generator", "0,0,0,1,0", "--generator", "0,0,0,0,1", "--generator", "1,0,0,-y,x",
+            "--generator", "0,0,1,0,0"]
+    pv = ["--param", "I_d=0.25", "--param", "I_a=0.5", "--param", "g=9.81"]
+    code, out, _ = run(capsys, "linearize", "tilted-disk", "--form", "lagrange", *gens, "--at", "phi_dot=3", *pv,
+                       "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["state"] == ["theta", "psi_dot", "theta_dot", "phi_dot"]
+    assert sorted(abs(im) for re, im in data["eigenvalues"])[-1] == pytest.approx(3.70836891, rel=1e-8)
+    code, _, err = run(capsys, "linearize", "tilted-disk", "--form", "lagrange", *gens, "--at", "phi_dot=3",
+                       "--at", "theta_dot=1", *pv)
+    assert code == 2 and "theta' = 1" in err
+
+
 def test_report(capsys, tmp_path):
     page = tmp_path / "report.html"
     code, out, _ = run(capsys, "report", "chaplygin-sleigh", "-o", str(page), "--t", "2")
