@@ -1,8 +1,11 @@
 """Testing helpers for geonh users: hypothesis strategies, ready properties, a pytest plugin.
 
 ``from geonh.testing import strategies as gst`` gives random configuration spaces, functions,
-vector fields, forms, frames (guaranteed independent), distributions and codistributions; see
-:mod:`geonh.testing.strategies`.  ``from geonh.testing import properties as gp`` gives the
+vector fields, forms, frames (guaranteed independent), distributions and codistributions, and
+whole systems with their adapted frames and consistent states (:mod:`geonh.testing.systems`);
+see :mod:`geonh.testing.strategies`.  :func:`geonh.testing.source.source` writes any drawn
+object as Python that rebuilds it, the form in which hypothesis prints counterexamples.
+``from geonh.testing import properties as gp`` gives the
 relations of the subject as functions that raise an ``AssertionError`` showing the
 counterexample term by term (:mod:`geonh.testing.properties`).  :mod:`geonh.testing.plugin`
 is a pytest plugin (installed with geonh) registering the hypothesis profiles ``geonh-fast``

@@ -357,3 +357,40 @@ from .constrained import *  # noqa: F401,F403  (constrained settings, transposit
 from .constrained import __all__ as _constrained_all  # noqa: E402
 
 __all__ += [n for n in _constrained_all if n not in __all__]
+
+from .systems import *  # noqa: F401,F403,E402  (whole systems, their frames and states)
+from .systems import CONSTRAINT_KINDS, __all__ as _systems_all  # noqa: E402,F401
+
+__all__ += [n for n in _systems_all if n not in __all__]
+
+from .source import register_pretty_printers as _register_pretty_printers  # noqa: E402
+from .source import source  # noqa: E402,F401  (re-exported: the rebuilding text of a drawn object)
+
+__all__ += ["source"]
+
+
+def _register_type_strategies() -> None:
+    """``st.from_type(T)`` (and so ``st.builds`` for parameters annotated with T) draws with
+    the strategies above, for every geonh type they produce."""
+    from ..kernel.velocity_frames import VelocityFrame
+    from ..systems.mechanical import MechanicalSystem
+    from ..systems.nonlinear import NonlinearSystem
+    on_space = configuration_spaces(1, 3, time=None).flatmap
+    table: dict[type, st.SearchStrategy] = {
+        ConfigurationSpace: configuration_spaces(),
+        VectorField: on_space(vector_fields),
+        OneForm: on_space(one_forms),
+        Form: on_space(lambda S: st.integers(0, S.dim).flatmap(lambda k: forms(S, k))),
+        Frame: on_space(frames),
+        Distribution: on_space(lambda S: st.integers(0, S.dim).flatmap(lambda r: distributions(S, r))),
+        Codistribution: on_space(lambda S: st.integers(0, S.dim).flatmap(lambda r: codistributions(S, r))),
+        MechanicalSystem: mechanical_systems(),
+        NonlinearSystem: mechanical_systems(kind="nonlinear"),
+        VelocityFrame: on_space(velocity_frames),
+    }
+    for cls, strategy in table.items():
+        st.register_type_strategy(cls, strategy)
+
+
+_register_type_strategies()
+_register_pretty_printers()
