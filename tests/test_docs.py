@@ -179,7 +179,7 @@ def _pages() -> dict[str, str]:
 # hyphenated names in backticks that are not models: the registry's forms, the names other
 # equation forms give their Equations (.form), and the methods of GaussSystem.accelerations_at
 NOT_MODELS = set(geonh.FORMS) | {"chetaev-lagrange", "maggi-nonlinear", "udwadia-kalaba", "hertz-coulomb",
-                                 "moore-penrose"}
+                                 "moore-penrose", "geonh-fast", "geonh-thorough"}  # the hypothesis profiles
 _SHOW = re.compile(r"geonh\s+show\s+([a-z0-9][a-z0-9.\-]*)")
 _GET = re.compile(r"models\.(?:get|describe|kind)\(\s*[\"']([^\"']+)[\"']")
 _TICKED = re.compile(r"`([a-z0-9]+(?:-[a-zA-Z0-9.]+)+)`")
