@@ -237,26 +237,3 @@ def test_holonomy_verdict_agrees_with_d_and_delta_commuting(setting):
     B = setting.transposition(0).B
     commute = all(geonh.is_zero(e) for e in sp.flatten(B.tolist()))
     assert setting.is_holonomic() == commute, (setting.is_holonomic(), B)
-
-
-@SYMBOLIC
-@given(gst.mechanical_systems(2, 3, min_constraints=1, kind="linear").flatmap(
-    lambda s: st.tuples(st.just(s), gst.states(s), st.lists(st.sampled_from([-1, 1, 2]), min_size=s.n_constraints,
-                                                             max_size=s.n_constraints))))
-def test_projection_undoes_an_impulse_of_the_reactions(case):
-    """A consistent state plus the velocity jump of an impulse of the reactions,
-    Δq̇ = M⁻¹Aᵀμ, projected back onto the constraints by ``simulate(project=True)`` is the
-    state itself: the projection is orthogonal in the kinetic metric."""
-    import numpy as np
-    system, state, mu = case
-    eqs = geonh.lagrange(system)
-    S = system.space
-    exact = {k: sp.Rational(v) for k, v in state.items()}
-    A = system.constraints.matrix()[:, :S.n].xreplace(exact)
-    M = sp.hessian(system.T, list(S.qd)).xreplace(exact)
-    jump = M.LUsolve(A.T * sp.Matrix(mu))
-    y0 = [float(state[q]) for q in S.q] + [float(state[v] + jump[i]) for i, v in enumerate(S.qd)]
-    params = {p: v for p, v in state.items() if p not in set(S.state_symbols)}
-    traj = geonh.simulate(eqs, y0, (0.0, 1e-9), params, project="initial", t_eval=[0.0])
-    got = np.asarray(traj.y)[S.n:, 0]
-    assert np.allclose(got, [state[v] for v in S.qd], rtol=1e-9, atol=1e-9), (got, state)
