@@ -219,16 +219,16 @@ def test_constraints_in_other_units_give_the_same_motion(system, scale):
 
 @st.composite
 def _first_form_integrable(draw):
-    """Two constraints on q1, q2, q3 solved for q2, q3: θ¹ = dq2 − a(q1, q2) dq1 (integrable
-    alone: it does not depend on q3), θ² = dq3 − b(q) dq1 (random)."""
-    S = geonh.ConfigurationSpace(["q1", "q2", "q3"])
-    a = draw(gst.coefficient_expressions(S.q[:2], zero_probability=0))
-    b = draw(gst.coefficient_expressions(S.q, zero_probability=0))
-    return geonh.ConstrainedSetting(S, [S.q[1], S.q[2]], sp.Matrix([[a], [b]]))
+    """Two constraints on q1 … q4 solved for q3, q4: θ¹ = dq3 − a(q1) dq1 (closed, integrable
+    alone), θ² = dq4 − b(q) dq1 − b'(q) dq2 (random): integrable together only by accident."""
+    S = geonh.ConfigurationSpace(["q1", "q2", "q3", "q4"])
+    a = draw(gst.coefficient_expressions(S.q[:1], zero_probability=0))
+    b = [draw(gst.coefficient_expressions(S.q, zero_probability=0)) for _ in range(2)]
+    return geonh.ConstrainedSetting(S, [S.q[2], S.q[3]], sp.Matrix([[a, 0], b]))
 
 
 @SYMBOLIC
-@given(st.one_of(gst.constrained_settings(2, 3), gst.holonomic_settings(2, 3), _first_form_integrable()))
+@given(st.one_of(_first_form_integrable(), gst.constrained_settings(2, 3), gst.holonomic_settings(2, 3)))
 def test_holonomy_verdict_agrees_with_d_and_delta_commuting(setting):
     """For k = 0 (δ and d commute on the free coordinates) the constraints are holonomic exactly
     when they commute on the dependent ones too: [V, W]^σ = B^σ_rs dq_r δq_s ≡ 0 (Neimark–Fufaev
