@@ -123,6 +123,7 @@ def _with_frame(system):
     return st.tuples(st.just(system), gst.adapted_frames(system))
 
 
+@pytest.mark.slow   # ≈ 10 s CPU for 10 examples (two forms per draw)
 @SYMBOLIC
 @given(gst.mechanical_systems(2, 3, min_constraints=1).flatmap(_with_frame))
 def test_frame_forms_give_lagrange_motion(case):
