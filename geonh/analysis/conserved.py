@@ -77,7 +77,7 @@ from sympy.polys.matrices import DomainMatrix
 from ..equations.base import Equations
 from .integrals import rates as _rates
 from .integrals import expression_in, rate_vanishes, time_derivative
-from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SpaceMismatchError
+from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SingularMapError, SpaceMismatchError
 from ..kernel.distributions import potential
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
@@ -89,7 +89,7 @@ from ..kernel.generic_point import (
     rref,
 )
 from ..kernel.elementary import TRIG_FUNCTIONS
-from ..kernel.linalg import Echelon
+from ..kernel.linalg import Echelon, solve_in_field
 from ..kernel.trig import shorten_trig
 from ..kernel.sampling import GENERIC_SPAN, random_values
 from ..systems.mechanical import MechanicalSystem
@@ -710,22 +710,12 @@ class _PointRoute(Exception):
 
 
 def _field_solve(M: list[list], b: list) -> list:
-    """x with M x = b over a field (Gaussian elimination, first non-zero pivot); ``_PointRoute``
-    when M is singular."""
-    n = len(b)
-    A = [list(M[i]) + [b[i]] for i in range(n)]
-    for c in range(n):
-        piv = next((r for r in range(c, n) if A[r][c] != 0), None)
-        if piv is None:
-            raise _PointRoute("singular mass matrix at the sample point")
-        A[c], A[piv] = A[piv], A[c]
-        inv = 1 / A[c][c]
-        A[c] = [e * inv for e in A[c]]
-        for r in range(n):
-            if r != c and A[r][c] != 0:
-                f = A[r][c]
-                A[r] = [e - f * p for e, p in zip(A[r], A[c])]
-    return [A[i][n] for i in range(n)]
+    """x with M x = b over a field (:func:`~geonh.kernel.linalg.solve_in_field`);
+    ``_PointRoute`` when M is singular at the sample point."""
+    try:
+        return solve_in_field(M, b)
+    except SingularMapError:
+        raise _PointRoute("singular mass matrix at the sample point") from None
 
 
 def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[list[sp.Expr]]:

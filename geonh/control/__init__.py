@@ -18,7 +18,7 @@ them that carry their witnesses, and motion planning checked by simulation.
 
 The control floor lies between analysis and models (tests/test_layers.py).
 """
-from .systems import ControlAffineSystem, DriftlessSystem, actuator_forces, point_values, tidy, tidy_field
+from .systems import ControlAffineSystem, DriftlessSystem, actuator_forces, point_values, shorten_component, shorten_field
 from .accessibility import (SpanAtPoint, Verdict, accessibility, finite_at, generic_lie_rank, lyndon_bracket, lyndon_words,
                             sussmann, tree_degrees, tree_name)
 from .connection import (AffineConnectionSystem, configuration_accessibility, configuration_controllability,
@@ -30,7 +30,7 @@ from .nilpotent import (NilpotentApproximation, PrivilegedCoordinates, adapted_f
 from .steering import Segment, SteeringResult, simulate_chained, sinusoid_gain, sinusoidal_plan, steer, steer_chained
 
 __all__ = [
-    "DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values", "tidy", "tidy_field",
+    "DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values", "shorten_component", "shorten_field",
     "Verdict", "accessibility", "sussmann", "lyndon_words", "lyndon_bracket", "tree_degrees", "tree_name",
     "SpanAtPoint", "generic_lie_rank", "finite_at",
     "AffineConnectionSystem", "symmetric_trees", "configuration_accessibility", "configuration_controllability",

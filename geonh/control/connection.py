@@ -45,7 +45,7 @@ from ..kernel.parsing import as_names
 from ..systems.mechanical import MechanicalSystem
 from .accessibility import (SpanAtPoint, Tree, Verdict, finite_at, generic_lie_rank, lyndon_bracket, lyndon_words,
                             tree_degrees)
-from .systems import actuator_forces, point_values, tidy, tidy_field
+from .systems import actuator_forces, point_values, shorten_component, shorten_field
 
 __all__ = ["AffineConnectionSystem", "symmetric_trees", "configuration_accessibility",
            "configuration_controllability", "decoupling_fields", "kinematic_controllability"]
@@ -93,19 +93,19 @@ class AffineConnectionSystem:
         self.inputs: tuple[str, ...] = _names(inputs, len(F))
         self.metric: sp.Matrix = sp.Matrix(M)
         self.forces = tuple(tuple(row) for row in F)
-        Ginv = inverse(self.metric, "kinetic metric G").applyfunc(tidy)
+        Ginv = inverse(self.metric, "kinetic metric G").applyfunc(shorten_component)
         self._Ginv = Ginv
-        A = system.constraint_matrix[0].applyfunc(tidy)
+        A = system.constraint_matrix[0].applyfunc(shorten_component)
         n = S.n
         if A.rows:
-            W = (Ginv * A.T).applyfunc(tidy)
-            perp = (W * inverse((A * W).applyfunc(tidy), "A G⁻¹ Aᵀ").applyfunc(tidy) * A).applyfunc(tidy)
+            W = (Ginv * A.T).applyfunc(shorten_component)
+            perp = (W * inverse((A * W).applyfunc(shorten_component), "A G⁻¹ Aᵀ").applyfunc(shorten_component) * A).applyfunc(shorten_component)
         else:
             perp = sp.zeros(n, n)
         self.complement: sp.Matrix = perp
         self.projector: sp.Matrix = sp.eye(n) - perp
         self.input_fields: tuple[VectorField, ...] = tuple(
-            VectorField(S, [tidy(e) for e in self.projector * (Ginv * sp.Matrix(Fa))]) for Fa in F)
+            VectorField(S, [shorten_component(e) for e in self.projector * (Ginv * sp.Matrix(Fa))]) for Fa in F)
 
     @property
     def distribution(self) -> Distribution:
@@ -117,7 +117,7 @@ class AffineConnectionSystem:
         """Γᵏᵢⱼ = Gᵏˡ Γ_{l,ij} of the Levi-Civita connection of G, indexed [k][i][j]."""
         first = self.system.christoffel
         n = self.space.n
-        return [[[tidy(sp.Add(*[self._Ginv[k, l] * first[l][i][j] for l in range(n) if first[l][i][j] != 0]))
+        return [[[shorten_component(sp.Add(*[self._Ginv[k, l] * first[l][i][j] for l in range(n) if first[l][i][j] != 0]))
                   for j in range(n)] for i in range(n)] for k in range(n)]
 
     def _levi_civita(self, X: Sequence, Y: Sequence) -> list:
@@ -142,11 +142,11 @@ class AffineConnectionSystem:
             nPY = self._levi_civita(X.components, PY)
             Pn = list(self.complement * sp.Matrix(nab))
             nab = [a + b - c for a, b, c in zip(nab, nPY, Pn)]
-        return VectorField(self.space, [tidy(e) for e in nab])
+        return VectorField(self.space, [shorten_component(e) for e in nab])
 
     def symmetric_product(self, X: VectorField, Y: VectorField) -> VectorField:
         """⟨X : Y⟩ = ∇^D_X Y + ∇^D_Y X."""
-        return tidy_field(self.covariant_derivative(X, Y) + self.covariant_derivative(Y, X))
+        return shorten_field(self.covariant_derivative(X, Y) + self.covariant_derivative(Y, X))
 
     def connection_coefficients(self) -> list[list[list[sp.Expr]]]:
         """Γ^D[k][i][j] = the k-th component of ∇^D_{∂ᵢ} ∂ⱼ; on a motion with q̇ ∈ D,
@@ -215,7 +215,7 @@ class _Products:
                 elif kind == "s":
                     out = self.acs.symmetric_product(A, B)
                 else:
-                    out = tidy_field(A.bracket(B))
+                    out = shorten_field(A.bracket(B))
                 self.memo[t] = out
             else:
                 self.memo[t] = self.leaves[t]

@@ -242,7 +242,7 @@ def nilpotent_approximation(fields, point) -> NilpotentApproximation:
         for j, zj in enumerate(pc.z):
             d = pc.weights[j] - 1
             series = _taylor(Xi(zj), space.coords, pc.point, order, dq)
-            comps.append(_tidy(sp.expand(series.get(d, sp.S.Zero)), zs))
+            comps.append(_simplify_coefficients(sp.expand(series.get(d, sp.S.Zero)), zs))
         out.append(VectorField(Z, comps))
     return NilpotentApproximation(pc, Z, tuple(out))
 
@@ -295,7 +295,7 @@ def _taylor(g: sp.Expr, coords: Sequence[sp.Symbol], point: dict, order: int, dq
     return total
 
 
-def _tidy(e: sp.Expr, zs: Sequence[sp.Symbol]) -> sp.Expr:
+def _simplify_coefficients(e: sp.Expr, zs: Sequence[sp.Symbol]) -> sp.Expr:
     """Each monomial's coefficient (an expression in the point's values) simplified."""
     if e == 0:
         return e

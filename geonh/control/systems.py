@@ -22,6 +22,7 @@ import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, NotLinearError,
                       ParseError, SpaceMismatchError)
+from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.distributions import Distribution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
@@ -33,17 +34,17 @@ from ..systems.mechanical import MechanicalSystem
 from ..equations.base import Equations
 from ..equations.registry import derive
 
-__all__ = ["DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values", "tidy", "tidy_field",
+__all__ = ["DriftlessSystem", "ControlAffineSystem", "actuator_forces", "point_values", "shorten_component", "shorten_field",
            "TIDY_LIMIT", "TIDY_SMALL"]
 
 
-#: expressions larger than this (sympy's ``count_ops``) are left as they are by :func:`tidy`
+#: expressions larger than this (sympy's ``count_ops``) are left as they are by :func:`shorten_component`
 TIDY_LIMIT = 1500
 #: and so are expressions of at most this many operations (reducing them costs more than it saves)
 TIDY_SMALL = 40
 
 
-def tidy(expr: sp.Expr) -> sp.Expr:
+def shorten_component(expr: sp.Expr) -> sp.Expr:
     """A shorter equal form of a component, to keep iterated brackets and symmetric products
     from swelling: sines and cosines of sums expanded (sin(θ + φ) → sin θ cos φ + …), then
     reduced modulo sin² + cos² = 1 (:func:`~geonh.kernel.trig.shorten_trig`: polynomial
@@ -51,13 +52,13 @@ def tidy(expr: sp.Expr) -> sp.Expr:
     kept only when no larger.  Expressions above ``TIDY_LIMIT`` or at most
     ``TIDY_SMALL`` operations are returned unchanged (the reduction would cost more than it
     saves)."""
-    expr = as_expr(expr, what="expression to tidy")
+    expr = as_expr(expr, what="expression to shorten_component")
     if expr.is_Atom:
         return expr
     size = sp.count_ops(expr)
     if size > TIDY_LIMIT or size <= TIDY_SMALL:
         return expr
-    trig = expr.atoms(sp.sin, sp.cos, sp.tan)
+    trig = expr.atoms(*TRIG_FUNCTIONS)
     if trig:
         if not all(isinstance(f.args[0], sp.Symbol) for f in trig):
             expr = sp.expand_trig(expr)
@@ -70,11 +71,11 @@ def tidy(expr: sp.Expr) -> sp.Expr:
     return short if sp.count_ops(short) <= size else expr
 
 
-def tidy_field(X: VectorField) -> VectorField:
-    """:func:`tidy` on every component of ``X``."""
+def shorten_field(X: VectorField) -> VectorField:
+    """:func:`shorten_component` on every component of ``X``."""
     if not isinstance(X, VectorField):
         raise ParseError(f"expected a VectorField, got {type(X).__name__}")
-    return VectorField(X.space, [tidy(c) for c in X.components])
+    return VectorField(X.space, [shorten_component(c) for c in X.components])
 
 
 def point_values(space: ConfigurationSpace, point) -> dict:

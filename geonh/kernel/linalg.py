@@ -40,7 +40,7 @@ from .parsing import as_floats, as_matrix, as_sequence, as_values, brief, expr_o
 
 __all__ = ["Elimination", "eliminate", "pivot_order_at", "Echelon", "as_sample",
            "sample_rank", "numeric_rank", "float_rank", "float_positive_definite", "FLOAT_CLEAR", "det_small",
-           "cramer_solve", "solve_linear_at", "drop_roundoff"]
+           "cramer_solve", "solve_linear_at", "solve_in_field", "drop_roundoff"]
 
 #: a float singular value (eigenvalue) must exceed this fraction of the largest, besides the
 #: error bound of the evaluation, for double precision to prove it non-zero (positive).
@@ -397,3 +397,34 @@ def drop_roundoff(X: sp.MatrixBase) -> sp.Matrix:
         tol = mpmath.mpf(10) ** (-(2 * precision() // 3)) * (1 + big)
         keep = [abs(v) > tol for v in vals]
     return sp.Matrix(X.rows, X.cols, [x if k else sp.S.Zero for x, k in zip(X, keep)])
+
+
+def solve_in_field(M, F) -> list:
+    """x with M x = F by Gauss–Jordan elimination with the first non-zero pivot of each column,
+    over any field whose elements support ``+ − × ÷`` and ``!= 0`` (sympy numbers, or elements
+    of sympy's rational function fields: the integral search solves the rates at a sample point
+    in ℚ(speeds, parameters)).  ``M`` is square (a sympy Matrix or a list of rows), ``F`` has one
+    entry per row; :class:`SingularMapError` when M is singular."""
+    rows = M.tolist() if isinstance(M, sp.MatrixBase) else [list(as_sequence(r, "matrix row")) for r in
+                                                             as_sequence(M, "matrix")]
+    rhs = list(F) if isinstance(F, sp.MatrixBase) else list(as_sequence(F, "right-hand side"))
+    n = len(rows)
+    if n == 0 or any(len(r) != n for r in rows) or len(rhs) != n:
+        raise ParseError(f"solve_in_field needs a square matrix and one right-hand side entry per row, "
+                         f"got {n} rows of lengths {sorted({len(r) for r in rows})} and {len(rhs)} entries")
+    A = [list(rows[i]) + [rhs[i]] for i in range(n)]
+    for c in range(n):
+        piv = next((r for r in range(c, n) if A[r][c] != 0), None)
+        if piv is None:
+            raise SingularMapError("the matrix is singular: no pivot in column %d" % c)
+        A[c], A[piv] = A[piv], A[c]
+        try:
+            inv = 1 / A[c][c]
+        except TypeError:
+            raise ParseError(f"solve_in_field: the entry {brief(A[c][c])} is not a field element") from None
+        A[c] = [e * inv for e in A[c]]
+        for r in range(n):
+            if r != c and A[r][c] != 0:
+                f = A[r][c]
+                A[r] = [e - f * p for e, p in zip(A[r], A[c])]
+    return [A[i][n] for i in range(n)]

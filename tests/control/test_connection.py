@@ -217,7 +217,7 @@ def test_products_stay_small_on_a_snakeboard():
     """A snakeboard-like system (Lewis, Ostrowski, Murray & Burdick 1994: board (x, y, θ), rotor ψ,
     wheel angle φ, two no-slip wheel constraints): the projector P computed naively has entries
     of ~400 operations and one symmetric product ~24000; with the trigonometric reduction of
-    every step (``tidy``: sin² + cos² = 1, never ``simplify``) the input fields and ⟨Y1 : Y2⟩
+    every step (``shorten_component``: sin² + cos² = 1, never ``simplify``) the input fields and ⟨Y1 : Y2⟩
     are a few operations each, and the products stay in D.  (Its verdicts are checked against
     the published ones with the snakeboard model of geonh.models.)"""
     S = ConfigurationSpace("x y theta psi phi")
