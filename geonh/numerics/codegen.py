@@ -691,22 +691,14 @@ def symengine_program(exprs, args: Iterable, *, what: str = "the expressions", d
     (:class:`~geonh.errors.NotFoundError` without it)."""
     if not symengine_available():
         raise NotFoundError("symengine_program needs symengine (pip install symengine)")
-    args = _check_args(args)
-    flat, _ = _flatten(exprs)
-    definitions = [_definition(pair) for pair in as_sequence(definitions, "definitions")]
-    known = list(args)
-    for d, e in definitions:
-        _check_free([e], tuple(known), what)
-        known.append(d)
-    _check_free(flat, tuple(known), what)
+    args, flat, _, definitions = _checked_inputs(exprs, args, definitions, what)
     with _gc_paused():
         return _se_program(args, flat, None, definitions, factor)
 
 
-def _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor, jet) -> CompiledFunction:
-    """:func:`compile_function`'s work (its arguments, positionally)."""
-    if backend not in BACKENDS:
-        raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+def _checked_inputs(exprs, args, definitions, what):
+    """The arguments, the flat expressions with their shape, and the definitions (d, e), each
+    definition's e and every expression free only of the arguments and earlier definitions."""
     args = _check_args(args)
     flat, shape = _flatten(exprs)
     definitions = [_definition(pair) for pair in as_sequence(definitions, "definitions")]
@@ -715,6 +707,14 @@ def _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, f
         _check_free([e], tuple(known), what)
         known.append(d)
     _check_free(flat, tuple(known), what)
+    return args, flat, shape, definitions
+
+
+def _compile_function(exprs, args, backend, what, opt_level, wrt, definitions, factor, jet) -> CompiledFunction:
+    """:func:`compile_function`'s work (its arguments, positionally)."""
+    if backend not in BACKENDS:
+        raise NotFoundError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    args, flat, shape, definitions = _checked_inputs(exprs, args, definitions, what)
     if wrt is not None:
         wrt = tuple(expr_of(w, what="wrt") for w in as_sequence(wrt, "wrt"))
         missing = [str(w) for w in wrt if w not in args]
