@@ -26,8 +26,10 @@ profile named by the environment variable ``GEONH_HYPOTHESIS_PROFILE`` (:data:`E
 at ``pytest_configure``, unless
 
 * hypothesis's own option ``--hypothesis-profile`` is given (it wins), or
-* a profile other than hypothesis's ``default`` is already loaded — by your conftest.py, say;
-  your choice is kept and the report header says so.
+* a profile other than the one hypothesis chose by itself is already loaded — by your
+  conftest.py, say; your choice is kept and the report header says so.  Hypothesis chooses
+  ``default``, or its own ``ci`` profile when it detects a CI service (the ``CI`` variable and
+  the like); the variable overrides that automatic choice, since setting it is explicit.
 
 Without the variable the plugin changes nothing.  It keeps pytest's start cheap: it imports
 neither hypothesis nor geonh's strategies or properties unless the variable is set.
@@ -64,6 +66,15 @@ def register_profiles() -> None:
         settings.register_profile(name, **kw)
 
 
+def _automatic_profiles() -> tuple[str, ...]:
+    """The profiles hypothesis loads by itself: ``default``, and ``ci`` on a detected CI service."""
+    try:
+        from hypothesis._settings import is_in_ci   # hypothesis >= 6.131; private, hence guarded
+    except ImportError:
+        return ("default",)
+    return ("default", "ci") if is_in_ci() else ("default",)
+
+
 def _usage_error(message: str) -> Exception:
     """pytest's UsageError (a clean "ERROR: ..." line) when pytest runs, else NotFoundError."""
     pytest = sys.modules.get("pytest")   # the hooks run under pytest, which is loaded; never imported here
@@ -86,7 +97,7 @@ def pytest_configure(config) -> None:
 
     register_profiles()
     current = settings.get_current_profile_name()
-    if current != "default":
+    if current not in _automatic_profiles():
         setattr(config, _STATUS_KEY, f"{ENVIRONMENT}={name} not loaded: profile {current!r} was loaded before "
                                      "(by a conftest.py); it is kept")
         return

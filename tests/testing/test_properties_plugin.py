@@ -21,6 +21,19 @@ def test_probe():
 """
 
 
+@pytest.fixture(params=[False, True], ids=["local", "on-ci"])
+def on_ci(request, monkeypatch):
+    """Run each case twice: with every variable by which hypothesis detects a CI service removed,
+    and with ``CI=true`` (there hypothesis loads its own ``ci`` profile by itself)."""
+    from hypothesis._settings import _CI_VARS
+
+    for key in _CI_VARS:
+        monkeypatch.delenv(key, raising=False)
+    if request.param:
+        monkeypatch.setenv("CI", "true")
+    return request.param
+
+
 def _run(pytester, *args):
     pytester.makepyfile(test_probe=PROBE)
     return pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider", *args)
@@ -32,7 +45,7 @@ def _line(result, key):
 
 
 @pytest.mark.slow
-def test_environment_variable_loads_the_fast_profile(pytester, monkeypatch):
+def test_environment_variable_loads_the_fast_profile(pytester, monkeypatch, on_ci):
     monkeypatch.setenv(plugin.ENVIRONMENT, "geonh-fast")
     result = _run(pytester)
     result.assert_outcomes(passed=1)
@@ -41,17 +54,17 @@ def test_environment_variable_loads_the_fast_profile(pytester, monkeypatch):
 
 
 @pytest.mark.slow
-def test_without_the_variable_nothing_changes_and_hypothesis_is_not_imported(pytester, monkeypatch):
+def test_without_the_variable_nothing_changes_and_hypothesis_is_not_imported(pytester, monkeypatch, on_ci):
     monkeypatch.delenv(plugin.ENVIRONMENT, raising=False)
     result = _run(pytester)
     result.assert_outcomes(passed=1)
-    assert _line(result, "PROFILE")[0] == "default"
+    assert _line(result, "PROFILE")[0] == ("ci" if on_ci else "default")   # hypothesis's own choice
     assert _line(result, "HYPOTHESIS_AT_COLLECTION") == ["False"]   # pytest's start stays cheap
     assert not any(line.startswith("geonh:") for line in result.outlines)
 
 
 @pytest.mark.slow
-def test_a_profile_loaded_by_the_conftest_is_kept(pytester, monkeypatch):
+def test_a_profile_loaded_by_the_conftest_is_kept(pytester, monkeypatch, on_ci):
     monkeypatch.setenv(plugin.ENVIRONMENT, "geonh-thorough")
     pytester.makeconftest("from hypothesis import settings\n"
                           "settings.register_profile('mine', max_examples=7)\nsettings.load_profile('mine')\n")
@@ -62,7 +75,7 @@ def test_a_profile_loaded_by_the_conftest_is_kept(pytester, monkeypatch):
 
 
 @pytest.mark.slow
-def test_hypothesis_option_wins_and_finds_the_geonh_profiles(pytester, monkeypatch):
+def test_hypothesis_option_wins_and_finds_the_geonh_profiles(pytester, monkeypatch, on_ci):
     monkeypatch.setenv(plugin.ENVIRONMENT, "geonh-fast")
     result = _run(pytester, "--hypothesis-profile", "geonh-thorough")
     result.assert_outcomes(passed=1)
@@ -71,7 +84,7 @@ def test_hypothesis_option_wins_and_finds_the_geonh_profiles(pytester, monkeypat
 
 
 @pytest.mark.slow
-def test_an_unknown_profile_is_a_usage_error(pytester, monkeypatch):
+def test_an_unknown_profile_is_a_usage_error(pytester, monkeypatch, on_ci):
     monkeypatch.setenv(plugin.ENVIRONMENT, "geonh-fats")
     result = _run(pytester)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
