@@ -223,6 +223,61 @@ class _Evaluator:
         return finite_at(self.field(tree), self.point)
 
 
+@dataclass
+class Neutralization:
+    """The outcome of :func:`neutralize`: ``holds`` True when the good trees span the target (the
+    ``witness`` lists them), False when the bad tree ``bad`` (its name, symmetrized) with value
+    ``bad_value`` is not neutralized at ``degree``, None when ``max_degree`` ran out first."""
+
+    holds: bool | None
+    degree: int
+    good: SpanAtPoint
+    witness: list
+    bad: str | None = None
+    bad_value: tuple | None = None
+
+
+def neutralize(trees: Callable[[int], Sequence[Tree]], is_bad: Callable[[Tree], bool],
+               images: Callable[[Tree], Sequence[Tree]], canonical: Callable[[Tree], Tree],
+               at: Callable[[Tree], Sequence], name: Callable[[Tree], str], target_rank: int,
+               max_degree: int) -> Neutralization:
+    """The degree-by-degree search of Sussmann's condition (Sussmann 1987, Thm. 7.3) and of its
+    symmetric-product twin (Lewis & Murray 1997): at each degree k, every bad tree B, symmetrized
+    β(B) = Σ_π π(B) over its ``images``, must be a combination at the point of the good trees of
+    degree < k (else the search stops with B as the witness); then the good trees of degree k join.
+    Once the good ones reach ``target_rank`` every later bad tree is neutralized too."""
+    good = SpanAtPoint()
+    witness: list = []
+    for k in range(1, max_degree + 1):
+        level = trees(k)
+        for tree in level:
+            if is_bad(tree):
+                imgs = list(images(tree))
+                total = tuple(sp.Add(*parts) for parts in zip(*(at(t) for t in imgs)))
+                if not good.contains(total):
+                    label = name(canonical(tree))
+                    if len(imgs) > 1:
+                        uniq = list(dict.fromkeys(name(t) for t in imgs))
+                        label = f"β({label}) = " + " + ".join(uniq)
+                    return Neutralization(False, k, good, witness, label, total)
+        for tree in level:
+            if not is_bad(tree):
+                t = canonical(tree)
+                if good.add(at(t)):
+                    witness.append(t)
+        if good.rank == target_rank:
+            return Neutralization(True, k, good, witness)
+    return Neutralization(None, max_degree, good, witness)
+
+
+def not_neutralized_reason(what: str, k: int, inputs: int, lower: str, prop: str) -> str:
+    """The one wording of a failed neutralization: ``what`` (e.g. "bad bracket (degree 3: …)") is
+    not a combination of the good ``lower`` terms of degree < k; the condition is sufficient only."""
+    sym_note = ", symmetrized over the inputs," if inputs > 1 else ""
+    return (f"the {what} below{sym_note} is not a combination of {lower} of degree < {k} at the point. "
+            f"The condition is sufficient only: this does not show that the system is not {prop}")
+
+
 def finite_at(X: VectorField, point: Mapping) -> tuple[sp.Expr, ...]:
     """The components of ``X`` at ``point`` ({symbol: value}), exactly; a component without a
     finite value there (the point is singular for the fields, e.g. for their frame) raises
@@ -396,39 +451,29 @@ def sussmann(system, point: Mapping, *, max_degree: int | None = None) -> Verdic
     K = _max_degree(max_degree, S.dim + 1)
     m = len(gens) - 1
     ev = _Evaluator(gens, VectorField.bracket, pt)
-    good = SpanAtPoint()
-    witness: list[Tree] = []
     src = "Sussmann's sufficient condition for STLC (Sussmann 1987, Thm. 7.3, θ = 1); sufficient only"
     perms = [dict(zip(range(1, m + 1), p)) for p in itertools.permutations(range(1, m + 1))]
-    for k in range(1, K + 1):
-        trees = [lyndon_bracket(w) for w in lyndon_words(m + 1, k)]
-        for tree in trees:
-            deg = tree_degrees(tree, m + 1)
-            if deg[0] % 2 == 1 and all(d % 2 == 0 for d in deg[1:]):
-                images = [_permuted(tree, p) for p in perms]
-                total = [sp.Add(*parts) for parts in zip(*(ev.at(t) for t in images))]
-                if not good.contains(total):
-                    name = tree_name(tree, names)
-                    sym_note = ", symmetrized over the inputs," if m > 1 else ""
-                    if m > 1:
-                        uniq = list(dict.fromkeys(tree_name(t, names) for t in images))
-                        name = f"β({name}) = " + " + ".join(uniq)
-                    reason = (f"the bad bracket (degree {k}: odd in f0, even in every input field) below{sym_note} "
-                              f"is not a combination of good brackets of degree < {k} at the point. "
-                              "The condition is sufficient only: this does not show that the system is not STLC")
-                    return Verdict("small-time local controllability (Sussmann's condition)", False, True,
-                                   _shown(pt), good.rank, S.dim, (name,), (tuple(total),), reason, src, legend,
-                                   time.perf_counter() - start)
-        for tree in trees:
-            deg = tree_degrees(tree, m + 1)
-            if not (deg[0] % 2 == 1 and all(d % 2 == 0 for d in deg[1:])) and good.add(ev.at(tree)):
-                witness.append(tree)
-        if good.rank == S.dim:
-            reason = (f"every bad bracket of degree ≤ {k} is neutralized and the good brackets below span the "
-                      "tangent space, so every bad bracket of higher degree is neutralized too: STLC")
-            return Verdict("small-time local controllability (Sussmann's condition)", True, True, _shown(pt),
-                           good.rank, S.dim, tuple(tree_name(t, names) for t in witness),
-                           tuple(ev.at(t) for t in witness), reason, src, legend, time.perf_counter() - start)
+
+    def bad(tree: Tree) -> bool:
+        deg = tree_degrees(tree, m + 1)
+        return deg[0] % 2 == 1 and all(d % 2 == 0 for d in deg[1:])
+
+    found = neutralize(lambda k: [lyndon_bracket(w) for w in lyndon_words(m + 1, k)], bad,
+                       lambda t: [_permuted(t, p) for p in perms], lambda t: t, ev.at,
+                       lambda t: tree_name(t, names), S.dim, K)
+    good, witness, k = found.good, found.witness, found.degree
+    if found.holds is False:
+        reason = not_neutralized_reason(f"bad bracket (degree {k}: odd in f0, even in every input field)", k, m,
+                                        "good brackets", "STLC")
+        return Verdict("small-time local controllability (Sussmann's condition)", False, True,
+                       _shown(pt), good.rank, S.dim, (found.bad,), (found.bad_value,), reason, src, legend,
+                       time.perf_counter() - start)
+    if found.holds:
+        reason = (f"every bad bracket of degree ≤ {k} is neutralized and the good brackets below span the "
+                  "tangent space, so every bad bracket of higher degree is neutralized too: STLC")
+        return Verdict("small-time local controllability (Sussmann's condition)", True, True, _shown(pt),
+                       good.rank, S.dim, tuple(tree_name(t, names) for t in witness),
+                       tuple(ev.at(t) for t in witness), reason, src, legend, time.perf_counter() - start)
     r = generic_lie_rank(gens, S)
     final = r < S.dim
     reason = (f"the LARC fails: the accessibility algebra has generic rank {r} < {S.dim}" if final else

@@ -43,7 +43,8 @@ from ..kernel.fields import VectorField, check_same_space
 from ..kernel.generic_point import inverse, is_zero
 from ..kernel.parsing import as_names
 from ..systems.mechanical import MechanicalSystem
-from .accessibility import (SpanAtPoint, Tree, Verdict, finite_at, generic_lie_rank, lyndon_bracket, lyndon_words,
+from .accessibility import (SpanAtPoint, Tree, Verdict, finite_at, generic_lie_rank, lyndon_bracket, lyndon_words, neutralize,
+                            not_neutralized_reason,
                             tree_degrees)
 from .systems import actuator_forces, point_values, shorten_component, shorten_field
 
@@ -371,36 +372,20 @@ def configuration_controllability(acs: AffineConnectionSystem, point: Mapping, *
     target = SpanAtPoint()
     for j in range(S.n):     # D(q0) = the range of the projector P at q0
         target.add(finite_at(VectorField(S, list(acs.projector[:, j])), pt))
-    good = SpanAtPoint()
-    witness: list = []
     perms = [dict(enumerate(p)) for p in itertools.permutations(range(m))]
-    for k in range(1, K + 1):
-        trees = symmetric_trees(m, k)
-        for tree in trees:
-            if all(d % 2 == 0 for d in tree_degrees(tree, m)):
-                images = [_sym(_perm(tree, p)) for p in perms]
-                total = [sp.Add(*parts) for parts in zip(*(ev.at(t) for t in images))]
-                if not good.contains(total):
-                    name = _name(_sym(tree), names)
-                    sym_note = ", symmetrized over the inputs," if m > 1 else ""
-                    if m > 1:
-                        uniq = list(dict.fromkeys(_name(t, names) for t in images))
-                        name = f"β({name}) = " + " + ".join(uniq)
-                    reason = (f"the bad symmetric product below (degree {k}){sym_note} is not a "
-                              f"combination of good ones of degree < {k} at the point.  The condition is sufficient "
-                              "only: this does not show that the system is not STLCC")
-                    return Verdict(q, False, True, lca.point, good.rank, S.n, (name,), (tuple(total),), reason, src,
-                                   legend, time.perf_counter() - start)
-        for tree in trees:
-            if not all(d % 2 == 0 for d in tree_degrees(tree, m)):
-                t = _sym(tree)
-                if good.add(ev.at(t)):
-                    witness.append(t)
-        if good.rank == target.rank:
-            reason = (f"configuration accessible; every bad product of degree ≤ {k} is neutralized and the good "
-                      f"products below span D(q0) (rank {target.rank}), which holds every product: STLCC")
-            return Verdict(q, True, True, lca.point, good.rank, S.n, tuple(_name(t, names) for t in witness),
-                           tuple(ev.at(t) for t in witness), reason, src, legend, time.perf_counter() - start)
+    found = neutralize(lambda k: symmetric_trees(m, k), lambda t: all(d % 2 == 0 for d in tree_degrees(t, m)),
+                       lambda t: [_sym(_perm(t, p)) for p in perms], _sym, ev.at, lambda t: _name(t, names),
+                       target.rank, K)
+    good, witness, k = found.good, found.witness, found.degree
+    if found.holds is False:
+        reason = not_neutralized_reason(f"bad symmetric product (degree {k})", k, m, "good ones", "STLCC")
+        return Verdict(q, False, True, lca.point, good.rank, S.n, (found.bad,), (found.bad_value,), reason, src,
+                       legend, time.perf_counter() - start)
+    if found.holds:
+        reason = (f"configuration accessible; every bad product of degree ≤ {k} is neutralized and the good "
+                  f"products below span D(q0) (rank {target.rank}), which holds every product: STLCC")
+        return Verdict(q, True, True, lca.point, good.rank, S.n, tuple(_name(t, names) for t in witness),
+                       tuple(ev.at(t) for t in witness), reason, src, legend, time.perf_counter() - start)
     return Verdict(q, False, False, lca.point, good.rank, S.n, tuple(_name(t, names) for t in witness),
                    tuple(ev.at(t) for t in witness),
                    f"bad products of degree ≤ {K} are neutralized, but the good ones do not span D(q0): raise max_degree",
