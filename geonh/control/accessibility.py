@@ -226,15 +226,15 @@ class _Evaluator:
 @dataclass
 class Neutralization:
     """The outcome of :func:`neutralize`: ``holds`` True when the good trees span the target (the
-    ``witness`` lists them), False when the bad tree ``bad`` (its name, symmetrized) with value
-    ``bad_value`` is not neutralized at ``degree``, None when ``max_degree`` ran out first."""
+    ``witness`` lists them), False when the bad tree (``bad``: its name, symmetrized; ``bad_value``: its
+    value) is not neutralized at ``degree``, None when ``max_degree`` ran out first."""
 
     holds: bool | None
     degree: int
     good: SpanAtPoint
     witness: list
-    bad: str | None = None
-    bad_value: tuple | None = None
+    bad: tuple[str, ...] = ()
+    bad_value: tuple[tuple, ...] = ()
 
 
 def neutralize(trees: Callable[[int], Sequence[Tree]], is_bad: Callable[[Tree], bool],
@@ -259,7 +259,7 @@ def neutralize(trees: Callable[[int], Sequence[Tree]], is_bad: Callable[[Tree], 
                     if len(imgs) > 1:
                         uniq = list(dict.fromkeys(name(t) for t in imgs))
                         label = f"β({label}) = " + " + ".join(uniq)
-                    return Neutralization(False, k, good, witness, label, total)
+                    return Neutralization(False, k, good, witness, (label,), (total,))
         for tree in level:
             if not is_bad(tree):
                 t = canonical(tree)
@@ -466,7 +466,7 @@ def sussmann(system, point: Mapping, *, max_degree: int | None = None) -> Verdic
         reason = not_neutralized_reason(f"bad bracket (degree {k}: odd in f0, even in every input field)", k, m,
                                         "good brackets", "STLC")
         return Verdict("small-time local controllability (Sussmann's condition)", False, True,
-                       _shown(pt), good.rank, S.dim, (found.bad,), (found.bad_value,), reason, src, legend,
+                       _shown(pt), good.rank, S.dim, found.bad, found.bad_value, reason, src, legend,
                        time.perf_counter() - start)
     if found.holds:
         reason = (f"every bad bracket of degree ≤ {k} is neutralized and the good brackets below span the "

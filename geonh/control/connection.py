@@ -379,7 +379,7 @@ def configuration_controllability(acs: AffineConnectionSystem, point: Mapping, *
     good, witness, k = found.good, found.witness, found.degree
     if found.holds is False:
         reason = not_neutralized_reason(f"bad symmetric product (degree {k})", k, m, "good ones", "STLCC")
-        return Verdict(q, False, True, lca.point, good.rank, S.n, (found.bad,), (found.bad_value,), reason, src,
+        return Verdict(q, False, True, lca.point, good.rank, S.n, found.bad, found.bad_value, reason, src,
                        legend, time.perf_counter() - start)
     if found.holds:
         reason = (f"configuration accessible; every bad product of degree ≤ {k} is neutralized and the good "
