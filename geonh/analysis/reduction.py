@@ -141,7 +141,7 @@ class NonholonomicConnection:
     def xi(self) -> sp.Matrix:
         """ξ = −𝒜 ṙ + Γ p as a column (in q, ṙ, p)."""
         rd = sp.Matrix(self.shape_velocities)
-        return -self.A * rd + self.Gamma * sp.Matrix(self.momenta)
+        return -self.A * rd + self.Gamma * sp.Matrix(len(self.momenta), 1, list(self.momenta))
 
     def velocity(self) -> dict:
         """{q̇_i: expression in (q, ṙ, p)}: the admissible velocity q̇ = X ξ + ṙ."""
@@ -310,11 +310,13 @@ class ReducedEquations:
         xi_full = c.xi().xreplace(dict(zip(c.shape_velocities, w)))
         gdot = [sum((xi_full[a] * Xa.components[i] for a, Xa in enumerate(c.generators)), sp.S.Zero)
                 for i in (S.q.index(gq) for gq in c.group)]
-        by = {s_.name: s_ for e in gdot + pdot for s_ in sympy_of(e).free_symbols}
+        sysm = c.system
+        by = {s_.name: s_ for e in [*gdot, *pdot, sysm.T, sysm.V, *sysm.Q, *sysm.constraints.matrix()]
+              for s_ in sympy_of(e).free_symbols}
         params = {}
         for kk, v in (as_mapping(values, "values") if values is not None else {}).items():
             if str(kk) not in by:
-                raise NotFoundError(f"{kk!r} is not a parameter of the reconstruction equations")
+                raise NotFoundError(f"{kk!r} is not a parameter of the system")
             params[by[str(kk)]] = as_expr(v, what=f"value of {kk}")
         t0, t1 = (float(x) for x in as_floats(t_span, "t_span"))
         k, s = len(c.group), len(c.momenta)
@@ -370,20 +372,29 @@ def reduced_equations(system, generators: Sequence, *, sections: Sequence | None
     eqs = boltzmann_hamel(sysm, frame)
     u = tuple(eqs.u)
     w, pu = u[:len(c.shape)], u[len(c.shape):]
-    rhs = eqs.rhs()[S.n:, :]
     to_p = dict(zip(pu, c.momenta))
     ref = c.reference
-    shape_rates = tuple(_simp(rhs[j].xreplace(ref).xreplace(to_p)) for j in range(len(w)))
-    mom_eqs = tuple(rhs[len(w) + j].xreplace(to_p) for j in range(len(pu)))
     # the momentum equation of BKMM Thm 4.5 in (q, ṙ, p): q̇ = X ξ + ṙ
     vel = {qd: e.xreplace(dict(zip(c.shape_velocities, w))) for qd, e in c.velocity().items()}
     bkmm = tuple(sympy_of(m.rate).xreplace(vel) for m in c.momentum_map.momenta)
-    for j, (a, b_) in enumerate(zip(mom_eqs, bkmm)):
-        if not is_zero(a - b_):
-            raise SelfCheckError(f"momentum {c.momenta[j]}: Hamel's equations and the momentum equation disagree")
     momentum_rates = tuple(_simp(e.xreplace(ref)) for e in bkmm)
+    # Hamel's equations M (ẅ, ṗ) = F at the reference: the shape rows with ṗ from the momentum
+    # equation give ẅ; the momentum rows must then hold (the self-check)
+    Mm = eqs.mass_matrix.xreplace(to_p).xreplace(ref)
+    Fm = eqs.forcing.xreplace(to_p).xreplace(ref)
+    nw = len(w)
+    pd = sp.Matrix(len(pu), 1, list(momentum_rates))
+    if nw:
+        wdd = lu_solve(Mm[:nw, :nw], Fm[:nw, :] - Mm[:nw, nw:] * pd, what="the shape rows of the reduced equations")
+    else:
+        wdd = sp.zeros(0, 1)
+    shape_rates = tuple(_simp(e) for e in wdd)
+    res = Mm[nw:, :nw] * sp.Matrix(nw, 1, list(shape_rates)) + Mm[nw:, nw:] * pd - Fm[nw:, :]
+    for j in range(len(pu)):
+        if not is_zero(res[j]):
+            raise SelfCheckError(f"momentum {c.momenta[j]}: Hamel's equations and the momentum equation disagree")
     A_loc, G_loc = c.local()
-    xi = -A_loc * sp.Matrix(w) + G_loc * sp.Matrix(c.momenta)
+    xi = -A_loc * sp.Matrix(len(w), 1, list(w)) + G_loc * sp.Matrix(len(c.momenta), 1, list(c.momenta))
     return ReducedEquations(c, eqs, w + tuple(c.momenta), shape_rates, momentum_rates,
                             tuple(_simp(e) for e in xi), bkmm)
 
