@@ -2,7 +2,7 @@
 
 Setting (Bloch, Krishnaprasad, Marsden & Murray 1996, *Nonholonomic mechanical systems with
 symmetry*, Arch. Rational Mech. Anal. 136, 21–99, §§ 2–6, "BKMM"; Bloch 2003, *Nonholonomic
-Mechanics and Control*, § 5.?): a group G acts on Q with infinitesimal generators X_1 … X_k
+Mechanics and Control*, ch. 5): a group G acts on Q with infinitesimal generators X_1 … X_k
 (checked by :func:`~geonh.analysis.conserved.check_symmetry`).  The coordinates the generators
 move are the *group* coordinates g (there must be k of them, and the k × k matrix X_g of the
 generators' group components must be invertible: a free action in a local trivialisation
@@ -27,7 +27,7 @@ have one solution, the **nonholonomic connection** written as BKMM's reconstruct
     ξ = −𝒜(q) ṙ + Γ(q) p,        g⁻¹ġ = −𝒜_loc(r) ṙ + Γ_loc(r) p   (at g = e),
 
 𝒜 = A^kin + A^sym the kinematic part (what the constraints fix) and the part the momentum
-equation fixes (BKMM Prop. 5.? ; the connection one-form is A^kin + 𝕀⁻¹ J).  ``s = 0``
+equation fixes (BKMM § 5; the connection one-form is A^kin + 𝕀⁻¹ J).  ``s = 0``
 (the *principal kinematic* case, BKMM § 6): ξ = −𝒜 ṙ, no momentum.  The momentum equation
 (BKMM Thm 4.5, :func:`~geonh.analysis.conserved.momentum_map`) in the reduced variables is
 
@@ -93,6 +93,16 @@ def _simp(e) -> sp.Expr:
     return sp.factor(sp.cancel(sp.together(e)))
 
 
+def _tolerance(x, what: str) -> float:
+    """A positive float tolerance, else :class:`~geonh.errors.ParseError`."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ParseError(f"{what} must be a positive number, not {type(x).__name__}")
+    v = float(x)
+    if not v > 0:
+        raise ParseError(f"{what} must be a positive number, not {x}")
+    return v
+
+
 @dataclass(frozen=True, eq=False)
 class NonholonomicConnection:
     """The nonholonomic connection of a system with symmetry (module docstring, BKMM § 5).
@@ -134,7 +144,7 @@ class NonholonomicConnection:
 
     def local(self) -> tuple[sp.Matrix, sp.Matrix]:
         """(𝒜_loc(r), Γ_loc(r)): 𝒜 and Γ at the group reference g = e, the body form of the
-        reconstruction equation g⁻¹ġ = −𝒜_loc ṙ + Γ_loc p (BKMM eq. (5.?))."""
+        reconstruction equation g⁻¹ġ = −𝒜_loc ṙ + Γ_loc p (BKMM § 5)."""
         return (self.A.xreplace(self.reference).applyfunc(_simp),
                 self.Gamma.xreplace(self.reference).applyfunc(_simp))
 
@@ -276,7 +286,8 @@ class ReducedEquations:
     def in_speeds(self, expr) -> sp.Expr:
         """``expr`` (in q, q̇, p) with ṙ written as the reduced speeds w_r."""
         c = self.connection
-        return sympy_of(expr).xreplace(dict(zip(c.shape_velocities, self.speeds[:len(c.shape)])))
+        e = as_expr(expr, c.system.space.state_symbols, what="in_speeds expression")
+        return e.xreplace(dict(zip(c.shape_velocities, self.speeds[:len(c.shape)])))
 
     def reconstruct(self, gait: Mapping, t_span: tuple, *, group0: Mapping | None = None,
                     momenta0: Sequence | None = None, values: Mapping | None = None, t_eval=None,
@@ -327,7 +338,9 @@ class ReducedEquations:
                 if not idx:
                     raise NotFoundError(f"group0 {kk!r} is not a group coordinate {[gq.name for gq in c.group]}")
                 g0[idx[0]] = float(as_floats([v], f"group0 {kk}")[0])
-        p0 = [float(x) for x in as_floats(list(momenta0), "momenta0")] if momenta0 is not None else [0.0] * s
+        p0 = ([float(x) for x in as_floats(as_sequence(momenta0, "momenta0"), "momenta0")] if momenta0 is not None
+              else [0.0] * s)
+        tols = [_tolerance(rtol, "rtol"), _tolerance(atol, "atol")]
         if len(p0) != s:
             raise DimensionError(f"momenta0 has {len(p0)} entries for {s} momenta")
         on_path = {**{r: path[r] for r in c.shape}, **{wi: sp.diff(path[r], tsym) for wi, r in zip(w, c.shape)}}
@@ -341,7 +354,7 @@ class ReducedEquations:
         def rhs(t, y):
             return np.asarray(f([t, *y]), dtype=float)
 
-        sol = solve_ivp(rhs, (t0, t1), np.array(g0 + p0, dtype=float), method="DOP853", rtol=rtol, atol=atol,
+        sol = solve_ivp(rhs, (t0, t1), np.array(g0 + p0, dtype=float), method="DOP853", rtol=tols[0], atol=tols[1],
                         t_eval=None if t_eval is None else as_floats(t_eval, "t_eval"))
         if not sol.success:
             raise SelfCheckError(f"the reconstruction did not reach t = {t1}: {sol.message}")
