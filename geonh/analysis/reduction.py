@@ -66,6 +66,7 @@ from ..equations.base import Equations
 from ..equations.frame_forms import boltzmann_hamel
 from ..errors import (DimensionError, MissingValueError, NotFoundError, ParseError, SelfCheckError,
                       SingularMapError, UnsupportedSetupError)
+from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_rank, independent_rows, is_zero, lu_solve
@@ -87,7 +88,7 @@ def _simp(e) -> sp.Expr:
     e = sympy_of(e)
     if not e.free_symbols:
         return e
-    trig = e.atoms(sp.sin, sp.cos, sp.tan)
+    trig = e.atoms(*TRIG_FUNCTIONS)
     if trig and all(f.args[0].is_Symbol for f in trig):
         return trig_reduce(e)
     return sp.factor(sp.cancel(sp.together(e)))
@@ -518,5 +519,5 @@ def driven_system(system, gait: Mapping) -> MechanicalSystem:
     Am, _ = system.constraint_matrix
     cons = [sum((Am[r, i] * S.qd[i] for i in range(S.n)), sp.S.Zero) for r in range(Am.rows)]
     forces = [sp.expand(Qi + sp.diff(system.V, qi)) for Qi, qi in zip(system.Q, S.q)]
-    return MechanicalSystem(S2, system.T, V=system.V, forces=forces, constraints=cons + extra,
+    return MechanicalSystem(S2, system.T, V=system.V, forces=forces, constraints=cons + extra, holonomic=system.holonomic,
                             name=f"{system.name or 'system'} driven along a gait", conditions=system.conditions)
