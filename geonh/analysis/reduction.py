@@ -519,5 +519,6 @@ def driven_system(system, gait: Mapping) -> MechanicalSystem:
     Am, _ = system.constraint_matrix
     cons = [sum((Am[r, i] * S.qd[i] for i in range(S.n)), sp.S.Zero) for r in range(Am.rows)]
     forces = [sp.expand(Qi + sp.diff(system.V, qi)) for Qi, qi in zip(system.Q, S.q)]
-    return MechanicalSystem(S2, system.T, V=system.V, forces=forces, constraints=cons + extra, holonomic=system.holonomic,
+    return MechanicalSystem(S2, system.T, V=system.V, forces=forces, constraints=cons + extra,
+                            holonomic=system.holonomic,
                             name=f"{system.name or 'system'} driven along a gait", conditions=system.conditions)
