@@ -726,6 +726,29 @@ OVERRIDES.update({
     "geonh.app.controls.control_verdicts": {"model": lambda c: models.get("planar-body-thruster")},
 })
 
+_REDUCED: dict = {}
+
+
+def _disk_reduced():
+    """The vertical rolling disk reduced by its translations (geonh.analysis.reduction; built once)."""
+    if not _REDUCED:
+        _REDUCED["red"] = g.analysis.reduced_equations(models.get("vertical-disk").system,
+                                                       [[1, 0, 0, 0], [0, 1, 0, 0]])
+    return _REDUCED["red"]
+
+
+_R = "geonh.analysis.reduction."
+OVERRIDES.update({
+    _R + "driven_system": {"gait": lambda c: {"x": 0}},
+    _R + "phase_integral": {"connection": lambda c: _disk_reduced().connection,
+                            "region": lambda c: {"theta": (0, 1), "phi": (0, 1)}},
+    _R + "curvature": {"connection": lambda c: _disk_reduced().connection},
+    _R + "ReducedEquations.reconstruct": {"gait": lambda c: {"theta": 0, "phi": 0}, "t_span": lambda c: (0, 1),
+                                          "values": lambda c: {"R": 1}},
+    _R + "ReducedEquations.in_speeds": {"expr": lambda c: _disk_reduced().connection.system.space.qd[2]},
+})
+
+
 #: instances on which to call the methods of each class
 INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.kernel.space.ConfigurationSpace": lambda c: c.space,
@@ -751,6 +774,8 @@ INSTANCES: dict[str, Callable[[Ctx], Any]] = {
     "geonh.kernel.algebra.PerBackend": lambda c: c.per_backend,
     "geonh.analysis.linearize.Linearization": lambda c: c.linearization,
     "geonh.analysis.steady.SteadyMotion": lambda c: c.steady,
+    "geonh.analysis.reduction.ReducedEquations": lambda c: _disk_reduced(),
+    "geonh.analysis.reduction.NonholonomicConnection": lambda c: _disk_reduced().connection,
     "geonh.analysis.steady.StabilityBoundary": lambda c: g.analysis.steady.stability_boundary(c.steady, c.params),
     "geonh.equations.registry.EquationForm": lambda c: g.FORMS["voronets"],
     "geonh.transposition.relations.ConstrainedSetting": lambda c: c.setting,

@@ -5,6 +5,8 @@
 * :mod:`~geonh.analysis.steady` — steady motions (relative equilibria) of a symmetry, their
   stability and its boundaries in closed form;
 * :mod:`~geonh.analysis.conserved` — conserved quantities and the nonholonomic momentum;
+* :mod:`~geonh.analysis.reduction` — reduction by a symmetry: the nonholonomic connection, the
+  reduced equations with the momentum equation, reconstruction and geometric phase;
 * :mod:`~geonh.analysis.integrals` — derivatives along the motion (``time_derivative``,
   ``is_integral``, ``rates``);
 * :mod:`~geonh.analysis.hamiltonization` — invariant measures and Chaplygin's reducing
@@ -28,6 +30,8 @@ from .vakonomic import (Coincidence, MotionComparison, MultiplierSearch, compare
                         vakonomic_multiplier)
 from .steady import (SteadyMotion, Stability, StabilityBoundary, eigenvalue_diagram, stability_boundary,
                      steady_motions)
+from .reduction import (NonholonomicConnection, Reconstruction, ReducedEquations, curvature, driven_system,
+                        nonholonomic_connection, phase_integral, reduced_equations)
 from .conserved import (
                         Integral,
                         IntegralSearch,
@@ -53,4 +57,5 @@ __all__ = ["Linearization", "SecondOrder", "linearize", "eigenvalues",
            "integrating_factor_integrals", "polynomial_first_integrals", "verify_along", "Coincidence",
            "MultiplierSearch", "MotionComparison", "vakonomic_coincides", "vakonomic_multiplier", "compare_vakonomic",
            "SteadyMotion", "Stability", "StabilityBoundary", "eigenvalue_diagram", "stability_boundary",
-           "steady_motions"]
+           "steady_motions", "NonholonomicConnection", "Reconstruction", "ReducedEquations", "curvature",
+           "driven_system", "nonholonomic_connection", "phase_integral", "reduced_equations"]
