@@ -880,15 +880,18 @@ def kane_frame(setup, system: MechanicalSystem) -> Frame:
     if not isinstance(system, MechanicalSystem):
         raise ParseError(f"kane_frame needs the MechanicalSystem made of the set-up, not {type(system).__name__}")
     S = system.space
-    if [x.func.__name__ for x in door.q] != [x.name for x in S.q]:
-        raise UnsupportedSetupError(f"the set-up's coordinates {[str(x) for x in door.q]} are not those of the "
-                                    f"system {[x.name for x in S.q]}")
     exo = _exogenous(door, list(door.kdes) + list(door.velocity) + list(door.holonomic))
-    rep = _speeds_from_kdes(S, door, exo)
+    ext = _extension(door, exo, S.t is not None)
+    q = ext.q if ext is not None else door.q
+    if [x.func.__name__ for x in q] != [x.name for x in S.q]:
+        raise UnsupportedSetupError(f"the set-up's coordinates {[str(x) for x in q]} are not those of the "
+                                    f"system {[x.name for x in S.q]}")
+    rep = ext.rep if ext is not None else _speeds_from_kdes(S, door, exo)
     free = [x for x in door.u if x not in door.u_dep]
     rep_all = dict(exo) | {x: 0 for x in door.u_aux} | rep
     omegas = [S.from_dynamic(sympy_of(rep[x])) for x in free]
     cons = [S.from_dynamic(sp.expand(sympy_of(c).xreplace(rep_all))) for c in door.velocity]
+    cons += [S.from_dynamic(c) for c in ext.constraints] if ext is not None else []   # after the set-up's own
     cons = [cons[i] for i in independent_rows(_coefficient_rows(S, cons, "velocity constraint"))] if cons else []
     if door.lagrangian is None and door.holonomic:
         rows = _constraint_rows(S, [sympy_of(h).xreplace(exo) for h in door.holonomic], [])
