@@ -194,3 +194,145 @@ def test_aux_dep_disc_comes_in_with_sympys_accelerations_and_contact_force():
         worst["F"] = max(worst["F"], _rel(F_geonh, F_sympy))
     print("AGREE aux_dep", worst)
     assert worst["ud"] < 1e-12 and worst["F"] < 1e-12, worst
+
+
+# -- test_kane3.py: the Whipple bicycle -----------------------------------------------------------------
+def _benchmark_values(P: dict) -> dict:
+    """The benchmark parameters of Meijaard et al. (2007), Table 1, in the set-up's geometry (head
+    angle from the vertical-to-steer-axis angle λ = π/10; the frame and fork lengths and mass
+    centres measured along and across the steer axis), and sympy's sign of the products of
+    inertia — the values sympy's test_kane3 checks with."""
+    lam = sp.pi / 10
+    hta = sp.pi / 2 - lam
+    rR, rF, wb, trail = sp.Rational(3, 10), sp.Rational(35, 100), sp.Rational(102, 100), sp.Rational(8, 100)
+    xB, zB, xH, zH = sp.Rational(3, 10), sp.Rational(9, 10), sp.Rational(9, 10), sp.Rational(7, 10)
+    s, c = sp.sin(hta), sp.cos(hta)
+    offset = rF * c - trail * s                       # the fork offset (rake)
+    fork_len = wb * c - (rF - rR) * s
+    frame_len = wb * s - offset + (rF - rR) * c
+    d = sp.sqrt((zH - rF)**2 + (wb - xH)**2)          # front-wheel centre to fork mass centre
+    ang = sp.pi / 2 - hta - sp.acos((zH - rF) / d)
+    vals = {"WFrad": rF, "WRrad": rR, "htangle": hta, "forkoffset": offset, "forklength": fork_len,
+            "framelength": frame_len, "forkcg1": d * sp.cos(ang) - fork_len, "forkcg3": offset + d * sp.sin(ang),
+            "framecg1": (zB - rR - xB / s * c) * s, "framecg3": xB / s + (zB - rR - xB / s * c) * c,
+            "Iwr11": "0.0603", "Iwr22": "0.12", "Iwf11": "0.1405", "Iwf22": "0.28", "Ifork11": "0.05892",
+            "Ifork22": "0.06", "Ifork33": "0.00708", "Ifork31": "0.00756", "Iframe11": "9.2", "Iframe22": "11",
+            "Iframe33": "2.8", "Iframe31": "-2.4", "mfork": 4, "mframe": 85, "mwf": 3, "mwr": 2, "g": "9.81"}
+    return {P[k]: sp.nsimplify(v) if isinstance(v, str) else v for k, v in vals.items()}
+
+
+# sympy's test_kane3: A of (lean, steer, lean rate, steer rate) as polynomials in the speed v, the
+# reference it checks its own linearization against (1e-12)
+_RES = [[0, 0, 1.0, 0], [0, 0, 0, 1.0],
+        [(9.48977444677355, 0, 0), (-0.571523173729245, 0, -0.891197738059089), (0, -0.105522449805691, 0),
+         (0, -0.330515398992311, 0)],
+        [(11.7194768719633, 0, 0), (30.9087533932407, 0, -1.97171508499972), (0, 3.67680523332152, 0),
+         (0, -3.08486552743311, 0)]]
+
+
+def _res(v):
+    return np.array([[e if not isinstance(e, tuple) else e[0] + e[1] * v + e[2] * v * v for e in row] for row in _RES])
+
+
+@pytest.fixture(scope="module")
+def bicycle():
+    km, P, speed, coord = whipple_bicycle()
+    conds = [P["Iframe11"] * P["Iframe33"] - P["Iframe31"]**2 > 0, P["Ifork11"] * P["Ifork33"] - P["Ifork31"]**2 > 0]
+    ms = from_kanes_method(km, conditions=conds)
+    return km, P, ms, g.lagrange(ms)
+
+
+@pytest.mark.slow
+def test_whipple_bicycle_comes_in(bicycle):
+    """On main: refused (4 coordinates, 6 speeds).  The rear contact's position and the two wheel
+    angles are added; the four coordinates' speeds come from the kinematic differential
+    equations, the wheel rates u3, u6 from the wheels' angular velocities, and the rear wheel's
+    rolling (built into the set-up by declaring the rear contact at rest) stays as two velocity
+    constraints beside sympy's three (the front contact; its normal one is ḟ of the configuration
+    constraint): 8 coordinates, 3 degrees of freedom, as sympy's 3 independent speeds."""
+    km, P, ms, eqs = bicycle
+    assert [s.name for s in ms.space.q] == ["q1", "q2", "q5", "q4", "WR_angle", "WF_angle", "WR_cont_x", "WR_cont_y"]
+    assert ms.n_constraints == 5 and len(ms.holonomic) == 1
+
+
+def _newton(f, x, steps=60):
+    for _ in range(steps):
+        h = 1e-7
+        dx = -f(x) * h / (f(x + h) - f(x))
+        x += dx
+        if abs(dx) < 1e-15:
+            break
+    return x
+
+
+@pytest.mark.slow
+def test_whipple_bicycle_accelerations_agree_with_sympys(bicycle):
+    """At random states on the constraints (lean, steer and pitch up to ±0.5 rad; pitch solved
+    from the configuration constraint, the dependent speeds from sympy's velocity constraints),
+    with the benchmark parameters: geonh's q̈ (Lagrange's form with multipliers, the rear contact
+    speeds from geonh's constraints) equal sympy's u̇ (M u̇ = F of its KanesMethod) — q̈ of
+    q1, q2, q5, q4 are u̇1, u̇2, u̇5, u̇4 and the wheel angles' are u̇3, u̇6 — to 1e-12 relative."""
+    km, P, ms, eqs = bicycle
+    pv = _benchmark_values(P)
+    q, u = list(km.q), list(km.u)          # q1 q2 q5 q4, u2 u3 u5 u1 u4 u6
+    X = sp.symbols("x0:10")
+    kd = km.kindiffdict()
+
+    def plain(e):
+        return sp.sympify(e).xreplace(kd).xreplace(pv).xreplace(dict(zip(q + u, X)))
+    fM = sp.lambdify(X, plain(km.mass_matrix))
+    fF = sp.lambdify(X, plain(km.forcing))
+    fnh = sp.lambdify(X, plain(km._f_nh + km._k_nh * sp.Matrix(u)))
+    hol = sp.lambdify(X, plain(km._f_h[0]))
+    S = ms.space
+    C = ms.constraints.matrix()
+    byname = {s.name: s for s in C.free_symbols}
+    fC = sp.lambdify([S.q], C.xreplace({byname[k.name]: v for k, v in pv.items() if k.name in byname}))
+    rng = np.random.default_rng(11)
+    worst = 0.0
+    for _ in range(4):
+        qv = np.r_[rng.uniform(-.5, .5, 3), 0.0]
+        qv[3] = _newton(lambda a: hol(*qv[:3], a, *[0] * 6), 0.0)
+        uv = np.r_[rng.uniform(-1, 1), rng.uniform(5, 20), rng.uniform(-1, 1), 0, 0, 0]
+        uv[3:] = _affine_solve(lambda d: fnh(*qv, *uv[:3], *d), 3)
+        ud = np.linalg.solve(fM(*qv, *uv), np.ravel(fF(*qv, *uv)))
+        qall = np.r_[qv, rng.uniform(-3, 3, 4)]
+        qd = {"q1": uv[3], "q2": uv[0], "q5": uv[2], "q4": uv[4], "WR_angle": uv[1], "WF_angle": uv[5]}
+        Cv = np.asarray(fC(qall), float)
+        known = np.array([qd[s.name] for s in S.q[:6]])
+        xy = np.linalg.lstsq(Cv[:, 6:], -Cv[:, :6] @ known, rcond=None)[0]
+        assert np.max(abs(Cv[:, :6] @ known + Cv[:, 6:] @ xy)) < 1e-12      # the state is on geonh's constraints
+        vals = {s.name: float(x) for s, x in zip(S.q, qall)} | {k.name: float(v) for k, v in pv.items()}
+        vals |= {f"{s.name}_dot": float(x) for s, x in zip(S.q, np.r_[known, xy])}
+        acc = np.array(eqs.accelerations(vals), float)
+        want = np.array([ud[3], ud[0], ud[2], ud[4], ud[1], ud[5]])
+        worst = max(worst, _rel(acc[:6], want))
+    print("AGREE bicycle accelerations", worst)
+    assert worst < 1e-12
+
+
+@pytest.mark.slow
+def test_whipple_bicycle_linearization_is_the_benchmark(bicycle):
+    """sympy's test_kane3 checks its linearized A of (lean, steer, lean rate, steer rate) against
+    the benchmark at v = 0 … 5 m/s; geonh's linearization of the bicycle brought in (Lagrange's
+    form, pitch dependent, the independent speeds lean rate, steer rate and rear wheel rate as
+    sympy's u2, u5, u3) gives the same A to 1e-12 relative, and its eigenvalues are those of
+    Meijaard et al. (2007), Table 2."""
+    from test_bicycle import _close, _expected
+    km, P, ms, eqs = bicycle
+    pv = {k.name: v for k, v in _benchmark_values(P).items()}
+    worst = 0.0
+    for v in range(6):
+        point = {x.name: 0 for x in ms.space.q} | {f"{x.name}_dot": 0 for x in ms.space.q[:4]}
+        point |= {"WR_angle_dot": sp.Rational(v) / sp.Rational(3, 10), "WF_angle_dot": sp.Rational(v) / sp.Rational(35, 100)}
+        lin = eqs.linearize(point | pv, ignorable="auto",
+                            dependent=["q4", "q1_dot", "q4_dot", "WF_angle_dot", "WR_cont_x_dot", "WR_cont_y_dot"])
+        names = [s.name for s in lin.state]
+        idx = [names.index(n) for n in ("q2", "q5", "q2_dot", "q5_dot")]
+        A = np.array(lin.A, float)[np.ix_(idx, idx)]
+        worst = max(worst, _rel(A, _res(v)))
+        ev = np.linalg.eigvals(A)
+        for re, im in _expected(v):
+            assert any(_close(z.real, re) and _close(z.imag, im) for z in ev), (v, ev)
+    print("AGREE bicycle A", worst)
+    assert worst < 1e-12
