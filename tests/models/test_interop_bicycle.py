@@ -159,6 +159,7 @@ def _rel(a, b):
 
 
 # -- test_kane2.py::test_aux_dep ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_aux_dep_disc_comes_in_with_sympys_accelerations_and_contact_force():
     """On main: refused ("4 coordinates, 6 speeds … one speed per coordinate").  Now the contact
     point's position P_x, P_y is added (its height, pinned by the identities, is dropped), the
@@ -336,3 +337,80 @@ def test_whipple_bicycle_linearization_is_the_benchmark(bicycle):
             assert any(_close(z.real, re) and _close(z.imag, im) for z in ev), (v, ev)
     print("AGREE bicycle A", worst)
     assert worst < 1e-12
+
+
+# -- what cannot come in is refused, naming why --------------------------------------------------------
+def _spinning_wheel(inertia_axes):
+    """A wheel on an axle: yaw q1 of the axle frame A, the wheel W unoriented, spinning about A.y
+    with u2 (no angle coordinate), its centre at rest."""
+    q1 = me.dynamicsymbols("q1")
+    u1, u2 = me.dynamicsymbols("u1 u2")
+    N = me.ReferenceFrame("N")
+    A = N.orientnew("A", "Axis", [q1, N.z])
+    W = me.ReferenceFrame("W")
+    W.set_ang_vel(A, u2 * A.y)
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    wheel = me.RigidBody("wheel", O, W, 1, (me.inertia(A, *inertia_axes), O))
+    return me.KanesMethod(N, [q1], [u1, u2], kd_eqs=[q1.diff(t) - u1], bodies=[wheel], forcelist=[])
+
+
+def test_spinning_wheel_comes_in_with_its_angle():
+    """A wheel symmetric about its spin axis: its angle W_angle is added, u2 is its rate, the
+    centre stays at rest (O_x, O_y, O_z dropped)."""
+    ms = from_kanes_method(_spinning_wheel((1, 2, 1)))
+    assert [s.name for s in ms.space.q] == ["q1", "W_angle"] and ms.n_constraints == 0
+
+
+def test_wheel_not_symmetric_about_its_spin_axis_is_refused():
+    """Inertia 1, 2, 3 in the axle's axes while the wheel spins about A.y: its inertia would turn
+    with it, T with a fixed dyadic is no rigid body's — refused."""
+    with pytest.raises(UnsupportedSetupError, match="not symmetric about its spin axis"):
+        from_kanes_method(_spinning_wheel((1, 2, 3)))
+
+
+def test_frame_without_orientation_or_spin_axis_is_refused():
+    q1 = me.dynamicsymbols("q1")
+    u1, u2 = me.dynamicsymbols("u1 u2")
+    N = me.ReferenceFrame("N")
+    W = me.ReferenceFrame("W")
+    W.set_ang_vel(N, u1 * N.z + u2 * sp.cos(q1) * N.x)
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    body = me.RigidBody("b", O, W, 1, (me.inertia(N, 1, 1, 1), O))
+    km = me.KanesMethod(N, [q1], [u1, u2], kd_eqs=[q1.diff(t) - u1], bodies=[body], forcelist=[])
+    with pytest.raises(UnsupportedSetupError, match="no orientation relative to N"):
+        from_kanes_method(km)
+
+
+def test_speed_that_moves_nothing_consistently_is_refused():
+    """u2 moves particle a in N.y while particle b, at the same point O declared at rest, is at
+    rest: no position of O reproduces both, so geonh's coordinates would force u2 = 0 where
+    sympy's motion has it free — refused (different motions), never a silent u2 = 0."""
+    x = me.dynamicsymbols("x")
+    u1, u2 = me.dynamicsymbols("u1 u2")
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    Pa = O.locatenew("Pa", x * N.x)
+    Pa.set_vel(N, u1 * N.x + u2 * N.y)
+    Pb = O.locatenew("Pb", N.z)
+    Pb.set_vel(N, 0)
+    km = me.KanesMethod(N, [x], [u1, u2], kd_eqs=[x.diff(t) - u1],
+                        bodies=[me.Particle("a", Pa, 1), me.Particle("b", Pb, 1)], forcelist=[])
+    with pytest.raises(UnsupportedSetupError, match="do not describe the same motions"):
+        from_kanes_method(km)
+
+
+def test_no_point_at_rest_is_refused():
+    """More speeds than coordinates, and no point of the bodies is declared at rest (or moving by
+    auxiliary speeds): whose position to add is not known — refused."""
+    x = me.dynamicsymbols("x")
+    u1, u2 = me.dynamicsymbols("u1 u2")
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    Pa = O.locatenew("Pa", x * N.x)
+    Pa.set_vel(N, u1 * N.x + u2 * N.y)
+    km = me.KanesMethod(N, [x], [u1, u2], kd_eqs=[x.diff(t) - u1], bodies=[me.Particle("a", Pa, 1)], forcelist=[])
+    with pytest.raises(UnsupportedSetupError, match="no point joined to every mass centre"):
+        from_kanes_method(km)
