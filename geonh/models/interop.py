@@ -750,6 +750,13 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
     * the speeds: the kinematic differential equations (linear in u, one speed per coordinate)
       are solved for u = u(q, q̇) — the rank of ∂kdes/∂u is decided at the generic point
       (:func:`~geonh.kernel.generic_point.generic_rank`); auxiliary speeds are zero;
+    * more speeds than coordinates (sympy's Whipple bicycle: no wheel angles, the rear contact
+      declared at rest): the missing coordinates are added — ``<point>_x``, ``<point>_y``
+      (``_z``) for the contact point joined to the mass centres, ``<frame>_angle`` for a wheel
+      spinning about an axis of an oriented frame — the speeds solved from the velocity
+      identities of the mass centres and frames, the identities left over kept as velocity
+      constraints (the rolling the set-up built into its velocities); refused, naming why, when
+      that does not give the set-up's motions (``_extend``);
     * the kinetic energy Σ body.kinetic_energy (Kane's method) or the Lagrangian L = T − V split
       by degree in q̇ (Lagrange's method); every load (also a System's actuators) as generalized
       forces; functions of time that are neither coordinates nor speeds (specified inputs)
@@ -840,7 +847,8 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
     if door.acceleration is not None:
         _check_acceleration(S, door, exo)
     vel = _velocity_constraints(S, door, hol, vel)
-    return MechanicalSystem.from_mechanics(ext.q if ext is not None else door.q, [_Energy(T)], door.frame, loads=loads, constraints=vel,
+    q = ext.q if ext is not None else door.q
+    return MechanicalSystem.from_mechanics(q, [_Energy(T)], door.frame, loads=loads, constraints=vel,
                                            holonomic=hol, potential=V, time=use_time, name=name,
                                            conditions=conditions)
 
