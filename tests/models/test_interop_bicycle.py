@@ -414,3 +414,46 @@ def test_no_point_at_rest_is_refused():
     km = me.KanesMethod(N, [x], [u1, u2], kd_eqs=[x.diff(t) - u1], bodies=[me.Particle("a", Pa, 1)], forcelist=[])
     with pytest.raises(UnsupportedSetupError, match="no point joined to every mass centre"):
         from_kanes_method(km)
+
+
+def _vertical_disc_system(formed: bool):
+    """The vertical disc of docs/interop-more-speeds.md as a sympy ``System`` (heading q1, spin rate
+    u2 with no spin angle, the contact point C at rest) driven by a spin torque T."""
+    q1 = me.dynamicsymbols("q1")
+    u1, u2 = me.dynamicsymbols("u1 u2")
+    r, m, T = sp.symbols("r m T", positive=True)
+    N = me.ReferenceFrame("N")
+    A = N.orientnew("A", "Axis", [q1, N.z])
+    W = me.ReferenceFrame("W")
+    W.set_ang_vel(A, u2 * A.y)
+    A.set_ang_vel(N, u1 * N.z)
+    C = me.Point("C")
+    C.set_vel(N, 0)
+    G = C.locatenew("G", r * N.z)
+    G.v2pt_theory(C, N, W)
+    s = me.System(N, C)
+    s.q_ind, s.u_ind, s.kdes = [q1], [u1, u2], [q1.diff(t) - u1]
+    s.add_bodies(me.RigidBody("disc", G, W, m, (me.inertia(A, m * r**2 / 4, m * r**2 / 2, m * r**2 / 4), G)))
+    s.add_loads(me.Torque(W, T * A.y))
+    if formed:
+        s.form_eoms()
+    return s, (r, m, T)
+
+
+@pytest.mark.parametrize("formed", [False, True])
+def test_sympy_system_with_more_speeds_comes_in(formed):
+    """The same door for a sympy ``System`` (unformed: read as Kane's method; formed: through its
+    KanesMethod): W_angle, C_x, C_y added, the rolling kept as two constraints, and q̈1, the
+    spin angle's q̈ equal sympy's u̇1, u̇2 (to 1e-40)."""
+    s, (r, m, T) = _vertical_disc_system(formed)
+    ms = from_kanes_method(s)
+    assert [x.name for x in ms.space.q] == ["q1", "W_angle", "C_x", "C_y"] and ms.n_constraints == 2
+    q1v, wd, rv, mv, Tv = sp.Rational(3, 7), sp.Rational(5, 2), sp.Rational(3, 10), sp.Integer(2), sp.Rational(1, 3)
+    vals = {"q1": q1v, "W_angle": 1, "C_x": 2, "C_y": 3, "q1_dot": sp.Rational(1, 2), "W_angle_dot": wd,
+            "C_x_dot": rv * wd * sp.cos(q1v), "C_y_dot": rv * wd * sp.sin(q1v), "r": rv, "m": mv, "T": Tv}
+    acc = g.lagrange(ms).accelerations(vals)
+    if not formed:
+        s.form_eoms()
+    u1, u2 = s.u
+    rates = s.rhs().xreplace({s.q[0]: q1v, u1: sp.Rational(1, 2), u2: wd, r: rv, m: mv, T: Tv})
+    assert abs(acc[0] - rates[1]) < 1e-40 and abs(acc[1] - rates[2]) < 1e-40, (acc, rates)
