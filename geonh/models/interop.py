@@ -489,7 +489,6 @@ class _Extension:
     coordinates, the speeds solved in q and q̇, the true velocities and the remaining identities."""
 
     q: list              # the set-up's coordinates, then the added ones (dynamicsymbols)
-    added: list          # the added coordinates' names
     rep: dict            # {u(t): u(q, q̇) in dynamicsymbols}
     true_vel: dict       # {mass centre: true velocity, body frame: true angular velocity} (N-vectors)
     constraints: list    # the identities left after solving for u: velocity constraints (= 0)
@@ -702,12 +701,11 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
         true_v = {P: v.xreplace(zero_dyn) for P, v in true_v.items()}
         true_w = {B: w.xreplace(zero_dyn) for B, w in true_w.items()}
         q_all = [x for j, x in enumerate(q_all) if j not in drop]
-        added = [x for x in added if x in q_all]
     S2 = ConfigurationSpace([x.func.__name__ for x in q_all], time=t if use_time else False)
     rep = {x: S.to_dynamic(v) for x, v in zip(door.u, sol)}
     cons = [S.to_dynamic(c) for c in rest]
     _check_same_motions(S2, door, exo, rep, cons)
-    return _Extension(q_all, [x.func.__name__ for x in added], rep, true_v | true_w, cons)
+    return _Extension(q_all, rep, true_v | true_w, cons)
 
 
 def _extension(door: _Door, exo: dict, use_time: bool) -> _Extension | None:
