@@ -481,6 +481,262 @@ def _check_acceleration(S, door: _Door, exo: dict) -> None:
             "acceleration_constraints= or make them consistent")
 
 
+
+# -- set-ups with more speeds than coordinates ------------------------------------------------------
+@dataclass
+class _Extension:
+    """A Kane set-up with more speeds than coordinates, completed (``_extend``): the added
+    coordinates, the speeds solved in q and q̇, the true velocities and the remaining identities."""
+
+    q: list              # the set-up's coordinates, then the added ones (dynamicsymbols)
+    rep: dict            # {u(t): u(q, q̇) in dynamicsymbols}
+    true_vel: dict       # {mass centre: true velocity, body frame: true angular velocity} (N-vectors)
+    constraints: list    # the identities left after solving for u: velocity constraints (= 0)
+
+
+def _orientation_path(B, N) -> list | None:
+    """The frames from ``B`` to ``N`` joined by orientations (``orient*``), or None."""
+    prev = {B: None}
+    todo = [B]
+    while todo:
+        X = todo.pop(0)
+        if X == N:
+            path = [X]
+            while prev[path[-1]] is not None:
+                path.append(prev[path[-1]])
+            return path[::-1]
+        for Y in X._dcm_dict:
+            if Y not in prev:
+                prev[Y] = X
+                todo.append(Y)
+    return None
+
+
+def _true_ang_vel(B, N, memo: dict):
+    """The angular velocity of ``B`` in ``N`` that its orientation gives (not the one set with
+    ``set_ang_vel``): the sum over the orientation path of each link's −Ċ Cᵀ (C = Fᵢ.dcm(Fᵢ₊₁),
+    in Fᵢ's axes), or None when B has no orientation relative to N."""
+    if B in memo:
+        return memo[B]
+    path = _orientation_path(B, N)
+    if path is None:
+        return None
+    t = _t()
+    w = 0 * N.x
+    for F, G in zip(path, path[1:]):
+        C = F.dcm(G)
+        W = -(C.diff(t) * C.T)
+        w += W[2, 1] * F.x + W[0, 2] * F.y + W[1, 0] * F.z
+    memo[B] = w
+    return w
+
+
+def _spin_axis(B, N, memo: dict):
+    """For a frame ``B`` with no orientation relative to N whose angular velocity is set relative
+    to an oriented frame P along an axis fixed in P (a wheel's spin: ``WR.set_ang_vel(Frame,
+    u3 * Frame.y)``): (P, the axis as a P-vector), else None."""
+    t = _t()
+    for P, w in B._ang_vel_dict.items():
+        if P == B or _true_ang_vel(P, N, memo) is None:
+            continue
+        try:
+            comp = list(w.to_matrix(P))
+        except ValueError:
+            continue
+        nz = [c for c in comp if c != 0]
+        if not nz:
+            continue
+        ratio = [sp.cancel(c / nz[0]) for c in comp]
+        if any(_dynamic_atoms([c])[0] or c.has(t) for c in ratio):
+            continue
+        return P, ratio[0] * P.x + ratio[1] * P.y + ratio[2] * P.z
+    return None
+
+
+def _root(points: list, N, aux: dict):
+    """The point, joined to every mass centre by positions, that the set-up declares at rest or
+    moving by auxiliary speeds only (a contact point): the one given coordinates; else None."""
+    seen, todo, root = set(points[:1]), list(points[:1]), None
+    while todo:
+        X = todo.pop(0)
+        v = X._vel_dict.get(N)
+        if root is None and v is not None and (v == 0 or v.xreplace(aux) == 0):
+            root = X
+        for Y in X._pos_dict:
+            if Y not in seen:
+                seen.add(Y)
+                todo.append(Y)
+    if root is None or any(P not in seen for P in points):
+        return None
+    return root
+
+
+def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
+    """Complete a Kane set-up that has more speeds than coordinates (sympy's Whipple bicycle,
+    test_kane3; the disc of test_kane2::test_aux_dep): the speeds that the kinematic differential
+    equations leave open are velocities of points or frames whose positions are no coordinates.
+
+    1. Add coordinates: the position (x, y, z in N) of the point joined to every mass centre that
+       is declared at rest or moving by auxiliary speeds (the contact point), and the angle θ of
+       every body frame with no orientation that spins about an axis fixed in an oriented frame
+       P (a wheel: ω_B = ω_P + θ̇ e, allowed when its inertia is symmetric about e, so that T and
+       Kane's inertia torque are those of the rigid body).
+    2. The velocity identities: the kinematic differential equations, then for every body frame
+       ω_set(u) = ω_true(q, q̇) and for every mass centre v_set(u) = (ẋ, ẏ, ż) + d/dt r(q) — all
+       linear in u and q̇.  The speeds are solved from the first rows independent in u (at the
+       generic point); the other rows, with u replaced, are velocity constraints (the rear
+       wheel's rolling).  An added coordinate whose rate they set to zero (z on the ground) is
+       dropped.
+    3. Checked (else refused): the map q̇ ↦ u is one-to-one on geonh's constraint distribution and
+       onto the speeds that satisfy the set-up's velocity constraints (equal dimensions), so both
+       describe the same motions; on them the set velocities are the true ones and Kane's
+       equations (Kane & Levinson 1985, §3.6) are Lagrange's of the true T."""
+    t = _t()
+    N = door.frame
+    aux = {x: 0 for x in door.u_aux}
+    memo: dict = {}
+    names = {x.func.__name__ for x in door.q} | {x.func.__name__ for x in door.u} | {str(s) for s in exo.values()}
+    added: list = []
+
+    def new(name):
+        if name in names:
+            raise UnsupportedSetupError(f"the coordinate {name} geonh adds has the name of a coordinate, speed or "
+                                        "input of the set-up")
+        names.add(name)
+        x = sp.Function(name)(t)
+        added.append(x)
+        return x
+
+    bodies = [b for b in door.bodies if getattr(b, "masscenter", None) is not None]
+    true_w: dict = {}
+    axes: dict = {}      # the frame in whose axes each frame's identity is written
+    for b in bodies:
+        B = getattr(b, "frame", None)
+        if B is None or getattr(b, "central_inertia", None) is None or B in true_w:
+            continue
+        w = _true_ang_vel(B, N, memo)
+        if w is None:
+            spin = _spin_axis(B, N, memo)
+            if spin is None:
+                raise UnsupportedSetupError(
+                    f"the frame {B} of {getattr(b, 'name', b)} has no orientation relative to {N} and does not spin "
+                    "about an axis fixed in an oriented frame: orient it (its angle as a coordinate)")
+            P, e = spin
+            try:
+                Im = b.central_inertia.to_matrix(P)
+            except ValueError:
+                raise UnsupportedSetupError(f"the inertia of {getattr(b, 'name', b)} is not given in the axes of {P}, "
+                                            f"about whose axis {e} its frame {B} spins: orient {B}") from None
+            E = sp.Matrix(e.to_matrix(P))
+            X = sp.Matrix([[0, -E[2], E[1]], [E[2], 0, -E[0]], [-E[1], E[0], 0]])
+            if not all(is_zero(sp.expand(x)) for x in X * Im - Im * X):
+                raise UnsupportedSetupError(
+                    f"the inertia of {getattr(b, 'name', b)} is not symmetric about its spin axis {e} in {P}: "
+                    f"its frame {B} has no orientation, so the body would not be rigid; orient {B}")
+            w = _true_ang_vel(P, N, memo) + new(f"{B.name}_angle").diff(t) * e
+        true_w[B], axes[B] = w, B if B in memo else spin[0]
+    masscentres = [b.masscenter for b in bodies if sympy_of(getattr(b, "mass", 1)) != 0]
+    root = _root(masscentres, N, aux) if masscentres else None
+    true_v: dict = {}
+    if masscentres:
+        if root is None:
+            raise UnsupportedSetupError(
+                f"the {door.kind} set-up has more speeds than coordinates, and no point joined to every mass centre "
+                "is declared at rest or moving by auxiliary speeds only: geonh cannot tell whose position to add "
+                "as coordinates; add them (with speeds) yourself")
+        xyz = [new(f"{root.name}_{c}") for c in "xyz"]
+        base = xyz[0].diff(t) * N.x + xyz[1].diff(t) * N.y + xyz[2].diff(t) * N.z
+        for P in masscentres:
+            if P in true_v:
+                continue
+            r = sp.Matrix(P.pos_from(root).to_matrix(N)).diff(t)
+            true_v[P] = base + r[0] * N.x + r[1] * N.y + r[2] * N.z
+    q_all = list(door.q) + added
+    S = ConfigurationSpace([x.func.__name__ for x in q_all], time=t if use_time else False)
+    U = [sp.Dummy(x.func.__name__) for x in door.u]
+    to_plain = dict(zip(door.u, U)) | aux | exo
+
+    def plain(e):
+        return S.from_dynamic(sp.expand(sympy_of(e).xreplace(to_plain)))
+
+    rows = [plain(k) for k in door.kdes]
+    for B, w in true_w.items():
+        rows += [plain(c) for c in (B.ang_vel_in(N) - w).to_matrix(axes[B])]
+    for P, v in true_v.items():
+        vs = P.vel(N)
+        F = vs.args[0][1] if vs.args else N
+        rows += [plain(c) for c in (vs - v).to_matrix(F)]
+    Eu = sp.Matrix([[sp.diff(r_, x) for x in U] for r_ in rows])
+    if any(e.has(*U) for e in Eu):
+        raise NotLinearError("the kinematic differential equations or the set velocities are not linear in the speeds")
+    if generic_rank(Eu) < len(U):
+        raise SingularMapError(
+            f"the speeds {[str(x) for x in door.u]} are not determined by the kinematic differential equations and "
+            "the velocities of the bodies' mass centres and frames (even with the contact position and wheel "
+            "angles as coordinates)")
+    pick = independent_rows(Eu)
+    b0 = sp.Matrix([-rows[i].xreplace({x: 0 for x in U}) for i in pick])
+    sol = _solve_full_rank(Eu.extract(pick, list(range(len(U)))), b0, "∂(identities)/∂u")
+    sol_map = dict(zip(U, sol))
+    rest = [sp.expand(rows[i].xreplace(sol_map)) for i in range(len(rows)) if i not in pick]
+    R = _coefficient_rows(S, rest, "velocity identity")
+    keep = [i for i in independent_rows(R)] if R.rows else []
+    R = R.extract(keep, list(range(R.cols))) if keep else sp.zeros(0, S.n + 1)
+    rest = [rest[i] for i in keep]
+    # an added coordinate whose rate the identities set to zero is dropped
+    drop = []
+    for j in range(len(door.q), S.n):
+        e = sp.zeros(1, S.n + 1)
+        e[j] = 1
+        if R.rows and generic_rank(R.col_join(e)) == generic_rank(R):
+            drop.append(j)
+    if drop:
+        zero = {S.q[j]: 0 for j in drop} | {S.qd[j]: 0 for j in drop}
+        rest = [sp.expand(c.xreplace(zero)) for c in rest]
+        rest = [c for c in rest if not is_zero(c)]
+        R = _coefficient_rows(S, rest, "velocity identity")
+        rest = [rest[i] for i in independent_rows(R)] if R.rows else []
+        sol = sol.xreplace(zero)
+        zero_dyn = {q_all[j].diff(t): 0 for j in drop} | {q_all[j]: 0 for j in drop}
+        true_v = {P: v.xreplace(zero_dyn) for P, v in true_v.items()}
+        true_w = {B: w.xreplace(zero_dyn) for B, w in true_w.items()}
+        q_all = [x for j, x in enumerate(q_all) if j not in drop]
+    S2 = ConfigurationSpace([x.func.__name__ for x in q_all], time=t if use_time else False)
+    rep = {x: S.to_dynamic(v) for x, v in zip(door.u, sol)}
+    cons = [S.to_dynamic(c) for c in rest]
+    _check_same_motions(S2, door, exo, rep, cons)
+    return _Extension(q_all, rep, true_v | true_w, cons)
+
+
+def _extension(door: _Door, exo: dict, use_time: bool) -> _Extension | None:
+    """``_extend`` for a Kane set-up with more speeds than coordinates (and one kinematic
+    differential equation per coordinate), else None."""
+    if door.lagrangian is not None or len(door.u) <= len(door.q) or len(door.kdes) != len(door.q):
+        return None
+    return _extend(door, exo, use_time)
+
+
+def _check_same_motions(S, door: _Door, exo: dict, rep: dict, cons: list) -> None:
+    """Refuse unless the map q̇ ↦ u(q, q̇) is one-to-one on geonh's constraint distribution (the
+    set-up's velocity and configuration constraints and the identities ``cons``) and that
+    distribution has the dimension of the speeds allowed by the set-up's velocity constraints."""
+    aux = {x: 0 for x in door.u_aux}
+    U = [sp.Dummy(x.func.__name__) for x in door.u]
+    vel_u = [sympy_of(c).xreplace(dict(zip(door.u, U)) | aux | exo) for c in door.velocity]
+    Vu = sp.Matrix([[sp.diff(S.from_dynamic(c), x) for x in U] for c in vel_u]) if vel_u else sp.zeros(0, len(U))
+    free_u = len(U) - (generic_rank(Vu) if Vu.rows else 0)
+    hol = [sympy_of(h).xreplace(exo) for h in door.holonomic]
+    vel = [sp.expand(sympy_of(c).xreplace(exo | aux | rep)) for c in door.velocity] + cons
+    C = _constraint_rows(S, hol, vel)
+    rc = generic_rank(C) if C.rows else 0
+    Um = _coefficient_rows(S, [S.from_dynamic(sympy_of(v)) for v in rep.values()], "speed")
+    if S.n - rc != free_u or generic_rank(C.col_join(Um)[:, :S.n]) < S.n:
+        raise UnsupportedSetupError(
+            f"with the coordinates {[x.name for x in S.q]} the {door.kind} set-up's speeds do not describe the same "
+            f"motions ({S.n - rc} velocities free against {free_u} free speeds): its set velocities are not those "
+            "of positions in these coordinates")
+
+
 def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body_potentials: bool | None = None,
                conditions: Sequence = (), name: str = "") -> MechanicalSystem:
     """A :class:`~geonh.systems.MechanicalSystem` from a sympy.physics.mechanics set-up: a
@@ -492,6 +748,13 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
     * the speeds: the kinematic differential equations (linear in u, one speed per coordinate)
       are solved for u = u(q, q̇) — the rank of ∂kdes/∂u is decided at the generic point
       (:func:`~geonh.kernel.generic_point.generic_rank`); auxiliary speeds are zero;
+    * more speeds than coordinates (sympy's Whipple bicycle: no wheel angles, the rear contact
+      declared at rest): the missing coordinates are added — ``<point>_x``, ``<point>_y``
+      (``_z``) for the contact point joined to the mass centres, ``<frame>_angle`` for a wheel
+      spinning about an axis of an oriented frame — the speeds solved from the velocity
+      identities of the mass centres and frames, the identities left over kept as velocity
+      constraints (the rolling the set-up built into its velocities); refused, naming why, when
+      that does not give the set-up's motions (``_extend``);
     * the kinetic energy Σ body.kinetic_energy (Kane's method) or the Lagrangian L = T − V split
       by degree in q̇ (Lagrange's method); every load (also a System's actuators) as generalized
       forces; functions of time that are neither coordinates nor speeds (specified inputs)
@@ -548,7 +811,11 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
     use_time = _explicit_time(scan) if time is None else bool(time)
     S = ConfigurationSpace([x.func.__name__ for x in door.q], time=t if use_time else False)
     rep = dict(exo) | {x: 0 for x in door.u_aux}
-    if door.u:
+    ext = _extension(door, exo, use_time)
+    if ext is not None:
+        S = ConfigurationSpace([x.func.__name__ for x in ext.q], time=t if use_time else False)
+        rep |= ext.rep
+    elif door.u:
         rep |= _speeds_from_kdes(S, door, exo)
     V = sympy_of(potential).xreplace(exo)
     if door.lagrangian is not None:
@@ -559,8 +826,13 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
     hol = [sympy_of(h).xreplace(exo) for h in door.holonomic]
     vel = [sp.expand(sympy_of(c).xreplace(rep)) for c in door.velocity]
     true_vel: dict = {}
-    if door.lagrangian is None:
+    if ext is not None:   # the true velocities (``_extend``), the identities left as constraints
+        fixed = {b: (ext.true_vel.get(b.masscenter), ext.true_vel.get(getattr(b, "frame", None)))
+                 for b in door.bodies if getattr(b, "masscenter", None) is not None}
+        vel += [sp.expand(c) for c in ext.constraints]
+    elif door.lagrangian is None:
         fixed = _check_kinematics(S, door, rep, lambda: _constraint_rows(S, hol, vel))
+    if door.lagrangian is None:
         for b, (v, w) in fixed.items():
             energies[door.bodies.index(b)] = _true_energy(b, door.frame, v, w, rep)
             true_vel |= {b.masscenter: v} if v is not None else {}
@@ -573,7 +845,8 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
     if door.acceleration is not None:
         _check_acceleration(S, door, exo)
     vel = _velocity_constraints(S, door, hol, vel)
-    return MechanicalSystem.from_mechanics(door.q, [_Energy(T)], door.frame, loads=loads, constraints=vel,
+    q = ext.q if ext is not None else door.q
+    return MechanicalSystem.from_mechanics(q, [_Energy(T)], door.frame, loads=loads, constraints=vel,
                                            holonomic=hol, potential=V, time=use_time, name=name,
                                            conditions=conditions)
 
@@ -613,15 +886,18 @@ def kane_frame(setup, system: MechanicalSystem) -> Frame:
     if not isinstance(system, MechanicalSystem):
         raise ParseError(f"kane_frame needs the MechanicalSystem made of the set-up, not {type(system).__name__}")
     S = system.space
-    if [x.func.__name__ for x in door.q] != [x.name for x in S.q]:
-        raise UnsupportedSetupError(f"the set-up's coordinates {[str(x) for x in door.q]} are not those of the "
-                                    f"system {[x.name for x in S.q]}")
     exo = _exogenous(door, list(door.kdes) + list(door.velocity) + list(door.holonomic))
-    rep = _speeds_from_kdes(S, door, exo)
+    ext = _extension(door, exo, S.t is not None)
+    q = ext.q if ext is not None else door.q
+    if [x.func.__name__ for x in q] != [x.name for x in S.q]:
+        raise UnsupportedSetupError(f"the set-up's coordinates {[str(x) for x in q]} are not those of the "
+                                    f"system {[x.name for x in S.q]}")
+    rep = ext.rep if ext is not None else _speeds_from_kdes(S, door, exo)
     free = [x for x in door.u if x not in door.u_dep]
     rep_all = dict(exo) | {x: 0 for x in door.u_aux} | rep
     omegas = [S.from_dynamic(sympy_of(rep[x])) for x in free]
     cons = [S.from_dynamic(sp.expand(sympy_of(c).xreplace(rep_all))) for c in door.velocity]
+    cons += [S.from_dynamic(c) for c in ext.constraints] if ext is not None else []   # after the set-up's own
     cons = [cons[i] for i in independent_rows(_coefficient_rows(S, cons, "velocity constraint"))] if cons else []
     if door.lagrangian is None and door.holonomic:
         rows = _constraint_rows(S, [sympy_of(h).xreplace(exo) for h in door.holonomic], [])
