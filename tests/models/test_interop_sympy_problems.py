@@ -1,17 +1,184 @@
 """The problems of sympy's own mechanics tests (sympy/physics/mechanics/tests) brought into geonh
 and out again.  Each set-up is rebuilt here from the problem sympy's test states (its test is the
 spec; the code is ours), brought in through ``from_kanes_method`` / ``from_sympy`` and compared
-with sympy's own equations at random states that satisfy the constraints."""
+with sympy's own equations at random states that satisfy the constraints; then taken out through
+``to_sympy`` (and ``to_pydy_system`` where the form has no multipliers), with the user's speed
+names, and compared again, in double precision, to ``OUT_TOL`` relative: the accelerations, the
+constraint forces (multipliers, auxiliary equations) and the linearized A and B.
+
+| sympy test | problem | here |
+|---|---|---|
+| test_kane5 (lu, kdes_callable) | rolling disc, body-rate speeds | test_rolling_disc_body_rates_comes_in |
+| test_linearize::rolling_disc_kane | disc, q6 dependent, 6 speeds | test_rolling_disc_kane_linearization |
+| test_linearize::rolling_disc_lagrange | disc, LagrangesMethod | test_rolling_disc_lagrange_linearization |
+| test_linearize::pendulum_kane_nonminimal | pendulum, q1 u1 dependent | test_nonminimal_pendulum_linearization |
+| test_linearize::pendulum_lagrange_nonminimal, test_lagrange::nonminimal_pendulum | LagrangesMethod, hol_coneqs | test_nonminimal_pendulum_lagranges_method_linearization |
+| test_kane::parallel_axis | pendulum on a cart, input F | test_pendulum_on_cart_linearization_with_an_input |
+| test_jointsmethod::four_bar_linkage_with_manual_constraints | 2 configuration constraints | test_four_bar_linkage_comes_in_and_out |
+| test_kane::aux | auxiliary speed, non-contributing force | test_auxiliary_speed_brings_the_contact_force_into_evidence, test_auxiliary_speed_at_a_point_moving_by_it_alone |
+| test_kane2::aux_dep (the contact forces; its bicycle-style speeds: tests/models/test_interop_bicycle.py) | disc contact force | test_rolling_disc_contact_force_by_auxiliary_speeds |
+| test_kane3 (Whipple bicycle) | more speeds than coordinates | tests/models/test_interop_bicycle.py |
+"""
 import random
 
+import numpy as np
 import pytest
+import symengine
 import sympy as sp
 import sympy.physics.mechanics as me
+from sympy.core.function import AppliedUndef
 
-from geonh.models.interop import from_kanes_method, to_sympy
+import geonh as g
+from geonh.errors import AttributeAccessError, GeonhError, UnsupportedSetupError
+from geonh.models.interop import (from_kanes_method, from_lagranges_method, kane_frame, to_pydy_system,
+                                  to_sympy)
 from test_interop_roundtrip import _agree   # the comparison with sympy's rhs() (50 digits)
+from test_interop_roundtrip import _sleigh_states, sleigh_kane, sleigh_parts
 
 t = me.dynamicsymbols._t
+OUT_TOL = 1e-12          # the Must-show bound: exported equations vs sympy's, relative
+
+
+# -- one evaluator: any expression (geonh's plain symbols, or sympy's dynamicsymbols) at values by name --
+def _name(x) -> str:
+    """A symbol's name; ``u`` for u(t); ``u_dot`` for u'(t) (geonh's name of a rate)."""
+    if isinstance(x, sp.Derivative):
+        return f"{_name(x.expr)}_dot"
+    return x.name if isinstance(x, sp.Symbol) else x.func.__name__
+
+
+def _plain(e) -> sp.Expr:
+    """``e`` with every u(t) and u'(t) replaced by the plain symbol of its :func:`_name`."""
+    e = sp.sympify(e)
+    e = e.xreplace({d: sp.Symbol(_name(d)) for d in e.atoms(sp.Derivative)})
+    return e.xreplace({f: sp.Symbol(_name(f)) for f in e.atoms(AppliedUndef) if f.args == (t,)})
+
+
+def _value(expr, by_name: dict, digits=40):
+    """``expr`` at values keyed by name, to ``digits`` digits (sympy)."""
+    e = _plain(expr)
+    return sp.N(e.xreplace({s: by_name[s.name] for s in e.free_symbols}), digits)
+
+
+def _num_matrix(M, by_name, digits=30):
+    return sp.Matrix(M.rows, M.cols, lambda i, j: _value(M[i, j], by_name, digits))
+
+
+def _numeric(exprs):
+    """A function {name: value} -> the expressions as a float array, in double precision
+    (symengine compiles geonh's large kane-form expressions in seconds; sympy prints them for
+    minutes)."""
+    flat = [_plain(e) for e in exprs]
+    syms = sorted({s.name for e in flat for s in e.free_symbols})
+    by = {s.name: s for e in flat for s in e.free_symbols}
+    f = symengine.Lambdify([by[n] for n in syms], flat, real=True)
+    return lambda vals: np.asarray(f([float(vals[n]) for n in syms]), float).ravel()
+
+
+def _rel(a, b) -> float:
+    """The normwise relative difference max |a − b| / max |b| (max |a − b| when b = 0)."""
+    a, b = np.asarray(a, float).ravel(), np.asarray(b, float).ravel()
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1.0 if not np.any(b) else 0.0))
+
+
+def _plain_state(state: dict, rates: dict | None = None) -> dict:
+    """A sympy state {q(t), u(t), parameters} by name; rates {u(t): value} as ``<u>_dot``."""
+    out = {_name(k): v for k, v in state.items()}
+    out |= {f"{_name(k)}_dot": v for k, v in (rates or {}).items()}
+    return out
+
+
+def _sympy_rates(km, state):
+    """u̇ of sympy's own equations (mass_matrix u̇ = forcing) at a consistent state, {u(t): value}:
+    M and F evaluated at 40 digits, then solved."""
+    M = km.mass_matrix.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
+    F = km.forcing.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
+    return dict(zip(km.u, M.LUsolve(F)))
+
+
+def _geonh_unknowns(eqs, by_name: dict) -> list:
+    """geonh's unknowns (u̇, then λ) at values keyed by name: M x = F at 40 digits, solved."""
+    M = _num_matrix(eqs.mass_matrix, by_name, 40)
+    F = _num_matrix(eqs.forcing, by_name, 40)
+    return list(M.LUsolve(F))
+
+
+def _close(a, b, tol=sp.Float("1e-14")):
+    return abs(a - b) <= tol * (1 + abs(b))
+
+
+def _solve_linear(f, n=3):
+    """x with f(x) = 0 for f affine in x ∈ ℝⁿ (numpy)."""
+    f0 = np.asarray(f(np.zeros(n)), float).ravel()
+    J = np.array([np.asarray(f(e), float).ravel() - f0 for e in np.eye(n)]).T
+    return np.linalg.solve(J, -f0)
+
+
+# -- out: to_sympy / to_pydy_system, with the user's names ------------------------------------------
+def _out(eqs, states: list, truths: list, *, names=None, pydy=True) -> float:
+    """geonh's ``eqs`` out through :func:`to_sympy` (and :func:`to_pydy_system` when they carry no
+    multipliers): the speeds are the dynamicsymbols ``names``; the exported M x = F, solved in
+    double precision at each state (values by name), and pydy's generated right-hand side give
+    ``truths`` (sympy's u̇ in the order of the speeds, then the multipliers) to OUT_TOL relative.
+    Returns the worst relative difference."""
+    se = to_sympy(eqs)
+    if names is not None:
+        assert list(se.u) == list(names)
+    n = se.mass_matrix.rows
+    M, F = _numeric(se.mass_matrix), _numeric(se.forcing)
+    ode = sysm = None
+    if pydy:
+        sysm = to_pydy_system(eqs)
+        ode = sysm.generate_ode_function(constants_arg_type="dictionary")
+        assert [str(x) for x in sysm.speeds] == [str(x) for x in se.u]
+    worst = 0.0
+    for by_name, want in zip(states, truths):
+        want = np.asarray([float(w) for w in want])
+        x = np.linalg.solve(M(by_name).reshape(n, n), F(by_name))
+        worst = max(worst, _rel(x[:len(want)], want))
+        if ode is not None:
+            y = np.array([float(by_name[_name(v)]) for v in list(se.q) + list(se.u)])
+            rhs = ode(y, 0.0, {c: float(by_name[c.name]) for c in sysm.constants_symbols})
+            worst = max(worst, _rel(rhs[len(se.q):], want[:len(se.u)]))
+    assert worst <= OUT_TOL, worst
+    return worst
+
+
+def _out_linearization(eqs, point: dict, independent: list, embed: dict | None = None, inputs=()):
+    """A and B of the exported equations (:func:`to_sympy`): ẋ = (K(q, u), u̇ of M x = F) with
+    x = (q, u) differentiated at ``point`` (values by name) in double precision (symengine), then
+    restricted to the ``independent`` state names through ``embed`` {dependent name: its
+    expression in the independent names and the parameters}: A = J_ind,x · ∂x/∂x_ind, B = J_ind,inputs."""
+    se = to_sympy(eqs)
+    kd = se.kindiffdict()
+    full = [_name(x) for x in list(se.q) + list(se.u)]
+    nq, nu, n = len(se.q), len(se.u), se.mass_matrix.rows
+    K = [_plain(kd[x.diff(t)]) for x in se.q]
+    Mp, Fp = [_plain(e) for e in se.mass_matrix], [_plain(e) for e in se.forcing]
+    names = sorted({s.name for e in K + Mp + Fp for s in e.free_symbols})
+    args = [symengine.Symbol(nm) for nm in names]
+    SE = [symengine.sympify(e) for e in K + Mp + Fp]
+    wrt = [symengine.Symbol(nm) for nm in full + list(inputs)]
+    f = symengine.Lambdify(args, SE + [e.diff(v) for v in wrt for e in SE], real=True)
+    out = np.asarray(f([float(point[nm]) for nm in names]), float).ravel()
+    vals, d = out[:len(SE)], out[len(SE):].reshape(len(wrt), len(SE))
+    Mv, Fv = vals[nq:nq + n * n].reshape(n, n), vals[nq + n * n:]
+    sol = np.linalg.solve(Mv, Fv)
+    J = np.zeros((nq + nu, len(wrt)))
+    for k in range(len(wrt)):
+        J[:nq, k] = d[k, :nq]
+        dM, dF = d[k, nq:nq + n * n].reshape(n, n), d[k, nq + n * n:]
+        J[nq:, k] = np.linalg.solve(Mv, dF - dM @ sol)[:nu]
+    E = np.zeros((len(full), len(independent)))
+    for i, nm in enumerate(full):
+        for j, ind in enumerate(independent):
+            if nm == ind:
+                E[i, j] = 1.0
+            elif embed and nm in embed:
+                ex = sp.sympify(embed[nm])
+                E[i, j] = float(_value(sp.diff(ex, sp.Symbol(ind)), point, 30))
+    rows = [full.index(nm) for nm in independent]
+    return J[rows, :len(full)] @ E, J[rows, len(full):]
 
 
 # -- the rolling disc with body-rate speeds (sympy's test_kane5.py) --------------------------------------
@@ -83,50 +250,12 @@ def test_rolling_disc_body_rates_comes_in():
     # evaluating this form's 10⁴-operation mass matrix by sympy at 40 digits takes minutes)
     eqs = g.kane(ms, kane_frame(km, ms))
     assert [s.name for s in eqs.u] == ["u1", "u2", "u3"] and list(to_sympy(eqs).u) == list(km.u[:3])
+    # out (to_sympy, pydy) in double precision: sympy's u̇1, u̇2, u̇3
+    truths = [[_sympy_rates(km, st)[x] for x in km.u[:3]] for st in states]
+    print("OUT disc body rates: u̇ rel", _out(eqs, [_plain_state(st) for st in states], truths, names=km.u[:3]))
 
 
 # -- Kane's vocabulary: the user's speeds, F_r, F*_r and auxiliary speeds -------------------------------
-import geonh as g  # noqa: E402
-from geonh.errors import AttributeAccessError, GeonhError, UnsupportedSetupError  # noqa: E402
-from geonh.models.interop import kane_frame, to_pydy_system  # noqa: E402
-from test_interop_roundtrip import _sleigh_states, sleigh_kane, sleigh_parts  # noqa: E402
-
-
-def _num_matrix(M, by_name, digits=30):
-    return sp.Matrix(M.rows, M.cols, lambda i, j: _value(M[i, j], by_name, digits))
-
-
-def _value(expr, by_name: dict, digits=40):
-    """``expr`` (plain symbols) at values keyed by symbol name, to ``digits`` digits."""
-    return sp.N(sp.sympify(expr).xreplace({s: by_name[s.name] for s in sp.sympify(expr).free_symbols}), digits)
-
-
-def _plain_state(state: dict, rates: dict | None = None) -> dict:
-    """A sympy state {q(t), u(t), parameters} by name; rates {u(t): value} as ``<u>_dot``."""
-    out = {(k.name if isinstance(k, sp.Symbol) else k.func.__name__): v for k, v in state.items()}
-    out |= {f"{k.func.__name__}_dot": v for k, v in (rates or {}).items()}
-    return out
-
-
-def _sympy_rates(km, state):
-    """u̇ of sympy's own equations (mass_matrix u̇ = forcing) at a consistent state, {u(t): value}:
-    M and F evaluated at 40 digits, then solved."""
-    M = km.mass_matrix.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
-    F = km.forcing.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
-    return dict(zip(km.u, M.LUsolve(F)))
-
-
-def _geonh_unknowns(eqs, by_name: dict) -> list:
-    """geonh's unknowns (u̇, then λ) at values keyed by name: M x = F at 40 digits, solved."""
-    M = _num_matrix(eqs.mass_matrix, by_name, 40)
-    F = _num_matrix(eqs.forcing, by_name, 40)
-    return list(M.LUsolve(F))
-
-
-def _close(a, b, tol=sp.Float("1e-14")):
-    return abs(a - b) <= tol * (1 + abs(b))
-
-
 def test_kane_frame_keeps_the_users_speeds_and_forces():
     """The sleigh as a KanesMethod (u1 = ẋ, u3 = θ̇ independent, u2 = ẏ dependent): geonh's kane
     form in kane_frame is in u1, u3 by name (to_sympy and pydy too), with sympy's accelerations,
@@ -142,7 +271,11 @@ def test_kane_frame_keeps_the_users_speeds_and_forces():
         ["x(t)", "y(t)", "theta(t)", "u1(t)", "u3(t)"]
     fr, frstar = km.kanes_equations()
     rng = random.Random(11)
-    for st in _sleigh_states(km, n=3):
+    states = _sleigh_states(km, n=3)
+    truths = [[_sympy_rates(km, st)[x] for x in (u1, u3)] for st in states]
+    print("OUT sleigh: u̇ rel", _out(eqs, [_plain_state(st) for st in states], truths, names=[u1, u3]))
+    out_fr, out_frstar = _numeric(se.fr), _numeric(se.frstar)
+    for st in states:
         rates = _sympy_rates(km, st)
         by_name = _plain_state(st, rates)
         for a, x in zip(_geonh_unknowns(eqs, by_name), (u1, u3)):
@@ -153,10 +286,12 @@ def test_kane_frame_keeps_the_users_speeds_and_forces():
         d2 = sp.Dummy("u2_dot")
         free[u2.diff(t)] = sp.solve(acc_con.xreplace({u2.diff(t): d2}).xreplace(st)[0], d2)[0]
         by_name = _plain_state(st, {k.expr: v for k, v in free.items()})
+        want_fr = [sp.N(fr[r].xreplace(st), 40) for r in range(2)]
+        want_frstar = [sp.N(frstar[r].xreplace(km.kindiffdict()).xreplace(free).xreplace(st), 40) for r in range(2)]
         for r in range(2):
-            assert _close(_value(eqs.fr[r], by_name), sp.N(fr[r].xreplace(st), 40))
-            assert _close(_value(eqs.frstar[r], by_name),
-                          sp.N(frstar[r].xreplace(km.kindiffdict()).xreplace(free).xreplace(st), 40))
+            assert _close(_value(eqs.fr[r], by_name), want_fr[r])
+            assert _close(_value(eqs.frstar[r], by_name), want_frstar[r])
+        assert _rel(out_fr(by_name), want_fr) <= OUT_TOL and _rel(out_frstar(by_name), want_frstar) <= OUT_TOL
 
 
 def test_auxiliary_speed_brings_the_contact_force_into_evidence():
@@ -180,6 +315,7 @@ def test_auxiliary_speed_brings_the_contact_force_into_evidence():
     assert frame.names == ("u1", "u3", "ua")
     eqs = g.kane(ms, frame)
     assert eqs.auxiliary_eqs.shape == (1, 1) and all(R not in e.free_symbols for e in eqs.fr)
+    out_aux = _numeric(to_sympy(eqs).auxiliary_eqs)
     for st in _sleigh_states(km, n=3):
         rates = _sympy_rates(km, st)
         R_sympy = sp.solve(km.auxiliary_eqs[0].xreplace({k.diff(t): v for k, v in rates.items()}).xreplace(st), R)[0]
@@ -190,6 +326,8 @@ def test_auxiliary_speed_brings_the_contact_force_into_evidence():
         by_name["R"] = Rg
         R_geonh = sp.solve(_value(aux, by_name), Rg)[0]
         assert _close(R_geonh, R_sympy), (R_geonh, R_sympy)
+        R_out = _solve_linear(lambda x: out_aux(by_name | {"R": x[0]}), 1)     # out: to_sympy's auxiliary_eqs
+        assert _rel(R_out, [R_sympy]) <= OUT_TOL, (R_out, R_sympy)
 
 
 def test_kane_vocabulary_only_on_the_kane_form():
@@ -578,14 +716,6 @@ def _disc_with_contact_force(auxiliary_in_constraints: bool):
                         u_dependent=list(u[3:]), velocity_constraints=f_v, u_auxiliary=list(ua))
     km.kanes_equations([disc], [(CO, m * grav * A.z), (P, Fs[0] * A.x + Fs[1] * A.y + Fs[2] * A.z)])
     return km, (r, m, grav), Fs, f_v
-
-
-def _solve_linear(f, n=3):
-    """x with f(x) = 0 for f affine in x ∈ ℝⁿ (numpy)."""
-    import numpy as np
-    f0 = np.asarray(f(np.zeros(n)), float).ravel()
-    J = np.array([np.asarray(f(e), float).ravel() - f0 for e in np.eye(n)]).T
-    return np.linalg.solve(J, -f0)
 
 
 @pytest.mark.slow
