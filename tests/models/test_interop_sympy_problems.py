@@ -390,6 +390,9 @@ def test_nonminimal_pendulum_linearization():
     u2, u1 = km.u
     ms = from_kanes_method(km, conditions=[L > 0, m > 0])
     assert len(ms.holonomic) == 1 and ms.n_constraints == 1
+    lag_eqs, kane_eqs = g.lagrange(ms), g.kane(ms, kane_frame(km, ms))
+    Lp, Q2, Q2d = sp.symbols("L q2 q2_dot")
+    q1_on = sp.sqrt(Lp**2 - Q2**2)             # the hanging branch of the length constraint
     rng = random.Random(4)
     for _ in range(2):
         pars = {L: sp.Rational(rng.randint(2, 9), 3), m: sp.Rational(rng.randint(1, 9), 2), grav: sp.Rational(981, 100)}
@@ -403,6 +406,21 @@ def test_nonminimal_pendulum_linearization():
             assert sp.simplify(lin.A - A_sympy) == sp.zeros(2, 2)
             num = g.lagrange(ms).linearize(point | {"q1_dot": 0, "q2_dot": 0}, dependent=["q1"])
             assert _max_rel(num.A, A_sympy.evalf()) < 1e-12
+        # out: the exported Lagrange (with its multiplier) and Kane (speed u2) forms, linearized on the circle
+        A_lag = _out_linearization(lag_eqs, point | {"q1_dot": 0, "q2_dot": 0}, ["q2", "q2_dot"],
+                                   {"q1": q1_on, "q1_dot": -Q2 * Q2d / q1_on})[0]
+        A_kan = _out_linearization(kane_eqs, point | {"u2": 0}, ["q2", "u2"], {"q1": q1_on})[0]
+        print("OUT nonminimal pendulum Kane: A rel", _rel(A_lag, A_sympy), _rel(A_kan, A_sympy))
+        assert _rel(A_lag, A_sympy) <= OUT_TOL and _rel(A_kan, A_sympy) <= OUT_TOL
+    # out off the equilibrium: sympy's u̇2 at random states on the circle, from to_sympy and pydy
+    states = []
+    for _ in range(3):
+        th, w = sp.Rational(rng.randint(-9, 9), 7), sp.Rational(rng.randint(-9, 9), 5)
+        st = pars | {q1: pars[L] * sp.cos(th), q2: pars[L] * sp.sin(th), u2: w, u1: -sp.tan(th) * w}
+        states.append(st)
+    truths = [[_sympy_rates(km, st)[u2]] for st in states]
+    print("OUT nonminimal pendulum Kane: u̇ rel", _out(kane_eqs, [_plain_state(st) for st in states], truths,
+                                                      names=[u2]))
 
 
 def pendulum_on_cart():
@@ -453,6 +471,15 @@ def test_pendulum_on_cart_linearization_with_an_input():
     assert sp.simplify(lin.A - A_s) == sp.zeros(4, 4) and sp.simplify(lin.B - B_s) == sp.zeros(4, 1)
     num = eqs.linearize(point, inputs=["F"])
     assert _max_rel(num.A, A_s.evalf()) < 1e-12 and _max_rel(num.B, B_s.evalf()) < 1e-12
+    # out: A and B of the exported equations (input F a constant of pydy's), u̇ at random states
+    A_o, B_o = _out_linearization(eqs, point, ["q1", "q2", "u1", "u2"], inputs=["F"])
+    print("OUT pendulum on cart: A, B rel", _rel(A_o, A_s), _rel(B_o, B_s))
+    assert _rel(A_o, A_s) <= OUT_TOL and _rel(B_o, B_s) <= OUT_TOL
+    states = [vals | {q1: sp.Rational(rng.randint(-9, 9), 7), q2: sp.Rational(rng.randint(-9, 9), 7),
+                      u1: sp.Rational(rng.randint(-9, 9), 5), u2: sp.Rational(rng.randint(-9, 9), 5),
+                      F: sp.Rational(rng.randint(-9, 9), 2)} for _ in range(3)]
+    truths = [[_sympy_rates(km, st)[x] for x in (u1, u2)] for st in states]
+    print("OUT pendulum on cart: u̇ rel", _out(eqs, [_plain_state(st) for st in states], truths, names=[u1, u2]))
 
 
 # -- the four-bar linkage (sympy's test_jointsmethod.py, with manual constraints) ---------------------
@@ -530,7 +557,15 @@ def test_four_bar_linkage_comes_in_and_out():
     se = to_sympy(eqs)
     assert list(se.u) == [km.u[0]] and [str(x) for x in se.q] == ["q1(t)", "q2(t)", "q3(t)"]
     fr, _ = km.kanes_equations()
+    out_fr = _numeric(se.fr)
+    truths = [[_sympy_rates(km, st)[u] for u in km.u] for st in states]
+    qd_of = [{f"{x.func.__name__}_dot": st[u] for x, u in zip(km.q, km.u)} for st in states]
+    print("OUT four-bar Kane: u̇ rel", _out(eqs, [_plain_state(st) for st in states], [w[:1] for w in truths],
+                                           names=[km.u[0]]))
+    print("OUT four-bar Lagrange: q̈ rel", _out(lag, [_plain_state(st) | qd for st, qd in zip(states, qd_of)], truths,
+                                               pydy=False))
     for st in states:
+        assert _rel(out_fr(_plain_state(st)), [sp.N(fr[0].xreplace(st), 40)]) <= OUT_TOL
         rates = _sympy_rates(km, st)
         by_name = _plain_state(st, rates)
         qd = {f"{x.func.__name__}_dot": st[u] for x, u in zip(km.q, km.u)}     # q̇ = u here
