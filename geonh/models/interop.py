@@ -726,9 +726,16 @@ class SympyEquations:
     auxiliary_eqs: sp.Matrix = field(default_factory=lambda: sp.zeros(0, 1))
 
     def kindiffdict(self) -> dict:
-        """{q': K(t, q, u)}, as ``KanesMethod.kindiffdict()``."""
+        """{q': K(t, q, u)}, as ``KanesMethod.kindiffdict()``: each kde c q' + r = 0 (linear in
+        its q', c = 1 for :func:`to_sympy`'s q' − K) read as q' = −r / c, without a solve
+        (``sp.solve`` simplifies K: minutes on a rolling disc's Kane form)."""
         t = _t()
-        return {qi.diff(t): sp.solve(kde, qi.diff(t))[0] for qi, kde in zip(self.q, self.kdes)}
+        out = {}
+        for qi, kde in zip(self.q, self.kdes):
+            qd = qi.diff(t)
+            c, r = sp.diff(kde, qd), kde.xreplace({qd: 0})
+            out[qd] = -r if c == 1 else -r / c
+        return out
 
     def rhs(self) -> sp.Matrix:
         """(q', u') explicitly (M solved by LU; may be large), as ``KanesMethod.rhs()``."""

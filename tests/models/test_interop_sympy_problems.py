@@ -330,6 +330,20 @@ def test_auxiliary_speed_brings_the_contact_force_into_evidence():
         assert _rel(R_out, [R_sympy]) <= OUT_TOL, (R_out, R_sympy)
 
 
+def test_exported_kindiffdict_is_the_kinematics_as_exported():
+    """SympyEquations.kindiffdict() reads q' = K off the exported kdes q' − K without a solve: K
+    exactly as exported (on main ``sp.solve`` simplified it — sin/cos became tan here, and on the
+    rolling disc's Kane form of test_linearize it took 300 s CPU)."""
+    km = sleigh_kane()
+    ms = from_kanes_method(km)
+    for eqs in (g.kane(ms, kane_frame(km, ms)), g.lagrange(ms)):
+        se = to_sympy(eqs)
+        kd = se.kindiffdict()
+        assert [kd[x.diff(t)] for x in se.q] == [x.diff(t) - k for x, k in zip(se.q, se.kdes)]
+        if eqs.form == "kane":       # ẏ = u1 sin θ / cos θ
+            assert kd[se.q[1].diff(t)].has(sp.sin) and not kd[se.q[1].diff(t)].has(sp.tan)
+
+
 def test_kane_vocabulary_only_on_the_kane_form():
     km = sleigh_kane()
     ms = from_kanes_method(km)
@@ -604,7 +618,13 @@ def test_nonminimal_pendulum_lagranges_method_linearization():
     assert [s.name for s in lin.state] == ["q2", "q2_dot"]
     assert sp.simplify(lin.A - A_s) == sp.zeros(2, 2)
     assert _max_rel(g.lagrange(ms).linearize(point, dependent=["q1"]).A, A_s.evalf()) < 1e-12
+    Lp, Q2, Q2d = sp.symbols("L q2 q2_dot")
+    q1_on = sp.sqrt(Lp**2 - Q2**2)
+    A_out = _out_linearization(g.lagrange(ms), point, ["q2", "q2_dot"], {"q1": q1_on, "q1_dot": -Q2 * Q2d / q1_on})[0]
+    print("OUT nonminimal pendulum LagrangesMethod: A rel", _rel(A_out, A_s))
+    assert _rel(A_out, A_s) <= OUT_TOL
     rhs = lm.rhs()
+    states, wants = [], []
     for _ in range(3):
         th, w = sp.Rational(rng.randint(-9, 9), 7), sp.Rational(rng.randint(-9, 9), 5)
         st = pars | {q1: pars[L] * sp.cos(th), q2: pars[L] * sp.sin(th), q1d: -pars[L] * w * sp.sin(th),
@@ -613,6 +633,12 @@ def test_nonminimal_pendulum_lagranges_method_linearization():
         by_name = _plain_state(st) | {"q1_dot": st[q1d], "q2_dot": st[q2d]}
         got = _geonh_unknowns(g.lagrange(ms), by_name)
         assert len(got) == 3 and all(_close(a, b) for a, b in zip(got, want)), (got, want)
+        states.append(by_name)
+        wants.append(want)
+    # out: to_sympy's M x = F gives sympy's q̈ and the constraint force λ (pydy takes no multipliers)
+    unknowns = list(to_sympy(g.lagrange(ms)).unknowns)
+    assert unknowns[:2] == [sp.Function(f"q{i}_dot")(t).diff(t) for i in (1, 2)] and len(unknowns) == 3
+    print("OUT nonminimal pendulum LagrangesMethod: q̈, λ rel", _out(g.lagrange(ms), states, wants, pydy=False))
 
 
 # -- sympy's test_linearize.py rolling discs ------------------------------------------------------------
@@ -678,6 +704,11 @@ def test_rolling_disc_kane_linearization():
         assert [s.name for s in lin.state] == ["q1", "q2", "q3", "q4", "q5", "u1", "u2", "u3"]
         assert _max_rel(lin.A, _disc_A_sympy(q1, q3d).evalf()) < 1e-12
         assert lin.B.shape[1] == 0
+        # out: the exported Kane form (u1, u2, u3) linearized with q6 = −r cos q2 from the contact
+        A_out = _out_linearization(eqs, point | {"q6": -1}, ["q1", "q2", "q3", "q4", "q5", "u1", "u2", "u3"],
+                                   {"q6": -sp.Symbol("r") * sp.cos(sp.Symbol("q2"))})[0]
+        print("OUT disc Kane linearization: A rel", _rel(A_out, _disc_A_sympy(q1, q3d)))
+        assert _rel(A_out, _disc_A_sympy(q1, q3d)) <= OUT_TOL
 
 
 @pytest.mark.slow
@@ -709,6 +740,16 @@ def test_rolling_disc_lagrange_linearization():
                      [0, 0, 0, 0, -6 * q3d, 0], [0, -4 * grav / (5 * r), 0, 6 * q3d / 5, 0, 0], [0, 0, 0, 0, 0, 0]])
     A = lin.A.xreplace({s: {"r": r, "g": grav}.get(s.name, s) for s in lin.A.free_symbols})
     assert sp.simplify(A - sol) == sp.zeros(6, 6)
+    # out: the exported Lagrange form (speeds q1_dot …), at random spin rates and parameters
+    rng = random.Random(9)
+    eqs = g.lagrange(ms)
+    for _ in range(2):
+        w, rv, gv = (sp.Rational(rng.randint(1, 9), rng.randint(1, 5)) for _ in range(3))
+        pt = {"q1": 0, "q2": 0, "q3": 0, "q1_dot": 0, "q2_dot": 0, "q3_dot": w, "r": rv, "g": gv, "m": 1}
+        A_out = _out_linearization(eqs, pt, ["q1", "q2", "q3", "q1_dot", "q2_dot", "q3_dot"])[0]
+        want = sol.xreplace({q3d: w, r: rv, grav: gv})
+        print("OUT disc Lagrange linearization: A rel", _rel(A_out, want))
+        assert _rel(A_out, want) <= OUT_TOL
 
 
 def _disc_with_contact_force(auxiliary_in_constraints: bool):
