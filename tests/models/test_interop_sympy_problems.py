@@ -90,9 +90,10 @@ def _plain_state(state: dict, rates: dict | None = None) -> dict:
 
 def _sympy_rates(km, state):
     """u̇ of sympy's own equations (mass_matrix u̇ = forcing) at a consistent state, {u(t): value}:
-    M and F evaluated at 40 digits, then solved."""
-    M = km.mass_matrix.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
-    F = km.forcing.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
+    M and F evaluated at 40 digits, then solved; auxiliary speeds and their rates zero."""
+    aux = {x.diff(t): 0 for x in km._uaux} | {x: 0 for x in km._uaux}
+    M = km.mass_matrix.xreplace(km.kindiffdict()).xreplace(aux).xreplace(state).evalf(40)
+    F = km.forcing.xreplace(km.kindiffdict()).xreplace(aux).xreplace(state).evalf(40)
     return dict(zip(km.u, M.LUsolve(F)))
 
 
@@ -328,6 +329,54 @@ def test_auxiliary_speed_brings_the_contact_force_into_evidence():
         assert _close(R_geonh, R_sympy), (R_geonh, R_sympy)
         R_out = _solve_linear(lambda x: out_aux(by_name | {"R": x[0]}), 1)     # out: to_sympy's auxiliary_eqs
         assert _rel(R_out, [R_sympy]) <= OUT_TOL, (R_out, R_sympy)
+
+
+def _sleigh_blade_moving_by_ua(constraint_carries_ua: bool):
+    """The sleigh with a contact point ``blade`` at P whose velocity is the auxiliary speed alone,
+    ua B.y, and the unknown lateral force R B.y there; the velocity constraint either written
+    with it, (velocity of P) · B.y − ua = 0 (sympy's test_aux_dep way), or without it."""
+    p = sleigh_parts()
+    u1, u2, u3 = p["u"]
+    ua = me.dynamicsymbols("ua")
+    R = sp.Symbol("R")
+    N, B, P = p["N"], p["B"], p["P"]
+    blade = P.locatenew("blade", 0 * B.x)
+    blade.set_vel(N, ua * B.y)
+    con = p["con"] - ua if constraint_carries_ua else p["con"]
+    km = me.KanesMethod(N, q_ind=list(p["q"]), u_ind=[u1, u3], u_dependent=[u2], kd_eqs=p["kdes"],
+                        velocity_constraints=[con], u_auxiliary=[ua], bodies=[p["body"]],
+                        forcelist=p["loads"] + [me.Force(blade, R * B.y)])
+    km.kanes_equations()
+    return km
+
+
+def test_auxiliary_speed_at_a_point_moving_by_it_alone():
+    """A force at a point whose stated velocity is auxiliary speeds only enters the auxiliary
+    equations as in sympy's KanesMethod (on main it dropped out of them: R could not be
+    solved for).  The velocity constraint gives the auxiliary speed its value off the motion,
+    ua = (velocity of P) · B.y, so along the constraint field the point moves by B.y, sympy's
+    partial velocity.  R from geonh's and from to_sympy's auxiliary_eqs equals sympy's.  Written
+    without ua in the constraint, the force would vanish from every equation: refused."""
+    km = _sleigh_blade_moving_by_ua(True)
+    u1, u3 = km.u[0], km.u[1]
+    ms = from_kanes_method(km)
+    eqs = g.kane(ms, kane_frame(km, ms))
+    assert [s.name for s in eqs.u] == ["u1", "u3"] and kane_frame(km, ms).names == ("u1", "u3", "ua")
+    fs = [_numeric(eqs.auxiliary_eqs), _numeric(to_sympy(eqs).auxiliary_eqs)]
+    for st in _sleigh_states(km, n=3):
+        rates = _sympy_rates(km, st)
+        R = [s for s in km.auxiliary_eqs[0].free_symbols if s.name == "R"][0]
+        aux = {km._uaux[0].diff(t): 0, km._uaux[0]: 0}
+        R_sympy = sp.solve(km.auxiliary_eqs[0].xreplace({k.diff(t): v for k, v in rates.items()}).xreplace(aux)
+                           .xreplace(st), R)[0]
+        by_name = _plain_state(st, rates)
+        for R_any in (0, 7):         # R is non-contributing: the motion does not depend on it
+            assert _rel(_geonh_unknowns(eqs, by_name | {"R": R_any}), [rates[u1], rates[u3]]) <= 1e-30
+        for f in fs:
+            R_geonh = _solve_linear(lambda x: f(by_name | {"R": x[0]}), 1)
+            assert _rel(R_geonh, [R_sympy]) <= OUT_TOL, (R_geonh, R_sympy)
+    with pytest.raises(UnsupportedSetupError, match="auxiliary speeds .* only"):
+        from_kanes_method(_sleigh_blade_moving_by_ua(False))
 
 
 def test_exported_kindiffdict_is_the_kinematics_as_exported():
@@ -798,52 +847,45 @@ def _disc_with_contact_force(auxiliary_in_constraints: bool):
 def test_rolling_disc_contact_force_by_auxiliary_speeds():
     """The disc's contact force (three non-contributing components) from sympy's auxiliary_eqs
     (test_aux_dep's way) equals the one from geonh's auxiliary_eqs in kane_frame, solved on the
-    motion at random consistent states, to 1e-12 relative (double precision, lambdify)."""
-    import numpy as np
+    motion at random consistent states, to 1e-12 relative (double precision), and so does the
+    one from to_sympy's auxiliary_eqs (out).  geonh reads both ways of writing it: the material
+    contact point plus the auxiliary speeds, and sympy's own set-up, where the contact point's
+    velocity is the auxiliary speeds alone and the rolling constraints carry them (on main its
+    force dropped out of geonh's auxiliary equations)."""
     km_s, (r, m, grav), Fs, f_v = _disc_with_contact_force(True)
     km_g, _, _, _ = _disc_with_contact_force(False)
-    ms = from_kanes_method(km_g, conditions=[m > 0, r > 0])
-    frame = kane_frame(km_g, ms)
-    assert frame.names == ("u1", "u2", "u3", "ua1", "ua2", "ua3")
-    eqs = g.kane(ms, frame)
-    assert eqs.auxiliary_eqs.shape == (3, 1)
-    # sympy's side, in plain symbols: q, u, u̇, then r, m, g, F
-    q, u = list(km_s.q), list(km_s.u)
-    X = sp.symbols("x0:18")
     kd = km_s.kindiffdict()
-
     zero_aux = {x.diff(t): 0 for x in km_s._uaux} | {x: 0 for x in km_s._uaux}
 
-    def plain(e):
-        e = sp.sympify(e).xreplace(kd).xreplace(zero_aux).xreplace({x.diff(t): d for x, d in zip(u, X[12:])})
-        return e.xreplace(dict(zip(q + u, X[:12])))
+    def sympys(exprs):
+        return _numeric([sp.sympify(e).xreplace(kd).xreplace(zero_aux) for e in exprs])
 
-    args = list(X) + [r, m, grav, *Fs]
-    sM, sF = sp.lambdify(args, plain(km_s.mass_matrix)), sp.lambdify(args, plain(km_s.forcing))
-    sAux = sp.lambdify(args, [plain(e) for e in km_s.auxiliary_eqs])
-    sfv = sp.lambdify(args, [plain(e) for e in f_v])
-    syms = {s.name: s for s in eqs.auxiliary_eqs.free_symbols | eqs.mass_matrix.free_symbols | eqs.forcing.free_symbols}
-    names = sorted(syms)
-    import symengine as se         # geonh's large kane-form expressions: symengine compiles them in
-    gM, gF, gAux = (se.Lambdify([syms[n] for n in names], list(e), real=True)  # a second, sympy prints for minutes
-                    for e in (eqs.mass_matrix, eqs.forcing, eqs.auxiliary_eqs))
+    sM, sF, sAux, sfv = (sympys(e) for e in (km_s.mass_matrix, km_s.forcing, km_s.auxiliary_eqs, f_v))
     rng = np.random.default_rng(3)
+    states = []
     for _ in range(3):
-        pars = [rng.uniform(.5, 2), rng.uniform(.5, 3), 9.81]
-        qv = rng.uniform(-1.5, 1.5, 6)
-        qv[5] = -pars[0] * np.cos(qv[1])
-        uv = np.r_[rng.uniform(-2, 2, 3), 0, 0, 0]
-        uv[3:] = _solve_linear(lambda d: sfv(*qv, *uv[:3], *d, *[0] * 6, *pars, 0, 0, 0))
-        ud = np.linalg.solve(sM(*qv, *uv, *[0] * 6, *pars, 0, 0, 0), np.ravel(sF(*qv, *uv, *[0] * 6, *pars, 0, 0, 0)))
-        F_sympy = _solve_linear(lambda F: sAux(*qv, *uv, *ud, *pars, *F))
-        vals = {f"q{i + 1}": qv[i] for i in range(6)} | {f"u{i + 1}": uv[i] for i in range(3)}
-        vals |= dict(zip(("r", "m", "g"), pars))
-
-        def at(f, extra):
-            d = vals | extra
-            return np.asarray(f([d.get(n, 0.0) for n in names]), float)
-        udg = np.linalg.solve(at(gM, {}).reshape(3, 3), at(gF, {}).ravel())
-        assert np.max(abs(udg - ud[:3])) <= 1e-12 * (1 + np.max(abs(ud)))
-        vals |= {f"u{i + 1}_dot": udg[i] for i in range(3)}
-        F_geonh = _solve_linear(lambda F: at(gAux, dict(zip(("Fx", "Fy", "Fz"), F))))
-        assert np.max(abs(F_geonh - F_sympy)) <= 1e-12 * (1 + np.max(abs(F_sympy))), (F_geonh, F_sympy)
+        vals = {"r": rng.uniform(.5, 2), "m": rng.uniform(.5, 3), "g": 9.81} | dict(zip(("Fx", "Fy", "Fz"), [0.0] * 3))
+        vals |= {f"q{i + 1}": v for i, v in enumerate(rng.uniform(-1.5, 1.5, 6))}
+        vals["q6"] = -vals["r"] * np.cos(vals["q2"])
+        vals |= {f"u{i + 1}": v for i, v in enumerate(rng.uniform(-2, 2, 3))}
+        vals |= dict(zip(("u4", "u5", "u6"), _solve_linear(lambda d: sfv(vals | dict(zip(("u4", "u5", "u6"), d))))))
+        ud = np.linalg.solve(sM(vals).reshape(6, 6), sF(vals))
+        vals |= {f"u{i + 1}_dot": v for i, v in enumerate(ud)}
+        states.append((vals, ud, _solve_linear(lambda F: sAux(vals | dict(zip(("Fx", "Fy", "Fz"), F))))))
+    for km in (km_g, km_s):
+        ms = from_kanes_method(km, conditions=[m > 0, r > 0])
+        frame = kane_frame(km, ms)
+        assert frame.names == ("u1", "u2", "u3", "ua1", "ua2", "ua3")
+        eqs = g.kane(ms, frame)
+        assert eqs.auxiliary_eqs.shape == (3, 1)
+        gM, gF, gAux = _numeric(eqs.mass_matrix), _numeric(eqs.forcing), _numeric(eqs.auxiliary_eqs)
+        oAux = _numeric(to_sympy(eqs).auxiliary_eqs)
+        worst = 0.0
+        for vals, ud, F_sympy in states:
+            udg = np.linalg.solve(gM(vals).reshape(3, 3), gF(vals))
+            assert np.max(abs(udg - ud[:3])) <= 1e-12 * (1 + np.max(abs(ud)))
+            for f in (gAux, oAux):
+                F_geonh = _solve_linear(lambda F: f(vals | dict(zip(("Fx", "Fy", "Fz"), F))))
+                assert np.max(abs(F_geonh - F_sympy)) <= 1e-12 * (1 + np.max(abs(F_sympy))), (F_geonh, F_sympy)
+                worst = max(worst, _rel(F_geonh, F_sympy))
+        print(f"OUT disc contact force ({'sympy' if km is km_s else 'material'} set-up): F rel", worst)
