@@ -754,7 +754,9 @@ def to_sympy(eqs: Equations) -> SympyEquations:
     """geonh :class:`~geonh.equations.Equations` as a :class:`SympyEquations` in dynamicsymbols:
     every coordinate q_i becomes q_i(t), every speed u_j a dynamicsymbol u_j(t) of the same name
     (for Lagrange's form the speeds are the velocities, named like ``x_dot``), u̇_j becomes
-    u_j'(t) and each multiplier λ a dynamicsymbol."""
+    u_j'(t) and each multiplier λ a dynamicsymbol.  For the kane form, F_r, F*_r and the
+    auxiliary equations come along (``fr``, ``frstar``, ``auxiliary_eqs``), so a
+    non-contributing force is solved from them in sympy as from ``KanesMethod.auxiliary_eqs``."""
     t = _t()
     S = eqs.space
     speeds = [sp.Function(s.name)(t) for s in eqs.u]
