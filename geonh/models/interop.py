@@ -736,6 +736,52 @@ def _check_same_motions(S, door: _Door, exo: dict, rep: dict, cons: list) -> Non
             f"motions ({S.n - rc} velocities free against {free_u} free speeds): its set velocities are not those "
             "of positions in these coordinates")
 
+def _auxiliary_speeds(S, door: _Door, rep: dict) -> dict:
+    """{ua(t): its value in q, q̇} for the loads, or {} (auxiliary speeds zero).
+
+    Kane's auxiliary speeds (Kane & Levinson 1985, §4.4; sympy's ``u_auxiliary``) measure the
+    velocity a constraint forbids.  On the motion they are zero, so the equations of motion
+    take every velocity with ua = 0.  A load enters the auxiliary equations through its
+    partial velocity ∂v/∂ua.  geonh's auxiliary equations are Kane's along the constraint
+    fields X_κ of :func:`kane_frame`, dual to the velocity constraints c_κ(q, q̇).  A load's
+    velocity is therefore extended off the motion by the value the set-up's own velocity
+    constraints give the auxiliary speeds, c(q, q̇) + B ua = 0.  That is sympy's test_aux_dep
+    way: a contact point's velocity is stated as the auxiliary speeds only, and the rolling
+    constraints are written with it.  On the motion (c = 0) nothing changes.  Along X_κ the
+    load moves as sympy's partial velocity says, ∂v/∂ua plus the dependent speeds' share.
+
+    When the constraints do not contain the auxiliary speeds (B = 0, the sleigh's way), the
+    auxiliary speeds stay zero: a point's velocity must then be its material one plus the
+    auxiliary speeds.  A load at a point (or on a frame) whose velocity is auxiliary speeds
+    only is refused then: its force would vanish from every equation, the auxiliary ones
+    included."""
+    if not door.u_aux:
+        return {}
+    aux = list(door.u_aux)
+    keep = {k: v for k, v in rep.items() if k not in aux}
+    A = [sp.Dummy(x.func.__name__) for x in aux]
+    cons = [sp.expand(sympy_of(c).xreplace(keep).xreplace(dict(zip(aux, A)))) for c in door.velocity]
+    B = sp.Matrix([[S.from_dynamic(sp.diff(c, a)) for a in A] for c in cons]) if cons else sp.zeros(0, len(A))
+    if B.rows == 0 or all(is_zero(e) for e in B):
+        for loc, _ in (tuple(ld) for ld in door.loads):
+            v = _scalars(loc.vel(door.frame) if hasattr(loc, "vel") else loc.ang_vel_in(door.frame), door.frame)
+            if any(sympy_of(c).has(*aux) for c in v) and all(sp.expand(sympy_of(c).xreplace(
+                    {x: 0 for x in aux})) == 0 for c in v):
+                raise UnsupportedSetupError(
+                    f"the load on {loc} has a velocity of auxiliary speeds {[str(x) for x in aux]} only, and the "
+                    "velocity constraints do not contain them: its force would drop out of every equation, "
+                    "the auxiliary ones included.  State the velocity as the material velocity plus the "
+                    "auxiliary speeds (e.g. P.v2pt_theory(...) + ua·n), or write the velocity constraints with it "
+                    "(sympy's test_aux_dep)")
+        return {}
+    rows = independent_rows(B)
+    if len(rows) < len(aux):
+        raise RankError(f"the velocity constraints determine only {len(rows)} of the auxiliary speeds "
+                        f"{[str(x) for x in aux]}: Kane's auxiliary equations need each one's partial velocities")
+    c0 = sp.Matrix([-S.from_dynamic(cons[i].xreplace({a: 0 for a in A})) for i in rows])
+    sol = _solve_full_rank(B.extract(rows, list(range(len(A)))), c0, "∂(velocity constraints)/∂(auxiliary speeds)")
+    return {x: S.to_dynamic(v) for x, v in zip(aux, sol)}
+
 
 def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body_potentials: bool | None = None,
                conditions: Sequence = (), name: str = "") -> MechanicalSystem:
@@ -840,7 +886,8 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
         T = sp.expand(sum(energies, sp.S.Zero).xreplace(rep))
         if body_potentials:
             V = V + sum((sympy_of(b.potential_energy).xreplace(exo) for b in pe), sp.S.Zero)
-    loads = [(_Location(loc, door.frame, rep, true_vel.get(loc)), vec.xreplace(rep))
+    load_rep = rep | _auxiliary_speeds(S, door, rep)
+    loads = [(_Location(loc, door.frame, load_rep, true_vel.get(loc)), vec.xreplace(rep))
              for loc, vec in (tuple(ld) for ld in door.loads)]
     if door.acceleration is not None:
         _check_acceleration(S, door, exo)
@@ -933,6 +980,10 @@ class SympyEquations:
     mass_matrix, forcing : M and F of M · unknowns = F.
     mass_matrix_full, forcing_full : block diag(I, M) and (K, F) acting on (q', unknowns).
     constants : the parameters (the free symbols other than t).
+    fr, frstar, auxiliary_eqs : Kane's generalized active and inertia forces along the free
+        speeds and the auxiliary equations along the constraint fields (sympy's
+        ``KanesMethod.kanes_equations()`` and ``auxiliary_eqs``), for geonh's kane form
+        (:attr:`~geonh.equations.Equations.fr` …); empty column matrices for other forms.
     """
 
     form: str
@@ -945,11 +996,21 @@ class SympyEquations:
     mass_matrix_full: sp.Matrix
     forcing_full: sp.Matrix
     constants: tuple = field(default=())
+    fr: sp.Matrix = field(default_factory=lambda: sp.zeros(0, 1))
+    frstar: sp.Matrix = field(default_factory=lambda: sp.zeros(0, 1))
+    auxiliary_eqs: sp.Matrix = field(default_factory=lambda: sp.zeros(0, 1))
 
     def kindiffdict(self) -> dict:
-        """{q': K(t, q, u)}, as ``KanesMethod.kindiffdict()``."""
+        """{q': K(t, q, u)}, as ``KanesMethod.kindiffdict()``: each kde c q' + r = 0 (linear in
+        its q', c = 1 for :func:`to_sympy`'s q' − K) read as q' = −r / c, without a solve
+        (``sp.solve`` simplifies K: minutes on a rolling disc's Kane form)."""
         t = _t()
-        return {qi.diff(t): sp.solve(kde, qi.diff(t))[0] for qi, kde in zip(self.q, self.kdes)}
+        out = {}
+        for qi, kde in zip(self.q, self.kdes):
+            qd = qi.diff(t)
+            c, r = sp.diff(kde, qd), kde.xreplace({qd: 0})
+            out[qd] = -r if c == 1 else -r / c
+        return out
 
     def rhs(self) -> sp.Matrix:
         """(q', u') explicitly (M solved by LU; may be large), as ``KanesMethod.rhs()``."""
@@ -968,7 +1029,9 @@ def to_sympy(eqs: Equations) -> SympyEquations:
     """geonh :class:`~geonh.equations.Equations` as a :class:`SympyEquations` in dynamicsymbols:
     every coordinate q_i becomes q_i(t), every speed u_j a dynamicsymbol u_j(t) of the same name
     (for Lagrange's form the speeds are the velocities, named like ``x_dot``), u̇_j becomes
-    u_j'(t) and each multiplier λ a dynamicsymbol."""
+    u_j'(t) and each multiplier λ a dynamicsymbol.  For the kane form, F_r, F*_r and the
+    auxiliary equations come along (``fr``, ``frstar``, ``auxiliary_eqs``), so a
+    non-contributing force is solved from them in sympy as from ``KanesMethod.auxiliary_eqs``."""
     t = _t()
     S = eqs.space
     speeds = [sp.Function(s.name)(t) for s in eqs.u]
@@ -991,13 +1054,15 @@ def to_sympy(eqs: Equations) -> SympyEquations:
     F = eqs.forcing.applyfunc(conv)
     full_M = sp.diag(sp.eye(n), M)
     full_F = K.col_join(F)
+    kane = {key: sp.Matrix([conv(e) for e in eqs.details[key]]) if eqs.form == "kane" and key in eqs.details
+            else sp.zeros(0, 1) for key in ("fr", "frstar", "auxiliary_eqs")}
     params = set()
     for e in list(M) + list(F) + list(K):
         params |= {s for s in e.free_symbols if s != t}
     return SympyEquations(form=eqs.form, q=q[:n, :], u=sp.Matrix(speeds), kdes=qd - K,
                           unknowns=sp.Matrix([f.diff(t) for f in speeds] + lams),
                           mass_matrix=M, forcing=F, mass_matrix_full=full_M, forcing_full=full_F,
-                          constants=tuple(sorted(params, key=lambda s: s.name)))
+                          constants=tuple(sorted(params, key=lambda s: s.name)), **kane)
 
 
 class _PydyMethod:

@@ -1,17 +1,185 @@
 """The problems of sympy's own mechanics tests (sympy/physics/mechanics/tests) brought into geonh
 and out again.  Each set-up is rebuilt here from the problem sympy's test states (its test is the
 spec; the code is ours), brought in through ``from_kanes_method`` / ``from_sympy`` and compared
-with sympy's own equations at random states that satisfy the constraints."""
+with sympy's own equations at random states that satisfy the constraints; then taken out through
+``to_sympy`` (and ``to_pydy_system`` where the form has no multipliers), with the user's speed
+names, and compared again, in double precision, to ``OUT_TOL`` relative: the accelerations, the
+constraint forces (multipliers, auxiliary equations) and the linearized A and B.
+
+| sympy test | problem | here |
+|---|---|---|
+| test_kane5 (lu, kdes_callable) | rolling disc, body-rate speeds | test_rolling_disc_body_rates_comes_in |
+| test_linearize::rolling_disc_kane | disc, q6 dependent, 6 speeds | test_rolling_disc_kane_linearization |
+| test_linearize::rolling_disc_lagrange | disc, LagrangesMethod | test_rolling_disc_lagrange_linearization |
+| test_linearize::pendulum_kane_nonminimal | pendulum, q1 u1 dependent | test_nonminimal_pendulum_linearization |
+| test_linearize::pendulum_lagrange_nonminimal, test_lagrange::nonminimal_pendulum | LagrangesMethod, hol_coneqs | test_nonminimal_pendulum_lagranges_method_linearization |
+| test_kane::parallel_axis | pendulum on a cart, input F | test_pendulum_on_cart_linearization_with_an_input |
+| test_jointsmethod::four_bar_linkage_with_manual_constraints | 2 configuration constraints | test_four_bar_linkage_comes_in_and_out |
+| test_kane::aux | auxiliary speed, non-contributing force | test_auxiliary_speed_brings_the_contact_force_into_evidence, test_auxiliary_speed_at_a_point_moving_by_it_alone |
+| test_kane2::aux_dep (the contact forces; its bicycle-style speeds: tests/models/test_interop_bicycle.py) | disc contact force | test_rolling_disc_contact_force_by_auxiliary_speeds |
+| test_kane3 (Whipple bicycle) | more speeds than coordinates | tests/models/test_interop_bicycle.py |
+"""
 import random
 
+import numpy as np
 import pytest
+import symengine
 import sympy as sp
 import sympy.physics.mechanics as me
+from sympy.core.function import AppliedUndef
 
-from geonh.models.interop import from_kanes_method, to_sympy
+import geonh as g
+from geonh.errors import AttributeAccessError, GeonhError, UnsupportedSetupError
+from geonh.models.interop import (from_kanes_method, from_lagranges_method, kane_frame, to_pydy_system,
+                                  to_sympy)
 from test_interop_roundtrip import _agree   # the comparison with sympy's rhs() (50 digits)
+from test_interop_roundtrip import _sleigh_states, sleigh_kane, sleigh_parts
 
 t = me.dynamicsymbols._t
+OUT_TOL = 1e-12          # the Must-show bound: exported equations vs sympy's, relative
+
+
+# -- one evaluator: any expression (geonh's plain symbols, or sympy's dynamicsymbols) at values by name --
+def _name(x) -> str:
+    """A symbol's name; ``u`` for u(t); ``u_dot`` for u'(t) (geonh's name of a rate)."""
+    if isinstance(x, sp.Derivative):
+        return f"{_name(x.expr)}_dot"
+    return x.name if isinstance(x, sp.Symbol) else x.func.__name__
+
+
+def _plain(e) -> sp.Expr:
+    """``e`` with every u(t) and u'(t) replaced by the plain symbol of its :func:`_name`."""
+    e = sp.sympify(e)
+    e = e.xreplace({d: sp.Symbol(_name(d)) for d in e.atoms(sp.Derivative)})
+    return e.xreplace({f: sp.Symbol(_name(f)) for f in e.atoms(AppliedUndef) if f.args == (t,)})
+
+
+def _value(expr, by_name: dict, digits=40):
+    """``expr`` at values keyed by name, to ``digits`` digits (sympy)."""
+    e = _plain(expr)
+    return sp.N(e.xreplace({s: by_name[s.name] for s in e.free_symbols}), digits)
+
+
+def _num_matrix(M, by_name, digits=30):
+    return sp.Matrix(M.rows, M.cols, lambda i, j: _value(M[i, j], by_name, digits))
+
+
+def _numeric(exprs):
+    """A function {name: value} -> the expressions as a float array, in double precision
+    (symengine compiles geonh's large kane-form expressions in seconds; sympy prints them for
+    minutes)."""
+    flat = [_plain(e) for e in exprs]
+    syms = sorted({s.name for e in flat for s in e.free_symbols})
+    by = {s.name: s for e in flat for s in e.free_symbols}
+    f = symengine.Lambdify([by[n] for n in syms], flat, real=True)
+    return lambda vals: np.asarray(f([float(vals[n]) for n in syms]), float).ravel()
+
+
+def _rel(a, b) -> float:
+    """The normwise relative difference max |a − b| / max |b| (max |a − b| when b = 0)."""
+    a, b = np.asarray(a, float).ravel(), np.asarray(b, float).ravel()
+    return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1.0 if not np.any(b) else 0.0))
+
+
+def _plain_state(state: dict, rates: dict | None = None) -> dict:
+    """A sympy state {q(t), u(t), parameters} by name; rates {u(t): value} as ``<u>_dot``."""
+    out = {_name(k): v for k, v in state.items()}
+    out |= {f"{_name(k)}_dot": v for k, v in (rates or {}).items()}
+    return out
+
+
+def _sympy_rates(km, state):
+    """u̇ of sympy's own equations (mass_matrix u̇ = forcing) at a consistent state, {u(t): value}:
+    M and F evaluated at 40 digits, then solved; auxiliary speeds and their rates zero."""
+    aux = {x.diff(t): 0 for x in km._uaux} | {x: 0 for x in km._uaux}
+    M = km.mass_matrix.xreplace(km.kindiffdict()).xreplace(aux).xreplace(state).evalf(40)
+    F = km.forcing.xreplace(km.kindiffdict()).xreplace(aux).xreplace(state).evalf(40)
+    return dict(zip(km.u, M.LUsolve(F)))
+
+
+def _geonh_unknowns(eqs, by_name: dict) -> list:
+    """geonh's unknowns (u̇, then λ) at values keyed by name: M x = F at 40 digits, solved."""
+    M = _num_matrix(eqs.mass_matrix, by_name, 40)
+    F = _num_matrix(eqs.forcing, by_name, 40)
+    return list(M.LUsolve(F))
+
+
+def _close(a, b, tol=sp.Float("1e-14")):
+    return abs(a - b) <= tol * (1 + abs(b))
+
+
+def _solve_linear(f, n=3):
+    """x with f(x) = 0 for f affine in x ∈ ℝⁿ (numpy)."""
+    f0 = np.asarray(f(np.zeros(n)), float).ravel()
+    J = np.array([np.asarray(f(e), float).ravel() - f0 for e in np.eye(n)]).T
+    return np.linalg.solve(J, -f0)
+
+
+# -- out: to_sympy / to_pydy_system, with the user's names ------------------------------------------
+def _out(eqs, states: list, truths: list, *, names=None, pydy=True) -> float:
+    """geonh's ``eqs`` out through :func:`to_sympy` (and :func:`to_pydy_system` when they carry no
+    multipliers): the speeds are the dynamicsymbols ``names``; the exported M x = F, solved in
+    double precision at each state (values by name), and pydy's generated right-hand side give
+    ``truths`` (sympy's u̇ in the order of the speeds, then the multipliers) to OUT_TOL relative.
+    Returns the worst relative difference."""
+    se = to_sympy(eqs)
+    if names is not None:
+        assert list(se.u) == list(names)
+    n = se.mass_matrix.rows
+    M, F = _numeric(se.mass_matrix), _numeric(se.forcing)
+    ode = sysm = None
+    if pydy:
+        sysm = to_pydy_system(eqs)
+        ode = sysm.generate_ode_function(constants_arg_type="dictionary")
+        assert [str(x) for x in sysm.speeds] == [str(x) for x in se.u]
+    worst = 0.0
+    for by_name, want in zip(states, truths):
+        want = np.asarray([float(w) for w in want])
+        x = np.linalg.solve(M(by_name).reshape(n, n), F(by_name))
+        worst = max(worst, _rel(x[:len(want)], want))
+        if ode is not None:
+            y = np.array([float(by_name[_name(v)]) for v in list(se.q) + list(se.u)])
+            rhs = ode(y, 0.0, {c: float(by_name[c.name]) for c in sysm.constants_symbols})
+            worst = max(worst, _rel(rhs[len(se.q):], want[:len(se.u)]))
+    assert worst <= OUT_TOL, worst
+    return worst
+
+
+def _out_linearization(eqs, point: dict, independent: list, embed: dict | None = None, inputs=()):
+    """A and B of the exported equations (:func:`to_sympy`): ẋ = (K(q, u), u̇ of M x = F) with
+    x = (q, u) differentiated at ``point`` (values by name) in double precision (symengine), then
+    restricted to the ``independent`` state names through ``embed`` {dependent name: its
+    expression in the independent names and the parameters}: A = J_ind,x · ∂x/∂x_ind, B = J_ind,inputs."""
+    se = to_sympy(eqs)
+    kd = se.kindiffdict()
+    full = [_name(x) for x in list(se.q) + list(se.u)]
+    nq, nu, n = len(se.q), len(se.u), se.mass_matrix.rows
+    K = [_plain(kd[x.diff(t)]) for x in se.q]
+    Mp, Fp = [_plain(e) for e in se.mass_matrix], [_plain(e) for e in se.forcing]
+    names = sorted({s.name for e in K + Mp + Fp for s in e.free_symbols})
+    args = [symengine.Symbol(nm) for nm in names]
+    SE = [symengine.sympify(e) for e in K + Mp + Fp]
+    wrt = [symengine.Symbol(nm) for nm in full + list(inputs)]
+    f = symengine.Lambdify(args, SE + [e.diff(v) for v in wrt for e in SE], real=True)
+    out = np.asarray(f([float(point[nm]) for nm in names]), float).ravel()
+    vals, d = out[:len(SE)], out[len(SE):].reshape(len(wrt), len(SE))
+    Mv, Fv = vals[nq:nq + n * n].reshape(n, n), vals[nq + n * n:]
+    sol = np.linalg.solve(Mv, Fv)
+    J = np.zeros((nq + nu, len(wrt)))
+    for k in range(len(wrt)):
+        J[:nq, k] = d[k, :nq]
+        dM, dF = d[k, nq:nq + n * n].reshape(n, n), d[k, nq + n * n:]
+        J[nq:, k] = np.linalg.solve(Mv, dF - dM @ sol)[:nu]
+    E = np.zeros((len(full), len(independent)))
+    for i, nm in enumerate(full):
+        for j, ind in enumerate(independent):
+            if nm == ind:
+                E[i, j] = 1.0
+            elif embed and nm in embed:
+                ex = sp.sympify(embed[nm])
+                E[i, j] = float(_value(sp.diff(ex, sp.Symbol(ind)), point, 30))
+    rows = [full.index(nm) for nm in independent]
+    return J[rows, :len(full)] @ E, J[rows, len(full):]
 
 
 # -- the rolling disc with body-rate speeds (sympy's test_kane5.py) --------------------------------------
@@ -83,50 +251,12 @@ def test_rolling_disc_body_rates_comes_in():
     # evaluating this form's 10⁴-operation mass matrix by sympy at 40 digits takes minutes)
     eqs = g.kane(ms, kane_frame(km, ms))
     assert [s.name for s in eqs.u] == ["u1", "u2", "u3"] and list(to_sympy(eqs).u) == list(km.u[:3])
+    # out (to_sympy, pydy) in double precision: sympy's u̇1, u̇2, u̇3
+    truths = [[_sympy_rates(km, st)[x] for x in km.u[:3]] for st in states]
+    print("OUT disc body rates: u̇ rel", _out(eqs, [_plain_state(st) for st in states], truths, names=km.u[:3]))
 
 
 # -- Kane's vocabulary: the user's speeds, F_r, F*_r and auxiliary speeds -------------------------------
-import geonh as g  # noqa: E402
-from geonh.errors import AttributeAccessError, GeonhError, UnsupportedSetupError  # noqa: E402
-from geonh.models.interop import kane_frame, to_pydy_system  # noqa: E402
-from test_interop_roundtrip import _sleigh_states, sleigh_kane, sleigh_parts  # noqa: E402
-
-
-def _num_matrix(M, by_name, digits=30):
-    return sp.Matrix(M.rows, M.cols, lambda i, j: _value(M[i, j], by_name, digits))
-
-
-def _value(expr, by_name: dict, digits=40):
-    """``expr`` (plain symbols) at values keyed by symbol name, to ``digits`` digits."""
-    return sp.N(sp.sympify(expr).xreplace({s: by_name[s.name] for s in sp.sympify(expr).free_symbols}), digits)
-
-
-def _plain_state(state: dict, rates: dict | None = None) -> dict:
-    """A sympy state {q(t), u(t), parameters} by name; rates {u(t): value} as ``<u>_dot``."""
-    out = {(k.name if isinstance(k, sp.Symbol) else k.func.__name__): v for k, v in state.items()}
-    out |= {f"{k.func.__name__}_dot": v for k, v in (rates or {}).items()}
-    return out
-
-
-def _sympy_rates(km, state):
-    """u̇ of sympy's own equations (mass_matrix u̇ = forcing) at a consistent state, {u(t): value}:
-    M and F evaluated at 40 digits, then solved."""
-    M = km.mass_matrix.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
-    F = km.forcing.xreplace(km.kindiffdict()).xreplace(state).evalf(40)
-    return dict(zip(km.u, M.LUsolve(F)))
-
-
-def _geonh_unknowns(eqs, by_name: dict) -> list:
-    """geonh's unknowns (u̇, then λ) at values keyed by name: M x = F at 40 digits, solved."""
-    M = _num_matrix(eqs.mass_matrix, by_name, 40)
-    F = _num_matrix(eqs.forcing, by_name, 40)
-    return list(M.LUsolve(F))
-
-
-def _close(a, b, tol=sp.Float("1e-14")):
-    return abs(a - b) <= tol * (1 + abs(b))
-
-
 def test_kane_frame_keeps_the_users_speeds_and_forces():
     """The sleigh as a KanesMethod (u1 = ẋ, u3 = θ̇ independent, u2 = ẏ dependent): geonh's kane
     form in kane_frame is in u1, u3 by name (to_sympy and pydy too), with sympy's accelerations,
@@ -142,7 +272,11 @@ def test_kane_frame_keeps_the_users_speeds_and_forces():
         ["x(t)", "y(t)", "theta(t)", "u1(t)", "u3(t)"]
     fr, frstar = km.kanes_equations()
     rng = random.Random(11)
-    for st in _sleigh_states(km, n=3):
+    states = _sleigh_states(km, n=3)
+    truths = [[_sympy_rates(km, st)[x] for x in (u1, u3)] for st in states]
+    print("OUT sleigh: u̇ rel", _out(eqs, [_plain_state(st) for st in states], truths, names=[u1, u3]))
+    out_fr, out_frstar = _numeric(se.fr), _numeric(se.frstar)
+    for st in states:
         rates = _sympy_rates(km, st)
         by_name = _plain_state(st, rates)
         for a, x in zip(_geonh_unknowns(eqs, by_name), (u1, u3)):
@@ -153,10 +287,12 @@ def test_kane_frame_keeps_the_users_speeds_and_forces():
         d2 = sp.Dummy("u2_dot")
         free[u2.diff(t)] = sp.solve(acc_con.xreplace({u2.diff(t): d2}).xreplace(st)[0], d2)[0]
         by_name = _plain_state(st, {k.expr: v for k, v in free.items()})
+        want_fr = [sp.N(fr[r].xreplace(st), 40) for r in range(2)]
+        want_frstar = [sp.N(frstar[r].xreplace(km.kindiffdict()).xreplace(free).xreplace(st), 40) for r in range(2)]
         for r in range(2):
-            assert _close(_value(eqs.fr[r], by_name), sp.N(fr[r].xreplace(st), 40))
-            assert _close(_value(eqs.frstar[r], by_name),
-                          sp.N(frstar[r].xreplace(km.kindiffdict()).xreplace(free).xreplace(st), 40))
+            assert _close(_value(eqs.fr[r], by_name), want_fr[r])
+            assert _close(_value(eqs.frstar[r], by_name), want_frstar[r])
+        assert _rel(out_fr(by_name), want_fr) <= OUT_TOL and _rel(out_frstar(by_name), want_frstar) <= OUT_TOL
 
 
 def test_auxiliary_speed_brings_the_contact_force_into_evidence():
@@ -180,6 +316,7 @@ def test_auxiliary_speed_brings_the_contact_force_into_evidence():
     assert frame.names == ("u1", "u3", "ua")
     eqs = g.kane(ms, frame)
     assert eqs.auxiliary_eqs.shape == (1, 1) and all(R not in e.free_symbols for e in eqs.fr)
+    out_aux = _numeric(to_sympy(eqs).auxiliary_eqs)
     for st in _sleigh_states(km, n=3):
         rates = _sympy_rates(km, st)
         R_sympy = sp.solve(km.auxiliary_eqs[0].xreplace({k.diff(t): v for k, v in rates.items()}).xreplace(st), R)[0]
@@ -190,6 +327,70 @@ def test_auxiliary_speed_brings_the_contact_force_into_evidence():
         by_name["R"] = Rg
         R_geonh = sp.solve(_value(aux, by_name), Rg)[0]
         assert _close(R_geonh, R_sympy), (R_geonh, R_sympy)
+        R_out = _solve_linear(lambda x: out_aux(by_name | {"R": x[0]}), 1)     # out: to_sympy's auxiliary_eqs
+        assert _rel(R_out, [R_sympy]) <= OUT_TOL, (R_out, R_sympy)
+
+
+def _sleigh_blade_moving_by_ua(constraint_carries_ua: bool):
+    """The sleigh with a contact point ``blade`` at P whose velocity is the auxiliary speed alone,
+    ua B.y, and the unknown lateral force R B.y there; the velocity constraint either written
+    with it, (velocity of P) · B.y − ua = 0 (sympy's test_aux_dep way), or without it."""
+    p = sleigh_parts()
+    u1, u2, u3 = p["u"]
+    ua = me.dynamicsymbols("ua")
+    R = sp.Symbol("R")
+    N, B, P = p["N"], p["B"], p["P"]
+    blade = P.locatenew("blade", 0 * B.x)
+    blade.set_vel(N, ua * B.y)
+    con = p["con"] - ua if constraint_carries_ua else p["con"]
+    km = me.KanesMethod(N, q_ind=list(p["q"]), u_ind=[u1, u3], u_dependent=[u2], kd_eqs=p["kdes"],
+                        velocity_constraints=[con], u_auxiliary=[ua], bodies=[p["body"]],
+                        forcelist=p["loads"] + [me.Force(blade, R * B.y)])
+    km.kanes_equations()
+    return km
+
+
+def test_auxiliary_speed_at_a_point_moving_by_it_alone():
+    """A force at a point whose stated velocity is auxiliary speeds only enters the auxiliary
+    equations as in sympy's KanesMethod (on main it dropped out of them: R could not be
+    solved for).  The velocity constraint gives the auxiliary speed its value off the motion,
+    ua = (velocity of P) · B.y, so along the constraint field the point moves by B.y, sympy's
+    partial velocity.  R from geonh's and from to_sympy's auxiliary_eqs equals sympy's.  Written
+    without ua in the constraint, the force would vanish from every equation: refused."""
+    km = _sleigh_blade_moving_by_ua(True)
+    u1, u3 = km.u[0], km.u[1]
+    ms = from_kanes_method(km)
+    eqs = g.kane(ms, kane_frame(km, ms))
+    assert [s.name for s in eqs.u] == ["u1", "u3"] and kane_frame(km, ms).names == ("u1", "u3", "ua")
+    fs = [_numeric(eqs.auxiliary_eqs), _numeric(to_sympy(eqs).auxiliary_eqs)]
+    for st in _sleigh_states(km, n=3):
+        rates = _sympy_rates(km, st)
+        R = [s for s in km.auxiliary_eqs[0].free_symbols if s.name == "R"][0]
+        aux = {km._uaux[0].diff(t): 0, km._uaux[0]: 0}
+        R_sympy = sp.solve(km.auxiliary_eqs[0].xreplace({k.diff(t): v for k, v in rates.items()}).xreplace(aux)
+                           .xreplace(st), R)[0]
+        by_name = _plain_state(st, rates)
+        for R_any in (0, 7):         # R is non-contributing: the motion does not depend on it
+            assert _rel(_geonh_unknowns(eqs, by_name | {"R": R_any}), [rates[u1], rates[u3]]) <= 1e-30
+        for f in fs:
+            R_geonh = _solve_linear(lambda x: f(by_name | {"R": x[0]}), 1)
+            assert _rel(R_geonh, [R_sympy]) <= OUT_TOL, (R_geonh, R_sympy)
+    with pytest.raises(UnsupportedSetupError, match="auxiliary speeds .* only"):
+        from_kanes_method(_sleigh_blade_moving_by_ua(False))
+
+
+def test_exported_kindiffdict_is_the_kinematics_as_exported():
+    """SympyEquations.kindiffdict() reads q' = K off the exported kdes q' − K without a solve: K
+    exactly as exported (on main ``sp.solve`` simplified it — sin/cos became tan here, and on the
+    rolling disc's Kane form of test_linearize it took 300 s CPU)."""
+    km = sleigh_kane()
+    ms = from_kanes_method(km)
+    for eqs in (g.kane(ms, kane_frame(km, ms)), g.lagrange(ms)):
+        se = to_sympy(eqs)
+        kd = se.kindiffdict()
+        assert [kd[x.diff(t)] for x in se.q] == [x.diff(t) - k for x, k in zip(se.q, se.kdes)]
+        if eqs.form == "kane":       # ẏ = u1 sin θ / cos θ
+            assert kd[se.q[1].diff(t)].has(sp.sin) and not kd[se.q[1].diff(t)].has(sp.tan)
 
 
 def test_kane_vocabulary_only_on_the_kane_form():
@@ -252,6 +453,9 @@ def test_nonminimal_pendulum_linearization():
     u2, u1 = km.u
     ms = from_kanes_method(km, conditions=[L > 0, m > 0])
     assert len(ms.holonomic) == 1 and ms.n_constraints == 1
+    lag_eqs, kane_eqs = g.lagrange(ms), g.kane(ms, kane_frame(km, ms))
+    Lp, Q2, Q2d = sp.symbols("L q2 q2_dot")
+    q1_on = sp.sqrt(Lp**2 - Q2**2)             # the hanging branch of the length constraint
     rng = random.Random(4)
     for _ in range(2):
         pars = {L: sp.Rational(rng.randint(2, 9), 3), m: sp.Rational(rng.randint(1, 9), 2), grav: sp.Rational(981, 100)}
@@ -265,6 +469,21 @@ def test_nonminimal_pendulum_linearization():
             assert sp.simplify(lin.A - A_sympy) == sp.zeros(2, 2)
             num = g.lagrange(ms).linearize(point | {"q1_dot": 0, "q2_dot": 0}, dependent=["q1"])
             assert _max_rel(num.A, A_sympy.evalf()) < 1e-12
+        # out: the exported Lagrange (with its multiplier) and Kane (speed u2) forms, linearized on the circle
+        A_lag = _out_linearization(lag_eqs, point | {"q1_dot": 0, "q2_dot": 0}, ["q2", "q2_dot"],
+                                   {"q1": q1_on, "q1_dot": -Q2 * Q2d / q1_on})[0]
+        A_kan = _out_linearization(kane_eqs, point | {"u2": 0}, ["q2", "u2"], {"q1": q1_on})[0]
+        print("OUT nonminimal pendulum Kane: A rel", _rel(A_lag, A_sympy), _rel(A_kan, A_sympy))
+        assert _rel(A_lag, A_sympy) <= OUT_TOL and _rel(A_kan, A_sympy) <= OUT_TOL
+    # out off the equilibrium: sympy's u̇2 at random states on the circle, from to_sympy and pydy
+    states = []
+    for _ in range(3):
+        th, w = sp.Rational(rng.randint(-9, 9), 7), sp.Rational(rng.randint(-9, 9), 5)
+        st = pars | {q1: pars[L] * sp.cos(th), q2: pars[L] * sp.sin(th), u2: w, u1: -sp.tan(th) * w}
+        states.append(st)
+    truths = [[_sympy_rates(km, st)[u2]] for st in states]
+    print("OUT nonminimal pendulum Kane: u̇ rel", _out(kane_eqs, [_plain_state(st) for st in states], truths,
+                                                      names=[u2]))
 
 
 def pendulum_on_cart():
@@ -315,6 +534,15 @@ def test_pendulum_on_cart_linearization_with_an_input():
     assert sp.simplify(lin.A - A_s) == sp.zeros(4, 4) and sp.simplify(lin.B - B_s) == sp.zeros(4, 1)
     num = eqs.linearize(point, inputs=["F"])
     assert _max_rel(num.A, A_s.evalf()) < 1e-12 and _max_rel(num.B, B_s.evalf()) < 1e-12
+    # out: A and B of the exported equations (input F a constant of pydy's), u̇ at random states
+    A_o, B_o = _out_linearization(eqs, point, ["q1", "q2", "u1", "u2"], inputs=["F"])
+    print("OUT pendulum on cart: A, B rel", _rel(A_o, A_s), _rel(B_o, B_s))
+    assert _rel(A_o, A_s) <= OUT_TOL and _rel(B_o, B_s) <= OUT_TOL
+    states = [vals | {q1: sp.Rational(rng.randint(-9, 9), 7), q2: sp.Rational(rng.randint(-9, 9), 7),
+                      u1: sp.Rational(rng.randint(-9, 9), 5), u2: sp.Rational(rng.randint(-9, 9), 5),
+                      F: sp.Rational(rng.randint(-9, 9), 2)} for _ in range(3)]
+    truths = [[_sympy_rates(km, st)[x] for x in (u1, u2)] for st in states]
+    print("OUT pendulum on cart: u̇ rel", _out(eqs, [_plain_state(st) for st in states], truths, names=[u1, u2]))
 
 
 # -- the four-bar linkage (sympy's test_jointsmethod.py, with manual constraints) ---------------------
@@ -392,7 +620,15 @@ def test_four_bar_linkage_comes_in_and_out():
     se = to_sympy(eqs)
     assert list(se.u) == [km.u[0]] and [str(x) for x in se.q] == ["q1(t)", "q2(t)", "q3(t)"]
     fr, _ = km.kanes_equations()
+    out_fr = _numeric(se.fr)
+    truths = [[_sympy_rates(km, st)[u] for u in km.u] for st in states]
+    qd_of = [{f"{x.func.__name__}_dot": st[u] for x, u in zip(km.q, km.u)} for st in states]
+    print("OUT four-bar Kane: u̇ rel", _out(eqs, [_plain_state(st) for st in states], [w[:1] for w in truths],
+                                           names=[km.u[0]]))
+    print("OUT four-bar Lagrange: q̈ rel", _out(lag, [_plain_state(st) | qd for st, qd in zip(states, qd_of)], truths,
+                                               pydy=False))
     for st in states:
+        assert _rel(out_fr(_plain_state(st)), [sp.N(fr[0].xreplace(st), 40)]) <= OUT_TOL
         rates = _sympy_rates(km, st)
         by_name = _plain_state(st, rates)
         qd = {f"{x.func.__name__}_dot": st[u] for x, u in zip(km.q, km.u)}     # q̇ = u here
@@ -431,7 +667,13 @@ def test_nonminimal_pendulum_lagranges_method_linearization():
     assert [s.name for s in lin.state] == ["q2", "q2_dot"]
     assert sp.simplify(lin.A - A_s) == sp.zeros(2, 2)
     assert _max_rel(g.lagrange(ms).linearize(point, dependent=["q1"]).A, A_s.evalf()) < 1e-12
+    Lp, Q2, Q2d = sp.symbols("L q2 q2_dot")
+    q1_on = sp.sqrt(Lp**2 - Q2**2)
+    A_out = _out_linearization(g.lagrange(ms), point, ["q2", "q2_dot"], {"q1": q1_on, "q1_dot": -Q2 * Q2d / q1_on})[0]
+    print("OUT nonminimal pendulum LagrangesMethod: A rel", _rel(A_out, A_s))
+    assert _rel(A_out, A_s) <= OUT_TOL
     rhs = lm.rhs()
+    states, wants = [], []
     for _ in range(3):
         th, w = sp.Rational(rng.randint(-9, 9), 7), sp.Rational(rng.randint(-9, 9), 5)
         st = pars | {q1: pars[L] * sp.cos(th), q2: pars[L] * sp.sin(th), q1d: -pars[L] * w * sp.sin(th),
@@ -440,6 +682,12 @@ def test_nonminimal_pendulum_lagranges_method_linearization():
         by_name = _plain_state(st) | {"q1_dot": st[q1d], "q2_dot": st[q2d]}
         got = _geonh_unknowns(g.lagrange(ms), by_name)
         assert len(got) == 3 and all(_close(a, b) for a, b in zip(got, want)), (got, want)
+        states.append(by_name)
+        wants.append(want)
+    # out: to_sympy's M x = F gives sympy's q̈ and the constraint force λ (pydy takes no multipliers)
+    unknowns = list(to_sympy(g.lagrange(ms)).unknowns)
+    assert unknowns[:2] == [sp.Function(f"q{i}_dot")(t).diff(t) for i in (1, 2)] and len(unknowns) == 3
+    print("OUT nonminimal pendulum LagrangesMethod: q̈, λ rel", _out(g.lagrange(ms), states, wants, pydy=False))
 
 
 # -- sympy's test_linearize.py rolling discs ------------------------------------------------------------
@@ -505,6 +753,11 @@ def test_rolling_disc_kane_linearization():
         assert [s.name for s in lin.state] == ["q1", "q2", "q3", "q4", "q5", "u1", "u2", "u3"]
         assert _max_rel(lin.A, _disc_A_sympy(q1, q3d).evalf()) < 1e-12
         assert lin.B.shape[1] == 0
+        # out: the exported Kane form (u1, u2, u3) linearized with q6 = −r cos q2 from the contact
+        A_out = _out_linearization(eqs, point | {"q6": -1}, ["q1", "q2", "q3", "q4", "q5", "u1", "u2", "u3"],
+                                   {"q6": -sp.Symbol("r") * sp.cos(sp.Symbol("q2"))})[0]
+        print("OUT disc Kane linearization: A rel", _rel(A_out, _disc_A_sympy(q1, q3d)))
+        assert _rel(A_out, _disc_A_sympy(q1, q3d)) <= OUT_TOL
 
 
 @pytest.mark.slow
@@ -536,6 +789,16 @@ def test_rolling_disc_lagrange_linearization():
                      [0, 0, 0, 0, -6 * q3d, 0], [0, -4 * grav / (5 * r), 0, 6 * q3d / 5, 0, 0], [0, 0, 0, 0, 0, 0]])
     A = lin.A.xreplace({s: {"r": r, "g": grav}.get(s.name, s) for s in lin.A.free_symbols})
     assert sp.simplify(A - sol) == sp.zeros(6, 6)
+    # out: the exported Lagrange form (speeds q1_dot …), at random spin rates and parameters
+    rng = random.Random(9)
+    eqs = g.lagrange(ms)
+    for _ in range(2):
+        w, rv, gv = (sp.Rational(rng.randint(1, 9), rng.randint(1, 5)) for _ in range(3))
+        pt = {"q1": 0, "q2": 0, "q3": 0, "q1_dot": 0, "q2_dot": 0, "q3_dot": w, "r": rv, "g": gv, "m": 1}
+        A_out = _out_linearization(eqs, pt, ["q1", "q2", "q3", "q1_dot", "q2_dot", "q3_dot"])[0]
+        want = sol.xreplace({q3d: w, r: rv, grav: gv})
+        print("OUT disc Lagrange linearization: A rel", _rel(A_out, want))
+        assert _rel(A_out, want) <= OUT_TOL
 
 
 def _disc_with_contact_force(auxiliary_in_constraints: bool):
@@ -580,64 +843,49 @@ def _disc_with_contact_force(auxiliary_in_constraints: bool):
     return km, (r, m, grav), Fs, f_v
 
 
-def _solve_linear(f, n=3):
-    """x with f(x) = 0 for f affine in x ∈ ℝⁿ (numpy)."""
-    import numpy as np
-    f0 = np.asarray(f(np.zeros(n)), float).ravel()
-    J = np.array([np.asarray(f(e), float).ravel() - f0 for e in np.eye(n)]).T
-    return np.linalg.solve(J, -f0)
-
-
 @pytest.mark.slow
 def test_rolling_disc_contact_force_by_auxiliary_speeds():
     """The disc's contact force (three non-contributing components) from sympy's auxiliary_eqs
     (test_aux_dep's way) equals the one from geonh's auxiliary_eqs in kane_frame, solved on the
-    motion at random consistent states, to 1e-12 relative (double precision, lambdify)."""
-    import numpy as np
+    motion at random consistent states, to 1e-12 relative (double precision), and so does the
+    one from to_sympy's auxiliary_eqs (out).  geonh reads both ways of writing it: the material
+    contact point plus the auxiliary speeds, and sympy's own set-up, where the contact point's
+    velocity is the auxiliary speeds alone and the rolling constraints carry them (on main its
+    force dropped out of geonh's auxiliary equations)."""
     km_s, (r, m, grav), Fs, f_v = _disc_with_contact_force(True)
     km_g, _, _, _ = _disc_with_contact_force(False)
-    ms = from_kanes_method(km_g, conditions=[m > 0, r > 0])
-    frame = kane_frame(km_g, ms)
-    assert frame.names == ("u1", "u2", "u3", "ua1", "ua2", "ua3")
-    eqs = g.kane(ms, frame)
-    assert eqs.auxiliary_eqs.shape == (3, 1)
-    # sympy's side, in plain symbols: q, u, u̇, then r, m, g, F
-    q, u = list(km_s.q), list(km_s.u)
-    X = sp.symbols("x0:18")
     kd = km_s.kindiffdict()
-
     zero_aux = {x.diff(t): 0 for x in km_s._uaux} | {x: 0 for x in km_s._uaux}
 
-    def plain(e):
-        e = sp.sympify(e).xreplace(kd).xreplace(zero_aux).xreplace({x.diff(t): d for x, d in zip(u, X[12:])})
-        return e.xreplace(dict(zip(q + u, X[:12])))
+    def sympys(exprs):
+        return _numeric([sp.sympify(e).xreplace(kd).xreplace(zero_aux) for e in exprs])
 
-    args = list(X) + [r, m, grav, *Fs]
-    sM, sF = sp.lambdify(args, plain(km_s.mass_matrix)), sp.lambdify(args, plain(km_s.forcing))
-    sAux = sp.lambdify(args, [plain(e) for e in km_s.auxiliary_eqs])
-    sfv = sp.lambdify(args, [plain(e) for e in f_v])
-    syms = {s.name: s for s in eqs.auxiliary_eqs.free_symbols | eqs.mass_matrix.free_symbols | eqs.forcing.free_symbols}
-    names = sorted(syms)
-    import symengine as se         # geonh's large kane-form expressions: symengine compiles them in
-    gM, gF, gAux = (se.Lambdify([syms[n] for n in names], list(e), real=True)  # a second, sympy prints for minutes
-                    for e in (eqs.mass_matrix, eqs.forcing, eqs.auxiliary_eqs))
+    sM, sF, sAux, sfv = (sympys(e) for e in (km_s.mass_matrix, km_s.forcing, km_s.auxiliary_eqs, f_v))
     rng = np.random.default_rng(3)
+    states = []
     for _ in range(3):
-        pars = [rng.uniform(.5, 2), rng.uniform(.5, 3), 9.81]
-        qv = rng.uniform(-1.5, 1.5, 6)
-        qv[5] = -pars[0] * np.cos(qv[1])
-        uv = np.r_[rng.uniform(-2, 2, 3), 0, 0, 0]
-        uv[3:] = _solve_linear(lambda d: sfv(*qv, *uv[:3], *d, *[0] * 6, *pars, 0, 0, 0))
-        ud = np.linalg.solve(sM(*qv, *uv, *[0] * 6, *pars, 0, 0, 0), np.ravel(sF(*qv, *uv, *[0] * 6, *pars, 0, 0, 0)))
-        F_sympy = _solve_linear(lambda F: sAux(*qv, *uv, *ud, *pars, *F))
-        vals = {f"q{i + 1}": qv[i] for i in range(6)} | {f"u{i + 1}": uv[i] for i in range(3)}
-        vals |= dict(zip(("r", "m", "g"), pars))
-
-        def at(f, extra):
-            d = vals | extra
-            return np.asarray(f([d.get(n, 0.0) for n in names]), float)
-        udg = np.linalg.solve(at(gM, {}).reshape(3, 3), at(gF, {}).ravel())
-        assert np.max(abs(udg - ud[:3])) <= 1e-12 * (1 + np.max(abs(ud)))
-        vals |= {f"u{i + 1}_dot": udg[i] for i in range(3)}
-        F_geonh = _solve_linear(lambda F: at(gAux, dict(zip(("Fx", "Fy", "Fz"), F))))
-        assert np.max(abs(F_geonh - F_sympy)) <= 1e-12 * (1 + np.max(abs(F_sympy))), (F_geonh, F_sympy)
+        vals = {"r": rng.uniform(.5, 2), "m": rng.uniform(.5, 3), "g": 9.81} | dict(zip(("Fx", "Fy", "Fz"), [0.0] * 3))
+        vals |= {f"q{i + 1}": v for i, v in enumerate(rng.uniform(-1.5, 1.5, 6))}
+        vals["q6"] = -vals["r"] * np.cos(vals["q2"])
+        vals |= {f"u{i + 1}": v for i, v in enumerate(rng.uniform(-2, 2, 3))}
+        vals |= dict(zip(("u4", "u5", "u6"), _solve_linear(lambda d: sfv(vals | dict(zip(("u4", "u5", "u6"), d))))))
+        ud = np.linalg.solve(sM(vals).reshape(6, 6), sF(vals))
+        vals |= {f"u{i + 1}_dot": v for i, v in enumerate(ud)}
+        states.append((vals, ud, _solve_linear(lambda F: sAux(vals | dict(zip(("Fx", "Fy", "Fz"), F))))))
+    for km in (km_g, km_s):
+        ms = from_kanes_method(km, conditions=[m > 0, r > 0])
+        frame = kane_frame(km, ms)
+        assert frame.names == ("u1", "u2", "u3", "ua1", "ua2", "ua3")
+        eqs = g.kane(ms, frame)
+        assert eqs.auxiliary_eqs.shape == (3, 1)
+        gM, gF, gAux = _numeric(eqs.mass_matrix), _numeric(eqs.forcing), _numeric(eqs.auxiliary_eqs)
+        oAux = _numeric(to_sympy(eqs).auxiliary_eqs)
+        worst = 0.0
+        for vals, ud, F_sympy in states:
+            udg = np.linalg.solve(gM(vals).reshape(3, 3), gF(vals))
+            assert np.max(abs(udg - ud[:3])) <= 1e-12 * (1 + np.max(abs(ud)))
+            for f in (gAux, oAux):
+                F_geonh = _solve_linear(lambda F: f(vals | dict(zip(("Fx", "Fy", "Fz"), F))))
+                assert np.max(abs(F_geonh - F_sympy)) <= 1e-12 * (1 + np.max(abs(F_sympy))), (F_geonh, F_sympy)
+                worst = max(worst, _rel(F_geonh, F_sympy))
+        print(f"OUT disc contact force ({'sympy' if km is km_s else 'material'} set-up): F rel", worst)
