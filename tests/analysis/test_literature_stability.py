@@ -188,3 +188,19 @@ def test_rattleback_without_misalignment_has_no_asymmetry(rattleback):
     for n in (5, -5):
         ev = _spin_eigenvalues(rattleback, n, D=0)
         assert np.abs(ev.real).max() < 1e-9 * np.abs(ev).max()
+
+
+@pytest.mark.slow
+def test_rattleback_has_no_smooth_invariant_measure_by_its_steady_spin(rattleback, sphere):
+    """No invariant measure with a smooth positive density ρ(q, u) (geonh's ansatz ρ(q) included):
+    along the steady spin, a periodic orbit (period 2π/n), Liouville's formula gives the
+    monodromy determinant exp(∫ div f dt) = exp(−∫ d/dt log ρ dt) = 1, so the Floquet
+    exponents — the eigenvalues of the co-moving linearization; on the orbit directions those
+    of ad_ξ on se(2), whose trace is 0 — sum to 0, i.e. tr A_red = 0 (Kozlov 1988: an
+    asymptotically stable mode excludes an invariant measure).  The rattleback's is −3.84 s⁻¹ at
+    n = 5; Routh's sphere, which has Chaplygin's density, gives 0 at its steady spins."""
+    ev = _spin_eigenvalues(rattleback, 5)
+    assert ev.sum().real < -1.0 and abs(ev.sum().imag) < 1e-9 * np.abs(ev).max()
+    fam = _spin(sphere["boltzmann-hamel"], sphere["gens"], 0)
+    st = fam.stability({**NUMBERS, "xi3": 3})
+    assert abs(complex(np.sum(st.eigenvalues))) < 1e-9 * (1 + np.abs(st.eigenvalues).max())
