@@ -292,6 +292,49 @@ def _vertical(S) -> list:
     return [sp.sin(th) * sp.sin(ph), sp.sin(th) * sp.cos(ph), sp.cos(th)]
 
 
+# the tilt chart of the bodies rolling on a plane, regular at the upright position
+def _tilt_rotation(S) -> sp.Matrix:
+    """Body-to-space rotation R = R_z(ψ) R_x(α) R_y(β) of the heading ψ and the tilts α, β (the
+    first three coordinates): regular at the upright position α = β = 0, where the z-x-z Euler
+    angles are not (only ψ + φ is defined at θ = 0); singular only at α = ±π/2."""
+    ps, al, be = S.q[:3]
+    rz = sp.Matrix([[sp.cos(ps), -sp.sin(ps), 0], [sp.sin(ps), sp.cos(ps), 0], [0, 0, 1]])
+    rx = sp.Matrix([[1, 0, 0], [0, sp.cos(al), -sp.sin(al)], [0, sp.sin(al), sp.cos(al)]])
+    ry = sp.Matrix([[sp.cos(be), 0, sp.sin(be)], [0, 1, 0], [-sp.sin(be), 0, sp.cos(be)]])
+    return rz * rx * ry
+
+
+def _tilt_body_rates(S) -> list:
+    """Body angular velocity Ω = Rᵀ ω of :func:`_tilt_rotation`: ω = ψ̇ e_z + α̇ R_z(ψ) e_x +
+    β̇ R_z(ψ) R_x(α) e_y, so Ω = ψ̇ R_y(β)ᵀ R_x(α)ᵀ e_z + α̇ R_y(β)ᵀ e_x + β̇ e_y."""
+    _, al, be = S.q[:3]
+    psd, ald, bed = S.qd[:3]
+    sa, ca, sb, cb = sp.sin(al), sp.cos(al), sp.sin(be), sp.cos(be)
+    return [-sb * ca * psd + cb * ald, sa * psd + bed, cb * ca * psd + sb * ald]
+
+
+def _tilt_space_rates(S) -> list:
+    """Space angular velocity ω of :func:`_tilt_rotation` (see :func:`_tilt_body_rates`)."""
+    ps, al, _ = S.q[:3]
+    psd, ald, bed = S.qd[:3]
+    return [ald * sp.cos(ps) - bed * sp.sin(ps) * sp.cos(al), ald * sp.sin(ps) + bed * sp.cos(ps) * sp.cos(al),
+            psd + bed * sp.sin(al)]
+
+
+def _tilt_rates(S) -> list:
+    """The rates (ψ̇, α̇, β̇) of Ω = e_a (column a), inverting :func:`_tilt_body_rates`:
+    ψ̇ = (cos β Ω3 − sin β Ω1)/cos α, α̇ = cos β Ω1 + sin β Ω3, β̇ = Ω2 − sin α ψ̇."""
+    _, al, be = S.q[:3]
+    sa, ca, sb, cb = sp.sin(al), sp.cos(al), sp.sin(be), sp.cos(be)
+    return [[-sb / ca, 0, cb / ca], [cb, 0, sb], [sa * sb / ca, 1, -sa * cb / ca]]
+
+
+def _tilt_vertical(S) -> list:
+    """γ = Rᵀ e_z of :func:`_tilt_rotation`: (−sin β cos α, sin α, cos β cos α)."""
+    _, al, be = S.q[:3]
+    return [-sp.sin(be) * sp.cos(al), sp.sin(al), sp.cos(be) * sp.cos(al)]
+
+
 def suslov(aligned: bool = False) -> MechanicalModel:
     """Suslov's problem (Suslov 1902; Kozlov 1988; Bloch 2003, § 1.? ; Borisov & Mamaev 2002): a
     rigid body turning about a fixed point whose angular velocity has no component along a
@@ -375,7 +418,7 @@ def veselova() -> MechanicalModel:
 # ----------------------------------------------------------------------------------------------
 # bodies rolling on a plane: Routh's sphere, the rattleback, a spherical robot
 # ----------------------------------------------------------------------------------------------
-def _rolling_body(S, centre_height, body_point, m):
+def _rolling_body(S, centre_height, body_point, m, tilt: bool = False):
     """Translational kinetic energy and rolling constraints of a body with z-x-z Euler angles
     (ψ, θ, φ) and the horizontal position (x, y) of its mass centre G (coordinates 4 and 5 of
     ``S``): G is at height ``centre_height``(θ, φ); the contact point is G + R ρ with ρ =
@@ -383,22 +426,27 @@ def _rolling_body(S, centre_height, body_point, m):
     v_G + ω × R ρ = 0; its horizontal components are the constraints (the vertical one
     follows from the height, a holonomic relation).  They are written in the heading frame
     (turned by −ψ, an invertible recombination of the two): with R = R_z(ψ) R', ω = R_z(ψ) ω'
-    and ω × Rρ = R_z(ψ) (ω' × R'ρ), so ψ enters only through R_z(−ψ) (ẋ, ẏ)."""
+    and ω × Rρ = R_z(ψ) (ω' × R'ρ), so ψ enters only through R_z(−ψ) (ẋ, ẏ).  ``tilt``: the
+    angles (ψ, α, β) of :func:`_tilt_rotation`, R' = R_x(α) R_y(β), ω' = (α̇, β̇ cos α, ψ̇ + β̇ sin α)."""
     ps, th, ph = S.q[:3]
     xd, yd = S.qd[:5][3:5]
     psd, thd, phd = S.qd[:3]
     zd = S.total_derivative(centre_height)
-    Rp = sp.Matrix([[1, 0, 0], [0, sp.cos(th), -sp.sin(th)], [0, sp.sin(th), sp.cos(th)]]) \
-        * sp.Matrix([[sp.cos(ph), -sp.sin(ph), 0], [sp.sin(ph), sp.cos(ph), 0], [0, 0, 1]])
+    rx = sp.Matrix([[1, 0, 0], [0, sp.cos(th), -sp.sin(th)], [0, sp.sin(th), sp.cos(th)]])
+    if tilt:
+        Rp = rx * sp.Matrix([[sp.cos(ph), 0, sp.sin(ph)], [0, 1, 0], [-sp.sin(ph), 0, sp.cos(ph)]])
+        w = sp.Matrix([thd, phd * sp.cos(th), psd + phd * sp.sin(th)])
+    else:
+        Rp = rx * sp.Matrix([[sp.cos(ph), -sp.sin(ph), 0], [sp.sin(ph), sp.cos(ph), 0], [0, 0, 1]])
+        # ω' = R_z(−ψ) ω: (θ̇, −φ̇ sin θ, ψ̇ + φ̇ cos θ) for the z-x-z angles
+        w = sp.Matrix([thd, -phd * sp.sin(th), psd + phd * sp.cos(th)])
     rho = Rp * sp.Matrix(body_point)
-    # ω' = R_z(−ψ) ω: (θ̇, −φ̇ sin θ, ψ̇ + φ̇ cos θ) for the z-x-z angles
-    w = sp.Matrix([thd, -phd * sp.sin(th), psd + phd * sp.cos(th)])
     vP = w.cross(rho)
     T = m * (xd**2 + yd**2 + zd**2) / 2
     return T, [sp.cos(ps) * xd + sp.sin(ps) * yd + vP[0], -sp.sin(ps) * xd + sp.cos(ps) * yd + vP[1]]
 
 
-def _rolling_frame(S, omegas: list, rho: sp.Matrix) -> Frame:
+def _rolling_frame(S, omegas: list, rho: sp.Matrix, tilt: bool = False) -> Frame:
     """The frame dual to the body angular velocities Ω and the two rolling constraints of
     :func:`_rolling_body`, written down in closed form (an LU inverse of the coframe comes out
     ten times larger on the rattleback).  With c = R_z(−ψ)(ẋ, ẏ) + [R'(Ω × ρ)]_xy:
@@ -407,11 +455,17 @@ def _rolling_frame(S, omegas: list, rho: sp.Matrix) -> Frame:
       θ̇ = Ω1 cos φ − Ω2 sin φ, φ̇ = Ω3 − cos θ ψ̇, and (ẋ, ẏ) = −[R (e_a × ρ)]_xy;
     * X_{c1} = cos ψ ∂x + sin ψ ∂y,  X_{c2} = −sin ψ ∂x + cos ψ ∂y.
 
-    :class:`~geonh.kernel.Frame` checks θ^a(X_b) = δ^a_b."""
-    ps, th, ph = S.q[:3]
-    sf, cf, st, ct = sp.sin(ph), sp.cos(ph), sp.sin(th), sp.cos(th)
-    euler = [[sf / st, cf / st, 0], [cf, -sf, 0], [-ct * sf / st, -ct * cf / st, 1]]
-    R = _rotation(S)
+    :class:`~geonh.kernel.Frame` checks θ^a(X_b) = δ^a_b.  ``tilt``: the angles (ψ, α, β) of
+    :func:`_tilt_rotation` instead, with the rates of Ω = e_a from :func:`_tilt_rates`."""
+    ps = S.q[0]
+    if tilt:
+        euler = _tilt_rates(S)
+        R = _tilt_rotation(S)
+    else:
+        th, ph = S.q[1:3]
+        sf, cf, st, ct = sp.sin(ph), sp.cos(ph), sp.sin(th), sp.cos(th)
+        euler = [[sf / st, cf / st, 0], [cf, -sf, 0], [-ct * sf / st, -ct * cf / st, 1]]
+        R = _rotation(S)
     fields = []
     for a in range(3):
         w = R * sp.Matrix([int(i == a) for i in range(3)]).cross(rho)
@@ -422,7 +476,7 @@ def _rolling_frame(S, omegas: list, rho: sp.Matrix) -> Frame:
     return Frame(fields, coframe=coframe, names=["W1", "W2", "W3", "c1", "c2"])
 
 
-def routh_sphere() -> MechanicalModel:
+def routh_sphere(tilt: bool = False) -> MechanicalModel:
     """Routh's sphere (Routh 1884, *Advanced rigid dynamics*, § 239 ff.; Borisov & Mamaev 2002,
     *The rolling of rigid body on a plane and sphere. Hierarchy of dynamics*, RCD 7): a ball of
     radius R whose mass centre G lies a distance a from its geometric centre O on the axis of
@@ -446,18 +500,30 @@ def routh_sphere() -> MechanicalModel:
 
     The tests check each by differentiating along the equations
     (:func:`~geonh.analysis.is_integral`).
+
+    ``tilt=True``: coordinates (ψ, α, β, x, y) with R = R_z(ψ) R_x(α) R_y(β) instead of the
+    Euler angles, regular at the upright position α = β = 0 (G below O; G above O is
+    (α, β) = (π, 0)), where the steady spins about the vertical are linearized
+    (tests/analysis/test_literature_stability.py); γ = (−sin β cos α, sin α, cos β cos α).
     """
-    S = ConfigurationSpace("psi theta phi x y")
+    tilt = flag(tilt, "routh_sphere: tilt")
+    S = ConfigurationSpace("psi alpha beta x y" if tilt else "psi theta phi x y")
     ps, th, ph, x, y = S.q
     m, R, a, A, C, g = _pos("m R a A C g")
-    Om = _body_rates(S)
-    wx, wy, _ = _space_rates(S)
-    Gx = x - a * sp.sin(ps) * sp.sin(th)
-    Gy = y + a * sp.cos(ps) * sp.sin(th)
-    Gz = R - a * sp.cos(th)
+    if tilt:
+        Om, (wx, wy, _) = _tilt_body_rates(S), _tilt_space_rates(S)
+        e3 = _tilt_rotation(S)[:, 2]
+        Gx, Gy, Gz = x - a * e3[0], y - a * e3[1], R - a * e3[2]
+        V = -m * g * a * e3[2]
+    else:
+        Om = _body_rates(S)
+        wx, wy, _ = _space_rates(S)
+        Gx = x - a * sp.sin(ps) * sp.sin(th)
+        Gy = y + a * sp.cos(ps) * sp.sin(th)
+        Gz = R - a * sp.cos(th)
+        V = -m * g * a * sp.cos(th)
     vG = [S.total_derivative(c) for c in (Gx, Gy, Gz)]
     T = sp.expand(m * sum(v**2 for v in vG) / 2 + (A * (Om[0]**2 + Om[1]**2) + C * Om[2]**2) / 2)
-    V = -m * g * a * sp.cos(th)
     xd, yd = S.qd[3:5]
     cons = [xd - R * wy, yd + R * wx]
     system = MechanicalSystem(S, T, V=V, constraints=cons, name="Routh's sphere")
@@ -476,7 +542,7 @@ GARCIA_HUBBARD_1988 = {"a1": 0.2, "a2": 0.03, "a3": 0.02, "h": 0.01, "A": 2.0e-4
                        "D": -2.0e-5, "m": 1.0, "g": 9.81}
 
 
-def rattleback() -> MechanicalModel:
+def rattleback(tilt: bool = False) -> MechanicalModel:
     """The rattleback (celt) as an ellipsoid rolling without slipping on a horizontal plane
     under gravity (Bondi 1986, Proc. R. Soc. A 405; Garcia & Hubbard 1988, Proc. R. Soc. A 418;
     Borisov & Mamaev 2003): the principal axes of inertia are turned about the vertical body
@@ -499,21 +565,26 @@ def rattleback() -> MechanicalModel:
     The energy is conserved; the flow has no invariant measure ρ(q) dq du (geonh's ansatz):
     the divergence of the flow is not a derivative along it, as the spin reversal (an
     attracting steady spin in one direction) requires.
+
+    ``tilt=True``: coordinates (ψ, α, β, x, y) with R = R_z(ψ) R_x(α) R_y(β) instead of the
+    Euler angles, regular at rest upright (α = β = 0), where the steady spins about the
+    vertical are linearized (tests/analysis/test_literature_stability.py).
     """
-    S = ConfigurationSpace("psi theta phi x y")
+    tilt = flag(tilt, "rattleback: tilt")
+    S = ConfigurationSpace("psi alpha beta x y" if tilt else "psi theta phi x y")
     m, g, a1, a2, a3, h, A, B, C = _pos("m g a1 a2 a3 h A B C")
     D = sp.Symbol("D", real=True)
-    gam = _vertical(S)
+    gam = _tilt_vertical(S) if tilt else _vertical(S)
     Lam = [a1**2, a2**2, a3**2]
     s = sp.sqrt(sum(L * c**2 for L, c in zip(Lam, gam)))
     zG = s - h * gam[2]
     rho = [-Lam[0] * gam[0] / s, -Lam[1] * gam[1] / s, h - Lam[2] * gam[2] / s]
-    Ttr, cons = _rolling_body(S, zG, rho, m)
-    Om = sp.Matrix(_body_rates(S))
+    Ttr, cons = _rolling_body(S, zG, rho, m, tilt)
+    Om = sp.Matrix(_tilt_body_rates(S) if tilt else _body_rates(S))
     Imat = sp.Matrix([[A, D, 0], [D, B, 0], [0, 0, C]])
     T = Ttr + (Om.T * Imat * Om)[0, 0] / 2
     system = MechanicalSystem(S, T, V=m * g * zG, constraints=cons, conditions=[A * B > D**2], name="rattleback")
-    frame = _rolling_frame(S, list(Om) + cons, sp.Matrix(rho))
+    frame = _rolling_frame(S, list(Om) + cons, sp.Matrix(rho), tilt)
     return MechanicalModel(
         "rattleback", "rattleback: ellipsoid with misaligned inertia rolling on a plane (Garcia & Hubbard 1988)",
         system, frame, ("x", "y"), (m, g, a1, a2, a3, h, A, B, C, D),
