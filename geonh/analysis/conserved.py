@@ -924,31 +924,27 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             break
     back = {v: k for k, v in gens.items()}
     if num_rows:
-        num = DomainMatrix.from_Matrix(sp.Matrix(num_rows)).to_field()
-        null_num = num.nullspace().to_Matrix()
-        if null_num.rows == 0:
-            vecs: list = []
-        else:
-            support = [j for j in range(N) if any(null_num[i, j] != 0 for i in range(null_num.rows))]
-            target = len(support) - null_num.rows
-            sub: list[list] = []
-            sub_echelon = Echelon(exact=True)
-            for P in points:
-                if sub_echelon.rank >= target:
-                    break
-                for row in rows_at(P, False):
-                    r = [row[j] for j in support]
-                    if sub_echelon.rank < target and sub_echelon.add(list(_at_point([r], num_pt, num_rng).row(0))):
-                        sub.append(r)
-            dM = DomainMatrix.from_list_sympy(len(sub), len(support), sub).to_field()
-            null = dM.nullspace().to_Matrix().tolist() if sub else [
-                [sp.S.One if i == j else sp.S.Zero for i in range(len(support))] for j in range(len(support))]
-            vecs = []
-            for vec in null:
-                full = [sp.S.Zero] * N
-                for j, c in zip(support, vec):
-                    full[j] = sympy_of(c).xreplace(back)
-                vecs.append(full)
+        exact_rows: list[list] = []          # rows over ℚ(parameters), point by point, as needed
+        exact_at: list[list] = []            # the same rows at the parameter point num_pt
+        pending = iter(points)
+
+        def more_rows() -> bool:
+            P = next(pending, None)
+            if P is None:
+                return False
+            for row in rows_at(P, False):
+                if any(e != 0 for e in row):
+                    exact_rows.append(row)
+                    exact_at.append(list(_at_point([row], num_pt, num_rng).row(0)))
+            return True
+        vecs = []
+        for free, cols in _null_supports(num_rows):
+            x = _solve_on_support(exact_rows, exact_at, more_rows, cols, free)
+            full = [sp.S.Zero] * N
+            full[free] = sp.S.One
+            for j, c in zip(cols, x):
+                full[j] = sympy_of(c).xreplace(back)
+            vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
     rates = rate_exprs or _rates(eqs)
@@ -964,6 +960,59 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         else:
             dropped.append(I)
     return IntegralSearch(eqs, tuple(basis), tuple(found), complete, tuple(dropped))
+
+
+def _null_supports(rows: list[list]) -> list[tuple[int, list[int]]]:
+    """The null space of the rational matrix ``rows`` (the search's rows at one random point
+    of the parameters) by its reduced row echelon form: for each free column f, the pivot
+    columns p whose entry in column f is non-zero — the support of the null vector with
+    c_f = 1 and the other free columns 0, c_p = −R_pf (Golub & Van Loan §5.4.1)."""
+    R, pivots = DomainMatrix.from_Matrix(sp.Matrix(rows)).to_field().rref()
+    R = R.to_Matrix()
+    out = []
+    for f in range(R.cols):
+        if f in pivots:
+            continue
+        out.append((f, [p for i, p in enumerate(pivots) if R[i, f] != 0]))
+    return out
+
+
+def _solve_on_support(exact_rows: list[list], exact_at: list[list], more_rows, cols: list[int],
+                      free: int) -> list:
+    """The coefficients c_p (p in ``cols``) of the null vector with c_free = 1 over
+    ℚ(parameters): A[:, cols] c = −A[:, free] on |cols| rows independent at the random
+    parameter point (greedy :class:`~geonh.kernel.linalg.Echelon` on ``exact_at``; the rows
+    grow by ``more_rows()``), solved by :func:`~geonh.kernel.linalg.solve_in_field`.
+
+    The pivots and supports come from a random rational point of the parameters, where the
+    rank of the rows equals the generic one with probability one (Schwartz–Zippel); the
+    vector found is then the generic one, and the caller verifies every integral at the
+    generic point, so a wrong support could only drop an integral, never add a false one."""
+    if not cols:
+        return []
+    picked: list[int] = []
+    ech = Echelon(exact=True)
+    seen = 0
+    while len(picked) < len(cols):
+        while seen < len(exact_rows) and len(picked) < len(cols):
+            if ech.add([exact_at[seen][j] for j in cols]):
+                picked.append(seen)
+            seen += 1
+        if len(picked) < len(cols) and not more_rows():
+            raise SelfCheckError("the exact rows of the integral search do not reach the rank found at the "
+                                 "random parameter point")
+    syms = sorted(set().union(*[sympy_of(exact_rows[i][j]).free_symbols for i in picked for j in [*cols, free]]),
+                  key=sp.default_sort_key)
+    F, *_ = sp.field(syms, sp.QQ) if syms else (None,)
+    conv = (lambda e: F.from_expr(sympy_of(e))) if F is not None else sympy_of
+    Ms = [[conv(exact_rows[i][j]) for j in cols] for i in picked]
+    b = [-conv(exact_rows[i][free]) for i in picked]
+    try:
+        x = solve_in_field(Ms, b)
+    except SingularMapError:
+        raise SelfCheckError("the integral search's rows on a support are singular over ℚ(parameters) although "
+                             "regular at a random point of the parameters") from None
+    return [v.as_expr() if F is not None else v for v in x]
 
 
 def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -> sp.Expr | None:
