@@ -1024,19 +1024,24 @@ def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -
     # solve instead of the rates M⁻¹F): a polynomial in u
     lam = sp.Matrix([sp.diff(L, v) for v in u])
     rho = lu_solve(eqs.mass_matrix.T, lam, what=f"{eqs.form} mass matrix (transposed)")
-    Ldot = sp.diff(L, S.t) if S.t is not None else sp.S.Zero
-    Ldot += sum((sp.diff(L, q) * k for q, k in zip(S.q, K) if L.has(q)), sp.S.Zero)
-    Ldot += sum((r * f for r, f in zip(rho, eqs.forcing) if r != 0), sp.S.Zero)
-    # ġ = Σ_s G_s K_s: L̇ + L·ġ ≡ 0 coefficient by coefficient of the monomials in u, linear in G
+    # ġ = Σ_s G_s K_s: L̇ + L·ġ ≡ 0 coefficient by coefficient of the monomials in u, linear in G.
+    # The coefficients of L̇ are collected term by term, Σ_k ρ_k [F_k]_μ + [∂_t L + ∂_q L·K]_μ,
+    # without expanding the products ρ_k F_k (ρ is rational in q: expanding it into F is
+    # most of the cost of a search on a rolling body)
     Ks = [K[list(S.q).index(c)] for c in shape]
+    small = sp.diff(L, S.t) if S.t is not None else sp.S.Zero
+    small += sum((sp.diff(L, q) * k for q, k in zip(S.q, K) if L.has(q)), sp.S.Zero)
     try:
-        P0 = sp.Poly(sp.expand(Ldot), *u)
-        PL = [sp.Poly(sp.expand(L * k), *u) for k in Ks]
+        d0: dict = {}
+        for r, part in [(sp.S.One, small), *[(r, f) for r, f in zip(rho, eqs.forcing) if r != 0]]:
+            for mon, c in (sp.Poly(sp.expand(part), *u).as_dict().items() if part != 0 else ()):
+                d0[mon] = d0.get(mon, sp.S.Zero) + (c if r == 1 else r * c)
+        dL = [sp.Poly(sp.expand(L * k), *u).as_dict() for k in Ks]
     except sp.PolynomialError:
         return None
-    monos = sorted(set(P0.as_dict()) | set().union(*[set(p.as_dict()) for p in PL]))
-    A = sp.Matrix([[p.as_dict().get(m, sp.S.Zero) for p in PL] for m in monos]) if PL else sp.zeros(len(monos), 0)
-    b = sp.Matrix([-P0.as_dict().get(m, sp.S.Zero) for m in monos])
+    monos = sorted(set(d0) | set().union(*[set(p) for p in dL]))
+    A = sp.Matrix([[p.get(m, sp.S.Zero) for p in dL] for m in monos]) if dL else sp.zeros(len(monos), 0)
+    b = sp.Matrix([-d0.get(m, sp.S.Zero) for m in monos])
     G = [sp.S.Zero] * len(shape)
     if shape and A.rows:
         cols = independent_rows(A.T)
@@ -1045,7 +1050,7 @@ def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -
         if rows:
             sol = lu_solve(Ac.extract(rows, list(range(len(cols)))), b.extract(rows, [0]), what="integrating factor")
             for j, c in enumerate(cols):
-                G[c] = sp.cancel(sp.together(sol[j]))
+                G[c] = sp.cancel(sol[j])
     # consistency: every coefficient (the rows not used, the monomials L does not reach)
     if not all(is_zero(sum((A[i, j] * G[j] for j in range(len(shape))), sp.S.Zero) - b[i]) for i in range(len(monos))):
         return None
