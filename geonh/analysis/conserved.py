@@ -620,6 +620,21 @@ def _trigsimp_if_shorter(e: sp.Expr) -> sp.Expr:
     return t if sp.count_ops(t) <= sp.count_ops(e) else e
 
 
+def _display_integral(I: sp.Expr) -> sp.Expr:
+    """A shorter equal form of an integral found by the search, for display.  The ansatz has
+    cos jθ, sin jθ; when every trigonometric argument is an integer multiple of one symbol they
+    are expanded (cos 2θ = cos²θ − sin²θ, ...) and reduced modulo sin² + cos² = 1
+    (:func:`~geonh.kernel.trig.shorten_trig`, polynomial division, at most 400 operations),
+    kept when no longer; sympy's ``trigsimp`` on such integrals costs seconds.  Other
+    integrals go through ``_trigsimp_if_shorter``."""
+    args = [f.args[0] for f in I.atoms(*TRIG_FUNCTIONS)]
+    if not args or not all(isinstance(a, sp.Symbol) or (a.is_Mul and len(a.args) == 2 and a.args[0].is_Integer
+                                                          and isinstance(a.args[1], sp.Symbol)) for a in args):
+        return _trigsimp_if_shorter(I)
+    r, reduced = shorten_trig(sp.expand_trig(I) if any(not isinstance(a, sp.Symbol) for a in args) else I, 400)
+    return r if reduced and sp.count_ops(r) <= sp.count_ops(I) else I
+
+
 _CIRCLE = (sp.Dummy("s"), sp.Dummy("x"))
 
 
@@ -955,7 +970,7 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         if is_zero(I):
             continue
         if is_zero(time_derivative(eqs, I, rates)):
-            I = _trigsimp_if_shorter(I)
+            I = _display_integral(I)
             found.append(-I if I.could_extract_minus_sign() else I)
         else:
             dropped.append(I)
