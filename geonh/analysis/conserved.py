@@ -56,10 +56,14 @@ d/dt ∂T/∂q̇^i − ∂T/∂q^i = Q_i + R_i (Q includes −∂V/∂q).
    polynomials in u whose coefficients (rational functions of the parameters, exactly: angles
    are sampled at points of the unit circle with rational sine and cosine, cos θ = (1 − s²)/(1 + s²),
    sin θ = 2s/(1 + s²), and other coordinates at rationals) give the rows of a linear system
-   over the field ℚ(parameters); its null space (rows selected at random parameter values,
-   then solved exactly with the parameters symbolic) is the space of integrals of the ansatz.
-   Every candidate is verified at the generic point before it is returned; an empty result
-   says that the ansatz has no integral.
+   over the field ℚ(parameters); its null space is the space of integrals of the ansatz.  It
+   is found at a random rational point of the parameters first (rows over ℚ: the rank, the
+   free columns and the support of each free column's null vector in the reduced echelon
+   form), then, free column by free column, as a small square system on that support with
+   the parameters symbolic (:func:`~geonh.kernel.linalg.solve_in_field`): the expression
+   swell of an elimination over ℚ(parameters) on all columns is avoided.  Every candidate is
+   verified at the generic point before it is returned; an empty result says that the ansatz
+   has no integral.
 
 4. :func:`verify_along` — max |I(t) − I(t₀)| along :func:`geonh.simulate`.
 """
