@@ -56,10 +56,14 @@ d/dt ∂T/∂q̇^i − ∂T/∂q^i = Q_i + R_i (Q includes −∂V/∂q).
    polynomials in u whose coefficients (rational functions of the parameters, exactly: angles
    are sampled at points of the unit circle with rational sine and cosine, cos θ = (1 − s²)/(1 + s²),
    sin θ = 2s/(1 + s²), and other coordinates at rationals) give the rows of a linear system
-   over the field ℚ(parameters); its null space (rows selected at random parameter values,
-   then solved exactly with the parameters symbolic) is the space of integrals of the ansatz.
-   Every candidate is verified at the generic point before it is returned; an empty result
-   says that the ansatz has no integral.
+   over the field ℚ(parameters); its null space is the space of integrals of the ansatz.  It
+   is found at a random rational point of the parameters first (rows over ℚ: the rank, the
+   free columns and the support of each free column's null vector in the reduced echelon
+   form), then, free column by free column, as a small square system on that support with
+   the parameters symbolic (:func:`~geonh.kernel.linalg.solve_in_field`): the expression
+   swell of an elimination over ℚ(parameters) on all columns is avoided.  Every candidate is
+   verified at the generic point before it is returned; an empty result says that the ansatz
+   has no integral.
 
 4. :func:`verify_along` — max |I(t) − I(t₀)| along :func:`geonh.simulate`.
 """
@@ -620,6 +624,21 @@ def _trigsimp_if_shorter(e: sp.Expr) -> sp.Expr:
     return t if sp.count_ops(t) <= sp.count_ops(e) else e
 
 
+def _display_integral(I: sp.Expr) -> sp.Expr:
+    """A shorter equal form of an integral found by the search, for display.  The ansatz has
+    cos jθ, sin jθ; when every trigonometric argument is an integer multiple of one symbol they
+    are expanded (cos 2θ = cos²θ − sin²θ, ...) and reduced modulo sin² + cos² = 1
+    (:func:`~geonh.kernel.trig.shorten_trig`, polynomial division, at most 400 operations),
+    kept when no longer; sympy's ``trigsimp`` on such integrals costs seconds.  Other
+    integrals go through ``_trigsimp_if_shorter``."""
+    args = [f.args[0] for f in I.atoms(*TRIG_FUNCTIONS)]
+    if not args or not all(isinstance(a, sp.Symbol) or (a.is_Mul and len(a.args) == 2 and a.args[0].is_Integer
+                                                          and isinstance(a.args[1], sp.Symbol)) for a in args):
+        return _trigsimp_if_shorter(I)
+    r, reduced = shorten_trig(sp.expand_trig(I) if any(not isinstance(a, sp.Symbol) for a in args) else I, 400)
+    return r if reduced and sp.count_ops(r) <= sp.count_ops(I) else I
+
+
 _CIRCLE = (sp.Dummy("s"), sp.Dummy("x"))
 
 
@@ -924,31 +943,27 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             break
     back = {v: k for k, v in gens.items()}
     if num_rows:
-        num = DomainMatrix.from_Matrix(sp.Matrix(num_rows)).to_field()
-        null_num = num.nullspace().to_Matrix()
-        if null_num.rows == 0:
-            vecs: list = []
-        else:
-            support = [j for j in range(N) if any(null_num[i, j] != 0 for i in range(null_num.rows))]
-            target = len(support) - null_num.rows
-            sub: list[list] = []
-            sub_echelon = Echelon(exact=True)
-            for P in points:
-                if sub_echelon.rank >= target:
-                    break
-                for row in rows_at(P, False):
-                    r = [row[j] for j in support]
-                    if sub_echelon.rank < target and sub_echelon.add(list(_at_point([r], num_pt, num_rng).row(0))):
-                        sub.append(r)
-            dM = DomainMatrix.from_list_sympy(len(sub), len(support), sub).to_field()
-            null = dM.nullspace().to_Matrix().tolist() if sub else [
-                [sp.S.One if i == j else sp.S.Zero for i in range(len(support))] for j in range(len(support))]
-            vecs = []
-            for vec in null:
-                full = [sp.S.Zero] * N
-                for j, c in zip(support, vec):
-                    full[j] = sympy_of(c).xreplace(back)
-                vecs.append(full)
+        exact_rows: list[list] = []          # rows over ℚ(parameters), point by point, as needed
+        exact_at: list[list] = []            # the same rows at the parameter point num_pt
+        pending = iter(points)
+
+        def more_rows() -> bool:
+            P = next(pending, None)
+            if P is None:
+                return False
+            for row in rows_at(P, False):
+                if any(e != 0 for e in row):
+                    exact_rows.append(row)
+                    exact_at.append(list(_at_point([row], num_pt, num_rng).row(0)))
+            return True
+        vecs = []
+        for free, cols in _null_supports(num_rows):
+            x = _solve_on_support(exact_rows, exact_at, more_rows, cols, free)
+            full = [sp.S.Zero] * N
+            full[free] = sp.S.One
+            for j, c in zip(cols, x):
+                full[j] = sympy_of(c).xreplace(back)
+            vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
     rates = rate_exprs or _rates(eqs)
@@ -959,11 +974,64 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
         if is_zero(I):
             continue
         if is_zero(time_derivative(eqs, I, rates)):
-            I = _trigsimp_if_shorter(I)
+            I = _display_integral(I)
             found.append(-I if I.could_extract_minus_sign() else I)
         else:
             dropped.append(I)
     return IntegralSearch(eqs, tuple(basis), tuple(found), complete, tuple(dropped))
+
+
+def _null_supports(rows: list[list]) -> list[tuple[int, list[int]]]:
+    """The null space of the rational matrix ``rows`` (the search's rows at one random point
+    of the parameters) by its reduced row echelon form: for each free column f, the pivot
+    columns p whose entry in column f is non-zero — the support of the null vector with
+    c_f = 1 and the other free columns 0, c_p = −R_pf (Golub & Van Loan §5.4.1)."""
+    R, pivots = DomainMatrix.from_Matrix(sp.Matrix(rows)).to_field().rref()
+    R = R.to_Matrix()
+    out = []
+    for f in range(R.cols):
+        if f in pivots:
+            continue
+        out.append((f, [p for i, p in enumerate(pivots) if R[i, f] != 0]))
+    return out
+
+
+def _solve_on_support(exact_rows: list[list], exact_at: list[list], more_rows, cols: list[int],
+                      free: int) -> list:
+    """The coefficients c_p (p in ``cols``) of the null vector with c_free = 1 over
+    ℚ(parameters): A[:, cols] c = −A[:, free] on |cols| rows independent at the random
+    parameter point (greedy :class:`~geonh.kernel.linalg.Echelon` on ``exact_at``; the rows
+    grow by ``more_rows()``), solved by :func:`~geonh.kernel.linalg.solve_in_field`.
+
+    The pivots and supports come from a random rational point of the parameters, where the
+    rank of the rows equals the generic one with probability one (Schwartz–Zippel); the
+    vector found is then the generic one, and the caller verifies every integral at the
+    generic point, so a wrong support could only drop an integral, never add a false one."""
+    if not cols:
+        return []
+    picked: list[int] = []
+    ech = Echelon(exact=True)
+    seen = 0
+    while len(picked) < len(cols):
+        while seen < len(exact_rows) and len(picked) < len(cols):
+            if ech.add([exact_at[seen][j] for j in cols]):
+                picked.append(seen)
+            seen += 1
+        if len(picked) < len(cols) and not more_rows():
+            raise SelfCheckError("the exact rows of the integral search do not reach the rank found at the "
+                                 "random parameter point")
+    syms = sorted(set().union(*[sympy_of(exact_rows[i][j]).free_symbols for i in picked for j in [*cols, free]]),
+                  key=sp.default_sort_key)
+    F, *_ = sp.field(syms, sp.QQ) if syms else (None,)
+    conv = (lambda e: F.from_expr(sympy_of(e))) if F is not None else sympy_of
+    Ms = [[conv(exact_rows[i][j]) for j in cols] for i in picked]
+    b = [-conv(exact_rows[i][free]) for i in picked]
+    try:
+        x = solve_in_field(Ms, b)
+    except SingularMapError:
+        raise SelfCheckError("the integral search's rows on a support are singular over ℚ(parameters) although "
+                             "regular at a random point of the parameters") from None
+    return [v.as_expr() if F is not None else v for v in x]
 
 
 def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -> sp.Expr | None:
@@ -975,19 +1043,24 @@ def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -
     # solve instead of the rates M⁻¹F): a polynomial in u
     lam = sp.Matrix([sp.diff(L, v) for v in u])
     rho = lu_solve(eqs.mass_matrix.T, lam, what=f"{eqs.form} mass matrix (transposed)")
-    Ldot = sp.diff(L, S.t) if S.t is not None else sp.S.Zero
-    Ldot += sum((sp.diff(L, q) * k for q, k in zip(S.q, K) if L.has(q)), sp.S.Zero)
-    Ldot += sum((r * f for r, f in zip(rho, eqs.forcing) if r != 0), sp.S.Zero)
-    # ġ = Σ_s G_s K_s: L̇ + L·ġ ≡ 0 coefficient by coefficient of the monomials in u, linear in G
+    # ġ = Σ_s G_s K_s: L̇ + L·ġ ≡ 0 coefficient by coefficient of the monomials in u, linear in G.
+    # The coefficients of L̇ are collected term by term, Σ_k ρ_k [F_k]_μ + [∂_t L + ∂_q L·K]_μ,
+    # without expanding the products ρ_k F_k (ρ is rational in q: expanding it into F is
+    # most of the cost of a search on a rolling body)
     Ks = [K[list(S.q).index(c)] for c in shape]
+    small = sp.diff(L, S.t) if S.t is not None else sp.S.Zero
+    small += sum((sp.diff(L, q) * k for q, k in zip(S.q, K) if L.has(q)), sp.S.Zero)
     try:
-        P0 = sp.Poly(sp.expand(Ldot), *u)
-        PL = [sp.Poly(sp.expand(L * k), *u) for k in Ks]
+        d0: dict = {}
+        for r, part in [(sp.S.One, small), *[(r, f) for r, f in zip(rho, eqs.forcing) if r != 0]]:
+            for mon, c in (sp.Poly(sp.expand(part), *u).as_dict().items() if part != 0 else ()):
+                d0[mon] = d0.get(mon, sp.S.Zero) + (c if r == 1 else r * c)
+        dL = [sp.Poly(sp.expand(L * k), *u).as_dict() for k in Ks]
     except sp.PolynomialError:
         return None
-    monos = sorted(set(P0.as_dict()) | set().union(*[set(p.as_dict()) for p in PL]))
-    A = sp.Matrix([[p.as_dict().get(m, sp.S.Zero) for p in PL] for m in monos]) if PL else sp.zeros(len(monos), 0)
-    b = sp.Matrix([-P0.as_dict().get(m, sp.S.Zero) for m in monos])
+    monos = sorted(set(d0) | set().union(*[set(p) for p in dL]))
+    A = sp.Matrix([[p.get(m, sp.S.Zero) for p in dL] for m in monos]) if dL else sp.zeros(len(monos), 0)
+    b = sp.Matrix([-d0.get(m, sp.S.Zero) for m in monos])
     G = [sp.S.Zero] * len(shape)
     if shape and A.rows:
         cols = independent_rows(A.T)
@@ -996,7 +1069,7 @@ def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -
         if rows:
             sol = lu_solve(Ac.extract(rows, list(range(len(cols)))), b.extract(rows, [0]), what="integrating factor")
             for j, c in enumerate(cols):
-                G[c] = sp.cancel(sp.together(sol[j]))
+                G[c] = sp.cancel(sol[j])
     # consistency: every coefficient (the rows not used, the monomials L does not reach)
     if not all(is_zero(sum((A[i, j] * G[j] for j in range(len(shape))), sp.S.Zero) - b[i]) for i in range(len(monos))):
         return None

@@ -399,12 +399,30 @@ def drop_roundoff(X: sp.MatrixBase) -> sp.Matrix:
     return sp.Matrix(X.rows, X.cols, [x if k else sp.S.Zero for x, k in zip(X, keep)])
 
 
+def _field_size(e) -> int:
+    """The size of a field element for the pivot choice of :func:`solve_in_field`: the number
+    of terms of numerator and denominator of an element of a rational function field, 0 for a
+    number (every non-zero number is as good a pivot as another in exact arithmetic)."""
+    num, den = getattr(e, "numer", None), getattr(e, "denom", None)
+    if num is None or den is None or not hasattr(num, "terms"):
+        return 0
+    return len(num) + len(den)
+
+
 def solve_in_field(M, F) -> list:
-    """x with M x = F by Gauss–Jordan elimination with the first non-zero pivot of each column,
-    over any field whose elements support ``+ − × ÷`` and ``!= 0`` (sympy numbers, or elements
-    of sympy's rational function fields: the integral search solves the rates at a sample point
-    in ℚ(speeds, parameters)).  ``M`` is square (a sympy Matrix or a list of rows), ``F`` has one
-    entry per row; :class:`SingularMapError` when M is singular."""
+    """x with M x = F by Gaussian elimination and back substitution, over any field whose
+    elements support ``+ − × ÷`` and ``!= 0`` (sympy numbers, or elements of sympy's rational
+    function fields: the integral search solves the rates at a sample point in
+    ℚ(speeds, parameters), and the coefficients of an integral on its support in
+    ℚ(parameters)).  ``M`` is square (a sympy Matrix or a list of rows), ``F`` has one entry
+    per row; :class:`SingularMapError` when M is singular.
+
+    Sparse and swell-aware: the pivot of a column is its non-zero entry with the fewest terms
+    (numerator and denominator; the first non-zero among equals), a row update
+    R_i ← R_i − (a_ic / a_cc) R_c touches only the columns where R_c is non-zero, and each
+    unknown is solved once, x_c = (f_c − Σ_{j>c} a_cj x_j) / a_cc (Golub & Van Loan,
+    *Matrix Computations*, §3.1–3.2): over ℚ(parameters) every operation cancels a gcd, so
+    the work is the number of non-zero products."""
     rows = M.tolist() if isinstance(M, sp.MatrixBase) else [list(as_sequence(r, "matrix row")) for r in
                                                              as_sequence(M, "matrix")]
     rhs = list(F) if isinstance(F, sp.MatrixBase) else list(as_sequence(F, "right-hand side"))
@@ -414,17 +432,27 @@ def solve_in_field(M, F) -> list:
                          f"got {n} rows of lengths {sorted({len(r) for r in rows})} and {len(rhs)} entries")
     A = [list(rows[i]) + [rhs[i]] for i in range(n)]
     for c in range(n):
-        piv = next((r for r in range(c, n) if A[r][c] != 0), None)
-        if piv is None:
+        cands = [r for r in range(c, n) if A[r][c] != 0]
+        if not cands:
             raise SingularMapError("the matrix is singular: no pivot in column %d" % c)
+        piv = min(cands, key=lambda r: _field_size(A[r][c]))
         A[c], A[piv] = A[piv], A[c]
         try:
             inv = 1 / A[c][c]
         except TypeError:
             raise ParseError(f"solve_in_field: the entry {brief(A[c][c])} is not a field element") from None
-        A[c] = [e * inv for e in A[c]]
-        for r in range(n):
-            if r != c and A[r][c] != 0:
-                f = A[r][c]
-                A[r] = [e - f * p for e, p in zip(A[r], A[c])]
-    return [A[i][n] for i in range(n)]
+        nz = [j for j in range(c + 1, n + 1) if A[c][j] != 0]
+        for r in range(c + 1, n):
+            if A[r][c] != 0:
+                f = A[r][c] * inv
+                new = [A[r][j] - f * p for j, p in zip(nz, [A[c][j] for j in nz])]
+                for j, v in zip(nz, new):
+                    A[r][j] = v
+    x: list = [None] * n
+    for c in range(n - 1, -1, -1):
+        acc = A[c][n]
+        for j in range(c + 1, n):
+            if A[c][j] != 0 and x[j] != 0:
+                acc = acc - A[c][j] * x[j]
+        x[c] = acc / A[c][c]
+    return x

@@ -128,3 +128,19 @@ def test_the_symengine_search_evaluates_in_symengine_only_as_far_as_needed(monke
     T = be.Translation()
     assert be.generic_pivot_order(T.to_symengine(M), T.symbols) == [0, 1]
     assert len(calls) == 1
+
+
+def test_solve_in_field_over_a_rational_function_field():
+    """solve_in_field over ℚ(x, y) (sympy's field elements, as the integral search uses it):
+    the solution satisfies M x = F exactly, whichever pivots it takes (the smallest non-zero
+    entry of the column, here the 1 in the second row), and a singular M is refused."""
+    from geonh.kernel.linalg import solve_in_field
+    K, x, y = sp.field("x, y", sp.QQ)
+    M = [[(x + y)**3 + x * y, 0, x], [1, y, 0], [0, x - y, 2]]
+    F = [x, y**2, 1 / (x + 1)]
+    sol = solve_in_field(M, F)
+    for row, f in zip(M, F):
+        assert sum((a * s for a, s in zip(row, sol)), K.zero) == f
+    assert solve_in_field(sp.Matrix([[2, 1], [1, 1]]), [3, 2]) == [1, 1]
+    with pytest.raises(SingularMapError):
+        solve_in_field([[x, y], [2 * x, 2 * y]], [1, 2])
