@@ -108,20 +108,15 @@ def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     differentiated, nothing is expanded or simplified."""
     fm = framed(system, frame)
     frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
-    n = system.space.n
-    fr, rows, rests = _kane_parts(system, frame, K, u)
-    fr = _drop_generic_zeros(system, fr, m)
-    frstar = [-sp.Add(*[r * x for r, x in zip(rows[a], ud) if r != 0], rests[a]) for a in range(n)]
-    res = [fr[r] + frstar[r] for r in range(m)]
-    details = {"fr": tuple(fr[:m]), "frstar": tuple(frstar[:m]),
-               "auxiliary_eqs": tuple(fr[a] + frstar[a] for a in range(m, n))}
-    return Equations("kane", system, u, ud, K, speeds, res, frame=frame, details=details)
+    fr, frstar, aux, Mk, Fk = _kane_parts(system, frame, m, K, u, ud)
+    details = {"fr": tuple(fr), "frstar": tuple(frstar), "auxiliary_eqs": tuple(aux)}
+    return Equations("kane", system, u, ud, K, speeds, frame=frame, linear=(Mk, Fk), details=details)
 
 
-def _kane_parts(system: MechanicalSystem, frame: Frame, K: Sequence[sp.Expr], u: Sequence[sp.Symbol]):
-    """Kane's F_a = X_a^i Q_i and the inertia force's parts along every frame field X_a, in one
-    algebra, returned in sympy: (F, rows, rests) with X_a^k (M_kj q̈^j + Γ_{k,bc} ẋ^b ẋ^c) =
-    Σ_s rows[a][s] u̇_s + rests[a] on the motion q̇ = K(t, q, u), ẋ = (K, 1):
+def _kane_parts(system: MechanicalSystem, frame: Frame, m: int, K: Sequence[sp.Expr], u: Sequence[sp.Symbol],
+                ud: Sequence[sp.Symbol]):
+    """Kane's F_a = X_a^i Q_i and F*_a = −X_a^k (M_kj q̈^j + Γ_{k,bc} ẋ^b ẋ^c) along every frame
+    field X_a, in one algebra, on the motion q̇ = K(t, q, u), ẋ = (K, 1):
 
         q̈ = ∂K/∂u u̇ + a0,   a0 = ∂_t K + ∂_q K · K,
         Γ_{k,bc} = ½(∂_b G_kc + ∂_c G_kb − ∂_k G_bc)   (first kind, of the extended metric G
@@ -130,7 +125,11 @@ def _kane_parts(system: MechanicalSystem, frame: Frame, K: Sequence[sp.Expr], u:
 
     every derivative of an entry of (M, b, T0) or of a component of K (Kane & Levinson 1985,
     §4.11 with the inertia force from the connection; the route independent of Lagrange's
-    split on purpose)."""
+    split on purpose).  F*_a = −Σ_s rows[a][s] u̇_s − rests[a]; the free F_r lose the load
+    symbols they do not depend on (``_generic_zeros``).  Returns, in sympy: (F_r, F*_r, the
+    auxiliary F_κ + F*_κ, M, F) with F_r + F*_r = M u̇ − F, M = −rows, F = rests − F_r (read
+    off, never a Jacobian of the residuals); every combination is formed in the algebra and
+    converted once."""
     S = system.space
     n, N = S.n, S.dim
     Mq, bq, T0 = system.quadratic_parts
@@ -140,11 +139,12 @@ def _kane_parts(system: MechanicalSystem, frame: Frame, K: Sequence[sp.Expr], u:
             Gs[i].append(bq[i])
         Gs.append(list(bq) + [2 * T0])
     upper = [Gs[a][b] for a in range(N) for b in range(a, N)]
-    inputs = upper + list(system.Q) + list(K) + list(frame.C) + list(S.qd) + list(u)
+    inputs = upper + list(system.Q) + list(K) + list(frame.C) + list(S.qd) + list(u) + list(ud)
     alg = algebra_for(S.coords, inputs)
     zero, one, add, native = alg.zero, alg.one, alg.add, alg.native
     Kn = [native(k) for k in K]
     us = [native(x) for x in u]
+    uds = [native(x) for x in ud]
     xd = Kn + ([one] if S.t is not None else [])
     G = [[zero] * N for _ in range(N)]
     for a in range(N):
@@ -174,33 +174,40 @@ def _kane_parts(system: MechanicalSystem, frame: Frame, K: Sequence[sp.Expr], u:
     report("Kane's inertia forces", n, n)   # the step is over (progress display)
     qd_on = {native(v): k for v, k in zip(S.qd, Kn)}
     Q = [alg.subs(native(e), qd_on) if e != 0 else zero for e in system.Q]
-    out = alg.sympy
     F, rows, rests = [], [], []
     for a in range(n):
         C = [(i, native(frame.C[i, a])) for i in range(n) if frame.C[i, a] != 0]
-        F.append(out(add([c * Q[i] for i, c in C if Q[i] != zero])))
-        rows.append([out(add([c * rows_k[i][s] for i, c in C])) for s in range(len(us))])
-        rests.append(out(add([c * rest_k[i] for i, c in C])))
-    return F, rows, rests
+        F.append(add([c * Q[i] for i, c in C if Q[i] != zero]))
+        rows.append([add([c * rows_k[i][s] for i, c in C]) for s in range(len(us))])
+        rests.append(add([c * rest_k[i] for i, c in C]))
+    drop = _generic_zeros(system, alg, F[:m])
+    if drop:
+        F[:m] = [alg.subs(e, drop) for e in F[:m]]
+    frstar = [-add([r * x for r, x in zip(rows[a], uds) if r != zero]) - rests[a] for a in range(n)]
+    out = alg.sympy
+    Mk_out = sp.Matrix(m, m, lambda r, s: out(-rows[r][s]))
+    Fk_out = sp.Matrix([out(rests[r] - F[r]) for r in range(m)])
+    return ([out(e) for e in F[:m]], [out(e) for e in frstar[:m]], [out(F[a] + frstar[a]) for a in range(m, n)],
+            Mk_out, Fk_out)
 
 
-def _drop_generic_zeros(system: MechanicalSystem, fr: list, m: int) -> list:
-    """``fr`` with each symbol of the loads alone (free in Q, not in T, the constraints or the
-    coordinates) on which none of the free F_r (r < m) depends set to 0 in them: ∂F_r/∂s ≡ 0
-    decided once at the generic point (:func:`~geonh.kernel.generic_point.all_zero`; the
-    derivative of F_r = X_r^i Q_i is X_r^i ∂Q_i/∂s, a small expression).  The F_r are the same
-    functions after (they do not depend on s); the F_κ (κ ≥ m) keep every symbol."""
+def _generic_zeros(system: MechanicalSystem, alg, fr: list) -> dict:
+    """{s: 0} for each symbol s of the loads alone (free in Q, not in T, the constraints or the
+    coordinates) on which none of the free F_r (``fr``, natives of ``alg``) depends:
+    ∂F_r/∂s ≡ 0 decided once at the generic point (:func:`~geonh.kernel.generic_point.all_zero`;
+    the derivative of F_r = X_r^i Q_i is X_r^i ∂Q_i/∂s, a small expression).  Setting s to 0
+    in the F_r leaves the same functions (they do not depend on s); the F_κ (κ ≥ m) keep it."""
     S = system.space
     kept = set(S.coords) | set(S.qd) | symbols_in([system.T] + list(system.constraints.matrix())
                                                    + list(system.holonomic))
     loads = sorted(symbols_in(list(system.Q)) - kept, key=lambda s: s.name)
     drop = {}
     for s in loads:
-        if any(s in e.free_symbols for e in fr[:m]) and all_zero([sp.diff(e, s) for e in fr[:m]]):
-            drop[s] = sp.S.Zero
-    if not drop:
-        return fr
-    return [e.xreplace(drop) for e in fr[:m]] + list(fr[m:])
+        x = alg.native(s)
+        ders = [alg.diff(e, x) for e in fr if x in e.free_symbols]
+        if ders and all_zero([alg.sympy(e) for e in ders], natives=ders):
+            drop[x] = alg.zero
+    return drop
 
 
 def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None = None) -> Equations:

@@ -285,8 +285,11 @@ def product_is_zero(A: sp.MatrixBase, X: sp.MatrixBase, *, trials: int = TRIALS)
     point when |Σ_k A_ik X_kj| ≤ 10^-(PRECISION/2) · max(1, Σ_k |A_ik X_kj|) — the term-size
     rule of :func:`is_zero` applied to the product's terms.  Directions as in
     :func:`all_zero`: a value above the tolerance proves (AX)_ij ≢ 0; "zero" at ``trials``
-    points is the generic-point verdict.  With a non-analytic entry, or too few points where
-    every entry has a value, the symbolic product goes to :func:`all_zero`."""
+    points is the generic-point verdict.  With a non-analytic entry (:func:`is_nonanalytic`) a
+    "zero" verdict on the positive points is tried again at points of either sign, as
+    :func:`is_zero` does (never the symbolic product: its entries are sums of products of the
+    factors' large entries, each then evaluated alone); with too few points where every entry
+    has a value, the symbolic product goes to :func:`all_zero`."""
     A = as_matrix(A, what="matrix")
     X = as_matrix(X, what="matrix")
     if A.cols != X.rows:
@@ -295,13 +298,25 @@ def product_is_zero(A: sp.MatrixBase, X: sp.MatrixBase, *, trials: int = TRIALS)
         return True
     A, X = generic_symbols(A), generic_symbols(X)
     entries = list(A) + list(X)
-    if any(is_nonanalytic(e) for e in entries):
-        return all_zero(list(A * X), trials=trials)
     nat = _native(entries)
+    free = _free(entries)
+    verdict = _product_zero_at(sample_points(free, trials + 3), entries, nat, A.shape, X.cols, trials)
+    if verdict and any(is_nonanalytic(e) for e in entries):
+        # Abs, sign, sqrt of squares, …: zero on the positive orthant says nothing elsewhere
+        # (as :func:`is_zero`): the factors at points of either sign too
+        verdict = _product_zero_at(sample_points(free, trials, signs=True), entries, nat, A.shape, X.cols,
+                                   trials)
+    return verdict if verdict is not None else all_zero(list(A * X), trials=trials)
+
+
+def _product_zero_at(points, entries: list, nat, shape: tuple, m: int, trials: int) -> bool | None:
+    """The numeric verdict of :func:`product_is_zero` at ``points``: False when an entry of A·X
+    exceeds the tolerance at one of them, True when none does at ``trials`` points where every
+    factor has a value, None with fewer such points."""
+    r, n = shape
     tol = _roundoff()
-    r, n, m = A.rows, A.cols, X.cols
     seen = 0
-    for pt in sample_points(_free(entries), trials + 3):
+    for pt in points:
         vals = values_at(entries, pt, nat)
         if any(v is None for v in vals):
             continue
@@ -324,7 +339,7 @@ def product_is_zero(A: sp.MatrixBase, X: sp.MatrixBase, *, trials: int = TRIALS)
                         return False
         if seen >= trials:
             return True
-    return all_zero(list(A * X), trials=trials)
+    return None
 
 
 # -- a float screen in front of the PRECISION-digit decisions ------------------------------------
