@@ -994,7 +994,7 @@ def neimark_fufaev_declaration(system, k: int, *, declaration: Callable[[Any, in
             failures.append(f"  {name}: the constraint forms θ^κ({name[0]}) off the motion:\n"
                             f"    expected: they span a space of dimension k = {k} (n − m − k = {r - k} constraints "
                             f"satisfied identically, k only on the motion)\n"
-                            f"    got dimension {rk}: the fields of k = {r - rk} (as if k were {rk})\n"
+                            f"    got dimension {rk}: the fields of k = {rk}\n"
                             + "\n".join(f"      θ^{a}({name[0]}) = {_show(e)}" for a, e in enumerate(th)))
     V = decl.V
     for l, W in enumerate(decl.W):
