@@ -56,7 +56,7 @@ from ..kernel.evaluation import precision, to_mp, value_at
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_symbols, is_zero
-from ..kernel.parsing import as_expr, sympy_of
+from ..kernel.parsing import as_expr, as_float, sympy_of
 from ..kernel.sampling import sample_points
 from ..kernel.velocity_frames import VelocityFrame
 from ..numerics.constraints import ConstraintSet
@@ -835,7 +835,7 @@ def kinetic_projection(equations: Equations, *, project: Callable[[dict], Sequen
         raise ParseError(f"kinetic_projection needs equations of a MechanicalSystem, not of {type(system).__name__}")
     if project is not None and not callable(project):
         raise ParseError(f"project must be a callable state -> velocities, not {type(project).__name__}")
-    tol = float(as_expr(tol, what="tol")) if not isinstance(tol, (int, float)) else float(tol)
+    tol = as_float(tol, "tol", minimum=0)
     if not tol > 0:
         raise DimensionError(f"tol must be a positive number, got {tol!r}")
     S = eqs.space
@@ -857,7 +857,7 @@ def kinetic_projection(equations: Equations, *, project: Callable[[dict], Sequen
     for vals in _states(eqs, state, states, seed):
         kicked = dict(vals)
         for v in S.qd:
-            kicked[v] = sp.sympify(vals[v]) + sp.Rational(rng.randint(-40, 40), 10) + sp.Rational(1, 7)
+            kicked[v] = sympy_of(vals[v]) + sp.Rational(rng.randint(-40, 40), 10) + sp.Rational(1, 7)
         point = {k: v for k, v in kicked.items() if k not in set(S.qd)}
 
         def num(e):
@@ -980,7 +980,7 @@ def neimark_fufaev_declaration(system, k: int, *, declaration: Callable[[Any, in
                 for kap in range(r)]
 
     def constants(F: VectorField) -> list[sp.Symbol]:
-        return sorted(set().union(*(sp.sympify(c).free_symbols for c in F.components)) - known,
+        return sorted(set().union(*(sympy_of(c).free_symbols for c in F.components)) - known,
                       key=sp.default_sort_key)
 
     failures, total = [], 0
@@ -1007,9 +1007,9 @@ def neimark_fufaev_declaration(system, k: int, *, declaration: Callable[[Any, in
                             f"coordinates\n    got: on {len(zero)} ({', '.join(map(str, zero)) or 'none'})\n"
                             + "\n".join(nonzero))
         on = decl.on_motion[l] if l < len(decl.on_motion) else {}
-        dt = {c: 1 for c in constants(V) if S.t is not None and sp.sympify(V.components[S.index(S.t)]) == c}
-        Von = V.applyfunc(lambda e: sp.sympify(e).xreplace(dict(on)).xreplace(dt))
-        Won = W.applyfunc(lambda e: sp.sympify(e).xreplace(dict(on)))
+        dt = {c: 1 for c in constants(V) if S.t is not None and sympy_of(V.components[S.index(S.t)]) == c}
+        Von = V.applyfunc(lambda e: sympy_of(e).xreplace(dict(on)).xreplace(dt))
+        Won = W.applyfunc(lambda e: sympy_of(e).xreplace(dict(on)))
         for a, e in enumerate(theta(Von)):
             total += 1
             f = _compare(f"θ^{a}(V) on the motion (equation {l + 1})", sp.S.Zero, e, got_as="got")
