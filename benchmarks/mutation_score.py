@@ -323,6 +323,10 @@ def pytest_configure(config):
     _state["t0"], _state["c0"] = time.perf_counter(), time.process_time()
 
 
+def pytest_runtest_logstart(nodeid, location):
+    _state.setdefault("starts", {})[nodeid] = (time.perf_counter(), time.process_time())
+
+
 def pytest_runtest_logreport(report):
     if report.when == "call":
         _state["tests_run"] += 1
@@ -337,6 +341,10 @@ def pytest_runtest_logreport(report):
                  "examples": None}
         if rec is not None and rec.get("first_failure"):
             catch.update(examples=rec["first_failure"], wall=rec["wall"], cpu=rec["cpu"])
+        w0, c0 = _state.get("starts", {}).get(report.nodeid, (_state["t0"], _state["c0"]))
+        # the same instant measured from the start of the catching test
+        catch["test_wall"] = catch["wall"] - (w0 - _state["t0"])
+        catch["test_cpu"] = catch["cpu"] - (c0 - _state["c0"])
         _state["catches"].append(catch)
     if report.failed and _state["caught"] is None:
         _state["caught"] = {"test": report.nodeid, "when": report.when,
@@ -501,7 +509,8 @@ def properties_table(outcomes: list[Outcome]) -> str:
     """Per mutation: the first test that failed, the shipped property it failed in (and the
     exception), the time to that catch, and every property that failed on it; then per shipped
     property the mutations it kills."""
-    lines = ["| mutation | class | caught first by | property (exception) | examples | wall s | CPU s | every property that failed |",
+    lines = ["| mutation | class | caught first by | property (exception) | examples | in the test: wall / CPU s | "
+             "from the session start: wall / CPU s | every property that failed |",
              "|---|---|---|---|---|---|---|---|"]
     kills: dict[str, list[str]] = {}
     for o in outcomes:
@@ -515,11 +524,14 @@ def properties_table(outcomes: list[Outcome]) -> str:
         test = o.by.split("::")[-1] if o.by else "?"
         prop = f"`{o.property}`" if o.property else "(the test's own assert)"
         ex = "—" if o.examples is None else str(o.examples)
-        lines.append(f"| {o.name} | {o.cls} | `{test}` | {prop} ({o.exception}) | {ex} | {o.wall_to_catch:.1f} | "
-                     f"{o.cpu_to_catch:.1f} | {', '.join(props)} |")
+        first = next((k for k in o.catches if k["test"] == o.by), {})
+        intest = (f"{first['test_wall']:.1f} / {first['test_cpu']:.1f}" if "test_wall" in first else "—")
+        lines.append(f"| {o.name} | {o.cls} | `{test}` | {prop} ({o.exception}) | {ex} | {intest} | "
+                     f"{o.wall_to_catch:.1f} / {o.cpu_to_catch:.1f} | {', '.join(props)} |")
     caught = sum(o.caught for o in outcomes)
-    lines += ["", f"caught {caught} of {len(outcomes)}; times from the start of the pytest session to the first "
-                  "failing example of the first failing test (shrink phase off); in parentheses: the whole run",
+    lines += ["", f"caught {caught} of {len(outcomes)}; times to the first failing example of the first failing "
+                  "test (shrink phase off), from the start of that test and from the start of the pytest session "
+                  "(which includes the import and the tests before it); in parentheses: the whole run",
               "", "| shipped property | mutations it kills |", "|---|---|"]
     try:
         sys.path.insert(0, str(ROOT))
