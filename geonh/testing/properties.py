@@ -34,7 +34,10 @@ relations along the motion (:func:`same_motion`, :func:`constraints_preserved`,
 consistent with the constraints (the system's ``sample_state``: rational coordinates,
 parameters and free velocities, the dependent velocities solved), exactly where the state
 makes every value rational, else at the working precision; a pass says the relation holds at
-those states, a generic-point verdict on the constraint set.
+those states, a generic-point verdict on the constraint set.  :func:`kinetic_projection`
+checks a floating-point projection at such states, to a relative tolerance;
+:func:`neimark_fufaev_declaration` decides identities generically and the dimension of the
+constraints a declared field satisfies by ranks at random points.
 """
 from __future__ import annotations
 
@@ -951,8 +954,8 @@ def neimark_fufaev_declaration(system, k: int, *, declaration: Callable[[Any, in
     forms (``system.constraints``); ranks are decided at random points, exactly or at the
     working precision, independently of geonh's rank decisions.
 
-    ``declaration``: your own callable (system, k) -> :class:`~geonh.equations.FormDeclaration`,
-    default :func:`geonh.declare_neimark_fufaev` (with ``dependent``, ``quasi``).
+    ``declaration``: your own callable (system, k) -> :class:`~geonh.equations.declaration.FormDeclaration`,
+    default :func:`geonh.equations.frame_forms.declare_neimark_fufaev` (with ``dependent``, ``quasi``).
     """
     if not (hasattr(system, "constraints") and hasattr(system.constraints, "matrix") and hasattr(system, "T")):
         raise ParseError(f"neimark_fufaev_declaration takes a MechanicalSystem, not {type(system).__name__}")
