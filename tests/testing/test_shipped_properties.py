@@ -112,6 +112,21 @@ def test_transpositional_relations_with_quasi_velocities(case):
     gp.transpositional_relations(setting.transposition(k, quasi=quasi))
 
 
+def _gamma_from_the_quasi_relations(T):
+    """γ[ν, λ, μ] read off dδπ_λ − δdπ_λ = γ_νλμ dπ_μ δπ_ν as ``T.quasi()`` writes it (the
+    coefficient of dπ_μ δπ_ν), the user's formula for ``transpositional_relations``."""
+    rel = T.quasi()
+    return sp.Array([[[sp.expand(sp.diff(rel[lam], T.dpi[mu], T.deltapi[nu])) for mu in range(T.p)]
+                      for lam in range(T.p)] for nu in range(T.p)])
+
+
+@SYMBOLIC
+@given(gst.transposition_cases(2, 3, rheonomic=None))
+def test_transpositional_relations_with_gamma_from_the_quasi_relations(case):
+    setting, k, quasi = case
+    gp.transpositional_relations(setting.transposition(k, quasi=quasi), formula=_gamma_from_the_quasi_relations)
+
+
 @SYMBOLIC
 @given(gst.configuration_spaces(1, 2, time=None).flatmap(gst.velocity_frames))
 def test_transpositional_relations_on_TQ(vframe):
