@@ -139,7 +139,7 @@ class _Natives:
     """symengine images of a chained form: z, β (row-major), the residual sides (lhs, rhs) —
     lhs = f_a(z_k), rhs = (β_{1a} G1 + β_{2a} G2)^k — and the translation back to sympy."""
 
-    translation: object
+    translation: _be.Translation
     syms: tuple
     z: tuple
     beta: tuple
@@ -155,6 +155,10 @@ _MP_FUNCTIONS = {"sin": mpmath.sin, "cos": mpmath.cos, "tan": mpmath.tan, "cot":
 
 class _NotOnGraph(Exception):
     """Internal signal: a node the graph evaluator does not take (the caller falls back)."""
+
+
+class _NoValueHere(Exception):
+    """Internal signal: a root is singular or not real at the point (its value is None)."""
 
 
 def _graph_values(roots: Sequence, point: dict) -> list:
@@ -192,9 +196,9 @@ def _graph_values(roots: Sequence, point: dict) -> list:
         if name == "Pow":
             b, x = ch
             if b == 0 and x < 0:
-                raise ZeroDivisionError
+                raise _NoValueHere("division by zero")
             if b < 0 and x != int(x):
-                raise ValueError("not real")
+                raise _NoValueHere("not real")
             return b ** x
         fn = _MP_FUNCTIONS.get(name)
         if fn is None:
@@ -220,7 +224,7 @@ def _graph_values(roots: Sequence, point: dict) -> list:
                         stack.extend((a, False) for a in args if a not in memo)
                 v = memo[root]
                 out.append(v if mpmath.isfinite(v) else None)
-            except (ZeroDivisionError, ValueError):
+            except (_NoValueHere, ZeroDivisionError, ValueError):   # mpmath's log(0), asin(2), …
                 out.append(None)
     return out
 
