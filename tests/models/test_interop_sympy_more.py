@@ -459,3 +459,156 @@ def _positive(setup) -> list:
     M = setup.mass_matrix
     syms = {s for e in M for s in e.free_symbols if isinstance(s, sp.Symbol) and s != t}
     return [s > 0 for s in sorted(syms, key=str) if s.name[0] in "mlLrRIJKMab" and not s.name[-2:].isdigit()]
+
+
+def _inputs(setup) -> list:
+    """The specified functions of time (neither coordinates nor speeds) the set-up's equations use."""
+    own = set(setup.q) | set(getattr(setup, "u", [])) | set(getattr(setup, "_uaux", None) or [])
+    exprs = list(setup.mass_matrix_full) + list(setup.forcing_full)
+    return sorted(me.find_dynamicsymbols(sp.Matrix(exprs)) - own - {x.diff(t) for x in own}, key=str)
+
+
+def _random_state(setup, rng, lagrange: bool) -> dict:
+    """Random q, speeds (q̇ for Lagrange), parameters (1/2 … 3) and inputs, exact rationals."""
+    st = {x: sp.Rational(rng.randint(-9, 9), 7) for x in setup.q}
+    speeds = [x.diff(t) for x in setup.q] if lagrange else list(setup.u)
+    st |= {x: sp.Rational(rng.randint(-9, 9), 5) for x in speeds}
+    st |= {x: sp.Rational(rng.randint(-9, 9), 4) for x in _inputs(setup)}
+    exprs = list(setup.mass_matrix_full) + list(setup.forcing_full)
+    pars = {s for e in exprs for s in e.free_symbols if isinstance(s, sp.Symbol) and s != t}
+    return st | {s: sp.Rational(rng.randint(2, 12), 4) for s in sorted(pars, key=str)}
+
+
+def _sympy_truth(setup, st, lagrange: bool) -> list:
+    """sympy's own u̇ (Kane) or q̈ then the multipliers (Lagrange) at the state: its full mass
+    matrix and forcing at 40 digits, solved; the kinematic rows dropped."""
+    kd = {} if lagrange else setup.kindiffdict()
+    M = setup.mass_matrix_full.xreplace(kd).xreplace(st).evalf(40)
+    F = setup.forcing_full.xreplace(kd).xreplace(st).evalf(40)
+    return list(M.LUsolve(F))[len(setup.q):]
+
+
+def _bring_in(setup):
+    """geonh's system and equations of a sympy set-up: Kane's form in the user's speeds, or
+    Lagrange's form."""
+    lagrange = isinstance(setup, me.LagrangesMethod)
+    conditions = _positive(setup)
+    ms = (from_lagranges_method if lagrange else from_kanes_method)(setup, conditions=conditions)
+    return ms, (g.lagrange(ms) if lagrange else g.kane(ms, kane_frame(setup, ms)))
+
+
+def _consistent(name: str, st: dict, setup) -> dict:
+    """A state on the set-up's configuration constraints (those with some)."""
+    if name == "disc_on_incline":                    # rolling y = R θ, ẏ = R θ̇
+        y, theta = setup.q
+        R = [s for s in st if isinstance(s, sp.Symbol) and s.name == "R"][0]
+        st[y], st[y.diff(t)] = st[R] * st[theta], st[R] * st[theta.diff(t)]
+    return st
+
+
+CASES = {
+    "one_dof": one_dof, "two_dof": two_dof, "two_dof_plain": lambda: two_dof(False), "pend": pend,
+    "kane4_kde1": lambda: kane4(1), "kane4_kde2": lambda: kane4(2),
+    "pendulum_kane_minimal": pendulum_kane_minimal, "pendulum_lagrange_minimal": pendulum_lagrange_minimal,
+    "simp_pen": simp_pen, "dub_pen": dub_pen, "disc_on_incline": disc_on_incline,
+    "lagrange_rolling_disc": lagrange_rolling_disc, "lagrange2": lagrange2,
+    "msd1": lambda: models.multi_mass_spring_damper(1, True, True), "msd3": lambda: models.multi_mass_spring_damper(3),
+    "nlink1": lambda: models.n_link_pendulum_on_cart(1), "nlink2": lambda: models.n_link_pendulum_on_cart(2),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_comes_in_and_goes_out(name):
+    """In: geonh's accelerations (and multipliers) equal sympy's at 3 random consistent states;
+    out: to_sympy's M x = F (and pydy's generated right-hand side without multipliers), with
+    the user's speed names, give them again — all to OUT_TOL relative, in double precision."""
+    t0 = time.process_time()
+    setup = CASES[name]()
+    lagrange = isinstance(setup, me.LagrangesMethod)
+    ms, eqs = _bring_in(setup)
+    rng = random.Random(sum(map(ord, name)))
+    states = [_consistent(name, _random_state(setup, rng, lagrange), setup) for _ in range(3)]
+    truths = [_sympy_truth(setup, st, lagrange) for st in states]
+    by_name = [{_name(k): v for k, v in st.items()} for st in states]
+    M, F = _numeric(eqs.mass_matrix), _numeric(eqs.forcing)
+    n = eqs.mass_matrix.rows
+    worst_in = 0.0
+    for vals, want in zip(by_name, truths):
+        got = np.linalg.solve(M(vals).reshape(n, n), F(vals))
+        assert len(got) == len(want)
+        worst_in = max(worst_in, _rel(got, [float(w) for w in want]))
+    assert worst_in <= OUT_TOL, worst_in
+    names = None if lagrange else list(setup.u)
+    worst_out = _out(eqs, by_name, truths, names=names, pydy=not eqs.lam_vec)
+    print(f"ROW {name}: in {worst_in:.1e}, out {worst_out:.1e} ({time.process_time() - t0:.2f} s CPU)")
+
+
+LINEARIZATIONS = {"one_dof": one_dof, "pendulum_kane_minimal": pendulum_kane_minimal,
+                  "pendulum_lagrange_minimal": pendulum_lagrange_minimal}
+
+
+@pytest.mark.parametrize("name", list(LINEARIZATIONS))
+def test_linearization_in_and_out(name):
+    """sympy's A (its test linearizes about the general state: A in q, u; B empty) equals, at
+    random states, that of the exported equations (to_sympy's M x = F differentiated), and at
+    the equilibria (q = 0 and, for the pendula, q = π, at rest) geonh's own ``linearize`` (which
+    linearizes about equilibria and steady motions only) — to OUT_TOL relative."""
+    setup = LINEARIZATIONS[name]()
+    lagrange = isinstance(setup, me.LagrangesMethod)
+    _, eqs = _bring_in(setup)
+    speeds = [x.diff(t) for x in setup.q] if lagrange else list(setup.u)
+    if lagrange:
+        A_s, B_s, _ = setup.linearize(list(setup.q), speeds, A_and_B=True)
+    else:
+        A_s, B_s, _ = setup.linearize(A_and_B=True)
+    assert B_s.shape[1] == 0
+    state = [_name(x) for x in list(setup.q) + speeds]
+    rng = random.Random(sum(map(ord, name)) + 1)
+    worst = 0.0
+    for k in range(4):
+        st = _random_state(setup, rng, lagrange)
+        if k >= 2:                                   # an equilibrium: geonh's linearize too
+            st |= {x: (sp.pi if k == 3 and name != "one_dof" else 0) for x in setup.q} | {x: 0 for x in speeds}
+        want_A = np.array(A_s.xreplace(st).evalf(30), float)
+        point = {_name(k): v for k, v in st.items()}
+        A_out, B_out = _out_linearization(eqs, point, state)
+        assert B_out.size == 0
+        worst = max(worst, _rel(A_out, want_A))
+        if k >= 2:
+            lin = eqs.linearize(point)
+            assert [s.name for s in lin.state] == state and np.asarray(lin.B).size == 0
+            worst = max(worst, _rel(np.array(lin.A, float), want_A))
+    assert worst <= OUT_TOL, worst
+    print(f"ROW {name} linearization: A rel {worst:.1e}")
+
+
+REFUSED = {
+    # 3 speeds for 3 coordinates, the contact point declared at rest (or moving by auxiliary speeds
+    # only): the disc's true configuration needs the contact position too
+    "kane_rolling_disc": (kane_rolling_disc, "UnsupportedSetupError", "not the time derivative of a position"),
+    "aux_auxiliary": (lambda: aux_disc(True), "UnsupportedSetupError", "not the time derivative of a position"),
+    # more speeds than coordinates, the point whose position is missing moving by true speeds
+    "aux_five_speeds": (lambda: aux_disc(False), "UnsupportedSetupError", "no point joined to every mass centre"),
+    "non_central_inertia": (non_central_inertia, "UnsupportedSetupError", "no point joined to every mass centre"),
+    "non_central_inertia_about_D": (lambda: non_central_inertia(True), "UnsupportedSetupError",
+                                    "no point joined to every mass centre"),
+    # fewer speeds than coordinates (constraints written as kinematic differential equations)
+    "sub_qdot": (sub_qdot, "DimensionError", "one speed per coordinate"),
+    "implicit_kinematics": (implicit_kinematics, "DimensionError", "one speed per coordinate"),
+    # the mass matrix is singular (sympy's too): no accelerations
+    "issue_24887": (issue_24887, "NotPositiveDefiniteError", "not positive definite"),
+    # F_r alone: no bodies, no mass
+    "sub_qdot2_free": (lambda: sub_qdot2(False), "UnsupportedSetupError", "no bodies"),
+    "sub_qdot2_rolling": (lambda: sub_qdot2(True), "UnsupportedSetupError", "no bodies"),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_refused_with_the_reason(name):
+    """The set-ups geonh cannot take are refused by a geonh error that names why."""
+    build, kind, why = REFUSED[name]
+    setup = build()
+    with pytest.raises(GeonhError, match=why) as info:
+        from_kanes_method(setup, conditions=_positive(setup))
+    assert type(info.value).__name__ == kind
+    print(f"ROW {name}: refused, {kind}: {str(info.value)[:160]}")
