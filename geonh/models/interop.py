@@ -809,7 +809,9 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
       (:func:`~geonh.kernel.generic_point.generic_rank`); auxiliary speeds are zero;
     * more speeds than coordinates (sympy's Whipple bicycle: no wheel angles, the rear contact
       declared at rest): the missing coordinates are added — ``<point>_x``, ``<point>_y``
-      (``_z``) for the contact point joined to the mass centres, ``<frame>_angle`` for a wheel
+      (``_z``) for the contact point joined to the mass centres (or, when none is at rest, the
+      point moving by the speeds the kinematic differential equations leave open alone: sympy's
+      test_kane2 cart), ``<frame>_angle`` for a wheel
       spinning about an axis of an oriented frame — the speeds solved from the velocity
       identities of the mass centres and frames, the identities left over kept as velocity
       constraints (the rolling the set-up built into its velocities); refused, naming why, when

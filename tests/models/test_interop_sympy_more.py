@@ -15,13 +15,13 @@ geonh cannot take is refused with a geonh error naming why (asserted).
 | test_kane::two_dof | 2 particles, scaled kdes (implicit kinematics) | two_dof |
 | test_kane::input_format (2 dof) | 2 particles, plain kdes | two_dof_plain |
 | test_kane::pend | pendulum, the velocity set by hand | pend |
-| test_kane::rolling_disc | disc, contact point at rest, rates in the lean frame | kane_rolling_disc |
-| test_kane::aux (5 speeds) | disc sliding: contact-point speeds u4, u5 independent | aux_five_speeds |
-| test_kane::aux (u_auxiliary) | disc rolling, contact forces f1, f2 by auxiliary speeds | aux_auxiliary |
-| test_kane::implicit_kinematics | quaternion attitude, unit-norm constraint | implicit_kinematics |
+| test_kane::rolling_disc | disc, contact point at rest, 3 speeds for 3 coordinates | kane_rolling_disc (refused: its contact position is no coordinate) |
+| test_kane::aux (5 speeds) | disc sliding: contact-point speeds u4, u5 independent | aux_five_speeds (C_x, C_y added) |
+| test_kane::aux (u_auxiliary) | disc rolling, contact forces f1, f2 by auxiliary speeds | aux_auxiliary (refused as kane_rolling_disc) |
+| test_kane::implicit_kinematics | quaternion attitude, unit norm, 7 kdes for 6 speeds | implicit_kinematics (refused) |
 | test_kane::issue_24887 | spherical pendulum, singular mass matrix | issue_24887 (refused) |
-| test_kane2::non_central_inertia | Kane 1985 ex. 8.12/8.17, inertia about the mass centre or D | non_central_inertia[_about_D] |
-| test_kane2::sub_qdot | the same cart, rolling in the kdes: 3 coordinates, 2 speeds | sub_qdot |
+| test_kane2::non_central_inertia | Kane 1985 ex. 8.12/8.17, inertia about the mass centre or D | non_central_inertia[_about_D] (D_x, D_y, D_z added) |
+| test_kane2::sub_qdot | the same cart, rolling in the kdes: 3 coordinates, 2 speeds | sub_qdot (refused) |
 | test_kane2::sub_qdot2 | rolling disc, no bodies | sub_qdot2_free, sub_qdot2_rolling (refused) |
 | test_kane4 | double pendulum, torques in q̇, kde1 and kde2 | kane4_kde1, kane4_kde2 |
 | test_linearize::pendulum_kane_minimal | pendulum, A | pendulum_kane_minimal |
