@@ -553,19 +553,29 @@ def _spin_axis(B, N, memo: dict):
     return None
 
 
-def _root(points: list, N, aux: dict):
+def _root(points: list, N, aux: dict, open_speeds: frozenset = frozenset(), other_speeds: frozenset = frozenset()):
     """The point, joined to every mass centre by positions, that the set-up declares at rest or
-    moving by auxiliary speeds only (a contact point): the one given coordinates; else None."""
-    seen, todo, root = set(points[:1]), list(points[:1]), None
+    moving by auxiliary speeds only (a contact point), else one whose stated velocity involves
+    ``open_speeds`` and none of ``other_speeds`` (the open ones: those the kinematic differential
+    equations leave open; the point moves by them alone, as the cart's axle point in Kane 1985
+    ex. 8.12 or a sliding disc's contact point): the one given
+    coordinates; else None."""
+    seen, todo, root, moving = set(points[:1]), list(points[:1]), None, None
     while todo:
         X = todo.pop(0)
         v = X._vel_dict.get(N)
         if root is None and v is not None and (v == 0 or v.xreplace(aux) == 0):
             root = X
+        elif moving is None and v is not None and open_speeds:
+            comps = list(v.xreplace(aux).to_matrix(N))
+            atoms = set().union(*(_dynamic_atoms([c])[0] for c in comps))
+            if not any(c.has(sp.Derivative) for c in comps) and atoms & open_speeds and not atoms & other_speeds:
+                moving = X
         for Y in X._pos_dict:
             if Y not in seen:
                 seen.add(Y)
                 todo.append(Y)
+    root = root if root is not None else moving
     if root is None or any(P not in seen for P in points):
         return None
     return root
@@ -577,7 +587,8 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
     equations leave open are velocities of points or frames whose positions are no coordinates.
 
     1. Add coordinates: the position (x, y, z in N) of the point joined to every mass centre that
-       is declared at rest or moving by auxiliary speeds (the contact point), and the angle θ of
+       is declared at rest or moving by auxiliary speeds (the contact point) — else of one moving
+       by the speeds the kinematic differential equations leave open alone (``_root``) — and the angle θ of
        every body frame with no orientation that spins about an axis fixed in an oriented frame
        P (a wheel: ω_B = ω_P + θ̇ e, allowed when its inertia is symmetric about e, so that T and
        Kane's inertia torque are those of the rigid body).
@@ -636,13 +647,15 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
             w = _true_ang_vel(P, N, memo) + new(f"{B.name}_angle").diff(t) * e
         true_w[B], axes[B] = w, B if B in memo else spin[0]
     masscentres = [b.masscenter for b in bodies if sympy_of(getattr(b, "mass", 1)) != 0]
-    root = _root(masscentres, N, aux) if masscentres else None
+    open_speeds = frozenset(x for x in door.u if x not in aux and not any(sympy_of(k).has(x) for k in door.kdes))
+    root = _root(masscentres, N, aux, open_speeds, frozenset(door.u) - open_speeds) if masscentres else None
     true_v: dict = {}
     if masscentres:
         if root is None:
             raise UnsupportedSetupError(
                 f"the {door.kind} set-up has more speeds than coordinates, and no point joined to every mass centre "
-                "is declared at rest or moving by auxiliary speeds only: geonh cannot tell whose position to add "
+                "is declared at rest, moving by auxiliary speeds only or by the speeds the kinematic differential "
+                f"equations leave open ({[str(x) for x in open_speeds]}) only: geonh cannot tell whose position to add "
                 "as coordinates; add them (with speeds) yourself")
         xyz = [new(f"{root.name}_{c}") for c in "xyz"]
         base = xyz[0].diff(t) * N.x + xyz[1].diff(t) * N.y + xyz[2].diff(t) * N.z
@@ -796,7 +809,9 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
       (:func:`~geonh.kernel.generic_point.generic_rank`); auxiliary speeds are zero;
     * more speeds than coordinates (sympy's Whipple bicycle: no wheel angles, the rear contact
       declared at rest): the missing coordinates are added — ``<point>_x``, ``<point>_y``
-      (``_z``) for the contact point joined to the mass centres, ``<frame>_angle`` for a wheel
+      (``_z``) for the contact point joined to the mass centres (or, when none is at rest, the
+      point moving by the speeds the kinematic differential equations leave open alone: sympy's
+      test_kane2 cart), ``<frame>_angle`` for a wheel
       spinning about an axis of an oriented frame — the speeds solved from the velocity
       identities of the mass centres and frames, the identities left over kept as velocity
       constraints (the rolling the set-up built into its velocities); refused, naming why, when
