@@ -60,7 +60,7 @@ from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_symbols, is_zero
 from ..kernel.parsing import as_expr, as_float, sympy_of
-from ..kernel.sampling import sample_points
+from ..kernel.sampling import random_values, sample_points
 from ..kernel.velocity_frames import VelocityFrame
 from ..numerics.constraints import ConstraintSet
 from ..transposition.relations import ConstrainedSetting, TranspositionalRelations
@@ -859,8 +859,9 @@ def kinetic_projection(equations: Equations, *, project: Callable[[dict], Sequen
     failures, total = [], 0
     for vals in _states(eqs, state, states, seed):
         kicked = dict(vals)
+        kick = random_values(rng, (), either_sign=tuple(S.qd))    # off the constraints, either way
         for v in S.qd:
-            kicked[v] = sympy_of(vals[v]) + sp.Rational(rng.randint(-40, 40), 10) + sp.Rational(1, 7)
+            kicked[v] = sympy_of(vals[v]) + kick[v]
         point = {k: v for k, v in kicked.items() if k not in set(S.qd)}
 
         def num(e):
