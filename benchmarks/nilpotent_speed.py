@@ -25,6 +25,7 @@ import sys
 CHILD = r"""
 import json, sys, time
 import sympy as sp
+import geonh
 from geonh import models
 from geonh.control.nilpotent import is_homogeneous, nilpotent_approximation
 a, b, c = sp.symbols("a b c")
@@ -36,7 +37,7 @@ fields = list(models.get(model).frame.fields[:2])
 w0, c0 = time.perf_counter(), time.process_time()
 na = nilpotent_approximation(fields, point)
 wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-print(json.dumps({"wall": wall, "cpu": cpu, "weights": list(na.weights),
+print(json.dumps({"geonh": geonh.__file__, "wall": wall, "cpu": cpu, "weights": list(na.weights),
                   "homogeneous": all(is_homogeneous(X, na.weights, -1) for X in na.fields)}))
 """
 
@@ -44,13 +45,17 @@ CASES = ("car", "car-numeric", "1-trailer", "2-trailer")
 
 
 def once(checkout: str, case: str, limit: float) -> dict | None:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout), GEONH_CACHE="off")
-    try:
+    root = os.path.abspath(checkout)
+    env = dict(os.environ, PYTHONPATH=root, GEONH_CACHE="off")
+    try:   # cwd=root: ``python -c`` puts the working directory first on sys.path
         out = subprocess.run([sys.executable, "-c", CHILD, case], env=env, capture_output=True, text=True,
-                             timeout=limit, check=True)
+                             timeout=limit, check=True, cwd=root)
     except subprocess.TimeoutExpired:
         return None
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if not result["geonh"].startswith(root + os.sep):
+        raise SystemExit(f"{checkout}: imported geonh from {result['geonh']}, not from the checkout")
+    return result
 
 
 def main() -> None:

@@ -19,6 +19,14 @@ the *weights* are w_j = s for n_{s−1} < j ≤ n_s.
   keeps the terms of weighted degree w_j − 1.  X̂_i is homogeneous of degree −1,
   X̂_i^j(δ_t z) = t^{w_j − 1} X̂_i^j(z), and the X̂_i generate a nilpotent Lie algebra with the
   same growth vector at 0.
+
+**Values at the point** (the entries of A, the correction coefficients, the derivatives of the
+Taylor expansion, each coefficient of X̂_i) are decided without ``simplify``: zero or not by
+:func:`~geonh.kernel.generic_point.is_zero` (once per value), a value identically equal to a
+rational number replaced by it (so a numeric point and the constants of a symbolic point come
+out exact), every other survivor shortened cheaply (:func:`~geonh.kernel.trig.shorten_trig`
+modulo sin² + cos² = 1, or ``cancel``).  The 2-trailer at a symbolic point took over 250 s
+with ``simplify`` (benchmarks/nilpotent_speed.py).
 """
 from __future__ import annotations
 
@@ -282,7 +290,7 @@ def _taylor(g: sp.Expr, coords: Sequence[sp.Symbol], point: dict, order: int, dq
         for key, expr in frontier.items():
             if expr == 0:
                 continue
-            value = _constant(expr.xreplace(point))   # a constant
+            value = _constant(expr.xreplace(point), shorten=False)   # a constant
             if value != 0:
                 term: dict = {0: value}
                 for i in sorted(set(key)):
@@ -316,13 +324,14 @@ def _shorten_coefficients(e: sp.Expr, zs: Sequence[sp.Symbol]) -> sp.Expr:
 _DENOMINATOR = 10 ** 6
 
 
-def _constant(e: sp.Expr) -> sp.Expr:
+def _constant(e: sp.Expr, shorten: bool = True) -> sp.Expr:
     """A value at the point (an expression in the point's values and the parameters), without
     ``simplify`` (the project rule for hot paths): 0 when it is identically zero
     (:func:`~geonh.kernel.generic_point.is_zero`, decided once); the rational number r when
     e ≡ r (r read off one value, confirmed by ``is_zero(e − r)``), so that a numeric point and the
     constants of a symbolic point give exact numbers; otherwise ``e`` shortened cheaply
-    (``_shorten``)."""
+    (``_shorten``), or left as it is with ``shorten=False`` (the Taylor values: they only feed
+    sums whose coefficients are shortened at the end)."""
     if e.is_Rational:
         return e
     if is_zero(e):
@@ -330,7 +339,7 @@ def _constant(e: sp.Expr) -> sp.Expr:
     r = _rational_value(e)
     if r is not None and is_zero(e - r):
         return r
-    return _shorten(e)
+    return _shorten(e) if shorten else e
 
 
 def _rational_value(e: sp.Expr) -> sp.Rational | None:
