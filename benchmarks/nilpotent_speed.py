@@ -11,13 +11,15 @@ Cases: the kinematic car at a symbolic point (0, 0, a, b) and at a numeric point
 (0, 0, 1/3, 1/5), the 1-trailer at (0, 0, a, b), the 2-trailer at (0, 0, a, b, c).  Printed per
 case and checkout: median wall and CPU seconds (time.process_time of the child) over
 ``--repeat`` runs, the weights and whether every field is homogeneous of degree −1; a run past
-``--limit`` wall seconds is stopped and printed as "> limit" (and not repeated).
+``--limit`` wall seconds is stopped and printed as "> limit" wall, "> its CPU so far" (and not
+repeated).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,14 +46,22 @@ print(json.dumps({"geonh": geonh.__file__, "wall": wall, "cpu": cpu, "weights": 
 CASES = ("car", "car-numeric", "1-trailer", "2-trailer")
 
 
-def once(checkout: str, case: str, limit: float) -> dict | None:
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the reaped child processes so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def once(checkout: str, case: str, limit: float) -> dict | float:
+    """The child's report, or the CPU seconds it had used when it was stopped at ``limit``."""
     root = os.path.abspath(checkout)
     env = dict(os.environ, PYTHONPATH=root, GEONH_CACHE="off")
+    cpu0 = children_cpu()
     try:   # cwd=root: ``python -c`` puts the working directory first on sys.path
         out = subprocess.run([sys.executable, "-c", CHILD, case], env=env, capture_output=True, text=True,
                              timeout=limit, check=True, cwd=root)
-    except subprocess.TimeoutExpired:
-        return None
+    except subprocess.TimeoutExpired:   # the child is killed and reaped
+        return children_cpu() - cpu0
     result = json.loads(out.stdout.strip().splitlines()[-1])
     if not result["geonh"].startswith(root + os.sep):
         raise SystemExit(f"{checkout}: imported geonh from {result['geonh']}, not from the checkout")
@@ -72,11 +82,13 @@ def main() -> None:
             runs = []
             for _ in range(args.repeat):
                 r = once(checkout, case, args.limit)
-                if r is None:
+                if isinstance(r, float):
+                    stopped = r
                     break
                 runs.append(r)
             if not runs:
-                print(f"{case:12} {label:7} {'> ' + str(int(args.limit)):>9} {'':>9}  (stopped)", flush=True)
+                print(f"{case:12} {label:7} {'> ' + str(int(args.limit)):>9} {'> ' + format(stopped, '.0f'):>9}  "
+                      "(stopped, unfinished)", flush=True)
                 continue
             wall = statistics.median(r["wall"] for r in runs)
             cpu = statistics.median(r["cpu"] for r in runs)
