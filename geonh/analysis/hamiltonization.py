@@ -227,7 +227,7 @@ def _witness(eqs: Equations, X: list, cs: tuple) -> str | None:
     3. closedness: ∂_j G_l − ∂_l G_j = 0, with ∂_j G = −A_S⁻¹ (∂_j E_S + ∂_j A_S G).
 
     A value counts as nonzero when it exceeds 10^-(digits/2) times the size of its terms; the
-    verdict needs such a nonzero at :data:`CERTIFICATE_POINTS` points, and any point where
+    verdict needs such a nonzero at ``CERTIFICATE_POINTS`` points, and any point where
     every test passes ends the check without a verdict."""
     q, u = tuple(eqs.space.q), tuple(eqs.u)
     n, k = len(cs), len(X)
@@ -359,8 +359,8 @@ def _obstruction_at(v: dict, u0: list, cs: tuple, m: int, k: int) -> tuple[str, 
         for l_ in range(j + 1, n):
             curl = dG[j][l_] - dG[l_][j]
             if _nonzero(curl, sdG[j][l_] + sdG[l_][j]):
-                return (f"the closedness condition fails: ∂G_{cs[l_]}/∂{cs[j]} − ∂G_{cs[j]}/∂{cs[l_]} "
-                        f"(G = ∇log ρ solved from X_c(log ρ) = −E_c)"), curl
+                return (f"the closedness condition fails (the one-form Σ G_j dq_j, G = ∇log ρ solved from "
+                        f"X_c(log ρ) = −E_c, is not closed): ∂G_{cs[l_]}/∂{cs[j]} − ∂G_{cs[j]}/∂{cs[l_]}"), curl
     return None
 
 
@@ -379,6 +379,40 @@ def invariant_measure(eqs: Equations, *, depth: int = 3, numeric_check: bool = T
     For reduced Chaplygin equations (:func:`~geonh.equations.chaplygin`) the fields are ∂_r and
     this is Chaplygin's density on the shape space.  For the Chaplygin ball in body angular
     velocities it gives sin θ √(1 − m r² γ·(I + m r²)⁻¹γ) (Chaplygin 1903).
+
+    **The ansatz and what "no" means.**  The measures sought are ρ(q) dq du with ρ = exp(g) a
+    smooth positive function of the coordinates that occur in the equations (not of the speeds
+    u, not of t, not of cyclic coordinates), in the variables (q, u) of the equations (a
+    density in other variables is :meth:`InvariantMeasure.density_in`).  A
+    :class:`~geonh.errors.NotFoundError` whose message begins "no invariant measure" says that
+    no such ρ exists for generic parameter values; it does not exclude a density depending on
+    the speeds, nor one for special parameter values (Kozlov 1988: an invariant measure with a
+    smooth density excludes asymptotically stable motions; Suslov's problem has one only when
+    e₃ is a principal axis).
+
+    **The numeric certificate** (``numeric_check=True``, the default).  Before the symbolic
+    route, the conditions every density satisfies are tested numerically at random rational
+    points (values of the coordinates, speeds and parameters; the system's ``conditions``
+    hold there), at the working precision (:func:`~geonh.kernel.evaluation.precision`, symengine's
+    MPFR): with E_c = ∂D/∂u_c the coefficients of the divergence D of the flow,
+
+    1. D = Σ_c u_c E_c (the divergence is linear and homogeneous in the speeds);
+    2. where the fields X_c alone span the coordinate directions of ρ at the point,
+       G = ∇ log ρ solved from n independent rows of X_c(log ρ) = −E_c agrees with the others;
+    3. ∂_j G_l − ∂_l G_j = 0 (closedness; ∂E_c/∂q_j from the third derivatives ∂³F/∂u∂u∂q and
+       ∂M⁻¹ = −M⁻¹ ∂M M⁻¹, no symbolic inverse of M).
+
+    A value counts as nonzero when it exceeds 10^-(digits/2) times the size of the terms it is
+    computed from (the round-off rule of :mod:`geonh.kernel.generic_point`).  Only a nonzero
+    at ``CERTIFICATE_POINTS`` (2) points is a verdict: :class:`~geonh.errors.NotFoundError`
+    "no invariant measure of the ansatz ρ(q) …", naming the failing condition, its value and
+    the first point (the witness).  Otherwise — every test passes at a point, the fields and
+    the brackets are both needed to span, symengine cannot take the expressions — the
+    certificate says nothing and the exact symbolic route below decides, so a system with a
+    density gets the same exact answer either way.  The certificate can only say "no": each
+    condition is necessary.  For the rattleback it answers in seconds where the symbolic route
+    (second derivatives of M⁻¹F on its √(γ·Λγ) contact geometry) runs past ten minutes.
+    ``numeric_check=False`` skips it.
     """
     if eqs.lam_vec:
         raise NotAdaptedError("an invariant measure needs equations without multipliers (a frame form such "
