@@ -38,7 +38,8 @@ from typing import Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import DimensionError, NotAdaptedError, NotFoundError, SingularMapError, UnknownCoordinateError
+from ..errors import (DimensionError, NotAdaptedError, NotFoundError, ParseError, SingularMapError,
+                      UnknownCoordinateError)
 from ..kernel import backend
 from ..kernel.distributions import potential
 from ..kernel.evaluation import native_values, precision, real_value
@@ -414,6 +415,8 @@ def invariant_measure(eqs: Equations, *, depth: int = 3, numeric_check: bool = T
     (second derivatives of M⁻¹F on its √(γ·Λγ) contact geometry) runs past ten minutes.
     ``numeric_check=False`` skips it.
     """
+    if not isinstance(numeric_check, bool):
+        raise ParseError(f"numeric_check is True or False, not {numeric_check!r}")
     if eqs.lam_vec:
         raise NotAdaptedError("an invariant measure needs equations without multipliers (a frame form such "
                               "as boltzmann_hamel, or chaplygin)")
