@@ -278,7 +278,7 @@ def _witness(eqs: Equations, X: list, cs: tuple) -> str | None:
         with mpmath.workdps(precision()):
             vals = dict(zip(keys, (mpmath.mpf(v.p) / v.q if isinstance(v, sp.Basic) else v for v in raw)))
             for key in [key for key in vals if key[0] in ("H", "dH") and key[2] < key[3]]:
-                vals[(key[0], key[1], key[3], key[2], *key[4:])] = vals[key]
+                vals[(key[0], key[1], key[3], key[2]) + key[4:]] = vals[key]
             w = _obstruction_at(vals,
                                 [mpmath.mpf(sp.Rational(pt[v]).p) / sp.Rational(pt[v]).q for v in u], cs, m, k)
         if w is None:
