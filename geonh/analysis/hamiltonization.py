@@ -38,7 +38,7 @@ from typing import Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from ..errors import (DimensionError, NotAdaptedError, NotFoundError, ParseError, SingularMapError,
+from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, NotFoundError, ParseError, SingularMapError,
                       UnknownCoordinateError)
 from ..kernel import backend
 from ..kernel.distributions import potential
@@ -271,7 +271,11 @@ def _witness(eqs: Equations, X: list, cs: tuple) -> str | None:
     keys, natives = list(exprs), list(exprs.values())
     conditions = getattr(eqs.system, "conditions", ()) or ()
     found: list = []
-    for pt in sample_points(free | set(q) | set(u), CERTIFICATE_POINTS + 2, conditions=conditions):
+    try:
+        points = sample_points(free | set(q) | set(u), CERTIFICATE_POINTS + 2, conditions=conditions)
+    except InconsistentStateError:         # no point satisfies the conditions: no verdict here
+        return None
+    for pt in points:
         raw = native_values(natives, pt)
         if any(v is None for v in raw):
             continue                       # singular or not real at this point: draw the next
