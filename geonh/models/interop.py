@@ -681,7 +681,7 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
         vs = P.vel(N)
         F = vs.args[0][1] if vs.args else N
         rows_a += [plain(c) for c in (vs - v).to_matrix(F)]
-    rows = [r_.xreplace({a: 0 for a in A}) for r_ in rows_a]
+    rows = [r_.xreplace({a: sp.S.Zero for a in A}) for r_ in rows_a]
     Eu = sp.Matrix([[sp.diff(r_, x) for x in U] for r_ in rows])
     if any(e.has(*U) for e in Eu):
         raise NotLinearError("the kinematic differential equations or the set velocities are not linear in the speeds")
@@ -697,7 +697,7 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
     rest = [sp.expand(rows[i].xreplace(sol_map)) for i in range(len(rows)) if i not in pick]
     rest_a: list = []
     if A:   # the same solve with the auxiliary speeds kept: what they are off the motion (``_auxiliary_speeds``)
-        b0a = sp.Matrix([-rows_a[i].xreplace({x: 0 for x in U}) for i in pick])
+        b0a = sp.Matrix([-rows_a[i].xreplace({x: sp.S.Zero for x in U}) for i in pick])
         sol_a = _solve_full_rank(Eu.extract(pick, list(range(len(U)))), b0a, "∂(identities)/∂u")
         rest_a = [sp.expand(rows_a[i].xreplace(dict(zip(U, sol_a)))) for i in range(len(rows)) if i not in pick]
         rest_a = [c for c in rest_a if c.has(*A)]
@@ -750,14 +750,13 @@ def _hidden_extension(door: _Door, exo: dict, use_time: bool, hidden: Unsupporte
     contact point declared at rest while the mass centre moves) completed by ``_extend``: the
     contact position added as coordinates, the rolling kept as velocity constraints — accepted only
     when ``_check_same_motions`` confirms the same motions, else ``hidden`` is raised with the reason."""
+    if not door.u or len(door.u) != len(door.q) or len(door.kdes) != len(door.q):
+        raise hidden      # no speeds to solve for (a System without speeds): nothing to complete
     try:
-        ext = _extension(door, exo, use_time, hidden=True)
+        return _extend(door, exo, use_time)
     except GeonhError as exc:
         raise UnsupportedSetupError(f"{hidden} (completing the set-up with the contact position as coordinates "
                                     f"did not help: {exc})") from None
-    if ext is None:
-        raise hidden
-    return ext
 
 
 def _check_same_motions(S, door: _Door, exo: dict, rep: dict, cons: list) -> None:
@@ -854,6 +853,11 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
       identities of the mass centres and frames, the identities left over kept as velocity
       constraints (the rolling the set-up built into its velocities); refused, naming why, when
       that does not give the set-up's motions (``_extend``);
+    * as many speeds as coordinates, but velocities that are no time derivatives of positions in
+      them, nor differ from those by a combination of the velocity constraints (sympy's
+      test_kane::test_rolling_disc: the contact point declared at rest): completed the same way
+      (``_hidden_extension``) where that gives the set-up's motions, else refused naming the
+      mass centre or frame and why;
     * the kinetic energy Σ body.kinetic_energy (Kane's method) or the Lagrangian L = T − V split
       by degree in q̇ (Lagrange's method); every load (also a System's actuators) as generalized
       forces; functions of time that are neither coordinates nor speeds (specified inputs)

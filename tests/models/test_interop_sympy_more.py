@@ -15,9 +15,9 @@ geonh cannot take is refused with a geonh error naming why (asserted).
 | test_kane::two_dof | 2 particles, scaled kdes (implicit kinematics) | two_dof |
 | test_kane::input_format (2 dof) | 2 particles, plain kdes | two_dof_plain |
 | test_kane::pend | pendulum, the velocity set by hand | pend |
-| test_kane::rolling_disc | disc, contact point at rest, 3 speeds for 3 coordinates | kane_rolling_disc (refused: its contact position is no coordinate) |
+| test_kane::rolling_disc | disc, contact point at rest, 3 speeds for 3 coordinates | kane_rolling_disc (C_x, C_y added, rolling as 2 velocity constraints); kane_rolling_disc_mismatched (kdes u = q̇ against the body rates: refused) |
 | test_kane::aux (5 speeds) | disc sliding: contact-point speeds u4, u5 independent | aux_five_speeds (C_x, C_y added) |
-| test_kane::aux (u_auxiliary) | disc rolling, contact forces f1, f2 by auxiliary speeds | aux_auxiliary (refused as kane_rolling_disc) |
+| test_kane::aux (u_auxiliary) | disc rolling, contact forces f1, f2 by auxiliary speeds | aux_auxiliary (as kane_rolling_disc; f1, f2: test_aux_contact_force_from_the_auxiliary_equations) |
 | test_kane::implicit_kinematics | quaternion attitude, unit norm, 7 kdes for 6 speeds | implicit_kinematics (refused) |
 | test_kane::issue_24887 | spherical pendulum, singular mass matrix | issue_24887 (refused) |
 | test_kane2::non_central_inertia | Kane 1985 ex. 8.12/8.17, inertia about the mass centre or D | non_central_inertia[_about_D] (D_x, D_y, D_z added) |
