@@ -15,9 +15,9 @@ geonh cannot take is refused with a geonh error naming why (asserted).
 | test_kane::two_dof | 2 particles, scaled kdes (implicit kinematics) | two_dof |
 | test_kane::input_format (2 dof) | 2 particles, plain kdes | two_dof_plain |
 | test_kane::pend | pendulum, the velocity set by hand | pend |
-| test_kane::rolling_disc | disc, contact point at rest, 3 speeds for 3 coordinates | kane_rolling_disc (refused: its contact position is no coordinate) |
+| test_kane::rolling_disc | disc, contact point at rest, 3 speeds for 3 coordinates | kane_rolling_disc (C_x, C_y added, rolling as 2 velocity constraints); kane_rolling_disc_mismatched (kdes u = q̇ against the body rates: refused) |
 | test_kane::aux (5 speeds) | disc sliding: contact-point speeds u4, u5 independent | aux_five_speeds (C_x, C_y added) |
-| test_kane::aux (u_auxiliary) | disc rolling, contact forces f1, f2 by auxiliary speeds | aux_auxiliary (refused as kane_rolling_disc) |
+| test_kane::aux (u_auxiliary) | disc rolling, contact forces f1, f2 by auxiliary speeds | aux_auxiliary (as kane_rolling_disc; f1, f2: test_aux_contact_force_from_the_auxiliary_equations) |
 | test_kane::implicit_kinematics | quaternion attitude, unit norm, 7 kdes for 6 speeds | implicit_kinematics (refused) |
 | test_kane::issue_24887 | spherical pendulum, singular mass matrix | issue_24887 (refused) |
 | test_kane2::non_central_inertia | Kane 1985 ex. 8.12/8.17, inertia about the mass centre or D | non_central_inertia[_about_D] (D_x, D_y, D_z added) |
@@ -49,7 +49,7 @@ import geonh as g
 from geonh.errors import GeonhError
 from geonh.models.interop import (from_kanes_method, from_lagranges_method, kane_frame, to_pydy_system,
                                   to_sympy)
-from test_interop_sympy_problems import OUT_TOL, _name, _numeric, _out, _out_linearization, _rel
+from test_interop_sympy_problems import OUT_TOL, _name, _numeric, _out, _out_linearization, _rel, _solve_linear
 
 t = me.dynamicsymbols._t
 
@@ -118,6 +118,25 @@ def kane_rolling_disc():
     Dmc.v2pt_theory(C, N, R)
     disc = me.RigidBody("BodyD", Dmc, R, m, (me.inertia(L, m / 4 * r**2, m / 2 * r**2, m / 4 * r**2), Dmc))
     km = me.KanesMethod(N, q_ind=list(q), u_ind=[u1, u2, u3], kd_eqs=[me.dot(R.ang_vel_in(N) - w_qd, uv) for uv in L])
+    km.kanes_equations([disc], [(Dmc, -m * grav * Y.z)])
+    return km
+
+
+def kane_rolling_disc_mismatched():
+    """:func:`kane_rolling_disc` with kinematic differential equations that contradict its angular
+    velocity: u_i = q̇_i while R's angular velocity is set to u1 L.x + u2 L.y + u3 L.z.  No choice of
+    coordinates makes those velocities true ones: the completion finds more constraints than the
+    set-up's speeds allow (a set-up that truly cannot come in)."""
+    q, N, Y, L, R = _disc_frames()
+    u1, u2, u3 = me.dynamicsymbols("u1 u2 u3")
+    r, m, grav = sp.symbols("r m g")
+    R.set_ang_vel(N, u1 * L.x + u2 * L.y + u3 * L.z)
+    C = me.Point("C")
+    C.set_vel(N, 0)
+    Dmc = C.locatenew("Dmc", r * L.z)
+    Dmc.v2pt_theory(C, N, R)
+    disc = me.RigidBody("BodyD", Dmc, R, m, (me.inertia(L, m / 4 * r**2, m / 2 * r**2, m / 4 * r**2), Dmc))
+    km = me.KanesMethod(N, q_ind=list(q), u_ind=[u1, u2, u3], kd_eqs=[x.diff(t) - u for x, u in zip(q, (u1, u2, u3))])
     km.kanes_equations([disc], [(Dmc, -m * grav * Y.z)])
     return km
 
@@ -528,13 +547,15 @@ CASES = {
     "simp_pen": simp_pen, "dub_pen": dub_pen, "disc_on_incline": disc_on_incline,
     "lagrange_rolling_disc": lagrange_rolling_disc, "lagrange2": lagrange2,
     "msd1": lambda: models.multi_mass_spring_damper(1, True, True), "msd3": lambda: models.multi_mass_spring_damper(3),
-    "aux_five_speeds": lambda: aux_disc(False), "non_central_inertia": non_central_inertia,
+    "aux_five_speeds": lambda: aux_disc(False), "kane_rolling_disc": kane_rolling_disc,
+    "aux_auxiliary": lambda: aux_disc(True), "non_central_inertia": non_central_inertia,
     "non_central_inertia_about_D": lambda: non_central_inertia(True),
     "nlink1": lambda: models.n_link_pendulum_on_cart(1), "nlink2": lambda: models.n_link_pendulum_on_cart(2),
 }
 
 
-SLOW = {"aux_five_speeds", "non_central_inertia", "non_central_inertia_about_D"}     # > 1 s CPU each
+SLOW = {"aux_five_speeds", "kane_rolling_disc", "aux_auxiliary", "non_central_inertia",
+        "non_central_inertia_about_D"}     # > 1 s CPU each
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in CASES])
@@ -568,6 +589,53 @@ def test_comes_in_and_goes_out(name):
     names = None if lagrange else free
     worst_out = _out(eqs, by_name, truths, names=names, pydy=not eqs.lam_vec)
     print(f"ROW {name}: in {worst_in:.1e}, out {worst_out:.1e} ({time.process_time() - t0:.2f} s CPU)")
+
+
+@pytest.mark.slow
+def test_aux_contact_force_from_the_auxiliary_equations():
+    """sympy's test_kane::test_aux with u_auxiliary: the contact point's velocity u4 L.x + u5 (Y.z × L.x),
+    auxiliary, and the contact force f1 L.x + f2 (Y.z × L.x) there.  geonh adds the contact position
+    C_x, C_y; the rolling becomes two velocity constraints, named u4, u5 in kane_frame, and the
+    velocity identities give the auxiliary speeds off the motion, so the force enters the auxiliary
+    equations as in sympy's.  f1, f2 solved from geonh's auxiliary_eqs (and from to_sympy's) equal
+    those from sympy's auxiliary_eqs, at 3 random states, to OUT_TOL relative; they stay out of
+    the equations of motion."""
+    setup = aux_disc(True)
+    ms, eqs = _bring_in(setup, "aux_auxiliary")
+    assert [s.name for s in ms.space.q] == ["q1", "q2", "q3", "C_x", "C_y"] and ms.n_constraints == 2
+    assert kane_frame(setup, ms).names == ("u1", "u2", "u3", "u4", "u5")
+    fs = list(me.dynamicsymbols("f1 f2"))
+    assert set(fs) <= me.find_dynamicsymbols(setup.auxiliary_eqs) and not set(fs) & set(_inputs(setup))
+    assert eqs.auxiliary_eqs.shape == (2, 1)
+    kd = setup.kindiffdict()
+    zero = {x.diff(t): 0 for x in setup._uaux} | {x: 0 for x in setup._uaux}
+    rng = random.Random(27)
+    M, F = _numeric(eqs.mass_matrix), _numeric(eqs.forcing)
+    aux_in, aux_out = _numeric(eqs.auxiliary_eqs), _numeric(to_sympy(eqs).auxiliary_eqs)
+    worst = 0.0
+    for _ in range(3):
+        st = {k: v for k, v in _random_state(setup, rng, False).items() if k not in fs}
+        ud = _sympy_truth(setup, st | {f: 0 for f in fs}, False)
+        rates = {x.diff(t): v for x, v in zip(setup.u, ud)}
+        F1, F2 = sp.symbols("F1 F2")
+        aux_s = [e.xreplace(kd).xreplace(zero).xreplace(rates).xreplace(dict(zip(fs, (F1, F2)))).xreplace(st)
+                 for e in setup.auxiliary_eqs]
+        sol = sp.solve(aux_s, [F1, F2], dict=True)[0]
+        want = [float(sol[F1]), float(sol[F2])]
+        vals = {_name(k): v for k, v in st.items()} | {"C_x": sp.Rational(rng.randint(-9, 9), 3),
+                                                      "C_y": sp.Rational(rng.randint(-9, 9), 3)}
+        n = eqs.mass_matrix.rows
+        udg = np.linalg.solve(M(vals).reshape(n, n), F(vals | {"f1": 0, "f2": 0}))
+        # the force does no work on the motion: geonh's forcing shows f1, f2 with coefficients that
+        # are generically zero (not simplified), so its value must not change with them
+        worst = max(worst, _rel(udg, [float(x) for x in ud]),
+                    _rel(F(vals | {"f1": 0, "f2": 0}), F(vals | {"f1": 3.0, "f2": -5.0})))
+        vals |= {f"u{i + 1}_dot": udg[i] for i in range(3)}
+        for f in (aux_in, aux_out):
+            got = _solve_linear(lambda x: f(vals | {"f1": x[0], "f2": x[1]}), 2)
+            worst = max(worst, _rel(got, want))
+    assert worst <= OUT_TOL, worst
+    print(f"ROW aux_auxiliary contact force: rel {worst:.1e}")
 
 
 LINEARIZATIONS = {"one_dof": one_dof, "pendulum_kane_minimal": pendulum_kane_minimal,
@@ -610,10 +678,10 @@ def test_linearization_in_and_out(name):
 
 
 REFUSED = {
-    # 3 speeds for 3 coordinates, the contact point declared at rest (or moving by auxiliary speeds
-    # only): the disc's true configuration needs the contact position too
-    "kane_rolling_disc": (kane_rolling_disc, "UnsupportedSetupError", "not the time derivative of a position"),
-    "aux_auxiliary": (lambda: aux_disc(True), "UnsupportedSetupError", "not the time derivative of a position"),
+    # 3 speeds for 3 coordinates whose velocities no coordinates make true (kdes u = q̇ against the
+    # body-rate angular velocity): the completion with the contact position does not give the motions
+    "kane_rolling_disc_mismatched": (kane_rolling_disc_mismatched, "UnsupportedSetupError",
+                                     "not the time derivative of a position.*did not help.*same motions"),
     # fewer speeds than coordinates (constraints written as kinematic differential equations)
     "sub_qdot": (sub_qdot, "DimensionError", "one speed per coordinate"),
     "implicit_kinematics": (implicit_kinematics, "DimensionError", "one speed per coordinate"),
