@@ -14,7 +14,8 @@ import symengine as se
 
 import geonh as g
 from geonh.errors import UnsupportedSetupError
-from geonh.models.interop import from_kanes_method, kane_frame
+from geonh.models.interop import from_kanes_method, kane_frame, to_sympy
+from test_interop_sympy_problems import _numeric
 
 t = me.dynamicsymbols._t
 
@@ -274,7 +275,8 @@ def test_whipple_bicycle_accelerations_agree_with_sympys(bicycle):
     from the configuration constraint, the dependent speeds from sympy's velocity constraints),
     with the benchmark parameters: geonh's q̈ (Lagrange's form with multipliers, the rear contact
     speeds from geonh's constraints) equal sympy's u̇ (M u̇ = F of its KanesMethod) — q̈ of
-    q1, q2, q5, q4 are u̇1, u̇2, u̇5, u̇4 and the wheel angles' are u̇3, u̇6 — to 1e-12 relative."""
+    q1, q2, q5, q4 are u̇1, u̇2, u̇5, u̇4 and the wheel angles' are u̇3, u̇6 — to 1e-12 relative;
+    so does M x = F of the equations taken out again by :func:`to_sympy`."""
     km, P, ms, eqs = bicycle
     pv = _benchmark_values(P)
     q, u = list(km.q), list(km.u)          # q1 q2 q5 q4, u2 u3 u5 u1 u4 u6
@@ -291,8 +293,10 @@ def test_whipple_bicycle_accelerations_agree_with_sympys(bicycle):
     C = ms.constraints.matrix()
     byname = {s.name: s for s in C.free_symbols}
     fC = sp.lambdify([S.q], C.xreplace({byname[k.name]: v for k, v in pv.items() if k.name in byname}))
+    exported = to_sympy(eqs)               # and out again, through sympy's vocabulary
+    out_n, out_M, out_F = exported.mass_matrix.rows, _numeric(exported.mass_matrix), _numeric(exported.forcing)
     rng = np.random.default_rng(11)
-    worst = 0.0
+    worst = worst_out = 0.0
     for _ in range(4):
         qv = np.r_[rng.uniform(-.5, .5, 3), 0.0]
         qv[3] = _newton(lambda a: hol(*qv[:3], a, *[0] * 6), 0.0)
@@ -310,8 +314,10 @@ def test_whipple_bicycle_accelerations_agree_with_sympys(bicycle):
         acc = np.array(eqs.accelerations(vals), float)
         want = np.array([ud[3], ud[0], ud[2], ud[4], ud[1], ud[5]])
         worst = max(worst, _rel(acc[:6], want))
-    print("AGREE bicycle accelerations", worst)
-    assert worst < 1e-12
+        x = np.linalg.solve(out_M(vals).reshape(out_n, out_n), out_F(vals))   # out: to_sympy's M x = F
+        worst_out = max(worst_out, _rel(x[:6], want))
+    print("AGREE bicycle accelerations", worst, "out", worst_out)
+    assert worst < 1e-12 and worst_out < 1e-12
 
 
 @pytest.mark.slow
