@@ -820,7 +820,7 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, generat
 
 # -- steady -------------------------------------------------------------------------------------------------------
 def _sympy_text(e) -> str:
-    return str(sp.sympify(e))
+    return str(e)
 
 
 @cli.command("steady")

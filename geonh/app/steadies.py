@@ -26,7 +26,7 @@ import sympy as sp
 
 from ..analysis.steady import SteadyMotion, StabilityBoundary, stability_boundary, steady_motions
 from ..errors import BudgetExceededError, GeonhError
-from ..kernel.parsing import parse
+from ..kernel.parsing import as_expr, as_floats, as_mapping, as_names, as_sequence, parse
 from .workbench import Progress, TaskError, equations, quiet
 
 __all__ = ["FamilyReport", "SteadyReport", "positive_part", "steady_report"]
@@ -69,7 +69,7 @@ def positive_part(condition) -> sp.Expr:
     and denominator that are positive for every value divided out (positive numbers, factors
     sympy proves positive: powers of positive symbols, sums of them); a negative number flips
     the sign.  The result is > 0 exactly where ``condition`` is."""
-    num, den = sp.fraction(sp.cancel(sp.together(sp.sympify(condition))))
+    num, den = sp.fraction(sp.cancel(sp.together(as_expr(condition, what="condition"))))
     sign = 1
     kept = []
     for part in (num, den):
@@ -105,7 +105,8 @@ def _values(model, eqs, params: Mapping[str, str]) -> dict:
         if s is None:
             raise TaskError(f"{model.name}: {name!r} is not a parameter of the equations; "
                             f"they have {', '.join(sorted(known)) or 'none'}")
-        out[s] = parse(str(text), list(known.values()), what=f"--param {name}")
+        out[s] = (parse(text, list(known.values()), what=f"--param {name}") if isinstance(text, str)
+                  else as_expr(text, what=f"--param {name}"))
     return out
 
 
@@ -114,7 +115,7 @@ def _numbers(exprs: dict) -> dict:
     their own values until none is left (``I_d = m r²/4`` with m, r given)."""
     out = dict(exprs)
     for _ in range(len(out) + 1):
-        nxt = {k: sp.sympify(v).xreplace(out) for k, v in out.items()}
+        nxt = {k: v.xreplace(out) for k, v in out.items()}
         if nxt == out:
             break
         out = nxt
@@ -134,18 +135,24 @@ def steady_report(model, generators: Sequence[Sequence[str]], at: Mapping[str, o
     eigenvalues at each value of that parameter (a family or system parameter).  A failure is a
     :class:`TaskError` naming the model."""
     try:
+        generators = [[str(as_expr(c, what="a generator's component")) if not isinstance(c, str) else c
+                       for c in as_sequence(g, "a generator")] for g in as_sequence(generators, "generators")]
+        member = {str(k): as_expr(v, what=f"value of {k}") for k, v in as_mapping({} if member is None else member, "member").items()}
+        if parameter is not None:
+            parameter = as_names([parameter], "parameter")[0]
+        grid = as_floats(grid, "grid")
         eqs = equations(model, form, progress=progress)
-        given = _values(model, eqs, dict(params or {}))
-        fixed = {str(k): v for k, v in (at or {}).items()}
+        given = _values(model, eqs, {str(k): v for k, v in as_mapping({} if params is None else params, "params").items()})
+        fixed = {str(k): as_expr(v, what=f"value of {k}") for k, v in as_mapping({} if at is None else at, "at").items()}
         with progress(f"steady motions of {model.name}"):
-            fams = steady_motions(eqs, [list(g) for g in generators], at={**fixed, **given})
+            fams = steady_motions(eqs, [list(g) for g in generators], at=fixed)
         out = []
         for fam in fams:
             rep = FamilyReport(fam)
             if boundary:
                 try:
                     with progress("stability boundary"):
-                        rep.boundary = stability_boundary(fam, given)
+                        rep.boundary = stability_boundary(fam, _numbers(given))
                     rep.conditions = tuple(positive_part(c) for c in rep.boundary.conditions)
                 except BudgetExceededError:
                     raise
@@ -175,11 +182,11 @@ def _verdicts(model, eqs, fam: SteadyMotion, given: dict, member: dict, paramete
                         f"({', '.join(sorted(names))}) nor of the equations")
     values: dict = {}
     for s in _parameters(eqs):
-        values[s] = given.get(s, sp.sympify(defaults.get(s.name, 1)))
+        values[s] = given.get(s, as_expr(defaults.get(s.name, 1), what=f"value of {s.name}"))
     values = _numbers(values)
     base = {k.name: v for k, v in values.items()}
-    base.update({str(k): sp.nsimplify(v) for k, v in member.items()})
-    points = grid if parameter is not None else [None]
+    base.update({str(k): as_expr(v, what=f"value of {k}") for k, v in member.items()})
+    points: list = list(grid) if parameter is not None else [None]
     left = sorted(names - set(base) - ({parameter} if parameter else set()))
     if left:
         raise TaskError(f"{model.name}: give the family's parameters {', '.join(left)} "
@@ -187,7 +194,7 @@ def _verdicts(model, eqs, fam: SteadyMotion, given: dict, member: dict, paramete
     verdicts, eigs = [], []
     for x in points:
         vals = dict(base)
-        if parameter is not None:
+        if parameter is not None and x is not None:
             vals[parameter] = sp.Rational(repr(float(x)))
             sub = {s: vals[s.name] for s in values if s.name in vals}
             vals = {**vals, **{k.name: v for k, v in _numbers({**values, **sub}).items()}}

@@ -2,6 +2,7 @@
 boundary and verdicts, through the entry point ``geonh.app.cli.main`` (tests/app/test_cli.py's
 style), and the model-level task behind it (:func:`geonh.app.steadies.steady_report`)."""
 import json
+from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -31,6 +32,9 @@ def test_steady_thin_disk_upright_rolling_boundary(capsys):
     assert code == 0 and err == ""
     assert "family 1: xi = (xi1, 0, 0, xi1/r); parameters xi1" in out
     assert "stability boundary (spectral, 2 zero eigenvalues, 2 from the family): -g*r + 3*xi1**2 > 0" in out
+    # docs/linearization.md shows this output, line for line
+    page = (Path(__file__).parents[2] / "docs" / "linearization.md").read_text(encoding="utf-8")
+    assert all(line in page.splitlines() for line in out.splitlines()), out
 
 
 def test_steady_verdicts_along_a_parameter_and_plot(capsys, tmp_path):
@@ -39,14 +43,15 @@ def test_steady_verdicts_along_a_parameter_and_plot(capsys, tmp_path):
     eigenvalue diagram is written as a PNG; JSON carries the same numbers."""
     pytest.importorskip("matplotlib")
     png = tmp_path / "eig.png"
-    args = ["steady", "tilted-disk", *DISK, "--at", "theta=0", *THIN, "--param", "g=9.81",
-            "--parameter", "xi1", "--range", "1.7", "2.0", "--points", "3", "--no-boundary"]
-    code, out, _ = run(capsys, *args, "--plot", str(png))
+    args = ["steady", "tilted-disk", *DISK, "--at", "theta=0", *THIN, "--param", "g=9.81", "--param", "r=1"]
+    code, out, _ = run(capsys, *args, "--parameter", "xi1", "--range", "1.7", "2.0", "--points", "3",
+                       "--plot", str(png))
     assert code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     rows = [ln for ln in out.splitlines() if ln.startswith("  xi1 =")]
     assert [ln.split()[3] for ln in rows] == ["unstable", "spectrally", "spectrally"]
-    assert f"plot written to {png}" in out and "stability boundary" not in out
-    code, out, _ = run(capsys, *args[:-8], "--at", "xi1=3", "--no-boundary", "--format", "json")
+    # the formulas I_d, I_a in m, r with r given a number: the boundary in xi1 alone (ξ₁² > 3.27)
+    assert "100*xi1**2 - 327 > 0" in out and f"plot written to {png}" in out
+    code, out, _ = run(capsys, *args, "--at", "xi1=3", "--no-boundary", "--format", "json")
     data = json.loads(out)
     fam = data["families"][0]
     assert code == 0 and fam["verdicts"] == ["spectrally stable"] and data["plot"] is None
