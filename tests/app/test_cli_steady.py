@@ -119,3 +119,14 @@ def test_positive_part_divides_out_positive_factors():
     assert positive_part(-4 * (g * r - 3 * x**2) / (5 * r**2)) == 3 * x**2 - g * r
     assert positive_part(x / (g + r)) == x
     assert positive_part(-(g + r)) == -1
+
+
+def test_steady_help_and_budget(capsys):
+    """`geonh --help` lists the command, `geonh steady --help` names its options without raw
+    markup, and `--budget` stops its symbolic work with status 3."""
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "  steady " in out
+    code, out, _ = run(capsys, "steady", "--help")
+    assert code == 0 and "--generator" in out and "--plot" in out and "`" not in out
+    code, out, err = run(capsys, "--budget", "0.001", "steady", "chaplygin-sleigh", *SLEIGH)
+    assert code == 3 and out == "" and err.startswith("geonh: error: stopped by --budget: ")
