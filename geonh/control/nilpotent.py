@@ -40,6 +40,7 @@ import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, ParseError, RankError
+from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.fields import VectorField
 from ..kernel.evaluation import precision, value_at
 from ..kernel.generic_point import generic_rank, is_zero, lu_inverse
@@ -365,7 +366,7 @@ def _shorten(e: sp.Expr) -> sp.Expr:
     sin² + cos² = 1 by :func:`~geonh.kernel.trig.shorten_trig` (each trigonometric argument that is
     not a symbol, such as θ0 − θ1, renamed to a symbol first), a rational function put over a
     common denominator by ``cancel``; the shorter of the result and ``e``."""
-    args = {f.args[0] for f in e.atoms(sp.sin, sp.cos, sp.tan, sp.cot)}
+    args = {f.args[0] for f in e.atoms(*TRIG_FUNCTIONS)}
     if args:
         rename = {u: sp.Dummy("u") for u in args if not isinstance(u, sp.Symbol)}
         short, done = shorten_trig(e.xreplace(rename))
