@@ -29,9 +29,19 @@ on the shipped strategies, ``tests/testing/test_shipped_properties.py``; ``--tar
 runs, for each mutation, the fast tests (``-m "not slow"``) of the mutated module's layer
 (tests/kernel, tests/transposition, tests/equations, tests/numerics).
 
+``--target properties`` runs every declared mutation against the shipped properties under
+``GEONH_HYPOTHESIS_PROFILE=geonh-fast`` with hypothesis's shrink phase off (``--no-shrink``: the
+recorder derives ``geonh-fast-noshrink`` from the loaded profile, phases without
+``Phase.shrink``), the whole file each time (``--every``), and records for every failing test
+the shipped property it failed in (the outermost frame of a public function of
+geonh/testing/properties.py in the traceback) and the exception; the table says which property
+caught each mutation first, every property that failed on it, and per property the mutations
+it kills.
+
 Output: a markdown table on stdout and a JSON file (``--json``).
 
     python benchmarks/mutation_score.py --dry-check
+    python benchmarks/mutation_score.py --target properties --processes 2 --json benchmarks/results/mutation_score_properties.json
     python benchmarks/mutation_score.py --target layer --json benchmarks/results/mutation_layer.json
     python benchmarks/mutation_score.py --only beta-index-order --target tests/kernel/test_frames.py
 """
@@ -179,6 +189,15 @@ MUTATIONS: tuple[Mutation, ...] = (
        "    reac = [sp.Add(*[r * v for r, v in zip(fs.rows[a], ud) if r != 0], fs.rests[a]) for a in range(m, n)]",
        "    reac = [-sp.Add(*[r * v for r, v in zip(fs.rows[a], ud) if r != 0], fs.rests[a]) for a in range(m, n)]",
        "Maggi's reactions Λ_κ with the wrong sign"),
+    _m("lagrange-constraints-no-Adot", "dropped term", "geonh/equations/independent.py",
+       "    res += [S.total_derivative(f) for f in phis]",
+       "    res += [sum((sp.diff(f, v) * a for v, a in zip(S.qd, S.qdd)), sp.S.Zero) for f in phis]",
+       "Lagrange's acceleration-level constraints A q̈ = 0 without d/dt(A) q̇ + ḃ"),
+    # -- systems ---------------------------------------------------------------------------------
+    _m("potential-force-sign", "flipped sign", "geonh/systems/mechanical.py",
+       "        gradV = [-sp.diff(self.V, s) for s in S.q]",
+       "        gradV = [sp.diff(self.V, s) for s in S.q]",
+       "the potential's generalized force +∂V/∂q instead of −∂V/∂q"),
     # -- numerics ------------------------------------------------------------------------------
     _m("projection-euclidean", "wrong metric", "geonh/numerics/constraints.py",
        "            G = metric_of(eqs.system).xreplace(self._sub)",
@@ -236,8 +255,36 @@ PLUGIN = r'''
 import json, os, time
 from pathlib import Path
 
+import pytest
+
 _out = Path(os.environ["GEONH_MUTATION_OUT"])
-_state = {"t0": None, "c0": None, "caught": None, "cases": {}, "tests_run": 0, "failed": [], "errors": []}
+_state = {"t0": None, "c0": None, "caught": None, "cases": {}, "tests_run": 0, "failed": [], "errors": [],
+          "catches": [], "profile": None}
+_PROPERTIES = "geonh/testing/properties.py"
+
+
+def _property_of(excinfo):
+    """The shipped property (a public function of geonh/testing/properties.py) through which
+    the failure was raised: the outermost such frame of the traceback, else None."""
+    try:
+        from geonh.testing import properties
+        public = set(properties.__all__)
+    except Exception:
+        return None
+    for entry in excinfo.traceback:
+        path = str(entry.path).replace(os.sep, "/")
+        if path.endswith(_PROPERTIES) and entry.name in public:
+            return entry.name
+    return None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and call.excinfo is not None:
+        report.user_properties.append(("geonh_property", _property_of(call.excinfo)))
+        report.user_properties.append(("geonh_exception", call.excinfo.typename))
 
 
 def _observe(obs, *rest):
@@ -252,6 +299,7 @@ def _observe(obs, *rest):
         rec["cpu"] = time.process_time() - _state["c0"]
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_configure(config):
     import geonh
     here = Path(os.environ["GEONH_MUTATION_COPY"]).resolve()
@@ -263,7 +311,20 @@ def pytest_configure(config):
         add_observability_callback(_observe)
     except ImportError:  # an older hypothesis: no example counts
         pass
+    from hypothesis import Phase, settings
+    if os.environ.get("GEONH_MUTATION_NO_SHRINK"):
+        # hypothesis's shrink phase off (after every plugin and conftest chose the profile, before
+        # the test modules are imported): the first failing example is the catch
+        cur = settings.get_current_profile_name()
+        settings.register_profile(cur + "-noshrink", parent=settings.get_profile(cur),
+                                  phases=[p for p in Phase if p is not Phase.shrink])
+        settings.load_profile(cur + "-noshrink")
+    _state["profile"] = settings.get_current_profile_name()
     _state["t0"], _state["c0"] = time.perf_counter(), time.process_time()
+
+
+def pytest_runtest_logstart(nodeid, location):
+    _state.setdefault("starts", {})[nodeid] = (time.perf_counter(), time.process_time())
 
 
 def pytest_runtest_logreport(report):
@@ -271,6 +332,20 @@ def pytest_runtest_logreport(report):
         _state["tests_run"] += 1
     if report.failed:
         _state["failed"].append(report.nodeid)
+        props = dict(report.user_properties)
+        name = report.nodeid.split("::")[-1].split("[")[0]
+        rec = next((r for p, r in _state["cases"].items() if p.split(".")[-1] == name or p.endswith("::" + name)), None)
+        catch = {"test": report.nodeid, "property": props.get("geonh_property"),
+                 "exception": props.get("geonh_exception"),
+                 "wall": time.perf_counter() - _state["t0"], "cpu": time.process_time() - _state["c0"],
+                 "examples": None}
+        if rec is not None and rec.get("first_failure"):
+            catch.update(examples=rec["first_failure"], wall=rec["wall"], cpu=rec["cpu"])
+        w0, c0 = _state.get("starts", {}).get(report.nodeid, (_state["t0"], _state["c0"]))
+        # the same instant measured from the start of the catching test
+        catch["test_wall"] = catch["wall"] - (w0 - _state["t0"])
+        catch["test_cpu"] = catch["cpu"] - (c0 - _state["c0"])
+        _state["catches"].append(catch)
     if report.failed and _state["caught"] is None:
         _state["caught"] = {"test": report.nodeid, "when": report.when,
                             "wall": time.perf_counter() - _state["t0"],
@@ -287,7 +362,8 @@ def pytest_sessionfinish(session, exitstatus):
     out = {"exitstatus": int(exitstatus), "tests_run": _state["tests_run"],
            "wall": time.perf_counter() - _state["t0"], "cpu": time.process_time() - _state["c0"],
            "caught": _state["caught"], "cases": _state["cases"],
-           "failed": _state["failed"], "errors": _state["errors"]}
+           "failed": _state["failed"], "errors": _state["errors"], "catches": _state["catches"],
+           "profile": _state["profile"]}
     _out.write_text(json.dumps(out))
 '''
 
@@ -327,10 +403,14 @@ class Outcome:
     exitstatus: int = 0
     message: str = ""
     failed: list[str] = field(default_factory=list)
+    property: str | None = None
+    exception: str | None = None
+    catches: list[dict] = field(default_factory=list)
 
 
 def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT,
-            python: str = sys.executable, mutate: bool = True, every: bool = False) -> Outcome:
+            python: str = sys.executable, mutate: bool = True, every: bool = False,
+            no_shrink: bool = False) -> Outcome:
     """Apply ``m`` to a fresh copy of ``root`` (``mutate=False``: the unmutated baseline) and
     run pytest on ``target`` there with the recorder plugin (stopping at the first failure,
     or with ``every`` running the whole target to list every failing test)."""
@@ -346,6 +426,11 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
         env = dict(os.environ, GEONH_MUTATION_OUT=str(out), GEONH_MUTATION_COPY=str(copy),
                    HYPOTHESIS_PROFILE=profile, HYPOTHESIS_EXPERIMENTAL_OBSERVABILITY_NOCOVER="1",
                    GEONH_CACHE="off", PYTHONDONTWRITEBYTECODE="1")
+        if profile == "geonh-fast":
+            env["GEONH_HYPOTHESIS_PROFILE"] = profile
+        env.pop("GEONH_MUTATION_NO_SHRINK", None)
+        if no_shrink:
+            env["GEONH_MUTATION_NO_SHRINK"] = "1"
         env["PYTHONPATH"] = str(copy) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         cmd = [python, "-m", "pytest", *([] if every else ["-x"]), "-q", "-p", "no:cacheprovider", "-p", "_geonh_mutation_recorder",
                "--no-header", "-rN", *target]
@@ -366,6 +451,9 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
         return o
     o.wall_total, o.cpu_total, o.tests_run = res["wall"], res["cpu"], res["tests_run"]
     o.failed = sorted(set(res["failed"]))
+    o.catches = res.get("catches", [])
+    if res.get("profile"):
+        o.profile = res["profile"]
     c = res["caught"]
     if c is not None:
         o.caught, o.by = True, c["test"]
@@ -376,6 +464,9 @@ def run_one(m: Mutation, target: list[str], *, timeout: float, root: Path = ROOT
             if rec.get("wall") is not None:   # the first failing example, not the shrunk report
                 o.wall_to_catch, o.cpu_to_catch = rec["wall"], rec["cpu"]
         o.message = " ".join(c["message"])[:200]
+        first = next((k for k in o.catches if k["test"] == c["test"]), None)
+        if first is not None:
+            o.property, o.exception = first["property"], first["exception"]
     elif res["errors"]:
         # a collection error is a catch only when the mutated geonh fails to import; any
         # other (a missing file of the copy, say) is the harness's problem: reported
@@ -414,6 +505,44 @@ def table(outcomes: list[Outcome], every: bool = False) -> str:
     return "\n".join(lines)
 
 
+def properties_table(outcomes: list[Outcome]) -> str:
+    """Per mutation: the first test that failed, the shipped property it failed in (and the
+    exception), the time to that catch, and every property that failed on it; then per shipped
+    property the mutations it kills."""
+    lines = ["| mutation | class | caught first by | property (exception) | examples | in the test: wall / CPU s | "
+             "from the session start: wall / CPU s | every property that failed |",
+             "|---|---|---|---|---|---|---|---|"]
+    kills: dict[str, list[str]] = {}
+    for o in outcomes:
+        props = sorted({k["property"] or "(the test's own assert)" for k in o.catches})
+        for p in props:
+            kills.setdefault(p, []).append(o.name)
+        if not o.caught:
+            by = "**error**: " + o.message[:120] if o.message.startswith("ERROR") else "**not caught**"
+            lines.append(f"| {o.name} | {o.cls} | {by} | — | — | ({o.wall_total:.1f}) | ({o.cpu_total:.1f}) | — |")
+            continue
+        test = o.by.split("::")[-1] if o.by else "?"
+        prop = f"`{o.property}`" if o.property else "(the test's own assert)"
+        ex = "—" if o.examples is None else str(o.examples)
+        first = next((k for k in o.catches if k["test"] == o.by), {})
+        intest = (f"{first['test_wall']:.1f} / {first['test_cpu']:.1f}" if "test_wall" in first else "—")
+        lines.append(f"| {o.name} | {o.cls} | `{test}` | {prop} ({o.exception}) | {ex} | {intest} | "
+                     f"{o.wall_to_catch:.1f} / {o.cpu_to_catch:.1f} | {', '.join(props)} |")
+    caught = sum(o.caught for o in outcomes)
+    lines += ["", f"caught {caught} of {len(outcomes)}; times to the first failing example of the first failing "
+                  "test (shrink phase off), from the start of that test and from the start of the pytest session "
+                  "(which includes the import and the tests before it); in parentheses: the whole run",
+              "", "| shipped property | mutations it kills |", "|---|---|"]
+    try:
+        sys.path.insert(0, str(ROOT))
+        from geonh.testing.properties import __all__ as shipped
+    except Exception:   # the table still prints without geonh importable here
+        shipped = []
+    for p in list(shipped) + sorted(set(kills) - set(shipped)):
+        lines.append(f"| `{p}` | {', '.join(kills.get(p, [])) or '**none**'} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dry-check", action="store_true",
@@ -421,7 +550,7 @@ def main(argv=None) -> int:
     ap.add_argument("--list", action="store_true", help="list the declared mutations")
     ap.add_argument("--only", nargs="*", default=None, help="names of the mutations to run")
     ap.add_argument("--target", default=DEFAULT_TARGET,
-                    help="pytest arguments (one string, split on spaces), or 'layer' for the fast "
+                    help="pytest arguments (one string, split on spaces), 'properties' (the shipped properties, geonh-fast, no shrinking, every test) or 'layer' for the fast "
                          f"tests of each mutated module's layer (default: {DEFAULT_TARGET})")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per mutation run")
     ap.add_argument("--baseline", action="store_true",
@@ -431,7 +560,16 @@ def main(argv=None) -> int:
     ap.add_argument("--every", action="store_true",
                     help="run the whole target (no -x) and list every test that fails")
     ap.add_argument("--json", type=Path, default=None, help="write the outcomes as JSON here")
+    ap.add_argument("--no-shrink", action="store_true",
+                    help="hypothesis's shrink phase off (the first failing example is the catch)")
+    ap.add_argument("--processes", type=int, default=1, choices=(1, 2),
+                    help="mutations run side by side (at most 2)")
     args = ap.parse_args(argv)
+    properties_mode = args.target == "properties"
+    if properties_mode:
+        # every mutation against the shipped properties on the shipped strategies, geonh-fast,
+        # the whole file (which properties fail), no shrinking
+        args.target, args.every, args.no_shrink = DEFAULT_TARGET, True, True
     root = args.root.resolve()
     problems = snippet_problems(root)
     if problems:
@@ -455,19 +593,26 @@ def main(argv=None) -> int:
         return 2
     if args.baseline:
         for tgt in ({tuple(fixed)} if fixed else {tuple(layer_target(m)) for m in chosen}):
-            b = run_one(chosen[0], list(tgt), timeout=args.timeout, mutate=False, root=root)
+            b = run_one(chosen[0], list(tgt), timeout=args.timeout, mutate=False, root=root,
+                        no_shrink=args.no_shrink)
             print(f"baseline {' '.join(tgt)}: exit {b.exitstatus}, {b.tests_run} tests, "
                   f"{b.wall_total:.1f} s wall, {b.cpu_total:.1f} s CPU", file=sys.stderr)
             if b.caught or b.by or b.message.startswith("ERROR"):
                 print(f"the unmutated copy fails: {b.by or ''} {b.message}", file=sys.stderr)
                 return 1
-    outcomes = []
-    for m in chosen:
-        o = run_one(m, fixed or layer_target(m), timeout=args.timeout, every=args.every, root=root)
+    def one(m: Mutation) -> Outcome:
+        o = run_one(m, fixed or layer_target(m), timeout=args.timeout, every=args.every, root=root,
+                    no_shrink=args.no_shrink)
         print(f"{m.name}: {'caught by ' + str(o.by) if o.caught else 'NOT caught'}"
               f" ({o.wall_total:.1f} s)", file=sys.stderr, flush=True)
-        outcomes.append(o)
-    print(table(outcomes, args.every))
+        return o
+    if args.processes > 1:
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(args.processes) as pool:
+            outcomes = list(pool.map(one, chosen))
+    else:
+        outcomes = [one(m) for m in chosen]
+    print(properties_table(outcomes) if properties_mode else table(outcomes, args.every))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=1, ensure_ascii=False) + "\n")

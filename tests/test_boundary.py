@@ -724,6 +724,9 @@ OVERRIDES.update({
     # a model with force symbols, so that the inputs and the point are read (the sleigh has none)
     "geonh.app.controls.control_inputs": {"model": lambda c: models.get("planar-body-thruster")},
     "geonh.app.controls.control_verdicts": {"model": lambda c: models.get("planar-body-thruster")},
+    # the sleigh under SE(2): one family of steady motions, cheap
+    "geonh.app.steadies.steady_report": {"model": lambda c: models.get("chaplygin-sleigh"),
+                                         "generators": lambda c: [["1", "0", "0"], ["0", "1", "0"], ["-y", "x", "1"]]},
 })
 
 _REDUCED: dict = {}

@@ -32,13 +32,17 @@ tests check the relation on examples rather than assume it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Mapping, Sequence
 
+import mpmath
 import sympy as sp
 
-from ..errors import DimensionError, NotAdaptedError, NotFoundError, SingularMapError, UnknownCoordinateError
+from ..errors import (DimensionError, InconsistentStateError, NotAdaptedError, NotFoundError, ParseError, SingularMapError,
+                      UnknownCoordinateError)
+from ..kernel import backend
 from ..kernel.distributions import potential
-from ..kernel.evaluation import real_value
+from ..kernel.evaluation import native_values, precision, real_value
 from ..kernel.fields import VectorField
 from ..kernel.trig import shorten_trig
 from ..kernel.generic_point import generic_rank, independent_rows, inverse, is_zero, lu_solve
@@ -197,7 +201,175 @@ def _frame_fields(eqs: Equations) -> list[list[sp.Expr]]:
     return X
 
 
-def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
+#: the random points at which the numeric obstruction (:func:`invariant_measure`) must show,
+#: each a nonzero far above round-off, before "no invariant measure" is said without the
+#: symbolic route; a further point or two is drawn in case one is singular
+CERTIFICATE_POINTS = 2
+
+
+def _witness(eqs: Equations, X: list, cs: tuple) -> str | None:
+    """A numeric obstruction to an invariant density ρ(cs) (:func:`invariant_measure`), or None
+    when there is none at the sample points or this check cannot decide (then the symbolic
+    route decides).  It can only say "no": each test is a condition every density satisfies.
+
+    With x = (q, u), q̇ = Σ_c X_c u_c and M(q) u̇ = F(q, u), the divergence of the flow is
+    D = Σ_c u_c div X_c + tr(M⁻¹ ∂F/∂u), and a density ρ = exp(g) needs D = Σ_c E_c(q) u_c with
+
+        E_c = ∂D/∂u_c = div X_c + Σ_ab (M⁻¹)_ab ∂²F_b/∂u_a∂u_c,     X_c(g) = −E_c.
+
+    At a random rational point (q, u, parameters) this evaluates, at the working precision
+    (symengine's MPFR, :func:`~geonh.kernel.evaluation.native_values`), E_c and ∂E_c/∂q_j
+    (∂M⁻¹ = −M⁻¹ ∂M M⁻¹; the second and third derivatives of F by symengine), and tests in turn
+
+    1. linearity: D − Σ_c u_c ∂D/∂u_c = 0 (Euler's identity for D linear in u);
+    2. where the base fields X_c alone span the directions ``cs`` at the point (else no
+       verdict): G = ∇g from n independent rows A_S G = −E_S (A_cj = X_c^{cs_j}); the other
+       rows must agree, A_c G + E_c = 0;
+    3. closedness: ∂_j G_l − ∂_l G_j = 0, with ∂_j G = −A_S⁻¹ (∂_j E_S + ∂_j A_S G).
+
+    A value counts as nonzero when it exceeds 10^-(digits/2) times the size of its terms; the
+    verdict needs such a nonzero at ``CERTIFICATE_POINTS`` points, and any point where
+    every test passes ends the check without a verdict."""
+    q, u = tuple(eqs.space.q), tuple(eqs.u)
+    n, k = len(cs), len(X)
+    if not backend.SYMENGINE_AVAILABLE or not cs or k < n:
+        return None
+    Ms, Fs = [sympy_of(e) for e in eqs.mass_matrix], [sympy_of(e) for e in eqs.forcing]
+    free = set().union(*(e.free_symbols for e in [*Ms, *Fs, *(c for Xc in X for c in Xc)]))
+    if free & set(u) & set().union(*(e.free_symbols for e in Ms)) or len({s.name for s in free}) < len(free):
+        return None                        # M depends on u, or two symbols share a name (symengine merges them)
+    try:
+        tr = backend.Translation()
+        M_, F_, X_ = tr.to_symengine(Ms), tr.to_symengine(Fs), [tr.to_symengine(list(Xc)) for Xc in X]
+        U, Q = tr.to_symengine(list(u)), tr.to_symengine(list(q))
+    except backend.UnsupportedExpressionError:
+        return None
+    C = [Q[q.index(v)] for v in cs]
+    m = len(u)
+    exprs: dict = {}                       # key → symengine expression, evaluated at once per point
+    for b in range(m):
+        for a in range(m):
+            dF = F_[b].diff(U[a])
+            exprs["dF", b, a] = dF
+            for c in range(a, m):          # ∂²F_b/∂u_a∂u_c is symmetric in (a, c): once each
+                H = dF.diff(U[c])
+                exprs["H", b, a, c] = H
+                for j in range(n):
+                    exprs["dH", b, a, c, j] = H.diff(C[j])
+        for a in range(m):
+            exprs["M", b, a] = M_[b * m + a]
+            for j in range(n):
+                exprs["dM", b, a, j] = M_[b * m + a].diff(C[j])
+    for c in range(k):
+        div = sum((X_[c][i].diff(Q[i]) for i in range(len(q))), X_[c][0] * 0)
+        exprs["div", c] = div
+        for j in range(n):
+            exprs["ddiv", c, j] = div.diff(C[j])
+            exprs["A", c, j] = X_[c][q.index(cs[j])]
+            for l_ in range(n):
+                exprs["dA", c, j, l_] = X_[c][q.index(cs[j])].diff(C[l_])
+    keys, natives = list(exprs), list(exprs.values())
+    conditions = getattr(eqs.system, "conditions", ()) or ()
+    found: list = []
+    try:
+        points = sample_points(free | set(q) | set(u), CERTIFICATE_POINTS + 2, conditions=conditions)
+    except InconsistentStateError:         # no point satisfies the conditions: no verdict here
+        return None
+    for pt in points:
+        raw = native_values(natives, pt)
+        if any(v is None for v in raw):
+            continue                       # singular or not real at this point: draw the next
+        with mpmath.workdps(precision()):
+            vals = dict(zip(keys, (mpmath.mpf(v.p) / v.q if isinstance(v, sp.Basic) else v for v in raw)))
+            for key in [key for key in vals if key[0] in ("H", "dH") and key[2] < key[3]]:
+                vals[(key[0], key[1], key[3], key[2]) + key[4:]] = vals[key]
+            w = _obstruction_at(vals,
+                                [mpmath.mpf(sp.Rational(pt[v]).p) / sp.Rational(pt[v]).q for v in u], cs, m, k)
+        if w is None:
+            return None
+        found.append((pt, w))
+        if len(found) == CERTIFICATE_POINTS:
+            break
+    if len(found) < CERTIFICATE_POINTS:
+        return None
+    pt, (what, value) = found[0]
+    shown = ", ".join(f"{s} = {pt[s]}" for s in sorted(pt, key=sp.default_sort_key) if s in free or s in u)
+    return (f"no invariant measure of the ansatz ρ(q) dq du, ρ = exp(g({', '.join(v.name for v in cs)})) "
+            f"(Kozlov 1988): {what} = {mpmath.nstr(value, 6)} ≠ 0 at {shown} "
+            f"(and nonzero at {CERTIFICATE_POINTS - 1} more random point(s); working precision "
+            f"{precision()} digits, round-off below 1e-{precision() // 2} of the terms)")
+
+
+def _nonzero(value, scale) -> bool:
+    """Is ``value`` a nonzero far above round-off against ``scale``, the size of the terms it
+    was computed from?"""
+    return abs(value) > mpmath.mpf(10) ** (-(precision() // 2)) * scale
+
+
+def _abs(A):
+    """The matrix of absolute values (the sizes that round-off is relative to)."""
+    return A.apply(abs)
+
+
+def _obstruction_at(v: dict, u0: list, cs: tuple, m: int, k: int) -> tuple[str, object] | None:
+    """The first failing test of ``_witness`` at one point (``v``: the values of its
+    expressions, ``u0`` the speeds there): (what, value), or None when all pass or the base
+    fields do not span the directions ``cs`` there.  Beside each quantity its size (the same
+    formula with every term replaced by its absolute value) bounds the round-off it carries."""
+    n = len(cs)
+    Mv = mpmath.matrix([[v["M", b, a] for a in range(m)] for b in range(m)])
+    try:
+        Mi = mpmath.inverse(Mv)
+    except ZeroDivisionError:
+        return None
+    aMi = _abs(Mi)
+    E = [v["div", c] + mpmath.fsum(Mi[a, b] * v["H", b, a, c] for a in range(m) for b in range(m)) for c in range(k)]
+    sE = [abs(v["div", c]) + mpmath.fsum(aMi[a, b] * abs(v["H", b, a, c]) for a in range(m) for b in range(m))
+          for c in range(k)]
+    # 1. linearity: D(q, u) = Σ_c u_c E_c
+    terms = [v["div", c] * u0[c] for c in range(k)] + [Mi[a, b] * v["dF", b, a] for a in range(m) for b in range(m)]
+    lin = mpmath.fsum(terms) - mpmath.fsum(E[c] * u0[c] for c in range(k))
+    if _nonzero(lin, mpmath.fsum(aMi[a, b] * abs(v["dF", b, a]) for a in range(m) for b in range(m))
+                + mpmath.fsum(abs(v["div", c] * u0[c]) + sE[c] * abs(u0[c]) for c in range(k))):
+        return "the divergence of the flow minus its linear part, D − Σ_c u_c ∂D/∂u_c,", lin
+    A = [[v["A", c, j] for j in range(n)] for c in range(k)]
+    rows = next((S for S in combinations(range(k), n)
+                 if _nonzero(mpmath.det(mpmath.matrix([A[c] for c in S])),
+                             mpmath.fprod(mpmath.norm(mpmath.matrix(A[c]), 2) for c in S))), None)
+    if rows is None:
+        return None
+    ASi = mpmath.inverse(mpmath.matrix([A[c] for c in rows]))
+    aASi = _abs(ASi)
+    G = -(ASi * mpmath.matrix([E[c] for c in rows]))
+    sG = aASi * mpmath.matrix([sE[c] for c in rows])
+    # 2. the other rows agree
+    for c in range(k):
+        if c not in rows:
+            res = mpmath.fsum([A[c][j] * G[j] for j in range(n)] + [E[c]])
+            if _nonzero(res, mpmath.fsum(abs(A[c][j]) * sG[j] for j in range(n)) + sE[c]):
+                return f"X_{c + 1}(g) + E_{c + 1} with ∇g solved from the fields {[r + 1 for r in rows]}", res
+    # 3. closedness: ∂_j G = −A_S⁻¹ (∂_j E_S + ∂_j A_S G)
+    dG, sdG = [], []
+    for j in range(n):
+        dM = mpmath.matrix([[v["dM", b, a, j] for a in range(m)] for b in range(m)])
+        dMi, sdMi = -(Mi * dM * Mi), aMi * _abs(dM) * aMi
+        dE = [v["ddiv", c, j] + mpmath.fsum(dMi[a, b] * v["H", b, a, c] + Mi[a, b] * v["dH", b, a, c, j]
+                                            for a in range(m) for b in range(m)) for c in rows]
+        sdE = [abs(v["ddiv", c, j]) + mpmath.fsum(sdMi[a, b] * abs(v["H", b, a, c]) + aMi[a, b] * abs(v["dH", b, a, c, j])
+                                                  for a in range(m) for b in range(m)) for c in rows]
+        dA = mpmath.matrix([[v["dA", c, l_, j] for l_ in range(n)] for c in rows])
+        dG.append(-(ASi * (mpmath.matrix(dE) + dA * G)))
+        sdG.append(aASi * (mpmath.matrix(sdE) + _abs(dA) * (_abs(G) + sG)))
+    for j in range(n):
+        for l_ in range(j + 1, n):
+            curl = dG[j][l_] - dG[l_][j]
+            if _nonzero(curl, sdG[j][l_] + sdG[l_][j]):
+                return (f"the closedness condition fails (the one-form Σ G_j dq_j, G = ∇log ρ solved from "
+                        f"X_c(log ρ) = −E_c, is not closed): ∂G_{cs[l_]}/∂{cs[j]} − ∂G_{cs[j]}/∂{cs[l_]}"), curl
+    return None
+
+
+def invariant_measure(eqs: Equations, *, depth: int = 3, numeric_check: bool = True) -> InvariantMeasure:
     """An invariant measure ρ(q) dq du of the equations' flow ẋ = f, x = (q, u), with q̇ = K(q, u)
     and u̇ = M⁻¹F, or :class:`~geonh.errors.NotFoundError` naming why none exists.
 
@@ -212,7 +384,43 @@ def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
     For reduced Chaplygin equations (:func:`~geonh.equations.chaplygin`) the fields are ∂_r and
     this is Chaplygin's density on the shape space.  For the Chaplygin ball in body angular
     velocities it gives sin θ √(1 − m r² γ·(I + m r²)⁻¹γ) (Chaplygin 1903).
+
+    **The ansatz and what "no" means.**  The measures sought are ρ(q) dq du with ρ = exp(g) a
+    smooth positive function of the coordinates that occur in the equations (not of the speeds
+    u, not of t, not of cyclic coordinates), in the variables (q, u) of the equations (a
+    density in other variables is :meth:`InvariantMeasure.density_in`).  A
+    :class:`~geonh.errors.NotFoundError` whose message begins "no invariant measure" says that
+    no such ρ exists for generic parameter values; it does not exclude a density depending on
+    the speeds, nor one for special parameter values (Kozlov 1988: an invariant measure with a
+    smooth density excludes asymptotically stable motions; Suslov's problem has one only when
+    e₃ is a principal axis).
+
+    **The numeric certificate** (``numeric_check=True``, the default).  Before the symbolic
+    route, the conditions every density satisfies are tested numerically at random rational
+    points (values of the coordinates, speeds and parameters; the system's ``conditions``
+    hold there), at the working precision (:func:`~geonh.kernel.evaluation.precision`, symengine's
+    MPFR): with E_c = ∂D/∂u_c the coefficients of the divergence D of the flow,
+
+    1. D = Σ_c u_c E_c (the divergence is linear and homogeneous in the speeds);
+    2. where the fields X_c alone span the coordinate directions of ρ at the point,
+       G = ∇ log ρ solved from n independent rows of X_c(log ρ) = −E_c agrees with the others;
+    3. ∂_j G_l − ∂_l G_j = 0 (closedness; ∂E_c/∂q_j from the third derivatives ∂³F/∂u∂u∂q and
+       ∂M⁻¹ = −M⁻¹ ∂M M⁻¹, no symbolic inverse of M).
+
+    A value counts as nonzero when it exceeds 10^-(digits/2) times the size of the terms it is
+    computed from (the round-off rule of :mod:`geonh.kernel.generic_point`).  Only a nonzero
+    at ``CERTIFICATE_POINTS`` (2) points is a verdict: :class:`~geonh.errors.NotFoundError`
+    "no invariant measure of the ansatz ρ(q) …", naming the failing condition, its value and
+    the first point (the witness).  Otherwise — every test passes at a point, the fields and
+    the brackets are both needed to span, symengine cannot take the expressions — the
+    certificate says nothing and the exact symbolic route below decides, so a system with a
+    density gets the same exact answer either way.  The certificate can only say "no": each
+    condition is necessary.  For the rattleback it answers in seconds where the symbolic route
+    (second derivatives of M⁻¹F on its √(γ·Λγ) contact geometry) runs past ten minutes.
+    ``numeric_check=False`` skips it.
     """
+    if not isinstance(numeric_check, bool):
+        raise ParseError(f"numeric_check is True or False, not {numeric_check!r}")
     if eqs.lam_vec:
         raise NotAdaptedError("an invariant measure needs equations without multipliers (a frame form such "
                               "as boltzmann_hamel, or chaplygin)")
@@ -222,13 +430,20 @@ def invariant_measure(eqs: Equations, *, depth: int = 3) -> InvariantMeasure:
         raise NotAdaptedError("invariant measures of rheonomic systems are not sought (the flow depends on t)")
     X = [[_shorter(c) for c in Xa] for Xa in _frame_fields(eqs)]
     K = [sum((X[a][i] * u[a] for a in range(len(u))), sp.S.Zero) for i in range(len(q))]
+    if numeric_check:
+        # before the (costly) trig reduction of M and F: the coordinates they show unreduced
+        # include those they really depend on, and no density of more coordinates is no density
+        shown = set().union(*(sympy_of(e).free_symbols for e in [*eqs.mass_matrix, *eqs.forcing, *K]))
+        witness = _witness(eqs, X, tuple(v for v in q if v in shown))
+        if witness is not None:
+            raise NotFoundError(witness)
     Mm, F = eqs.mass_matrix.applyfunc(_shorter), eqs.forcing.applyfunc(_shorter)
+    present = set().union(*(sympy_of(e).free_symbols for e in list(Mm) + list(F) + K))
+    cs = [v for v in q if v in present]
     x = [sympy_of(v) for v in lu_solve(Mm, F, what="mass matrix")]
     div = sum((sp.diff(K[i], q[i]) for i in range(len(q))), sp.S.Zero) \
         + sum((sp.diff(x[a], u[a]) for a in range(len(u))), sp.S.Zero)
     E = _linear_coefficients(div, u, "the divergence of the flow, Σ ∂q̇_i/∂q_i + Σ ∂u̇_a/∂u_a,")
-    present = set().union(*(sympy_of(e).free_symbols for e in list(Mm) + list(F) + K))
-    cs = [v for v in q if v in present]
     idx = [q.index(v) for v in cs]
     base = [VectorField(S, Xa) for Xa in X]
     fields, rhs = list(base), [-e for e in E]           # Y(g) = rhs for every Y in fields

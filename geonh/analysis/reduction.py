@@ -173,6 +173,17 @@ def _group_shape(S: ConfigurationSpace, X: Sequence[VectorField]) -> tuple[list,
     return moved, [i for i in range(n) if i not in moved]
 
 
+def _scleronomic(system, who: str) -> MechanicalSystem:
+    """The MechanicalSystem of ``system`` (or of its Equations), refused unless scleronomic."""
+    if isinstance(system, Equations):
+        system = system.system
+    if not isinstance(system, MechanicalSystem):
+        raise ParseError(f"{who} takes a MechanicalSystem, not {type(system).__name__}")
+    if system.space.t is not None:
+        raise UnsupportedSetupError(f"{who} takes a scleronomic system (no time in the space)")
+    return system
+
+
 def nonholonomic_connection(system, generators: Sequence, *, sections: Sequence | None = None,
                             reference: Mapping | None = None) -> NonholonomicConnection:
     """The nonholonomic connection 𝒜, Γ and the locked inertia 𝕀 (module docstring).
@@ -186,13 +197,8 @@ def nonholonomic_connection(system, generators: Sequence, *, sections: Sequence 
     many group coordinates as there are generators, :class:`~geonh.errors.SingularMapError`
     when D + T(orbit) ≠ TQ, :class:`~geonh.errors.UnsupportedSetupError` for time-dependent
     or affine constraints or a kinetic energy with terms linear in q̇."""
-    if isinstance(system, Equations):
-        system = system.system
-    if not isinstance(system, MechanicalSystem):
-        raise ParseError(f"nonholonomic_connection takes a MechanicalSystem, not {type(system).__name__}")
+    system = _scleronomic(system, "nonholonomic_connection")
     S = system.space
-    if S.t is not None:
-        raise UnsupportedSetupError("reduction needs a scleronomic system (no time in the space)")
     X = check_symmetry(system, as_sequence(generators, "generators"))
     n, k = S.n, len(X)
     moved, shape_idx = _group_shape(S, X)
@@ -496,13 +502,8 @@ def driven_system(system, gait: Mapping) -> MechanicalSystem:
     rheonomic constraints q̇_α − d/dt gait_α(t) = 0, whose reactions are the forces the
     actuators exert on the driven coordinates (ideal constraints, Chetaev).  Simulating it
     (any form) is the direct check of :meth:`ReducedEquations.reconstruct`."""
-    if isinstance(system, Equations):
-        system = system.system
-    if not isinstance(system, MechanicalSystem):
-        raise ParseError(f"driven_system takes a MechanicalSystem, not {type(system).__name__}")
+    system = _scleronomic(system, "driven_system")
     S = system.space
-    if S.t is not None:
-        raise UnsupportedSetupError("driven_system takes a scleronomic system (no time in the space)")
     S2 = ConfigurationSpace(list(S.q), time=True)
     tsym = S2.t
     g_in = as_mapping(gait, "gait")

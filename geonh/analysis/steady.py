@@ -82,7 +82,9 @@ class SteadyMotion:
 
     def values(self, values: Mapping | None = None) -> dict:
         """The point with ``values`` ({name or symbol: value} for the family's parameters and
-        the system's parameters) substituted: {symbol: value}, the parameters included."""
+        the system's parameters) substituted: {symbol: value}, the parameters included.  A value
+        may be a formula (a string is parsed over the equations' symbols, never evaluated) in
+        other given values, e.g. ``{"I_d": "m*r**2/4", "r": 1}``."""
         known = {s.name: s for s in self.equations.value_symbols}
         known.update({p.name: p for p in self.parameters})
         given: dict = {}
@@ -91,7 +93,15 @@ class SteadyMotion:
             if s is None:
                 raise NotFoundError(f"{k!r} is neither a parameter of the family {[p.name for p in self.parameters]} "
                                     "nor a symbol of the equations")
-            given[s] = as_expr(v, what=f"value of {k}")
+            given[s] = as_expr(v, tuple(known.values()), what=f"value of {k}")
+        for _ in range(len(given)):          # a value may be a formula in other given values
+            resolved = {s: sympy_of(e).xreplace(given) for s, e in given.items()}
+            if resolved == given:
+                break
+            given = resolved
+        if given and any(sympy_of(e).has(*given) for e in given.values()):
+            raise ParseError(f"the values {{{', '.join(f'{s}: {e}' for s, e in given.items())}}} refer to each "
+                             "other in a circle")
         out = {s: sympy_of(e).xreplace(given) for s, e in self.point.items()}
         out.update(given)
         return out

@@ -12,6 +12,7 @@ MODEL is a built-in model (``geonh list``) or a model file (TOML, read safely by
 ``geonh certify MODEL``    every applicable form against Lagrange's, by the certificate
 ``geonh simulate MODEL``   integrate the equations (--t, --param, --init, --plot FILE)
 ``geonh linearize MODEL``  A and eigenvalues about an operating point (--at, --speed, --sweep, --generator)
+``geonh steady MODEL``     steady motions of a symmetry: families, stability boundary, verdicts (--plot)
 ``geonh control MODEL``    control verdicts with witnesses: LARC, Sussmann, symmetric products (--inputs, --at)
 ``geonh report MODEL``     one self-contained HTML page (-o FILE): math as MathML, plots as PNG
 ``geonh audit``            the seeds' numbered formulas: printed, computed, verdict (--source)
@@ -814,6 +815,121 @@ def linearize_cmd(ctx, model, at, params, form, speed, sweep, plot_file, generat
     for row in cast("list[list[float]]", A):  # numeric: workbench.linearize is never symbolic
         click.echo("  [" + "  ".join(f"{x:11.5g}" for x in row) + "]")
     click.echo("eigenvalues: " + ", ".join(_fnum(z) for z in eig))
+    return 0
+
+
+# -- steady -------------------------------------------------------------------------------------------------------
+def _sympy_text(e) -> str:
+    return str(e)
+
+
+@cli.command("steady")
+@click.argument("model")
+@click.option("--generator", "generators", multiple=True, required=True, metavar="X1,X2,...",
+              help="a symmetry generator, its components over the coordinates (repeatable, as in linearize)")
+@click.option("--at", "at", multiple=True, metavar="NAME=VALUE",
+              help="a coordinate fixed (theta=0: the upright disk) or a family parameter's value (xi1=2) at which "
+                   "the verdict is taken (repeatable)")
+@click.option("--param", "params", multiple=True, metavar="NAME=FORMULA",
+              help="a system parameter: a number or a formula in the others (I_d=m*r**2/4); the rest stay "
+                   "symbols in the boundary and take 1 (or the model file's value) in the verdicts")
+@click.option("--form", default=None, help="equation form (default boltzmann-hamel, or lagrange without a frame)")
+@click.option("--parameter", default=None, metavar="NAME",
+              help="the verdicts and eigenvalues along this parameter (a family or system parameter; with --range)")
+@click.option("--range", "span", type=(FiniteFloat(), FiniteFloat()), default=None, metavar="A B",
+              help="the interval of --parameter")
+@click.option("--points", type=click.IntRange(2, 400), default=21, show_default=True,
+              help="values of --parameter on the interval")
+@click.option("--boundary/--no-boundary", default=True, show_default=True,
+              help="the stability conditions in closed form (symbolic work)")
+@click.option("--plot", "plot_file", type=str, metavar="FILE", default=None,
+              help="save the eigenvalue diagram along --parameter (PNG, PDF, SVG)")
+@_fmt_option
+@click.pass_context
+def steady_cmd(ctx, model, generators, at, params, form, parameter, span, points, boundary, plot_file, fmt):
+    """The steady motions (relative equilibria) of MODEL for a symmetry: each family in closed
+    form, its stability boundary (conditions, all > 0) and the stability verdicts, at the
+    member given with --at or along --parameter (the eigenvalue diagram, --plot)."""
+    from .steadies import steady_report
+    fmt = _fmt(ctx, fmt)
+    if (parameter is None) != (span is None):
+        raise InputError("--parameter and --range go together: --parameter NAME --range A B")
+    if plot_file is not None and parameter is None:
+        raise InputError("--plot draws the eigenvalues along --parameter NAME --range A B: give them")
+    plot = None
+    if plot_file is not None:
+        plot = (check_output(plot_file, "--plot", model_inputs(model)), plot_format(plot_file))
+    fixed = _pairs(at, "--at")
+    formulas = {}
+    for item in params:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise InputError(f"--param {item!r}: write NAME=FORMULA")
+        formulas[name.strip()] = value
+    grid = [] if span is None else [span[0] + (span[1] - span[0]) * i / (points - 1) for i in range(points)]
+    mdl = load_model(model)
+    coords = {q.name for q in workbench.system(mdl).space.q} if workbench.is_mechanical(mdl) else set()
+    member = {k: v for k, v in fixed.items() if k not in coords}
+    fixed = {k: v for k, v in fixed.items() if k in coords}
+    with _about(mdl):
+        rep = steady_report(mdl, [g.split(",") for g in generators], fixed, formulas, form, member=member,
+                            parameter=parameter, grid=grid, boundary=boundary, progress=progress)
+    if plot:
+        from . import plotting
+        for i, fam in enumerate(rep.families):
+            if fam.grid:
+                fig = plotting.eigenvalues_figure(fam.grid, fam.eigenvalues, parameter=str(parameter),
+                                                  title=f"{mdl.name}: steady motions ({i + 1}), eigenvalues "
+                                                        f"against {parameter}")
+                _save_figure(fig, plot[0], plot_file, plot[1])
+                break
+    if fmt == "json":
+        _emit({"model": rep.model, "form": rep.form, "generators": rep.generators,
+               "at": {k: str(v) for k, v in rep.at.items()},
+               "parameters": {str(k): str(v) for k, v in rep.params.items()}, "parameter": rep.parameter,
+               "families": [{"xi": [str(x) for x in f.motion.xi],
+                             "parameters": [p.name for p in f.motion.parameters],
+                             "point": {str(k): str(v) for k, v in f.motion.point.items()},
+                             "boundary": None if f.boundary is None else {
+                                 "kind": f.boundary.kind, "polynomial": str(f.boundary.polynomial),
+                                 "conditions": [str(c) for c in f.conditions],
+                                 "zeros": f.boundary.zeros, "family_zeros": f.boundary.family_zeros},
+                             "boundary_note": f.boundary_note, "values": f.grid, "verdicts": f.verdicts,
+                             "eigenvalues": [[[z.real, z.imag] for z in row] for row in f.eigenvalues]}
+                            for f in rep.families], "plot": plot_file})
+        return 0
+    if fmt == "latex":
+        for i, f in enumerate(rep.families, 1):
+            xi = ", ".join(display.latex(x) for x in f.motion.xi)
+            click.echo(rf"\xi^{{({i})}} = \left({xi}\right)")
+            for c in f.conditions:
+                click.echo(rf"{display.latex(c)} > 0")
+        return 0
+    click.echo(f"{rep.model}: steady motions in the {rep.form} form, {len(rep.families)} "
+               f"famil{'y' if len(rep.families) == 1 else 'ies'}")
+    if rep.at:
+        click.echo("fixed: " + ", ".join(f"{k} = {v}" for k, v in rep.at.items()))
+    if rep.params:
+        click.echo("parameters: " + ", ".join(f"{k} = {_sympy_text(v)}" for k, v in rep.params.items()))
+    for i, f in enumerate(rep.families, 1):
+        click.echo(f"family {i}: xi = ({', '.join(_sympy_text(x) for x in f.motion.xi)}); "
+                   f"parameters {', '.join(p.name for p in f.motion.parameters) or 'none'}")
+        if f.boundary is not None:
+            b = f.boundary
+            if f.conditions:
+                click.echo(f"  stability boundary ({b.kind}, {b.zeros} zero eigenvalue"
+                           f"{'' if b.zeros == 1 else 's'}, {b.family_zeros} from the family): "
+                           + " and ".join(f"{_sympy_text(c)} > 0" for c in f.conditions))
+            else:
+                click.echo(f"  stability boundary: none (characteristic polynomial {_sympy_text(b.polynomial)})")
+        elif f.boundary_note:
+            click.echo(f"  stability boundary: no closed form ({f.boundary_note})")
+        if rep.parameter is None and f.verdicts:
+            click.echo(f"  verdict: {f.verdicts[0]}; eigenvalues " + ", ".join(_fnum(z) for z in f.eigenvalues[0]))
+        for val, verdict, row in zip(f.grid, f.verdicts, f.eigenvalues):
+            click.echo(f"  {rep.parameter} = {val:8.4g}: {verdict:22s} " + ", ".join(_fnum(z) for z in row))
+    if plot:
+        click.echo(f"plot written to {plot_file}")
     return 0
 
 

@@ -19,21 +19,35 @@ the *weights* are w_j = s for n_{s−1} < j ≤ n_s.
   keeps the terms of weighted degree w_j − 1.  X̂_i is homogeneous of degree −1,
   X̂_i^j(δ_t z) = t^{w_j − 1} X̂_i^j(z), and the X̂_i generate a nilpotent Lie algebra with the
   same growth vector at 0.
+
+**Values at the point** (the entries of A, the correction coefficients, the derivatives of the
+Taylor expansion, each coefficient of X̂_i) are decided without ``simplify``: zero or not by
+:func:`~geonh.kernel.generic_point.is_zero` (once per value), a value identically equal to a
+rational number replaced by it (so a numeric point and the constants of a symbolic point come
+out exact), every other survivor shortened cheaply (:func:`~geonh.kernel.trig.shorten_trig`
+modulo sin² + cos² = 1, or ``cancel``).  The 2-trailer at a symbolic point took over 250 s
+with ``simplify`` (benchmarks/nilpotent_speed.py).
 """
 from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+import mpmath
 import sympy as sp
 
 from ..errors import DimensionError, ParseError, RankError
+from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.fields import VectorField
+from ..kernel.evaluation import precision, value_at
 from ..kernel.generic_point import generic_rank, is_zero, lu_inverse
 from ..kernel.parsing import as_expr
+from ..kernel.sampling import sample_points
 from ..kernel.space import ConfigurationSpace
+from ..kernel.trig import shorten_trig
 from .chained import input_fields
 
 __all__ = ["growth_vector_at", "degree_of_nonholonomy", "adapted_frame", "PrivilegedCoordinates",
@@ -160,8 +174,8 @@ def privileged_coordinates(fields, point) -> PrivilegedCoordinates:
     frame = adapted_frame(X, p)
     weights = tuple(w for _, _, w in frame)
     n = space.dim
-    A = sp.Matrix([[sp.simplify(frame[j][1].components[i].xreplace(p)) for j in range(n)] for i in range(n)])
-    Ainv = lu_inverse(A, what="adapted frame at the point").applyfunc(sp.simplify)   # constants
+    A = sp.Matrix([[_constant(frame[j][1].components[i].xreplace(p)) for j in range(n)] for i in range(n)])
+    Ainv = lu_inverse(A, what="adapted frame at the point").applyfunc(_constant)   # constants
     dq = sp.Matrix([q - p[q] for q in space.coords])
     y = [sp.expand(e) for e in Ainv * dq]
     Y = [B for _, B, _ in frame]
@@ -176,7 +190,7 @@ def privileged_coordinates(fields, point) -> PrivilegedCoordinates:
                 if sum(a * weights[i] for i, a in enumerate(alpha)) >= wj:
                     continue
                 ops = [Y[i] for i, a in enumerate(alpha) for _ in range(a)]
-                coeff = sp.simplify(_apply(ops, target).xreplace(p))   # a constant
+                coeff = _constant(_apply(ops, target).xreplace(p))   # a constant
                 if coeff != 0:
                     mono = sp.Mul(*[y[i] ** a / math.factorial(a) for i, a in enumerate(alpha) if a])
                     hk += coeff * mono
@@ -242,7 +256,7 @@ def nilpotent_approximation(fields, point) -> NilpotentApproximation:
         for j, zj in enumerate(pc.z):
             d = pc.weights[j] - 1
             series = _taylor(Xi(zj), space.coords, pc.point, order, dq)
-            comps.append(_simplify_coefficients(sp.expand(series.get(d, sp.S.Zero)), zs))
+            comps.append(_shorten_coefficients(sp.expand(series.get(d, sp.S.Zero)), zs))
         out.append(VectorField(Z, comps))
     return NilpotentApproximation(pc, Z, tuple(out))
 
@@ -277,7 +291,7 @@ def _taylor(g: sp.Expr, coords: Sequence[sp.Symbol], point: dict, order: int, dq
         for key, expr in frontier.items():
             if expr == 0:
                 continue
-            value = sp.simplify(expr.xreplace(point))   # a constant: cheap
+            value = _constant(expr.xreplace(point), shorten=False)   # a constant
             if value != 0:
                 term: dict = {0: value}
                 for i in sorted(set(key)):
@@ -295,12 +309,72 @@ def _taylor(g: sp.Expr, coords: Sequence[sp.Symbol], point: dict, order: int, dq
     return total
 
 
-def _simplify_coefficients(e: sp.Expr, zs: Sequence[sp.Symbol]) -> sp.Expr:
-    """Each monomial's coefficient (an expression in the point's values) simplified."""
+def _shorten_coefficients(e: sp.Expr, zs: Sequence[sp.Symbol]) -> sp.Expr:
+    """Each monomial's coefficient (an expression in the point's values) decided and shortened
+    by :func:`_constant`; the monomials whose coefficient is zero dropped."""
     if e == 0:
         return e
-    P = sp.Poly(e, *zs)
-    return sum((sp.simplify(c) * sp.Mul(*[z ** k for z, k in zip(zs, m)]) for m, c in P.terms()), sp.S.Zero)
+    groups: dict = {}
+    for term in sp.Add.make_args(e):
+        coeff, mono = term.as_independent(*zs, as_Add=False)
+        groups[mono] = groups.get(mono, sp.S.Zero) + coeff
+    return sp.Add(*[_constant(c) * mono for mono, c in groups.items()])
+
+
+#: the largest denominator of a rational value recognised by :func:`_constant`
+_DENOMINATOR = 10 ** 6
+
+
+def _constant(e: sp.Expr, shorten: bool = True) -> sp.Expr:
+    """A value at the point (an expression in the point's values and the parameters), without
+    ``simplify`` (the project rule for hot paths): 0 when it is identically zero
+    (:func:`~geonh.kernel.generic_point.is_zero`, decided once); the rational number r when
+    e ≡ r (r read off one value, confirmed by ``is_zero(e − r)``), so that a numeric point and the
+    constants of a symbolic point give exact numbers; otherwise ``e`` shortened cheaply
+    (``_shorten``), or left as it is with ``shorten=False`` (the Taylor values: they only feed
+    sums whose coefficients are shortened at the end)."""
+    if e.is_Rational:
+        return e
+    if is_zero(e):
+        return sp.S.Zero
+    r = _rational_value(e)
+    if r is not None and is_zero(e - r):
+        return r
+    return _shorten(e) if shorten else e
+
+
+def _rational_value(e: sp.Expr) -> sp.Rational | None:
+    """The rational number of small denominator (≤ ``_DENOMINATOR``) that the value of ``e`` at one
+    sample point equals to half the working precision, or None."""
+    free = sorted(e.free_symbols, key=sp.default_sort_key)
+    pt = sample_points(free, 1)[0] if free else {}
+    v = value_at(e, pt, strict=False, tree=True)
+    if v is None:
+        return None
+    if isinstance(v, sp.Basic):
+        return v if v.is_Rational else None
+    if not isinstance(v, mpmath.mpf):
+        return None
+    f = Fraction(mpmath.nstr(v, precision())).limit_denominator(_DENOMINATOR)
+    if abs(v - mpmath.mpf(f.numerator) / f.denominator) > mpmath.mpf(10) ** (-(precision() // 2)) * max(1, abs(v)):
+        return None
+    return sp.Rational(f.numerator, f.denominator)
+
+
+def _shorten(e: sp.Expr) -> sp.Expr:
+    """``e`` shortened without ``simplify``: a trigonometric expression reduced modulo
+    sin² + cos² = 1 by :func:`~geonh.kernel.trig.shorten_trig` (each trigonometric argument that is
+    not a symbol, such as θ0 − θ1, renamed to a symbol first), a rational function put over a
+    common denominator by ``cancel``; the shorter of the result and ``e``."""
+    args = {f.args[0] for f in e.atoms(*TRIG_FUNCTIONS)}
+    if args:
+        rename = {u: sp.Dummy("u") for u in args if not isinstance(u, sp.Symbol)}
+        short, done = shorten_trig(e.xreplace(rename))
+        return short.xreplace({d: u for u, d in rename.items()}) if done else e
+    if e.atoms(sp.Function):
+        return e
+    c = sp.cancel(e)
+    return c if sp.count_ops(c) <= sp.count_ops(e) else e
 
 
 def is_homogeneous(field: VectorField, weights: Sequence[int], degree: int = -1) -> bool:

@@ -34,6 +34,7 @@ from scipy.integrate import solve_ivp
 from ..errors import DimensionError, IntegrationError, MissingValueError, ParseError, SelfCheckError
 from ..kernel.fields import VectorField
 from ..kernel.parsing import as_expr
+from ..numerics.codegen import compile_function, expression_atoms
 from .chained import ChainedForm
 
 __all__ = ["Segment", "SteeringResult", "sinusoidal_plan", "simulate_chained", "steer_chained", "steer", "sinusoid_gain"]
@@ -111,12 +112,16 @@ def _positive(x, what: str) -> float:
     return v
 
 
-def sinusoidal_plan(z0, zf, *, T: float = 1.0, omega: float = 2 * math.pi, a: float = 1.0) -> list[Segment]:
+def sinusoidal_plan(z0, zf, *, T: float = 1.0, omega: float = 2 * math.pi, a: float | None = 1.0) -> list[Segment]:
     """Segments steering the chained system from z0 to zf (module docstring; Murray & Sastry 1993).
 
     ``T``: duration of the first (constant-input) step; ``omega``: frequency of the
-    sinusoids (each later step lasts 2π/ω); ``a``: amplitude of v1.  The state entering each
-    sinusoidal step is computed by integrating the chained system (rtol = atol = 1e-12)."""
+    sinusoids (each later step lasts 2π/ω); ``a``: amplitude of v1, or None for *balanced*
+    amplitudes: step k takes |a| = |b| = |Δ k ω^{k+1} / I_k|^{1/(k+1)}, so that no input is
+    large (with a fixed a, b grows like ω^{k+1}/a^k: for the 2-trailer's last step, b ≈ 1400
+    at a = 1, ω = 2π, and the plan swings the trailers' angles towards the singularities of
+    the chained coordinates).  The state entering each sinusoidal step is computed by
+    integrating the chained system (rtol = atol = 1e-12)."""
     if isinstance(z0, (str, bytes)) or not hasattr(z0, "__len__"):
         raise ParseError(f"sinusoidal_plan: z0 must be a sequence of numbers, got {z0!r}")
     n = len(z0)
@@ -124,13 +129,16 @@ def sinusoidal_plan(z0, zf, *, T: float = 1.0, omega: float = 2 * math.pi, a: fl
         raise DimensionError(f"a chained system has at least 3 coordinates, got {n}")
     z0 = _vector(z0, n, "sinusoidal_plan: z0")
     zf = _vector(zf, n, "sinusoidal_plan: zf")
-    T, omega, a = _positive(T, "T"), _positive(omega, "omega"), _positive(a, "a")
+    T, omega = _positive(T, "T"), _positive(omega, "omega")
+    fixed = None if a is None else _positive(a, "a")
     plan = [Segment(T, (zf[0] - z0[0]) / T, (zf[1] - z0[1]) / T)]
     z = simulate_chained(plan[-1:], z0)
     for k in range(1, n - 1):
-        gain = a ** k / (k * omega ** (k + 1)) * sinusoid_gain(k)
-        b = (zf[k + 1] - z[k + 1]) / gain
-        plan.append(Segment(2 * math.pi / omega, a, b, omega, k))
+        delta = zf[k + 1] - z[k + 1]
+        scale = k * omega ** (k + 1) / sinusoid_gain(k)       # Δ = b a^k / scale
+        ak = fixed if fixed is not None else abs(delta * scale) ** (1.0 / (k + 1))
+        b = delta * scale / ak ** k if ak > 0 else 0.0
+        plan.append(Segment(2 * math.pi / omega, ak, b, omega, k))
         z = simulate_chained(plan[-1:], z)
     return plan
 
@@ -227,13 +235,43 @@ def _numeric(exprs, space, params: Mapping | None, what: str):
     return sp.lambdify([list(space.coords)], exprs, modules="numpy")
 
 
+def _compiled(exprs, space, params: Mapping | None, what: str):
+    """q ↦ the values of ``exprs`` (a float array), compiled once by geonh's compile path
+    (:func:`~geonh.numerics.codegen.compile_function`: symengine/LLVM on the expression graph,
+    each shared subexpression once — the 3-trailer's β is millions of tree nodes over a few
+    thousand distinct ones, beyond ``lambdify``) with the parameters as extra arguments bound
+    to the float values of ``params``."""
+    exprs = list(exprs)
+    if params is not None and not isinstance(params, Mapping):
+        raise ParseError(f"{what}: params must be a mapping of parameter to value, got {params!r}")
+    free = sorted(expression_atoms(exprs)[0] - set(space.coords), key=str)
+    by_name = {str(s): s for s in free}
+    values: dict = {}
+    for k, v in (params or {}).items():
+        key = as_expr(k, what=f"{what}: parameter name")
+        value = as_expr(v, what=f"{what}: value of {k}")
+        if not value.is_number or not value.is_real:
+            raise ParseError(f"{what}: the value of {k} must be a real number, got {v!r}")
+        if str(key) in by_name:
+            values[by_name[str(key)]] = float(value)
+    missing = [str(s) for s in free if s not in values]
+    if missing:
+        raise MissingValueError(f"{what}: no value for the parameter(s) {missing}: pass params=")
+    fn = compile_function(exprs, list(space.coords) + free, what=what)
+    bound = np.array([values[s] for s in free], dtype=float)
+    return lambda q: fn(np.concatenate((np.asarray(q, dtype=float), bound)))
+
+
 def steer_chained(form: ChainedForm, q0, qf, params: Mapping | None = None, *, T: float = 1.0,
-                  omega: float = 2 * math.pi, a: float = 1.0, rtol: float = RTOL,
+                  omega: float = 2 * math.pi, a: float | None = 1.0, rtol: float = RTOL,
                   atol: float = ATOL) -> SteeringResult:
     """Steer q̇ = f1 u1 + f2 u2 from q0 to qf by sinusoids in the chained coordinates of ``form``.
 
-    z0 = φ(q0), zf = φ(qf); :func:`sinusoidal_plan` plans in z; the system's own fields are
-    then integrated with u = β(q)⁻¹ v(t) and the final-state error max |q(T) − qf| reported."""
+    z0 = φ(q0), zf = φ(qf) (the map compiled once); :func:`sinusoidal_plan` plans in z on the
+    chained system, which is polynomial and cheap to integrate; the system's own fields are
+    then integrated with u = β(q)⁻¹ v(t) (f_a and β compiled once, evaluated numerically at
+    each step — nothing symbolic in the loop) and the final-state error max |q(T) − qf| is
+    reported."""
     if not isinstance(form, ChainedForm):
         raise ParseError(f"steer_chained needs a ChainedForm (geonh.control.chained_form), got {type(form).__name__}")
     space = form.space
@@ -243,19 +281,20 @@ def steer_chained(form: ChainedForm, q0, qf, params: Mapping | None = None, *, T
     qf = _vector(qf, n, "steer_chained: qf")
     seconds = {}
     t = time.perf_counter()
-    phi = _numeric(form.z, space, params, "steer_chained")
-    F = _numeric(list(form.fields[0].components) + list(form.fields[1].components), space, params, "steer_chained")
-    B = _numeric(list(form.beta), space, params, "steer_chained")
+    phi = _compiled(form.z, space, params, "steer_chained")
+    FB = _compiled(list(form.fields[0].components) + list(form.fields[1].components) + list(form.beta),
+                   space, params, "steer_chained")
     seconds["compile"] = time.perf_counter() - t
     t = time.perf_counter()
-    plan = sinusoidal_plan(np.array(phi(q0), dtype=float), np.array(phi(qf), dtype=float), T=T, omega=omega, a=a)
+    plan = sinusoidal_plan(phi(q0), phi(qf), T=T, omega=omega, a=a)
     seconds["plan"] = time.perf_counter() - t
     t = time.perf_counter()
     q = q0
     for seg in plan:
         def rhs(t, y, seg=seg):
-            f = np.array(F(y), dtype=float).reshape(2, n)
-            u = np.linalg.solve(np.array(B(y), dtype=float).reshape(2, 2), seg.inputs(t))
+            v = FB(y)
+            f = v[:2 * n].reshape(2, n)
+            u = np.linalg.solve(v[2 * n:].reshape(2, 2), seg.inputs(t))
             return u[0] * f[0] + u[1] * f[1]
         q = _integrate(rhs, q, seg.duration, rtol, atol)
     seconds["simulate"] = time.perf_counter() - t

@@ -131,6 +131,7 @@ def _points(symbols: tuple, trials: int) -> tuple:
 @lru_cache(maxsize=64)
 def _signed_points(symbols: tuple, trials: int, conditions: tuple) -> tuple:
     rng = random.Random(_SEED + 7919 + len(symbols))
+    signs = _fixed_signs(conditions)
     out: list[dict] = []
     attempts = 0
     while len(out) < trials:
@@ -139,11 +140,29 @@ def _signed_points(symbols: tuple, trials: int, conditions: tuple) -> tuple:
             raise InconsistentStateError(
                 f"the conditions {list(conditions)} hold at none of {attempts - 1} random values of "
                 f"{[s.name for s in symbols]}: they may be inconsistent")
-        # the first draw is negative in every unsigned symbol, the others have random signs
+        # the first draw is negative in every unsigned symbol, the others have random signs;
+        # a sign a condition fixes on its own (p > 0, p < 0, …) is given to the symbol outright
         pt = random_values(rng, symbols, span=GENERIC_SPAN, assumed_signs=True, negative=attempts == 1)
+        pt = {s: (abs(v) * signs[s] if s in signs else v) for s, v in pt.items()}
         if all(condition_holds(c, pt) for c in conditions):
             out.append(pt)
     return tuple(out)
+
+
+def _fixed_signs(conditions: tuple) -> dict:
+    """{symbol: ±1} for the conditions that fix a symbol's sign by themselves: p > c or p ≥ c
+    with c ≥ 0 (+1), p < c or p ≤ c with c ≤ 0 (−1), either way round.  Without it, k such
+    conditions on unsigned symbols would hold at only one draw in 2ᵏ."""
+    out: dict = {}
+    for c in conditions:
+        if not isinstance(c, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):
+            continue
+        big, small = (c.lhs, c.rhs) if isinstance(c, (sp.StrictGreaterThan, sp.GreaterThan)) else (c.rhs, c.lhs)
+        if isinstance(big, sp.Symbol) and small.is_number and small.is_nonnegative:
+            out.setdefault(big, 1)
+        elif isinstance(small, sp.Symbol) and big.is_number and big.is_nonpositive:
+            out.setdefault(small, -1)
+    return out
 
 
 def sample_points(symbols: Iterable[sp.Symbol], trials: int = TRIALS, *, signs: bool = False,

@@ -492,6 +492,7 @@ class _Extension:
     rep: dict            # {u(t): u(q, q̇) in dynamicsymbols}
     true_vel: dict       # {mass centre: true velocity, body frame: true angular velocity} (N-vectors)
     constraints: list    # the identities left after solving for u: velocity constraints (= 0)
+    aux_rows: list = field(default_factory=list)   # those identities with the auxiliary speeds kept
 
 
 def _orientation_path(B, N) -> list | None:
@@ -553,19 +554,29 @@ def _spin_axis(B, N, memo: dict):
     return None
 
 
-def _root(points: list, N, aux: dict):
+def _root(points: list, N, aux: dict, open_speeds: frozenset = frozenset(), other_speeds: frozenset = frozenset()):
     """The point, joined to every mass centre by positions, that the set-up declares at rest or
-    moving by auxiliary speeds only (a contact point): the one given coordinates; else None."""
-    seen, todo, root = set(points[:1]), list(points[:1]), None
+    moving by auxiliary speeds only (a contact point), else one whose stated velocity involves
+    ``open_speeds`` and none of ``other_speeds`` (the open ones: those the kinematic differential
+    equations leave open; the point moves by them alone, as the cart's axle point in Kane 1985
+    ex. 8.12 or a sliding disc's contact point): the one given
+    coordinates; else None."""
+    seen, todo, root, moving = set(points[:1]), list(points[:1]), None, None
     while todo:
         X = todo.pop(0)
         v = X._vel_dict.get(N)
         if root is None and v is not None and (v == 0 or v.xreplace(aux) == 0):
             root = X
+        elif moving is None and v is not None and open_speeds:
+            comps = list(v.xreplace(aux).to_matrix(N))
+            atoms = set().union(*(_dynamic_atoms([c])[0] for c in comps))
+            if not any(c.has(sp.Derivative) for c in comps) and atoms & open_speeds and not atoms & other_speeds:
+                moving = X
         for Y in X._pos_dict:
             if Y not in seen:
                 seen.add(Y)
                 todo.append(Y)
+    root = root if root is not None else moving
     if root is None or any(P not in seen for P in points):
         return None
     return root
@@ -577,7 +588,8 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
     equations leave open are velocities of points or frames whose positions are no coordinates.
 
     1. Add coordinates: the position (x, y, z in N) of the point joined to every mass centre that
-       is declared at rest or moving by auxiliary speeds (the contact point), and the angle θ of
+       is declared at rest or moving by auxiliary speeds (the contact point) — else of one moving
+       by the speeds the kinematic differential equations leave open alone (``_root``) — and the angle θ of
        every body frame with no orientation that spins about an axis fixed in an oriented frame
        P (a wheel: ω_B = ω_P + θ̇ e, allowed when its inertia is symmetric about e, so that T and
        Kane's inertia torque are those of the rigid body).
@@ -636,13 +648,15 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
             w = _true_ang_vel(P, N, memo) + new(f"{B.name}_angle").diff(t) * e
         true_w[B], axes[B] = w, B if B in memo else spin[0]
     masscentres = [b.masscenter for b in bodies if sympy_of(getattr(b, "mass", 1)) != 0]
-    root = _root(masscentres, N, aux) if masscentres else None
+    open_speeds = frozenset(x for x in door.u if x not in aux and not any(sympy_of(k).has(x) for k in door.kdes))
+    root = _root(masscentres, N, aux, open_speeds, frozenset(door.u) - open_speeds) if masscentres else None
     true_v: dict = {}
     if masscentres:
         if root is None:
             raise UnsupportedSetupError(
                 f"the {door.kind} set-up has more speeds than coordinates, and no point joined to every mass centre "
-                "is declared at rest or moving by auxiliary speeds only: geonh cannot tell whose position to add "
+                "is declared at rest, moving by auxiliary speeds only or by the speeds the kinematic differential "
+                f"equations leave open ({[str(x) for x in open_speeds]}) only: geonh cannot tell whose position to add "
                 "as coordinates; add them (with speeds) yourself")
         xyz = [new(f"{root.name}_{c}") for c in "xyz"]
         base = xyz[0].diff(t) * N.x + xyz[1].diff(t) * N.y + xyz[2].diff(t) * N.z
@@ -654,18 +668,20 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
     q_all = list(door.q) + added
     S = ConfigurationSpace([x.func.__name__ for x in q_all], time=t if use_time else False)
     U = [sp.Dummy(x.func.__name__) for x in door.u]
-    to_plain = dict(zip(door.u, U)) | aux | exo
+    A = [sp.Dummy(x.func.__name__) for x in door.u_aux]
+    to_plain = dict(zip(door.u, U)) | dict(zip(door.u_aux, A)) | exo
 
     def plain(e):
         return S.from_dynamic(sp.expand(sympy_of(e).xreplace(to_plain)))
 
-    rows = [plain(k) for k in door.kdes]
+    rows_a = [plain(k) for k in door.kdes]          # the identities with the auxiliary speeds kept
     for B, w in true_w.items():
-        rows += [plain(c) for c in (B.ang_vel_in(N) - w).to_matrix(axes[B])]
+        rows_a += [plain(c) for c in (B.ang_vel_in(N) - w).to_matrix(axes[B])]
     for P, v in true_v.items():
         vs = P.vel(N)
         F = vs.args[0][1] if vs.args else N
-        rows += [plain(c) for c in (vs - v).to_matrix(F)]
+        rows_a += [plain(c) for c in (vs - v).to_matrix(F)]
+    rows = [r_.xreplace({a: sp.S.Zero for a in A}) for r_ in rows_a]
     Eu = sp.Matrix([[sp.diff(r_, x) for x in U] for r_ in rows])
     if any(e.has(*U) for e in Eu):
         raise NotLinearError("the kinematic differential equations or the set velocities are not linear in the speeds")
@@ -679,6 +695,12 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
     sol = _solve_full_rank(Eu.extract(pick, list(range(len(U)))), b0, "∂(identities)/∂u")
     sol_map = dict(zip(U, sol))
     rest = [sp.expand(rows[i].xreplace(sol_map)) for i in range(len(rows)) if i not in pick]
+    rest_a: list = []
+    if A:   # the same solve with the auxiliary speeds kept: what they are off the motion (``_auxiliary_speeds``)
+        b0a = sp.Matrix([-rows_a[i].xreplace({x: sp.S.Zero for x in U}) for i in pick])
+        sol_a = _solve_full_rank(Eu.extract(pick, list(range(len(U)))), b0a, "∂(identities)/∂u")
+        rest_a = [sp.expand(rows_a[i].xreplace(dict(zip(U, sol_a)))) for i in range(len(rows)) if i not in pick]
+        rest_a = [c for c in rest_a if c.has(*A)]
     R = _coefficient_rows(S, rest, "velocity identity")
     keep = [i for i in independent_rows(R)] if R.rows else []
     R = R.extract(keep, list(range(R.cols))) if keep else sp.zeros(0, S.n + 1)
@@ -697,6 +719,7 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
         R = _coefficient_rows(S, rest, "velocity identity")
         rest = [rest[i] for i in independent_rows(R)] if R.rows else []
         sol = sol.xreplace(zero)
+        rest_a = [sp.expand(c.xreplace(zero)) for c in rest_a]
         zero_dyn = {q_all[j].diff(t): 0 for j in drop} | {q_all[j]: 0 for j in drop}
         true_v = {P: v.xreplace(zero_dyn) for P, v in true_v.items()}
         true_w = {B: w.xreplace(zero_dyn) for B, w in true_w.items()}
@@ -705,15 +728,35 @@ def _extend(door: _Door, exo: dict, use_time: bool) -> _Extension:
     rep = {x: S.to_dynamic(v) for x, v in zip(door.u, sol)}
     cons = [S.to_dynamic(c) for c in rest]
     _check_same_motions(S2, door, exo, rep, cons)
-    return _Extension(q_all, rep, true_v | true_w, cons)
+    back = dict(zip(A, door.u_aux))
+    return _Extension(q_all, rep, true_v | true_w, cons, [S.to_dynamic(c).xreplace(back) for c in rest_a])
 
 
-def _extension(door: _Door, exo: dict, use_time: bool) -> _Extension | None:
+def _extension(door: _Door, exo: dict, use_time: bool, hidden: bool = False) -> _Extension | None:
     """``_extend`` for a Kane set-up with more speeds than coordinates (and one kinematic
-    differential equation per coordinate), else None."""
-    if door.lagrangian is not None or len(door.u) <= len(door.q) or len(door.kdes) != len(door.q):
+    differential equation per coordinate) — or, with ``hidden``, with as many speeds as
+    coordinates whose stated velocities are not those of positions in them (``_hidden_extension``)
+    — else None."""
+    if door.lagrangian is not None or len(door.kdes) != len(door.q):
         return None
-    return _extend(door, exo, use_time)
+    if len(door.u) > len(door.q) or (hidden and len(door.u) == len(door.q)):
+        return _extend(door, exo, use_time)
+    return None
+
+
+def _hidden_extension(door: _Door, exo: dict, use_time: bool, hidden: UnsupportedSetupError) -> _Extension:
+    """A Kane set-up with one speed per coordinate whose stated velocities hide a constraint
+    (``hidden``, the verdict of ``_check_kinematics``: sympy's test_kane::test_rolling_disc, its
+    contact point declared at rest while the mass centre moves) completed by ``_extend``: the
+    contact position added as coordinates, the rolling kept as velocity constraints — accepted only
+    when ``_check_same_motions`` confirms the same motions, else ``hidden`` is raised with the reason."""
+    if not door.u or len(door.u) != len(door.q) or len(door.kdes) != len(door.q):
+        raise hidden      # no speeds to solve for (a System without speeds): nothing to complete
+    try:
+        return _extend(door, exo, use_time)
+    except GeonhError as exc:
+        raise UnsupportedSetupError(f"{hidden} (completing the set-up with the contact position as coordinates "
+                                    f"did not help: {exc})") from None
 
 
 def _check_same_motions(S, door: _Door, exo: dict, rep: dict, cons: list) -> None:
@@ -736,7 +779,7 @@ def _check_same_motions(S, door: _Door, exo: dict, rep: dict, cons: list) -> Non
             f"motions ({S.n - rc} velocities free against {free_u} free speeds): its set velocities are not those "
             "of positions in these coordinates")
 
-def _auxiliary_speeds(S, door: _Door, rep: dict) -> dict:
+def _auxiliary_speeds(S, door: _Door, rep: dict, identities: Sequence = ()) -> dict:
     """{ua(t): its value in q, q̇} for the loads, or {} (auxiliary speeds zero).
 
     Kane's auxiliary speeds (Kane & Levinson 1985, §4.4; sympy's ``u_auxiliary``) measure the
@@ -754,14 +797,21 @@ def _auxiliary_speeds(S, door: _Door, rep: dict) -> dict:
     auxiliary speeds stay zero: a point's velocity must then be its material one plus the
     auxiliary speeds.  A load at a point (or on a frame) whose velocity is auxiliary speeds
     only is refused then: its force would vanish from every equation, the auxiliary ones
-    included."""
+    included — unless the velocity identities of a completed set-up (``identities``, ``_extend``:
+    sympy's test_kane::test_aux, the contact point's velocity u4 L.x + u5 (Y.z × L.x) and the mass
+    centre's from it) contain them: they then give the auxiliary speeds off the motion, as the
+    velocity constraints would."""
     if not door.u_aux:
         return {}
     aux = list(door.u_aux)
     keep = {k: v for k, v in rep.items() if k not in aux}
     A = [sp.Dummy(x.func.__name__) for x in aux]
-    cons = [sp.expand(sympy_of(c).xreplace(keep).xreplace(dict(zip(aux, A)))) for c in door.velocity]
-    B = sp.Matrix([[S.from_dynamic(sp.diff(c, a)) for a in A] for c in cons]) if cons else sp.zeros(0, len(A))
+    B = sp.zeros(0, len(A))
+    for given in (door.velocity, identities):
+        if B.rows and not all(is_zero(e) for e in B):
+            break
+        cons = [sp.expand(sympy_of(c).xreplace(keep).xreplace(dict(zip(aux, A)))) for c in given]
+        B = sp.Matrix([[S.from_dynamic(sp.diff(c, a)) for a in A] for c in cons]) if cons else sp.zeros(0, len(A))
     if B.rows == 0 or all(is_zero(e) for e in B):
         for loc, _ in (tuple(ld) for ld in door.loads):
             v = _scalars(loc.vel(door.frame) if hasattr(loc, "vel") else loc.ang_vel_in(door.frame), door.frame)
@@ -796,11 +846,18 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
       (:func:`~geonh.kernel.generic_point.generic_rank`); auxiliary speeds are zero;
     * more speeds than coordinates (sympy's Whipple bicycle: no wheel angles, the rear contact
       declared at rest): the missing coordinates are added — ``<point>_x``, ``<point>_y``
-      (``_z``) for the contact point joined to the mass centres, ``<frame>_angle`` for a wheel
+      (``_z``) for the contact point joined to the mass centres (or, when none is at rest, the
+      point moving by the speeds the kinematic differential equations leave open alone: sympy's
+      test_kane2 cart), ``<frame>_angle`` for a wheel
       spinning about an axis of an oriented frame — the speeds solved from the velocity
       identities of the mass centres and frames, the identities left over kept as velocity
       constraints (the rolling the set-up built into its velocities); refused, naming why, when
       that does not give the set-up's motions (``_extend``);
+    * as many speeds as coordinates, but velocities that are no time derivatives of positions in
+      them, nor differ from those by a combination of the velocity constraints (sympy's
+      test_kane::test_rolling_disc: the contact point declared at rest): completed the same way
+      (``_hidden_extension``) where that gives the set-up's motions, else refused naming the
+      mass centre or frame and why;
     * the kinetic energy Σ body.kinetic_energy (Kane's method) or the Lagrangian L = T − V split
       by degree in q̇ (Lagrange's method); every load (also a System's actuators) as generalized
       forces; functions of time that are neither coordinates nor speeds (specified inputs)
@@ -877,7 +934,15 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
                  for b in door.bodies if getattr(b, "masscenter", None) is not None}
         vel += [sp.expand(c) for c in ext.constraints]
     elif door.lagrangian is None:
-        fixed = _check_kinematics(S, door, rep, lambda: _constraint_rows(S, hol, vel))
+        try:
+            fixed = _check_kinematics(S, door, rep, lambda: _constraint_rows(S, hol, vel))
+        except UnsupportedSetupError as hidden:   # one speed per coordinate, a constraint hidden in the velocities
+            ext = _hidden_extension(door, exo, use_time, hidden)
+            S = ConfigurationSpace([x.func.__name__ for x in ext.q], time=t if use_time else False)
+            rep = dict(exo) | {x: 0 for x in door.u_aux} | ext.rep
+            vel = [sp.expand(sympy_of(c).xreplace(rep)) for c in door.velocity] + [sp.expand(c) for c in ext.constraints]
+            fixed = {b: (ext.true_vel.get(b.masscenter), ext.true_vel.get(getattr(b, "frame", None)))
+                     for b in door.bodies if getattr(b, "masscenter", None) is not None}
     if door.lagrangian is None:
         for b, (v, w) in fixed.items():
             energies[door.bodies.index(b)] = _true_energy(b, door.frame, v, w, rep)
@@ -886,7 +951,7 @@ def from_sympy(setup, *, frame=None, potential=0, time: bool | None = None, body
         T = sp.expand(sum(energies, sp.S.Zero).xreplace(rep))
         if body_potentials:
             V = V + sum((sympy_of(b.potential_energy).xreplace(exo) for b in pe), sp.S.Zero)
-    load_rep = rep | _auxiliary_speeds(S, door, rep)
+    load_rep = rep | _auxiliary_speeds(S, door, rep, ext.aux_rows if ext is not None else ())
     loads = [(_Location(loc, door.frame, load_rep, true_vel.get(loc)), vec.xreplace(rep))
              for loc, vec in (tuple(ld) for ld in door.loads)]
     if door.acceleration is not None:
@@ -934,7 +999,7 @@ def kane_frame(setup, system: MechanicalSystem) -> Frame:
         raise ParseError(f"kane_frame needs the MechanicalSystem made of the set-up, not {type(system).__name__}")
     S = system.space
     exo = _exogenous(door, list(door.kdes) + list(door.velocity) + list(door.holonomic))
-    ext = _extension(door, exo, S.t is not None)
+    ext = _extension(door, exo, S.t is not None, hidden=len(S.q) > len(door.q))
     q = ext.q if ext is not None else door.q
     if [x.func.__name__ for x in q] != [x.name for x in S.q]:
         raise UnsupportedSetupError(f"the set-up's coordinates {[str(x) for x in q]} are not those of the "

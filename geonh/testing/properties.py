@@ -34,7 +34,10 @@ relations along the motion (:func:`same_motion`, :func:`constraints_preserved`,
 consistent with the constraints (the system's ``sample_state``: rational coordinates,
 parameters and free velocities, the dependent velocities solved), exactly where the state
 makes every value rational, else at the working precision; a pass says the relation holds at
-those states, a generic-point verdict on the constraint set.
+those states, a generic-point verdict on the constraint set.  :func:`kinetic_projection`
+checks a floating-point projection at such states, to a relative tolerance;
+:func:`neimark_fufaev_declaration` decides identities generically and the dimension of the
+constraints a declared field satisfies by ranks at random points.
 """
 from __future__ import annotations
 
@@ -48,15 +51,18 @@ import sympy as sp
 from ..analysis.certificate import same_motion as _certificate
 from ..analysis.integrals import expression_in
 from ..equations.base import Equations
+from ..equations.declaration import FormDeclaration
+from ..equations.frame_forms import declare_neimark_fufaev
 from ..equations.registry import derive
 from ..errors import DimensionError, InconsistentStateError, ParseError, SpaceMismatchError
 from ..kernel.evaluation import precision, to_mp, value_at
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.generic_point import generic_symbols, is_zero
-from ..kernel.parsing import as_expr, sympy_of
-from ..kernel.sampling import sample_points
+from ..kernel.parsing import as_expr, as_float, sympy_of
+from ..kernel.sampling import random_values, sample_points
 from ..kernel.velocity_frames import VelocityFrame
+from ..numerics.constraints import ConstraintSet
 from ..transposition.relations import ConstrainedSetting, TranspositionalRelations
 
 __all__ = [
@@ -68,6 +74,8 @@ __all__ = [
     "constraints_preserved",
     "energy_balance",
     "first_integral",
+    "kinetic_projection",
+    "neimark_fufaev_declaration",
 ]
 
 #: failing terms shown in full in a message (the rest are counted)
@@ -779,3 +787,248 @@ def first_integral(equations: Equations, F, *, state=None, states: int = 3, seed
         failures.append(f"  F = {_show(expr)}:\n    expected dF/dt = 0\n    got dF/dt = {_number(rate)}, the terms:\n"
                         f"{parts}\n    at the state {_state_text(vals)}")
     _raise(f"the claimed first integral is not one along the {eqs.form} equations", failures, total, unit="states")
+
+
+# -- the projection onto the constraints ---------------------------------------------------------
+def _geonh_projection(eqs: Equations) -> Callable[[dict], list]:
+    """geonh's projection of velocities (``ConstraintSet.project`` of the compiled equations),
+    as a callable {t, q, q̇, parameters} -> the projected q̇."""
+    S = eqs.space
+    funcs: dict = {}
+
+    def project(state: dict) -> list:
+        params = {s: v for s, v in state.items() if s not in set(S.q) | set(S.qd) and s != S.t}
+        key = tuple(sorted((s.name, str(v)) for s, v in params.items()))
+        if key not in funcs:
+            funcs[key] = ConstraintSet(eqs.ode_function(params))
+        t = float(state[S.t]) if S.t is not None else 0.0
+        y = [float(state[q]) for q in S.q] + [float(state[v]) for v in S.qd]
+        return list(funcs[key].project(t, y)[S.n:])
+    return project
+
+
+def kinetic_projection(equations: Equations, *, project: Callable[[dict], Sequence] | None = None, state=None,
+                       states: int = 3, seed: int = 1, tol: float = 1e-9) -> None:
+    """The projection of velocities onto the constraints is orthogonal in the kinetic-energy
+    metric: for velocities q̇ off the constraints A(t, q) q̇ + b(t, q) = 0, q (and t) held
+    fixed, the projected velocities q̇' satisfy
+
+    * the constraints: A q̇' + b = 0;
+    * T-orthogonality of the correction: w·G (q̇ − q̇') = 0 for every admissible w (A w = 0),
+      G = ∂²T/∂q̇² the kinetic-energy metric,
+
+    the two conditions of the unique minimiser of ½ (q̇' − q̇)ᵀ G (q̇' − q̇) on the constraint
+    set (Gauss's principle of least constraint for an impulse; Neimark & Fufaev 1972 ch. I),
+    whose closed form q̇' = q̇ − G⁻¹Aᵀ (A G⁻¹ Aᵀ)⁻¹ (A q̇ + b) the message shows.  G is computed
+    here from T by differentiation, the basis of admissible w by a singular value
+    decomposition of A at the state (numpy), independently of geonh's projection.
+
+    ``equations``: Equations of a :class:`~geonh.systems.MechanicalSystem` whose state keeps
+    every velocity (u = q̇: Lagrange's form with multipliers), projected by geonh's
+    ``ConstraintSet.project`` of their compiled ODE function (what
+    ``geonh.simulate(project=True)`` uses); or ``project``: your own callable
+    {t, q, q̇, parameters} -> the projected q̇ (n numbers), for equations of any form.  The
+    velocities to project are consistent states (``state`` / ``states`` / ``seed`` as in
+    :func:`same_motion`) plus a random rational kick in every velocity.  Floating point:
+    each condition holds to ``tol`` relative to the size of its terms.
+    """
+    eqs = _equations(equations, "kinetic_projection")
+    system: Any = eqs.system
+    if not all(hasattr(system, a) for a in ("T", "constraints")) or not hasattr(system.constraints, "matrix"):
+        raise ParseError(f"kinetic_projection needs equations of a MechanicalSystem, not of {type(system).__name__}")
+    if project is not None and not callable(project):
+        raise ParseError(f"project must be a callable state -> velocities, not {type(project).__name__}")
+    tol = as_float(tol, "tol", minimum=0)
+    if not tol > 0:
+        raise DimensionError(f"tol must be a positive number, got {tol!r}")
+    S = eqs.space
+    n = S.n
+    if project is None:
+        if list(eqs.u) != list(S.qd):
+            raise ParseError(f"the {eqs.form} equations do not keep every velocity (u ≠ q̇): geonh projects nothing "
+                             "for them; pass project= or use Lagrange's equations")
+        project = _geonh_projection(eqs)
+    import numpy as np   # numerics' dependency (geonh.numerics imports it)
+
+    M = system.constraints.matrix()
+    r = M.rows
+    A = M[:, :n]
+    b = M[:, n] if S.t is not None and M.cols > n else sp.zeros(r, 1)
+    G = sp.Matrix(n, n, lambda i, j: sp.diff(system.T, S.qd[i], S.qd[j]))
+    rng = random.Random(seed + 7919)
+    failures, total = [], 0
+    for vals in _states(eqs, state, states, seed):
+        kicked = dict(vals)
+        kick = random_values(rng, (), either_sign=tuple(S.qd))    # off the constraints, either way
+        for v in S.qd:
+            kicked[v] = sympy_of(vals[v]) + kick[v]
+        point = {k: v for k, v in kicked.items() if k not in set(S.qd)}
+
+        def num(e):
+            return float(to_mp(value_at(e, point)))
+
+        An = np.array([[num(A[i, j]) for j in range(n)] for i in range(r)], dtype=float).reshape(r, n)
+        bn = np.array([num(b[i]) for i in range(r)], dtype=float)
+        Gn = np.array([[num(G[i, j]) for j in range(n)] for i in range(n)], dtype=float)
+        v_in = np.array([float(kicked[v]) for v in S.qd])
+        out = project(dict(kicked))
+        try:
+            v_out = np.array([float(x) for x in out], dtype=float)
+        except (TypeError, ValueError):
+            raise ParseError(f"the projection returned {out!r}, not {n} numbers") from None
+        if v_out.shape != (n,):
+            raise DimensionError(f"the projection returned {v_out.size} velocities, not {n}")
+        Gi = np.linalg.inv(Gn)
+        expected = v_in - Gi @ An.T @ np.linalg.solve(An @ Gi @ An.T, An @ v_in + bn) if r else v_in
+        scale = 1.0 + float(np.max(np.abs(v_in)))
+        residual = An @ v_out + bn
+        _, sv, vt = np.linalg.svd(An) if r else (None, np.zeros(0), np.eye(n))
+        null = vt[int(np.sum(sv > 1e-12 * (sv[0] if len(sv) else 1.0))):]
+        corr = v_in - v_out
+        orth = null @ Gn @ corr
+        gscale = scale * (1.0 + float(np.max(np.abs(Gn))))
+        total += 2
+        lines = []
+        if r and float(np.max(np.abs(residual))) > tol * scale * (1.0 + float(np.max(np.abs(An)))):
+            lines += [f"    the constraints A q̇' + b = 0: got {_floats(residual)}"]
+        if len(orth) and float(np.max(np.abs(orth))) > tol * gscale:
+            lines += [f"    the correction is not T-orthogonal to the admissible velocities: w·G(q̇ − q̇') = "
+                      f"{_floats(orth)} for the basis w (rows) = {_floats(null)} of A w = 0"]
+        if lines:
+            failures.append("\n".join([f"  at the state {_state_text(vals)}, kicked to q̇ = {_floats(v_in)}:",
+                                       *lines,
+                                       f"    expected q̇' = q̇ − G⁻¹Aᵀ(AG⁻¹Aᵀ)⁻¹(Aq̇ + b) = {_floats(expected)}",
+                                       f"    got q̇' = {_floats(v_out)}",
+                                       f"    difference: {_floats(v_out - expected)}",
+                                       f"    G = {_floats(Gn)}, A = {_floats(An)}, b = {_floats(bn)}"]))
+    _raise(f"the projection onto the constraints of the {eqs.form} equations is not the kinetic-metric one",
+           failures, total, unit="checks at the states")
+
+
+def _floats(a) -> str:
+    import numpy as np
+    return np.array2string(np.asarray(a, dtype=float), precision=10, separator=", ")
+
+
+# -- Neimark–Fufaev's intermediate forms ---------------------------------------------------------
+def _numeric_rank(M: sp.Matrix, symbols: Sequence[sp.Symbol]) -> int:
+    """The rank of a symbolic matrix: the largest over a few random points of ``symbols``, each
+    point's rank exact (sympy, rational entries) or by the singular values at the working
+    precision above 10^-(precision/3) of the largest — independent of geonh's rank decisions."""
+    if M.rows == 0 or M.cols == 0:
+        return 0
+    best = 0
+    for pt in sample_points(sorted(set(symbols), key=sp.default_sort_key), 3):
+        vals = [value_at(e, pt, strict=False) for e in M]
+        if any(v is None for v in vals):
+            continue
+        if all(_rational(v) for v in vals):
+            rk = sp.Matrix(M.rows, M.cols, vals).rank()
+        else:
+            with mpmath.workdps(precision()):
+                mat = mpmath.matrix([[to_mp(vals[i * M.cols + j]) for j in range(M.cols)] for i in range(M.rows)])
+                sv = mpmath.svd_c(mat, compute_uv=False) if any(isinstance(x, mpmath.mpc) for x in mat) \
+                    else mpmath.svd_r(mat, compute_uv=False)
+                s = [abs(sv[i]) for i in range(len(sv))]
+                top = max(s) if s else mpmath.mpf(0)
+                rk = sum(1 for x in s if top and x > top * mpmath.mpf(10) ** (-(precision() // 3)))
+        best = max(best, rk)
+    return best
+
+
+def neimark_fufaev_declaration(system, k: int, *, declaration: Callable[[Any, int], FormDeclaration] | None = None,
+                               dependent: Sequence | None = None, quasi=None) -> None:
+    """The declared d and δ fields of Neimark–Fufaev's intermediate form for this ``k`` are
+    those of the k-family (Neimark & Fufaev 1960 § 1, eq. (1.1); docs/transposition.md):
+
+    * the d field V satisfies identically, off the motion, exactly n − m − k independent
+      constraints (the σ's); the remaining k (the ρ's) only on the motion — i.e. the
+      linear forms θ^κ(V) in V's constant symbols (dq's, dt) span a space of dimension k; the
+      same for every δ field W (δ symbols, δt = 0);
+    * d and δ commute, [V, W]^q = V(W^q) − W(V^q) ≡ 0, on at least m + k coordinates (the m
+      free ones and the k ρ's), the bracket by its component formula;
+    * on the motion (``on_motion``) V is an admissible velocity, θ^κ(V) = 0 with ṫ = 1, V is
+      the declared kinematics, and every W is an admissible displacement, θ^κ(W) = 0.
+
+    The motion of such a form is the same for every k (:func:`same_motion` cannot tell k from
+    n − m − k); these conditions on the declared fields can.  θ^κ are the system's constraint
+    forms (``system.constraints``); ranks are decided at random points, exactly or at the
+    working precision, independently of geonh's rank decisions.
+
+    ``declaration``: your own callable (system, k) -> :class:`~geonh.equations.declaration.FormDeclaration`,
+    default :func:`geonh.equations.frame_forms.declare_neimark_fufaev` (with ``dependent``, ``quasi``).
+    """
+    if not (hasattr(system, "constraints") and hasattr(system.constraints, "matrix") and hasattr(system, "T")):
+        raise ParseError(f"neimark_fufaev_declaration takes a MechanicalSystem, not {type(system).__name__}")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise DimensionError(f"k must be an integer, got {k!r}")
+    if declaration is None:
+        decl = declare_neimark_fufaev(system, k, dependent, quasi)
+    elif callable(declaration):
+        decl = declaration(system, k)
+    else:
+        raise ParseError(f"declaration must be a callable (system, k) -> FormDeclaration, not {type(declaration).__name__}")
+    if not isinstance(decl, FormDeclaration):
+        raise ParseError(f"the declaration is a {type(decl).__name__}, not a FormDeclaration")
+    S = system.space
+    Mx = system.constraints.matrix()
+    r, n = Mx.rows, S.n
+    m = n - r
+    if not 0 <= k <= r:
+        raise DimensionError(f"k must lie in 0 … n − m = {r}, got {k}")
+    coords = list(S.coords)
+    known = set(S.state_symbols) | set(S.qd) | set(sympy_of(system.T).free_symbols) | set(Mx.free_symbols)
+
+    def theta(F: VectorField) -> list[sp.Expr]:
+        return [sp.expand(sum((Mx[kap, i] * F.components[i] for i in range(Mx.cols) if Mx[kap, i] != 0), sp.S.Zero))
+                for kap in range(r)]
+
+    def constants(F: VectorField) -> list[sp.Symbol]:
+        return sorted(set().union(*(sympy_of(c).free_symbols for c in F.components)) - known,
+                      key=sp.default_sort_key)
+
+    failures, total = [], 0
+    for name, F in [("V (d)", decl.V)] + [(f"W_{l + 1} (δ)", W) for l, W in enumerate(decl.W)]:
+        total += 1
+        cs = constants(F)
+        th = theta(F)
+        E = sp.Matrix(r, len(cs), lambda a, j: sp.diff(th[a], cs[j])) if cs else sp.zeros(r, 0)
+        rk = _numeric_rank(E, list(S.state_symbols) + sorted(known - set(S.state_symbols), key=sp.default_sort_key))
+        if rk != k:
+            failures.append(f"  {name}: the constraint forms θ^κ({name[0]}) off the motion:\n"
+                            f"    expected: they span a space of dimension k = {k} (n − m − k = {r - k} constraints "
+                            f"satisfied identically, k only on the motion)\n"
+                            f"    got dimension {rk}: the fields of k = {rk}\n"
+                            + "\n".join(f"      θ^{a}({name[0]}) = {_show(e)}" for a, e in enumerate(th)))
+    V = decl.V
+    for l, W in enumerate(decl.W):
+        total += 1
+        br = _bracket(V, W)
+        zero = [q for q, e in zip(coords, br) if q != S.t and is_zero(sp.expand(e))]
+        if len(zero) < m + k:
+            nonzero = [f"      [V, W]^{q} = {_show(e)}" for q, e in zip(coords, br) if q not in zero and q != S.t]
+            failures.append(f"  d and δ of equation {l + 1}:\n    expected: commuting on at least m + k = {m + k} "
+                            f"coordinates\n    got: on {len(zero)} ({', '.join(map(str, zero)) or 'none'})\n"
+                            + "\n".join(nonzero))
+        on = decl.on_motion[l] if l < len(decl.on_motion) else {}
+        dt = {c: 1 for c in constants(V) if S.t is not None and sympy_of(V.components[S.index(S.t)]) == c}
+        Von = V.applyfunc(lambda e: sympy_of(e).xreplace(dict(on)).xreplace(dt))
+        Won = W.applyfunc(lambda e: sympy_of(e).xreplace(dict(on)))
+        for a, e in enumerate(theta(Von)):
+            total += 1
+            f = _compare(f"θ^{a}(V) on the motion (equation {l + 1})", sp.S.Zero, e, got_as="got")
+            if f:
+                failures.append(f)
+        for i, q in enumerate(S.q):
+            total += 1
+            f = _compare(f"V^{q} on the motion (equation {l + 1})", decl.kinematics[i], Von.components[S.index(q)],
+                         expected_as="expected the declared kinematics", got_as="got V")
+            if f:
+                failures.append(f)
+        for a, e in enumerate(theta(Won)):
+            total += 1
+            f = _compare(f"θ^{a}(W_{l + 1}) on the motion", sp.S.Zero, e, got_as="got")
+            if f:
+                failures.append(f)
+    _raise(f"the declaration {decl.form!r} is not Neimark–Fufaev's form for k = {k}", failures, total,
+           unit="checks")

@@ -22,7 +22,7 @@ import sympy as sp
 
 import geonh
 from geonh.analysis.steady import eigenvalue_diagram, stability_boundary, steady_motions
-from geonh.errors import InconsistentStateError
+from geonh.errors import InconsistentStateError, ParseError
 from geonh.models.mechanical import chaplygin_sleigh, tilted_rolling_disk, vertical_rolling_disk
 
 M, R, G, ID, IA = sp.symbols("m r g I_d I_a", positive=True)
@@ -190,3 +190,19 @@ def test_vertical_disk_circle_in_lagrange_form():
     with pytest.raises(InconsistentStateError, match="not constant"):
         lag.linearize({"x": 0, "y": 0, "theta": 0, "phi": 0, "theta_dot": 1, "phi_dot": 2, "m": 1, "I": 1, "J": 1,
                        "R": 1}, exact=True, ignorable="auto")
+
+
+@pytest.mark.slow
+def test_values_may_be_formulas_in_other_values_and_strings(disk):
+    """``values`` may hold formulas (strings parsed over the equations' symbols, never evaluated)
+    in other given values: {"I_d": "m*r**2/4", "I_a": "m*r**2/2", "r": 1} is the thin disk of
+    radius 1 (before: a TypeError in the family count, and a SpaceMismatchError for the string);
+    values that refer to each other in a circle are refused."""
+    fam = _upright(disk["boltzmann-hamel"], disk["gens"])
+    b = stability_boundary(fam, {"I_d": "m*r**2/4", "I_a": "m*r**2/2", "r": 1})
+    xi1 = sp.Symbol("xi1", real=True)
+    assert len(b.conditions) == 1
+    cond = sp.sympify(b.conditions[0])
+    assert sp.simplify(cond / (3 * xi1**2 - G)).is_positive      # Ω² > g/(3R) with R = 1, Ω = ξ₁
+    with pytest.raises(ParseError, match="circle"):
+        fam.values({"I_d": "I_a", "I_a": "I_d"})

@@ -76,12 +76,41 @@ def test_one_trailer_chained_form_by_substitution():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("N", [2])
+@pytest.mark.parametrize("N", [2, 3])
 def test_n_trailer_chained_form_by_substitution(N):
+    # Sørdalen 1993: from the last trailer's position, z1 = x_N, z_n = y_N, z_{n−1} = tan θ_N,
+    # z_{n−2} = tan(θ_{N−1} − θ_N) / (d_N cos³ θ_N); every residual of the substitution zero
     m, f = inputs(f"{N}-trailer")
     form = chained_form(f, *last_trailer(m, N))
-    assert form.is_verified()
-    assert is_zero(form.z[-2] - sp.tan(m.space.q[-1]))
+    assert form.is_verified() and form.failures() == []
+    th = m.space.q[2:]
+    dN = sp.Symbol(f"d{N}", positive=True)
+    assert is_zero(form.z[-2] - sp.tan(th[-1]))
+    assert is_zero(form.z[-3] - sp.tan(th[-2] - th[-1]) / (dN * sp.cos(th[-1]) ** 3))
+    assert not is_zero(form.z[-3] - sp.tan(th[-2] - th[-1]) / (dN * sp.cos(th[-1]) ** 2))
+
+
+@pytest.mark.slow
+def test_three_trailer_wrong_flat_output_is_refused():
+    # the substitution check on the 3-trailer's graph can fail: the second trailer's position
+    # is not a flat output of the 3-trailer
+    m, f = inputs("3-trailer")
+    x, y, *th = m.space.q
+    d1, d2 = sp.symbols("d1 d2", positive=True)
+    with pytest.raises(NoChainedFormError, match="not chained"):
+        chained_form(f, x - d1 * sp.cos(th[1]) - d2 * sp.cos(th[2]), y - d1 * sp.sin(th[1]) - d2 * sp.sin(th[2]))
+
+
+@pytest.mark.slow
+def test_both_backends_build_the_same_trailer_form():
+    from geonh.kernel.backend import using_backend
+    m, f = inputs("1-trailer")
+    fast = chained_form(f, *last_trailer(m, 1))
+    with using_backend("sympy"):
+        ref = chained_form(f, *last_trailer(m, 1))
+    assert fast.natives is not None and ref.natives is None
+    assert all(is_zero(a - b) for a, b in zip(fast.z[2:], ref.z[2:]))
+    assert ref.is_verified()
 
 
 @pytest.mark.slow

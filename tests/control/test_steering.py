@@ -55,6 +55,30 @@ def test_sinusoidal_plan_reaches_the_target_on_the_simulated_equations(name, q0,
     assert set(result.seconds) == {"compile", "plan", "simulate"}
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("N, qf", [
+    (2, [1.0, 0.3, 0.2, 0.1, -0.1]),
+    (3, [1.0, 0.3, 0.2, 0.1, -0.1, 0.05]),
+])
+def test_trailers_reach_the_target_on_the_simulated_equations(N, qf):
+    # Murray & Sastry 1993 sinusoids in Sørdalen's chained coordinates, with balanced
+    # amplitudes; the check integrates the trailer's own fields with u = β(q)⁻¹ v(t)
+    form = trailer_form(N)
+    result = steer_chained(form, [0.0] * (N + 3), qf, {f"d{i}": 1.0 for i in range(1, N + 1)}, a=None)
+    assert result.error < 1e-8, result
+    assert len(result.plan) == N + 2
+
+
+def test_balanced_amplitudes_keep_the_inputs_small():
+    z0, zf = np.zeros(5), np.array([1.0, 0.0, 0.0, 0.0, 0.1])
+    fixed = sinusoidal_plan(z0, zf)
+    balanced = sinusoidal_plan(z0, zf, a=None)
+    assert max(abs(s.b) for s in fixed) > 1000             # b ≈ 3 Δ ω⁴ / I_3 at a = 1
+    assert max(max(abs(s.a), abs(s.b)) for s in balanced) < 10
+    assert all(abs(s.a) == pytest.approx(abs(s.b)) for s in balanced[1:] if s.a)
+    assert np.max(np.abs(simulate_chained(balanced, z0) - zf)) < 1e-9
+
+
 def test_steer_along_fields_closes_a_loop_only_where_fields_commute():
     m = models.get("unicycle")
     X1, X2 = m.frame.fields[:2]

@@ -62,3 +62,25 @@ def test_maggi_and_lagrange_give_the_same_reaction():
     X2 = list(mg.frame.C[:, 1])
     assert sp.simplify(Lam - sum(Ri * Xi for Ri, Xi in zip(R, X2))) == 0
     assert Lam == f / 2
+
+
+def test_lagrange_acceleration_constraints_carry_the_rate_of_A():
+    """Lagrange's constraint rows at the acceleration level are d/dt(A q̇ + b) = A q̈ + Ȧ q̇ + ḃ
+    (the term Ȧ q̇ is what keeps a knife edge on its constraint).  Knife edge, point mass m at
+    (x, y) with heading θ and inertia J, constraint −sin θ ẋ + cos θ ẏ = 0, no forces: the rows
+    give −sin θ ẍ + cos θ ÿ − θ̇ (cos θ ẋ + sin θ ẏ) = 0, and the multiplier is the centripetal
+    λ = m θ̇ (cos θ ẋ + sin θ ẏ) (closed form: m ẍ = −λ sin θ, m ÿ = λ cos θ).
+    Mutation guard: ``lagrange-constraints-no-Adot``."""
+    K = ConfigurationSpace("x y theta")
+    kx, ky, th = K.q
+    kxd, kyd, thd = K.qd
+    J = sp.Symbol("J", positive=True)
+    knife = MechanicalSystem(K, m * (kxd ** 2 + kyd ** 2) / 2 + J * thd ** 2 / 2,
+                             constraints=[-sp.sin(th) * kxd + sp.cos(th) * kyd])
+    eq = lagrange(knife)
+    sol = _solved(eq)
+    along = sp.cos(th) * kxd + sp.sin(th) * kyd
+    row = -sp.sin(th) * sol[eq.unknowns[0]] + sp.cos(th) * sol[eq.unknowns[1]] - thd * along
+    on_motion = {kyd: kxd * sp.tan(th)}
+    assert sp.simplify(row.xreplace(on_motion)) == 0
+    assert sp.simplify((sol[eq.multipliers[0]] - m * thd * along).xreplace(on_motion)) == 0

@@ -9,6 +9,7 @@ then property tests over random dependent and independent frames, distributions,
 codistributions, constraints and kinetic energies whose structure hides behind
 trigonometric identities and unexpanded products and quotients."""
 import asyncio
+import random
 import re
 import threading
 
@@ -234,16 +235,31 @@ def test_rolling_disc_kdes_jacobian_is_solved_not_refused():
             assert all(is_zero(e) for e in be.lu_solve(A, b, what="∂kdes/∂u") - sol)
 
 
-def test_rolling_disc_gets_past_its_speeds_and_is_refused_by_name():
-    """The speeds (∂kdes/∂u, full rank) come in; what stops sympy's docs disc is its contact
-    point declared at rest without coordinates (a constraint built into the velocities that a
-    T(q, q̇) cannot carry: accepting it would be a wrong motion), and the refusal says so."""
-    from geonh.errors import UnsupportedSetupError
-    from geonh.models.interop import from_kanes_method
+@pytest.mark.slow
+def test_rolling_disc_gets_past_its_speeds_and_comes_in_with_its_contact_position():
+    """The speeds (∂kdes/∂u, full rank) come in; the contact point declared at rest without
+    coordinates (a constraint built into the velocities, which a T(q, q̇) in q1, q2, q3 alone
+    cannot carry) was refused by name; now its position C_x, C_y is added, the rolling kept as two
+    velocity constraints, and Kane's form in u1, u2, u3 gives sympy's u̇ at random states (1e-12)."""
+    from geonh import kane
+    from geonh.models.interop import from_kanes_method, kane_frame
     km, N, q, u = _rolling_disc()
-    with pytest.raises(UnsupportedSetupError, match=r"Dmc.*not the time derivative") as exc:
-        from_kanes_method(km)
-    assert "rank" not in str(exc.value)
+    ms = from_kanes_method(km)
+    assert [s.name for s in ms.space.q] == ["q1", "q2", "q3", "C_x", "C_y"] and ms.n_constraints == 2
+    eqs = kane(ms, kane_frame(km, ms))
+    km.kanes_equations()
+    kd = km.kindiffdict()
+    Ms, Fs = km.mass_matrix.xreplace(kd), km.forcing.xreplace(kd)
+    params = {s for s in Ms.free_symbols | Fs.free_symbols if isinstance(s, sp.Symbol) and s.name in ("r", "m", "g")}
+    rng = random.Random(11)
+    for _ in range(3):
+        st = {x: sp.Rational(rng.randint(-9, 9), 7) for x in q + u}
+        st |= {s: sp.Rational(rng.randint(2, 12), 4) for s in params}
+        want = Ms.xreplace(st).evalf(30).LUsolve(Fs.xreplace(st).evalf(30))
+        by = {x.func.__name__ if x in q + u else x.name: v for x, v in st.items()}
+        sub = {s: by.get(s.name, 0) for s in eqs.mass_matrix.free_symbols | eqs.forcing.free_symbols}
+        got = eqs.mass_matrix.xreplace(sub).evalf(30).LUsolve(eqs.forcing.xreplace(sub).evalf(30))
+        assert max(abs(a - b) for a, b in zip(got, want)) <= 1e-12 * max(1, max(abs(b) for b in want))
 
 
 def test_functions_of_time_singular_refusal_agrees_with_generic_rank():

@@ -64,3 +64,12 @@ def test_inconsistent_conditions_are_refused():
     J, J0 = sp.symbols("J J0", positive=True)
     with pytest.raises(InconsistentStateError, match="hold at none"):
         sample_points([J], 2, conditions=(J > J0, J < J0))
+
+
+def test_many_sign_conditions_are_met_outright():
+    """Eight conditions p > 0 on plain symbols (sympy's tests' way of declaring parameters) hold at
+    one random-sign draw in 2⁸: the sampler gives those signs outright instead of reporting the
+    conditions inconsistent (an InconsistentStateError on a cart of sympy's test_kane2)."""
+    syms = sp.symbols("IA J K R a b mA mB")
+    pts = sample_points(syms, 11, conditions=[s > 0 for s in syms] + [sp.Symbol("c") < 0])
+    assert len(pts) == 11 and all((v > 0) == (s.name != "c") for p in pts for s, v in p.items())

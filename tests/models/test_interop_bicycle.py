@@ -14,7 +14,8 @@ import symengine as se
 
 import geonh as g
 from geonh.errors import UnsupportedSetupError
-from geonh.models.interop import from_kanes_method, kane_frame
+from geonh.models.interop import from_kanes_method, kane_frame, to_sympy
+from test_interop_sympy_problems import _numeric
 
 t = me.dynamicsymbols._t
 
@@ -165,14 +166,16 @@ def test_aux_dep_disc_comes_in_with_sympys_accelerations_and_contact_force():
     point's position P_x, P_y is added (its height, pinned by the identities, is dropped), the
     centre's velocity components u3, u4 solved from its velocity identity; Kane's form in the
     user's speeds u0, u1, u2 (constraint fields named ua0…ua2) gives sympy's u̇ and, from
-    auxiliary_eqs, sympy's contact force Fx, Fy, Fz (its auxiliary equations solved), to 1e-12."""
+    auxiliary_eqs solved as sympy's are, sympy's contact force Fx, Fy, Fz, to 1e-12."""
     km, (r, m, grav, I, J), Fs, f_v = disc_aux_dep()
     ms = from_kanes_method(km, conditions=[r > 0, m > 0, I > 0, J > 0])
     assert [s.name for s in ms.space.q] == ["q0", "q1", "q2", "q3", "P_x", "P_y"]
     frame = kane_frame(km, ms)
     assert frame.names == ("u0", "u1", "u2", "ua0", "ua1", "ua2")
     eqs = g.kane(ms, frame)
-    assert eqs.auxiliary_eqs.shape == (3, 1) and not any(F in eqs.auxiliary_eqs.free_symbols for F in Fs)
+    # the load at P, whose velocity is the auxiliary speeds alone, enters the auxiliary equations
+    # as in sympy's (its partial velocities along ua0…ua2): they are solved for Fx, Fy, Fz
+    assert eqs.auxiliary_eqs.shape == (3, 1) and all(F in eqs.auxiliary_eqs.free_symbols for F in Fs)
     sym = _sympy_side(km, (r, m, grav, I, J), Fs)
     names, at = _geonh_side(eqs)
     rng = np.random.default_rng(7)
@@ -191,7 +194,7 @@ def test_aux_dep_disc_comes_in_with_sympys_accelerations_and_contact_force():
         udg = np.linalg.solve(at(0, vals).reshape(3, 3), at(1, vals).ravel())
         worst["ud"] = max(worst["ud"], _rel(udg, ud[:3]))
         vals |= {f"u{i}_dot": udg[i] for i in range(3)}
-        F_geonh = -at(2, vals).ravel()     # minus the constraint force along the fields ua0…ua2
+        F_geonh = _affine_solve(lambda F: at(2, vals | {str(x): v for x, v in zip(Fs, F)}), 3)
         worst["F"] = max(worst["F"], _rel(F_geonh, F_sympy))
     print("AGREE aux_dep", worst)
     assert worst["ud"] < 1e-12 and worst["F"] < 1e-12, worst
@@ -272,7 +275,8 @@ def test_whipple_bicycle_accelerations_agree_with_sympys(bicycle):
     from the configuration constraint, the dependent speeds from sympy's velocity constraints),
     with the benchmark parameters: geonh's q̈ (Lagrange's form with multipliers, the rear contact
     speeds from geonh's constraints) equal sympy's u̇ (M u̇ = F of its KanesMethod) — q̈ of
-    q1, q2, q5, q4 are u̇1, u̇2, u̇5, u̇4 and the wheel angles' are u̇3, u̇6 — to 1e-12 relative."""
+    q1, q2, q5, q4 are u̇1, u̇2, u̇5, u̇4 and the wheel angles' are u̇3, u̇6 — to 1e-12 relative;
+    so does M x = F of the equations taken out again by :func:`to_sympy`."""
     km, P, ms, eqs = bicycle
     pv = _benchmark_values(P)
     q, u = list(km.q), list(km.u)          # q1 q2 q5 q4, u2 u3 u5 u1 u4 u6
@@ -289,8 +293,10 @@ def test_whipple_bicycle_accelerations_agree_with_sympys(bicycle):
     C = ms.constraints.matrix()
     byname = {s.name: s for s in C.free_symbols}
     fC = sp.lambdify([S.q], C.xreplace({byname[k.name]: v for k, v in pv.items() if k.name in byname}))
+    exported = to_sympy(eqs)               # and out again, through sympy's vocabulary
+    out_n, out_M, out_F = exported.mass_matrix.rows, _numeric(exported.mass_matrix), _numeric(exported.forcing)
     rng = np.random.default_rng(11)
-    worst = 0.0
+    worst = worst_out = 0.0
     for _ in range(4):
         qv = np.r_[rng.uniform(-.5, .5, 3), 0.0]
         qv[3] = _newton(lambda a: hol(*qv[:3], a, *[0] * 6), 0.0)
@@ -308,8 +314,10 @@ def test_whipple_bicycle_accelerations_agree_with_sympys(bicycle):
         acc = np.array(eqs.accelerations(vals), float)
         want = np.array([ud[3], ud[0], ud[2], ud[4], ud[1], ud[5]])
         worst = max(worst, _rel(acc[:6], want))
-    print("AGREE bicycle accelerations", worst)
-    assert worst < 1e-12
+        x = np.linalg.solve(out_M(vals).reshape(out_n, out_n), out_F(vals))   # out: to_sympy's M x = F
+        worst_out = max(worst_out, _rel(x[:6], want))
+    print("AGREE bicycle accelerations", worst, "out", worst_out)
+    assert worst < 1e-12 and worst_out < 1e-12
 
 
 @pytest.mark.slow

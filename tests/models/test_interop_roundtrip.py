@@ -60,8 +60,9 @@ def _sympy_qdd(setup):
     return at
 
 
-def _agree(setup, ms: g.MechanicalSystem, states, forms=("lagrange",)):
-    """geonh's accelerations (keyed by names) equal sympy's at every state."""
+def _agree(setup, ms: g.MechanicalSystem, states, forms=("lagrange",), complete=None):
+    """geonh's accelerations (keyed by names) equal sympy's at every state; ``complete(vals)`` adds
+    the values of coordinates geonh added (with their rates on the constraints)."""
     q = list(setup.q)
     sympy_at = _sympy_qdd(setup)
     for state in states:
@@ -70,6 +71,7 @@ def _agree(setup, ms: g.MechanicalSystem, states, forms=("lagrange",)):
         vals |= {f"{x.func.__name__}_dot": v for x, v in zip(q, qd)}
         vals |= {k.name if isinstance(k, sp.Symbol) else k.func.__name__: v for k, v in state.items()
                  if isinstance(k, sp.Symbol) or (k.args == (t,) and k.func.__name__ in _INPUTS)}
+        vals |= complete(vals) if complete is not None else {}
         for form in forms:
             eqs = g.lagrange(ms) if form == "lagrange" else g.derive(form, ms)
             names = {s.name for s in eqs.value_symbols}
@@ -115,17 +117,77 @@ def rolling_disc():
     return KM, (r, mm, gg)
 
 
-def test_sympy_rolling_disc_docs_example_is_refused_clearly():
+@pytest.mark.slow
+def test_sympy_rolling_disc_docs_example_comes_in_with_its_contact_position():
     """The docs' disc (body-rate speeds u1, u2, u3; ∂kdes/∂u = I) was refused on main with the
-    self-contradicting 'SingularMapError … rank 3 < 3'.  Its speeds now come in (the rank is
-    decided at the generic point), and what cannot come in is named: the contact point C is
-    declared at rest and its position is no coordinate, so the mass centre's velocity (from
-    C and the disc's rotation) is no time derivative of a position in q1, q2, q3 — a rolling
-    constraint built into the velocities, which Kane's partial velocities use and a kinetic
-    energy T(q, q̇) cannot carry."""
+    self-contradicting 'SingularMapError … rank 3 < 3', then, named, as a constraint built into
+    the velocities (the contact point C declared at rest, its position no coordinate, so the mass
+    centre's velocity is no time derivative of a position in q1, q2, q3).  Now the set-up is
+    completed: C's position C_x, C_y is added, the rolling becomes two velocity constraints, and
+    the accelerations of q1, q2, q3 are sympy's (50 digits) at random states — those of the disc
+    written with its contact point by hand (:func:`rolling_disc_with_contact`)."""
     KM, (r, mm, gg) = rolling_disc()
-    with pytest.raises(UnsupportedSetupError, match=r"Dmc .* not the time derivative of a position"):
+    ms = from_kanes_method(KM, conditions=[mm > 0, r > 0])
+    assert [s.name for s in ms.space.q] == ["q1", "q2", "q3", "C_x", "C_y"] and ms.n_constraints == 2
+    A, _ = ms.constraint_matrix
+    S = ms.space
+    by = {s.name: s for s in A.free_symbols}
+
+    def contact_rates(vals):
+        """C_x_dot, C_y_dot on the rolling constraints A q̇ = 0 (A free of C_x, C_y and the rates)."""
+        Av = A.xreplace({s: vals[n] for n, s in by.items() if n in vals})
+        known = sp.Matrix([vals[f"{x.name}_dot"] for x in S.q[:3]])
+        sol = Av[:, 3:].LUsolve(-Av[:, :3] * known)
+        return {"C_x": 0, "C_y": 0, "C_x_dot": sol[0], "C_y_dot": sol[1]}
+
+    rng = random.Random(3)
+    states = [{x: _r(rng) for x in KM.q} | {x: _r(rng) for x in KM.u}
+              | {r: sp.Rational(rng.randint(2, 9), 5), mm: sp.Rational(rng.randint(2, 9), 3), gg: 10}
+              for _ in range(3)]
+    _agree(KM, ms, states, complete=contact_rates)
+
+
+def test_rolling_disc_with_inconsistent_kinematics_is_refused_clearly():
+    """The docs' disc with kinematic differential equations u_i = q̇_i that contradict its stated
+    angular velocity (u1 L.x + u2 L.y + u3 L.z): no coordinates make its velocities true ones
+    (completed with the contact position, its speeds would leave no velocity free), so it is
+    refused, naming the mass centre and why the completion failed."""
+    q1, q2, q3, u1, u2, u3 = me.dynamicsymbols("q1 q2 q3 u1 u2 u3")
+    r, mm, gg = sp.symbols("r m g")
+    N = me.ReferenceFrame("N")
+    Y = N.orientnew("Y", "Axis", [q1, N.z])
+    L = Y.orientnew("L", "Axis", [q2, Y.x])
+    R = L.orientnew("R", "Axis", [q3, L.y])
+    R.set_ang_vel(N, u1 * L.x + u2 * L.y + u3 * L.z)
+    C = me.Point("C")
+    C.set_vel(N, 0)
+    Dmc = C.locatenew("Dmc", r * L.z)
+    Dmc.v2pt_theory(C, N, R)
+    body = me.RigidBody("BodyD", Dmc, R, mm, (me.inertia(L, mm / 4 * r**2, mm / 2 * r**2, mm / 4 * r**2), Dmc))
+    KM = me.KanesMethod(N, q_ind=[q1, q2, q3], u_ind=[u1, u2, u3], kd_eqs=[q1.diff() - u1, q2.diff() - u2,
+                                                                          q3.diff() - u3])
+    KM.kanes_equations([body], [(Dmc, -mm * gg * Y.z)])
+    with pytest.raises(UnsupportedSetupError, match=r"Dmc .* not the time derivative of a position.*did not help"
+                                                    r".*do not describe the same motions"):
         from_kanes_method(KM, conditions=[mm > 0, r > 0])
+
+
+def test_system_without_speeds_whose_velocity_hides_a_constraint_is_refused_clearly():
+    """A System with coordinates and no speeds whose particle's velocity (q̇1 N.x + q1 q̇2 N.y) is
+    not that of its position (q1 N.x + q2 N.y): there are no speeds to complete the set-up with,
+    so the refusal names the point and why, as before the completion existed."""
+    q1, q2 = me.dynamicsymbols("q1 q2")
+    N = me.ReferenceFrame("N")
+    O = me.Point("O")
+    O.set_vel(N, 0)
+    P = O.locatenew("P", q1 * N.x + q2 * N.y)
+    P.set_vel(N, q1.diff() * N.x + q1 * q2.diff() * N.y)
+    s = me.System(N, O)
+    s.q_ind = [q1, q2]
+    s.add_bodies(me.Particle("pa", P, m))
+    with pytest.raises(UnsupportedSetupError, match=r"velocity of P .* not the time derivative of a position") as exc:
+        from_sympy(s)
+    assert "did not help" not in str(exc.value)
 
 
 def rolling_disc_with_contact():

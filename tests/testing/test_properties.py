@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import geonh
 from geonh import models
 from geonh.equations.base import Equations
+from geonh.equations.declaration import solve
 from geonh.errors import DimensionError, InconsistentStateError, ParseError, SpaceMismatchError
 from geonh.kernel.fields import VectorField
 from geonh.systems.mechanical import MechanicalSystem
@@ -293,3 +294,97 @@ def test_first_integral(sleigh):
     _fails(["F = m*x_dot", "got dF/dt = "], gp.first_integral, lag, m * xd)   # the momentum is not conserved
     with pytest.raises(ParseError):
         gp.first_integral(bh, sleigh.space.qdd[0])
+
+
+# -- the projection onto the constraints -----------------------------------------------------------
+def _euclidean_projection(system):
+    """A wrong projection (the mutation ``projection-euclidean``): orthogonal in the identity metric."""
+    import numpy as np
+    S = system.space
+    A = system.constraints.matrix()[:, :S.n]
+
+    def project(state):
+        An = np.array(A.xreplace(state).evalf(), dtype=float)
+        v = np.array([float(state[s]) for s in S.qd])
+        return v - An.T @ np.linalg.solve(An @ An.T, An @ v)
+    return project
+
+
+def test_kinetic_projection_passes_for_geonh(sleigh, skate):
+    gp.kinetic_projection(geonh.lagrange(sleigh))
+    gp.kinetic_projection(geonh.lagrange(skate), states=2, seed=3)
+
+
+def test_kinetic_projection_fails_for_the_euclidean_metric(sleigh):
+    msg = _fails(["not the kinetic-metric one", "not T-orthogonal", "expected q̇' = q̇ − G⁻¹Aᵀ(AG⁻¹Aᵀ)⁻¹(Aq̇ + b)",
+                  "got q̇' =", "difference:", "at the state"],
+                 gp.kinetic_projection, geonh.lagrange(sleigh), project=_euclidean_projection(sleigh))
+    assert "the constraints A q̇' + b = 0" not in msg      # it does land on the constraints
+
+
+def test_kinetic_projection_fails_off_the_constraints(sleigh):
+    def keep(state):   # no projection at all: the kicked velocities stay off the constraints
+        return [state[v] for v in sleigh.space.qd]
+    _fails(["the constraints A q̇' + b = 0: got"], gp.kinetic_projection, geonh.lagrange(sleigh), project=keep)
+
+
+def test_kinetic_projection_refuses_bad_input(sleigh):
+    with pytest.raises(ParseError, match="keep every velocity"):
+        gp.kinetic_projection(geonh.boltzmann_hamel(sleigh))
+    with pytest.raises(ParseError, match="Equations"):
+        gp.kinetic_projection(sleigh)
+    with pytest.raises(ParseError, match="callable"):
+        gp.kinetic_projection(geonh.lagrange(sleigh), project=3)
+    with pytest.raises(DimensionError, match="velocities"):
+        gp.kinetic_projection(geonh.lagrange(sleigh), project=lambda st: [0.0])
+    with pytest.raises(DimensionError, match="tol"):
+        gp.kinetic_projection(geonh.lagrange(sleigh), tol=0)
+
+
+# -- Neimark–Fufaev's intermediate forms -----------------------------------------------------------
+def _two_constraints():
+    S = geonh.ConfigurationSpace(["x", "y", "z", "w"])
+    x, y, z, w = S.q
+    xd, yd, zd, wd = S.qd
+    T = (xd ** 2 + yd ** 2 + zd ** 2 + wd ** 2) / 2 + zd * wd / 3
+    return MechanicalSystem(S, T, constraints=[zd - y * xd, wd - x * yd - sp.cos(z) * xd])
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_neimark_fufaev_declaration_passes_for_every_k(k):
+    gp.neimark_fufaev_declaration(_two_constraints(), k)
+
+
+def test_neimark_fufaev_declaration_passes_on_a_rheonomic_model(skate, sleigh):
+    for system in (sleigh, skate):
+        for k in range(system.n_constraints + 1):
+            gp.neimark_fufaev_declaration(system, k)
+
+
+def test_neimark_fufaev_declaration_fails_for_the_mirrored_k():
+    """The mutation ``nf-k-mirrored``: the form declared for k built from the fields of
+    n − m − k gives the same motion, but not the declared fields of k."""
+    system = _two_constraints()
+    msg = _fails(["is not Neimark–Fufaev's form for k = 0", "V (d)", "expected: they span a space of dimension k = 0",
+                  "got dimension 2", "θ^0(V) = -dx*y + dz", "W_1 (δ)"],
+                 gp.neimark_fufaev_declaration, system, 0,
+                 declaration=lambda s, k: geonh.declare_neimark_fufaev(s, s.n_constraints - k))
+    assert "on the motion (equation" not in msg      # on the motion the mirrored fields are right
+    gp.same_motion(system, lambda s: solve(geonh.declare_neimark_fufaev(s, 2)), "lagrange")
+
+
+def test_neimark_fufaev_declaration_fails_for_a_field_off_the_motion(sleigh):
+    """Voronets's declaration (k = 0) offered for k = 1 (Boltzmann–Hamel's)."""
+    _fails(["for k = 1", "got dimension 0"], gp.neimark_fufaev_declaration, sleigh, 1,
+           declaration=lambda s, k: geonh.declare_neimark_fufaev(s, 0))
+
+
+def test_neimark_fufaev_declaration_refuses_bad_input(sleigh):
+    with pytest.raises(ParseError, match="MechanicalSystem"):
+        gp.neimark_fufaev_declaration(geonh.lagrange(sleigh), 0)
+    with pytest.raises(DimensionError, match="integer"):
+        gp.neimark_fufaev_declaration(sleigh, 0.5)
+    with pytest.raises(ParseError, match="callable"):
+        gp.neimark_fufaev_declaration(sleigh, 0, declaration="voronets")
+    with pytest.raises(ParseError, match="FormDeclaration"):
+        gp.neimark_fufaev_declaration(sleigh, 0, declaration=lambda s, k: geonh.lagrange(s))

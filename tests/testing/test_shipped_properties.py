@@ -112,6 +112,21 @@ def test_transpositional_relations_with_quasi_velocities(case):
     gp.transpositional_relations(setting.transposition(k, quasi=quasi))
 
 
+def _gamma_from_the_quasi_relations(T):
+    """γ[ν, λ, μ] read off dδπ_λ − δdπ_λ = γ_νλμ dπ_μ δπ_ν as ``T.quasi()`` writes it (the
+    coefficient of dπ_μ δπ_ν), the user's formula for ``transpositional_relations``."""
+    rel = T.quasi()
+    return sp.Array([[[sp.expand(sp.diff(rel[lam], T.dpi[mu], T.deltapi[nu])) for mu in range(T.p)]
+                      for lam in range(T.p)] for nu in range(T.p)])
+
+
+@SYMBOLIC
+@given(gst.transposition_cases(2, 3, rheonomic=None))
+def test_transpositional_relations_with_gamma_from_the_quasi_relations(case):
+    setting, k, quasi = case
+    gp.transpositional_relations(setting.transposition(k, quasi=quasi), formula=_gamma_from_the_quasi_relations)
+
+
 @SYMBOLIC
 @given(gst.configuration_spaces(1, 2, time=None).flatmap(gst.velocity_frames))
 def test_transpositional_relations_on_TQ(vframe):
@@ -191,6 +206,25 @@ def test_energy_balance_with_the_reactions_maggi_reports(case):
     gp.energy_balance(eqs, reaction_power=_reported_reaction_power(eqs, frame))
 
 
+# -- the projection onto the constraints and the declared intermediate forms ---------------------
+@SYMBOLIC
+@given(gst.mechanical_systems(2, 3, min_constraints=1))
+def test_projection_onto_the_constraints_is_kinetic_orthogonal(system):
+    """Velocities kicked off the constraints come back T-orthogonally (what simulate(project=True)
+    does to initial data): a Euclidean projection lands on the constraints too, only the
+    orthogonality in G = ∂²T/∂q̇² tells them apart."""
+    gp.kinetic_projection(geonh.lagrange(system), states=2)
+
+
+@SYMBOLIC
+@given(gst.mechanical_systems(2, 3, min_constraints=1))
+def test_neimark_fufaev_declarations_for_every_k(system):
+    """The declared d and δ fields of every member of the k-family are the k-family's: the
+    forms give the same motion for k and n − m − k, the declared fields do not."""
+    for k in range(system.n_constraints + 1):
+        gp.neimark_fufaev_declaration(system, k)
+
+
 # -- verdicts: the resolution of the generic point and the integrability test --------------------
 @SYMBOLIC
 @given(gst.hamel_frames(2, 3), st.sampled_from([sp.Rational(1, 10**12), sp.Rational(-3, 10**15)]))
@@ -238,3 +272,29 @@ def test_holonomy_verdict_agrees_with_d_and_delta_commuting(setting):
     B = setting.transposition(0).B
     commute = all(geonh.is_zero(e) for e in sp.flatten(B.tolist()))
     assert setting.is_holonomic() == commute, (setting.is_holonomic(), B)
+
+
+@st.composite
+def _nearly_dependent_rows(draw):
+    """A system with two constraints θ¹, θ² and the same constraints written as θ¹ and
+    θ¹ + ε (2 + cos q1) θ² (|ε| ≤ 10⁻¹²): independent rows whose smallest singular value is
+    below double precision's reach (what a float rank cannot decide; a rank at the working
+    precision with a loosened tolerance calls them dependent)."""
+    system = draw(gst.mechanical_systems(3, 3, min_constraints=2, max_constraints=2, kind="linear"))
+    eps = draw(st.sampled_from([sp.Rational(1, 10**12), sp.Rational(-3, 10**15)]))
+    return system, eps
+
+
+@SYMBOLIC
+@given(_nearly_dependent_rows())
+def test_nearly_dependent_constraint_rows_give_the_same_motion(case):
+    system, eps = case
+    S = system.space
+    A = system.constraints.matrix()
+    r1, r2 = (sum((A[r, i] * S.qd[i] for i in range(S.n)), sp.S.Zero) for r in range(2))
+    rows = [r1, r1 + eps * (2 + sp.cos(S.q[0])) * r2]
+    applied = [Qi + sp.diff(system.V, q) for Qi, q in zip(system.Q, S.q)]   # system.Q holds Q − ∂V/∂q
+
+    def lagrange_of_the_nearly_dependent_rows(s):
+        return geonh.lagrange(geonh.MechanicalSystem(S, s.T, s.V, applied, constraints=rows))
+    gp.same_motion(system, lagrange_of_the_nearly_dependent_rows, "lagrange")
