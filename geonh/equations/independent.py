@@ -205,7 +205,8 @@ def _generic_zeros(system: MechanicalSystem, alg, fr: list) -> dict:
     for s in loads:
         x = alg.native(s)
         ders = [alg.diff(e, x) for e in fr if x in e.free_symbols]
-        if ders and all_zero([alg.sympy(e) for e in ders], natives=ders):
+        natives = ders if alg.name == "symengine" else None   # all_zero's natives are symengine's
+        if ders and all_zero([alg.sympy(e) for e in ders], natives=natives):
             drop[x] = alg.zero
     return drop
 
