@@ -82,3 +82,19 @@ def test_kane_bicycle_symbolic_in_seconds_and_agrees_with_lagrange():
         checked += 1
     print("AGREE kane-lagrange bicycle", worst)
     assert checked == 3 and worst < 1e-12
+
+
+@pytest.mark.slow
+def test_kane_frame_of_the_bicycle_has_no_unsimplified_zero_coefficients():
+    """sympy's bicycle defines u3 = WR_angle' + q1'(sin²q1 sin q2 + sin q2 cos²q1 − sin q2) +
+    q4'(sin²(htangle+q4) + cos²(htangle+q4) − 1), and its expanded velocity constraints carry
+    such zero sums too.  Kept in B, they went through the elimination C = B⁻¹ (C ten times
+    larger; Kane's forcing then double-precision noise of size 1e14).  kane_frame sets every
+    coefficient that vanishes at the generic point to 0: the speed is WR_angle' itself."""
+    from geonh.kernel.generic_point import is_zero
+    km, P, speed, coord = whipple_bicycle()
+    conds = [P["Iframe11"] * P["Iframe33"] - P["Iframe31"]**2 > 0, P["Ifork11"] * P["Ifork33"] - P["Ifork31"]**2 > 0]
+    ms = from_kanes_method(km, conditions=conds)
+    frame = kane_frame(km, ms)
+    assert not [e for e in frame.B if e != 0 and is_zero(e)]
+    assert str(frame.quasi_velocities()[1]) == "WR_angle_dot"
