@@ -56,7 +56,7 @@ symbolic confirmation (``simplify``) on top of the numerical one.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import mpmath
 import sympy as sp
@@ -972,5 +972,80 @@ def inverse(M: sp.MatrixBase, what: str = "matrix") -> sp.Matrix:
     return lu_inverse(M, what=what, check=False)
 
 
+def singleton_pivots(M: sp.MatrixBase) -> list[tuple[int, int]]:
+    """The pivots (row, column) of a square M's rows that are singletons, found in turn: a row
+    whose only structurally non-zero entry among the columns not yet taken is in column c
+    takes c.  With them, after a permutation, M = [[L, 0], [E, F]] with L lower triangular
+    (rows and columns of the pivots, in the order found) and F the rest — the elimination of
+    sparse LU that pivots on rows of one entry first (no fill-in, no arithmetic on the other
+    rows: Duff, Erisman & Reid, *Direct Methods for Sparse Matrices*, §9.2).  Structural only
+    (an entry is zero when it is the expression 0): callers clear generically-zero entries
+    first when they matter."""
+    M = as_matrix(M, what="matrix")
+    rows, cols = set(range(M.rows)), set(range(M.cols))
+    out: list[tuple[int, int]] = []
+    found = True
+    while found:
+        found = False
+        for r in sorted(rows):
+            nz = [c for c in sorted(cols) if M[r, c] != 0]
+            if len(nz) == 1:
+                out.append((r, nz[0]))
+                rows.discard(r)
+                cols.discard(nz[0])
+                found = True
+    return out
+
+
+def singleton_reduced_inverse(M: sp.MatrixBase, pivots: Sequence[tuple[int, int]],
+                              inner: Callable[[sp.Matrix], sp.Matrix], *, what: str = "matrix") -> sp.Matrix:
+    """M⁻¹ of a square M by its singleton pivots (:func:`singleton_pivots`): with rows and
+    columns permuted to M = [[L, 0], [E, F]],
+
+        M⁻¹ = [[L⁻¹, 0], [−F⁻¹ E L⁻¹, F⁻¹]]   (block lower triangular inverse),
+
+    L⁻¹ by forward substitution, F⁻¹ = ``inner(F)`` (the caller's inverse of the rest, which
+    decides its regularity).  The large entries then meet only in F: a frame of quasi-velocities
+    q̇^i among constraint rows is inverted without pivoting on an entry that is small where the
+    system moves (sympy's bicycle: a generic LU pivot 1e-3 at the state where another entry
+    is 1; Kane's forcing lost ten digits).  A pivot of L that vanishes at the generic point
+    makes M singular: :class:`SingularMapError`."""
+    M = as_matrix(M, what=what)
+    n = M.rows
+    sr = [r for r, _ in pivots]
+    sc = [c for _, c in pivots]
+    rr = [r for r in range(n) if r not in sr]
+    rc = [c for c in range(n) if c not in sc]
+    k = len(pivots)
+    L = [[M[sr[i], sc[j]] for j in range(k)] for i in range(k)]
+    for i in range(k):
+        p = L[i][i]
+        if not p.is_number and is_zero(p):
+            raise SingularMapError(f"{what} is singular at the generic point (its row {sr[i]} vanishes there)")
+    Li = [[sp.S.Zero] * k for _ in range(k)]
+    for i in range(k):
+        Li[i][i] = 1 / L[i][i]
+        for j in range(i + 1, k):
+            s = sp.Add(*[L[j][m] * Li[m][i] for m in range(i, j) if L[j][m] != 0 and Li[m][i] != 0])
+            Li[j][i] = -s / L[j][j] if s != 0 else sp.S.Zero
+    out = sp.zeros(n, n)
+    for j in range(k):
+        for i in range(k):
+            out[sc[j], sr[i]] = Li[j][i]
+    if rr:
+        F = M.extract(rr, rc)
+        Fi = inner(F)
+        G = [[sp.Add(*[M[rr[a], sc[m]] * Li[m][i] for m in range(k) if M[rr[a], sc[m]] != 0 and Li[m][i] != 0])
+              for i in range(k)] for a in range(len(rr))]
+        for b in range(len(rc)):
+            for a in range(len(rr)):
+                out[rc[b], rr[a]] = Fi[b, a]
+            for i in range(k):
+                s = sp.Add(*[Fi[b, a] * G[a][i] for a in range(len(rr)) if Fi[b, a] != 0 and G[a][i] != 0])
+                out[rc[b], sr[i]] = -s
+    return out
+
+
 #: a name that moved from here names its new home (geonh.moved)
 __getattr__ = package_getattr(__name__)
+
