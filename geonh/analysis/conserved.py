@@ -291,8 +291,8 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
 
     With q̇ = K_u u + k_0 (K_u = ∂K/∂u, whose columns span D) write ξ = K_u y.  Then
     ∂J/∂u = ξᵀ G K_u = yᵀ K_uᵀ G K_u (G the Hessian of T in q̇), and K_uᵀ G K_u is the mass
-    matrix of the frame forms (Boltzmann–Hamel, Kane, Gibbs–Appell, …): when ∂J/∂u = Mᵀ y is
-    verified (entry by entry at the generic point, on small expressions),
+    matrix of the frame forms (Boltzmann–Hamel, Gibbs–Appell, …; its negative in Kane's form,
+    where y changes sign): when ∂J/∂u = Mᵀ y is verified (entry by entry at the generic point, on small expressions),
 
         ∂J/∂u · M⁻¹F = yᵀ M M⁻¹ F = y·F,   so   dJ/dt = ∂_t J + ∂_q J · K + y·F,
 
@@ -320,10 +320,13 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
                     sol = None
                 if sol is not None:
                     cand = [sp.cancel(sp.together(e)) for e in sol]
-                    if (all(is_zero(e) for e in Ku * sp.Matrix(cand) - sp.Matrix(xi))
-                            and all(is_zero(sp.diff(J, u[i]) - sum((M[k, i] * cand[k] for k in range(m)), sp.S.Zero))
-                                    for i in range(m))):
-                        y = cand
+                    if all(is_zero(e) for e in Ku * sp.Matrix(cand) - sp.Matrix(xi)):
+                        dJ = [sp.diff(J, v) for v in u]
+                        My = [sum((M[k, i] * cand[k] for k in range(m) if cand[k] != 0), sp.S.Zero) for i in range(m)]
+                        for sign in (1, -1):       # Kane's form: M = −K_uᵀ G K_u, F with it
+                            if all(is_zero(d - sign * w) for d, w in zip(dJ, My)):
+                                y = [sign * e for e in cand]
+                                break
     if y is None:
         return time_derivative(eqs, J, rates())
     free = J.free_symbols
