@@ -42,7 +42,10 @@ d/dt ∂T/∂q̇^i − ∂T/∂q^i = Q_i + R_i (Q includes −∂V/∂q).
 
    Derivation (the check the code repeats): d/dt(p·Y) = ṗ·Y + p·(∂_j Y q̇^j) with
    ṗ = ∂T/∂q + Q + R, R·Y = λ A Y = 0, and invariance ∂T/∂q·X_a + p·(∂_j X_a q̇^j) = 0,
-   X_a(V) = 0.  A momentum with constant c (a *horizontal symmetry*) is conserved;
+   X_a(V) = 0.  Along equations M u̇ = F, q̇ = K_u u + k_0 whose speeds span D, ξ = K_u y and
+   ∂J/∂u = ξᵀ G K_u = yᵀ M for the frame forms' M = K_uᵀ G K_u, so dJ/dt = ∂_t J + ∂_q J · K + y·F
+   without the rates M⁻¹F (checked, with the general derivative as fallback).
+   A momentum with constant c (a *horizontal symmetry*) is conserved;
    :func:`conserved_momenta` decides every section by whether the right-hand side vanishes
    identically on the constraints.  :meth:`MomentumMap.check` verifies the momentum equation
    against the equations of motion.
@@ -86,6 +89,7 @@ from ..kernel.distributions import potential
 from ..kernel.budget import check as check_budget
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
+    all_zero,
     generic_rank,
     independent_rows,
     is_zero,
@@ -183,7 +187,9 @@ class MomentumMap:
 
     def on(self, eqs: Equations) -> list[Integral]:
         """Each momentum as an :class:`Integral` in the variables (t, q, u) of ``eqs`` (q̇ = K),
-        with its rate along the equations and the verdict."""
+        with its rate along the equations and the verdict.  The rate is
+        ∂_t J + ∂_q J · K + y·F where ∂J/∂u = Mᵀy holds (``_momentum_rate``; no u̇ = M⁻¹F),
+        the general derivative otherwise; a :func:`geonh.budget` is checked between momenta."""
         rates = _LazyRates(eqs)
         out = []
         for k, m in enumerate(self.momenta):
@@ -299,9 +305,10 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
     the same function of the state as :func:`~geonh.analysis.integrals.time_derivative` gives,
     without M⁻¹F (an LU solve whose entries, on the spherical robot's 6 speeds, hold ~10⁶
     operations as a tree: minutes and gigabytes for the verdict).  y solves the rows of
-    K_u y = ξ that are independent at the generic point (checked on all rows).  Where any of
-    this fails (ξ not in the span of K_u, M not of that form) the derivative is the general one
-    of :func:`~geonh.analysis.integrals.time_derivative` with the rates."""
+    K_u y = ξ that are independent at the generic point; the identity ∂J/∂u = ±Mᵀ y alone
+    makes the result exact, whatever y.  Where it fails (ξ not in the span of K_u, M not of
+    that form) the derivative is the general one of
+    :func:`~geonh.analysis.integrals.time_derivative` with the rates."""
     S = eqs.space
     u = list(eqs.u)
     M = eqs.mass_matrix
@@ -320,13 +327,12 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
                     sol = None
                 if sol is not None:
                     cand = [sp.cancel(sp.together(e)) for e in sol]
-                    if all(is_zero(e) for e in Ku * sp.Matrix(cand) - sp.Matrix(xi)):
-                        dJ = [sp.diff(J, v) for v in u]
-                        My = [sum((M[k, i] * cand[k] for k in range(m) if cand[k] != 0), sp.S.Zero) for i in range(m)]
-                        for sign in (1, -1):       # Kane's form: M = −K_uᵀ G K_u, F with it
-                            if all(is_zero(d - sign * w) for d, w in zip(dJ, My)):
-                                y = [sign * e for e in cand]
-                                break
+                    dJ = [sp.diff(J, v) for v in u]
+                    My = [sum((M[k, i] * cand[k] for k in range(m) if cand[k] != 0), sp.S.Zero) for i in range(m)]
+                    for sign in (1, -1):           # Kane's form: M = −K_uᵀ G K_u, F with it
+                        if all_zero([d - sign * w for d, w in zip(dJ, My)]):
+                            y = [sign * e for e in cand]
+                            break
     if y is None:
         return time_derivative(eqs, J, rates())
     free = J.free_symbols
