@@ -330,7 +330,7 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
                     dJ = [sp.diff(J, v) for v in u]
                     My = [sum((M[k, i] * cand[k] for k in range(m) if cand[k] != 0), sp.S.Zero) for i in range(m)]
                     for sign in (1, -1):           # Kane's form: M = −K_uᵀ G K_u, F with it
-                        if all_zero([d - sign * w for d, w in zip(dJ, My)]):
+                        if all_zero([dJ[i] - sign * My[i] for i in range(m)]):
                             y = [sign * e for e in cand]
                             break
     if y is None:
