@@ -42,7 +42,10 @@ d/dt ∂T/∂q̇^i − ∂T/∂q^i = Q_i + R_i (Q includes −∂V/∂q).
 
    Derivation (the check the code repeats): d/dt(p·Y) = ṗ·Y + p·(∂_j Y q̇^j) with
    ṗ = ∂T/∂q + Q + R, R·Y = λ A Y = 0, and invariance ∂T/∂q·X_a + p·(∂_j X_a q̇^j) = 0,
-   X_a(V) = 0.  A momentum with constant c (a *horizontal symmetry*) is conserved;
+   X_a(V) = 0.  Along equations M u̇ = F, q̇ = K_u u + k_0 whose speeds span D, ξ = K_u y and
+   ∂J/∂u = ξᵀ G K_u = yᵀ M for the frame forms' M = K_uᵀ G K_u, so dJ/dt = ∂_t J + ∂_q J · K + y·F
+   without the rates M⁻¹F (checked, with the general derivative as fallback).
+   A momentum with constant c (a *horizontal symmetry*) is conserved;
    :func:`conserved_momenta` decides every section by whether the right-hand side vanishes
    identically on the constraints.  :meth:`MomentumMap.check` verifies the momentum equation
    against the equations of motion.
@@ -83,8 +86,10 @@ from .integrals import rates as _rates
 from .integrals import expression_in, rate_vanishes, time_derivative
 from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SingularMapError, SpaceMismatchError
 from ..kernel.distributions import potential
+from ..kernel.budget import check as check_budget
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
+    all_zero,
     generic_rank,
     independent_rows,
     is_zero,
@@ -182,12 +187,15 @@ class MomentumMap:
 
     def on(self, eqs: Equations) -> list[Integral]:
         """Each momentum as an :class:`Integral` in the variables (t, q, u) of ``eqs`` (q̇ = K),
-        with its rate along the equations and the verdict."""
-        rates = _rates(eqs)
+        with its rate along the equations and the verdict.  The rate is
+        ∂_t J + ∂_q J · K + y·F where ∂J/∂u = Mᵀy holds (``_momentum_rate``; no u̇ = M⁻¹F),
+        the general derivative otherwise; a :func:`geonh.budget` is checked between momenta."""
+        rates = _LazyRates(eqs)
         out = []
         for k, m in enumerate(self.momenta):
+            check_budget("momenta on the equations", k, self.rank, "momenta")
             J = _on_motion(eqs, m.momentum)
-            r = time_derivative(eqs, J, rates)
+            r = _momentum_rate(eqs, J, m.section, rates)
             out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), is_zero(r), r, source=_BKMM,
                                 note=f"nonholonomic momentum along {m.section}"))
         return out
@@ -196,10 +204,11 @@ class MomentumMap:
         """For each momentum: does the momentum equation hold along ``eqs``, i.e. is
         dJ/dt computed from the equations of motion minus the right-hand side p·(dξ/dt)^Q
         identically zero?"""
-        rates = _rates(eqs)
+        rates = _LazyRates(eqs)
         out = []
-        for m in self.momenta:
-            lhs = time_derivative(eqs, _on_motion(eqs, m.momentum), rates)
+        for k, m in enumerate(self.momenta):
+            check_budget("momentum equations on the equations", k, self.rank, "momenta")
+            lhs = _momentum_rate(eqs, _on_motion(eqs, m.momentum), m.section, rates)
             out.append(is_zero(lhs - _on_motion(eqs, m.rate)))
         return out
 
@@ -264,6 +273,73 @@ _JACOBI = "Painlevé–Jacobi integral; Neimark & Fufaev 1972, ch. III § 1; Par
 # ----------------------------------------------------------------------------------------------
 def _on_motion(eqs: Equations, expr) -> sp.Expr:
     return sympy_of(expr).xreplace(dict(zip(eqs.space.qd, eqs.kinematics)))
+
+
+class _LazyRates:
+    """The rates u̇ = M⁻¹F of ``eqs`` (:func:`~geonh.analysis.integrals.rates`), solved on first use
+    only: the momenta on the equations usually do without them (``_momentum_rate``)."""
+
+    def __init__(self, eqs: Equations):
+        if not isinstance(eqs, Equations) or eqs.lam_vec:
+            _rates(eqs)          # raises: not Equations, or a form with multipliers
+        self.eqs = eqs
+        self._value: list[sp.Expr] | None = None
+
+    def __call__(self) -> list[sp.Expr]:
+        if self._value is None:
+            self._value = _rates(self.eqs)
+        return self._value
+
+
+def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _LazyRates) -> sp.Expr:
+    """dJ/dt along ``eqs`` (M u̇ = F, q̇ = K(t, q, u)) for the momentum J = p·ξ of a section ξ of D
+    written in the variables (t, q, u), without the rates u̇ = M⁻¹F where the mass matrix allows.
+
+    With q̇ = K_u u + k_0 (K_u = ∂K/∂u, whose columns span D) write ξ = K_u y.  Then
+    ∂J/∂u = ξᵀ G K_u = yᵀ K_uᵀ G K_u (G the Hessian of T in q̇), and K_uᵀ G K_u is the mass
+    matrix of the frame forms (Boltzmann–Hamel, Gibbs–Appell, …; its negative in Kane's form,
+    where y changes sign): when ∂J/∂u = Mᵀ y is verified (entry by entry at the generic point, on small expressions),
+
+        ∂J/∂u · M⁻¹F = yᵀ M M⁻¹ F = y·F,   so   dJ/dt = ∂_t J + ∂_q J · K + y·F,
+
+    the same function of the state as :func:`~geonh.analysis.integrals.time_derivative` gives,
+    without M⁻¹F (an LU solve whose entries, on the spherical robot's 6 speeds, hold ~10⁶
+    operations as a tree: minutes and gigabytes for the verdict).  y solves the rows of
+    K_u y = ξ that are independent at the generic point; the identity ∂J/∂u = ±Mᵀ y alone
+    makes the result exact, whatever y.  Where it fails (ξ not in the span of K_u, M not of
+    that form) the derivative is the general one of
+    :func:`~geonh.analysis.integrals.time_derivative` with the rates."""
+    S = eqs.space
+    u = list(eqs.u)
+    M = eqs.mass_matrix
+    n, m = S.n, len(u)
+    xi = list(section.components[:n])
+    y = None
+    if m and M.shape == (m, m):
+        Ku = sp.Matrix([[sp.diff(k, v) for v in u] for k in eqs.kinematics])
+        if Ku.free_symbols.isdisjoint(u):
+            rows = independent_rows(Ku)
+            if len(rows) == m:
+                try:
+                    sol = lu_solve(Ku.extract(rows, list(range(m))), sp.Matrix([xi[r] for r in rows]),
+                                   what="kinematic matrix")
+                except SingularMapError:
+                    sol = None
+                if sol is not None:
+                    cand = [sp.cancel(sp.together(e)) for e in sol]
+                    dJ = [sp.diff(J, v) for v in u]
+                    My = [sum((M[k, i] * cand[k] for k in range(m) if cand[k] != 0), sp.S.Zero) for i in range(m)]
+                    for sign in (1, -1):           # Kane's form: M = −K_uᵀ G K_u, F with it
+                        if all_zero([dJ[i] - sign * My[i] for i in range(m)]):
+                            y = [sign * e for e in cand]
+                            break
+    if y is None:
+        return time_derivative(eqs, J, rates())
+    free = J.free_symbols
+    out = sp.diff(J, S.t) if S.t is not None and S.t in free else sp.S.Zero
+    out += sum((k * sp.diff(J, q) for q, k in zip(S.q, eqs.kinematics) if q in free), sp.S.Zero)
+    out += sum((yk * f for yk, f in zip(y, eqs.forcing) if yk != 0), sp.S.Zero)
+    return out
 
 
 def _system(obj) -> MechanicalSystem:
@@ -555,15 +631,17 @@ def conserved_momenta(system, generators: Sequence, eqs: Equations | None = None
     without, in (t, q, q̇).  Sections whose momentum is not conserved are left out (see
     :func:`momentum_map` for all of them)."""
     mm = momentum_map(system, generators, sections=sections)
+    rates = _LazyRates(eqs) if eqs is not None else None
     out = []
     for k, m in enumerate(mm.momenta):
         if not m.conserved:
             continue
         note = ("horizontal symmetry (ξ constant)" if m.horizontal
                 else "p·(dξ/dt)^Q vanishes identically on the constraints")
-        if eqs is not None:
+        if eqs is not None and rates is not None:
+            check_budget("conserved momenta on the equations", k, mm.rank, "momenta")
             J = _on_motion(eqs, m.momentum)
-            r = time_derivative(eqs, J, _rates(eqs))
+            r = _momentum_rate(eqs, J, m.section, rates)
             if not is_zero(r):
                 raise SelfCheckError(f"momentum J{k + 1} conserved by the momentum equation but not along {eqs.form}")
             out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), True, r, source=_BKMM, note=note + f"; section {m.section}"))
