@@ -170,3 +170,70 @@ def test_a_declared_string_is_parsed_never_run(tmp_path, monkeypatch):
         (("1", "0", "0"), ("0", "1", "0"), (f"open({str(marker)!r}, 'w')", "x", "1"))))
     page = report_html(bad, simulate_t=0, certify=False)
     assert "no steady motions" in _section(page) and not marker.exists()
+
+
+# -- model files: the [symmetry] table -------------------------------------------------------------
+SLEIGH_FILE = '''
+coordinates = ["x", "y", "theta"]
+[parameters]
+m = "positive"
+a = "positive"
+I = "positive"
+[dynamics]
+kinetic_energy = "m/2*((x_dot - a*sin(theta)*theta_dot)**2 + (y_dot + a*cos(theta)*theta_dot)**2) + I/2*theta_dot**2"
+constraints = ["sin(theta)*x_dot - cos(theta)*y_dot"]
+'''
+
+
+def test_model_file_symmetry_table_drives_steady_and_report(tmp_path, capsys):
+    """A model file's [symmetry] gives geonh steady and the report the same steady motions as
+    the built-in sleigh's declaration: ξ₁ > 0, unstable backwards, asymptotically stable
+    forwards (examples/models/chaplygin_sleigh.toml carries one)."""
+    from geonh.models import files
+    text = SLEIGH_FILE + '''
+[symmetry]
+generators = [["1", "0", "0"], ["0", "1", 0], ["-y", "x", "1"]]
+values = { m = 1, a = "1/2", I = 0.2 }
+parameter = "xi1"
+range = [-1, 1]
+points = 5
+source = "Bloch 2003"
+'''
+    model = files.loads(text, "sleigh.toml")
+    sym = model.symmetry
+    x, y = model.space.q[:2]
+    assert sym.generators[2] == (-y, x, 1) and sym.span == (-1.0, 1.0) and sym.points == 5
+    rep = steady_report(model, **declared_arguments(model))
+    assert [str(c) for c in rep.families[0].conditions] == ["xi1"]
+    assert rep.families[0].verdicts == ["unstable", "unstable", "spectrally stable", "asymptotically stable",
+                                        "asymptotically stable"]
+    path = tmp_path / "sleigh.toml"
+    path.write_text(text)
+    assert main(["steady", str(path)]) == 0
+    assert "source: Bloch 2003" in capsys.readouterr().out
+    sec = _section(report_html(model, simulate_t=0, certify=False))
+    assert "asymptotically stable for 0.5" in sec
+    from pathlib import Path
+    example = Path(__file__).parents[2] / "examples" / "models" / "chaplygin_sleigh.toml"
+    assert files.load(example).symmetry.parameter == "xi1"
+
+
+@pytest.mark.parametrize("table, message", [
+    ("[symmetry]\nparameter = 'xi1'", "symmetry.generators: missing"),
+    ("[symmetry]\ngenerators = 'x'", "symmetry.generators: must be a non-empty array"),
+    ("[symmetry]\ngenerators = [['1', '0']]", "2 components for the 3 coordinates"),
+    ("[symmetry]\ngenerators = [['1', '0', 'q']]", "unknown symbol 'q'"),
+    ("[symmetry]\ngenerators = [['1', '0', \"__import__('os')\"]]", "symmetry.generators[0][2]"),
+    ("[symmetry]\ngenerators = [['1', '0', '0']]\nat = { z = 0 }", "'z' is not a coordinate"),
+    ("[symmetry]\ngenerators = [['1', '0', '0']]\nparams = { g = 1 }", "'g' is not a declared parameter"),
+    ("[symmetry]\ngenerators = [['1', '0', '0']]\nparameter = 'xi1'\nrange = [1]", "an array of two numbers"),
+    ("[symmetry]\ngenerators = [['1', '0', '0']]\nparameter = 'xi1'\nrange = [1, 0]", "an interval A < B"),
+    ("[symmetry]\ngenerators = [['1', '0', '0']]\npoints = 1.5", "symmetry.points: must be a whole number"),
+    ("[symmetry]\ngenerators = [['1', '0', '0']]\nboundary = 'no'", "symmetry.boundary: must be true or false"),
+    ("[symmetry]\ngenerators = [['1', '0', '0']]\nsweep = 1", "symmetry.sweep: unknown key"),
+])
+def test_model_file_symmetry_errors_name_the_key(table, message):
+    from geonh.errors import ModelFileError
+    from geonh.models import files
+    with pytest.raises(ModelFileError, match=re.escape(message)):
+        files.loads(SLEIGH_FILE + table, "sleigh.toml")
