@@ -98,7 +98,8 @@ def main() -> None:
         for name, (body, no_plugins) in PROBES.items():
             runs[name].append(one(body, no_plugins, env))
     floor = statistics.median(r[0] for r in runs["no plugins"]), statistics.median(r[1] for r in runs["no plugins"])
-    print(f"{'probe':16s} {'wall s':>7s} {'cpu s':>7s} {'+wall':>7s} {'+cpu':>7s}  geonh  sympy   (median of {args.runs})")
+    print(f"{'probe':16s} {'wall s':>7s} {'cpu s':>7s} {'+wall':>7s} {'+cpu':>7s}  geonh  sympy"
+          f"   (median of {args.runs}; + is over 'no plugins')")
     for name, rs in runs.items():
         wall, cpu = statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs)
         print(f"{name:16s} {wall:7.3f} {cpu:7.3f} {wall - floor[0]:+7.3f} {cpu - floor[1]:+7.3f}  "
