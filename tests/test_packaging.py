@@ -206,7 +206,7 @@ def test_py_typed_and_license_are_shipped():
     assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["geonh"]
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "BSD 3-Clause License" in text and "the geonh developers" in text
-    assert PYPROJECT["project"]["license"] == {"text": "BSD-3-Clause"}
+    assert PYPROJECT["project"]["license"] == "BSD-3-Clause" and PYPROJECT["project"]["license-files"] == ["LICENSE"]
 
 
 @pytest.mark.slow
