@@ -437,7 +437,7 @@ def energy_integral(eqs: Equations) -> Integral:
                         "E = T + V equals Jacobi's integral")
     E_on = _on_motion(eqs, E)
     r = time_derivative(eqs, E_on, _rates(eqs))
-    return Integral("E", _trigsimp_if_shorter(E_on), is_zero(r), r, source="energy theorem",
+    return Integral("E", _trigsimp_if_shorter(E_on), rate_vanishes(eqs, E_on, r), r, source="energy theorem",
                     note="rheonomic system: E = T + V differs from Jacobi's integral; see jacobi_integral")
 
 
@@ -863,7 +863,7 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             raise _PointRoute("no square mass matrix: the expression route")
         xf = _field_solve([[conv(e) for e in row] for row in Mp], [conv(f) for f in Fp])
         nu = len(gens_u)
-        out_polys = []
+        values = []
         for a, bq, bu in pieces:
             e = conv(a)
             for gq, k in zip(bq, Kf):
@@ -872,6 +872,17 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             for gu, x in zip(bu, xf):
                 if gu != 0:
                     e += conv(gu) * x
+            values.append(e)
+        if any(any(any(m[:nu]) for m, _ in e.denom.terms()) for e in values):
+            # a denominator in the unknowns of P.fresh (√ of the coordinates: the rattleback's
+            # contact point): the row set times the common denominator, as the expression route
+            # below does (the same rows up to a non-zero factor), not the rates written out
+            common = F.ring.one
+            for e in values:
+                common = common.lcm(e.denom)
+            values = [e * common for e in values]
+        out_polys = []
+        for e in values:
             num, den = e.numer, e.denom
             if any(any(m[:nu]) for m, _ in den.terms()):
                 raise NotLinearError("denominator depends on the speeds")
@@ -1044,14 +1055,13 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
-    rates = rate_exprs or _rates(eqs)
     found, dropped = [], []
     for vec in vecs:
         coeffs = _clear_denominators([sp.factor(c) for c in vec])
         I = sp.Add(*[c * b for c, b in zip(coeffs, basis) if c != 0])
         if is_zero(I):
             continue
-        if is_zero(time_derivative(eqs, I, rates)):
+        if rate_vanishes(eqs, I):        # u̇ solved at the sample points, not written out
             I = _display_integral(I)
             found.append(-I if I.could_extract_minus_sign() else I)
         else:
@@ -1112,7 +1122,7 @@ def _solve_on_support(exact_rows: list[list], exact_at: list[list], more_rows, c
     return [v.as_expr() if F is not None else v for v in x]
 
 
-def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -> sp.Expr | None:
+def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list) -> sp.Expr | None:
     """f(shape) with d/dt (f·L) ≡ 0 along ``eqs``, or None (:func:`integrating_factor_integrals`)."""
     S = eqs.space
     u = list(eqs.u)
@@ -1188,7 +1198,8 @@ def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = N
     candidate without a factor in closed form is only "none found")."""
     if not isinstance(eqs, Equations):
         raise DimensionError(f"expected Equations, got {type(eqs).__name__}")
-    rates = _rates(eqs)          # raises for forms with multipliers
+    if eqs.lam_vec:
+        _rates(eqs)              # raises: forms with multipliers
     S = eqs.space
     u = list(eqs.u)
     Ls = list(u) if candidates is None else [expression_in(eqs, c, "a candidate L") for c in
@@ -1212,11 +1223,11 @@ def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = N
             sh = [q for q in S.q if q in free]
         else:
             sh = shape
-        f = _integrating_factor(eqs, L, sh, rates)
+        f = _integrating_factor(eqs, L, sh)
         if f is None:
             continue
         I = f * L
-        if is_zero(time_derivative(eqs, I, rates)):
+        if rate_vanishes(eqs, I):        # u̇ solved at the sample points, not written out
             found.append(I)
         else:
             dropped.append(I)
