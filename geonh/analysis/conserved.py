@@ -83,13 +83,12 @@ from sympy.polys.matrices import DomainMatrix
 
 from ..equations.base import Equations
 from .integrals import rates as _rates
-from .integrals import expression_in, rate_vanishes, time_derivative
+from .integrals import expression_in, rate_from_forces, rate_vanishes, time_derivative
 from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SingularMapError, SpaceMismatchError
 from ..kernel.distributions import potential
 from ..kernel.budget import check as check_budget
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
-    all_zero,
     generic_rank,
     independent_rows,
     is_zero,
@@ -306,7 +305,8 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
     without M⁻¹F (an LU solve whose entries, on the spherical robot's 6 speeds, hold ~10⁶
     operations as a tree: minutes and gigabytes for the verdict).  y solves the rows of
     K_u y = ξ that are independent at the generic point; the identity ∂J/∂u = ±Mᵀ y alone
-    makes the result exact, whatever y.  Where it fails (ξ not in the span of K_u, M not of
+    makes the result exact, whatever y (:func:`~geonh.analysis.integrals.rate_from_forces`
+    with ρ = ±y).  Where it fails (ξ not in the span of K_u, M not of
     that form) the derivative is the general one of
     :func:`~geonh.analysis.integrals.time_derivative` with the rates."""
     S = eqs.space
@@ -314,7 +314,7 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
     M = eqs.mass_matrix
     n, m = S.n, len(u)
     xi = list(section.components[:n])
-    y = None
+    out = None
     if m and M.shape == (m, m):
         Ku = sp.Matrix([[sp.diff(k, v) for v in u] for k in eqs.kinematics])
         if Ku.free_symbols.isdisjoint(u):
@@ -327,18 +327,10 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
                     sol = None
                 if sol is not None:
                     cand = [sp.cancel(sp.together(e)) for e in sol]
-                    dJ = [sp.diff(J, v) for v in u]
-                    My = [sum((M[k, i] * cand[k] for k in range(m) if cand[k] != 0), sp.S.Zero) for i in range(m)]
-                    for sign in (1, -1):           # Kane's form: M = −K_uᵀ G K_u, F with it
-                        if all_zero([dJ[i] - sign * My[i] for i in range(m)]):
-                            y = [sign * e for e in cand]
-                            break
-    if y is None:
+                    # Kane's form: M = −K_uᵀ G K_u, F with it
+                    out = rate_from_forces(eqs, J, [cand, [-e for e in cand]])
+    if out is None:
         return time_derivative(eqs, J, rates())
-    free = J.free_symbols
-    out = sp.diff(J, S.t) if S.t is not None and S.t in free else sp.S.Zero
-    out += sum((k * sp.diff(J, q) for q, k in zip(S.q, eqs.kinematics) if q in free), sp.S.Zero)
-    out += sum((yk * f for yk, f in zip(y, eqs.forcing) if yk != 0), sp.S.Zero)
     return out
 
 

@@ -20,13 +20,13 @@ from ..errors import DimensionError, NotLinearError, ParseError
 import mpmath
 
 from ..kernel import evaluation
-from ..kernel.generic_point import generic_symbols, is_nonanalytic, is_zero, lu_solve
+from ..kernel.generic_point import all_zero, generic_symbols, is_nonanalytic, is_zero, lu_solve
 from ..kernel.sampling import TRIALS, sample_points
-from ..kernel.parsing import as_expr, as_exprs, sympy_of
+from ..kernel.parsing import as_expr, as_exprs, as_sequence, sympy_of
 from ..kernel.space import known_symbols
 from ..equations.base import Equations
 
-__all__ = ["rates", "expression_in", "time_derivative", "is_integral", "rate_vanishes"]
+__all__ = ["rates", "expression_in", "time_derivative", "is_integral", "rate_vanishes", "rate_from_forces"]
 
 
 def rates(eqs: Equations) -> list[sp.Expr]:
@@ -92,22 +92,48 @@ def rate_vanishes(eqs: Equations, I: sp.Expr, Idot: sp.Expr | None = None) -> bo
     I = expression_in(eqs, I, "the function I")
     if Idot is not None and not isinstance(Idot, sp.Expr):
         raise ParseError(f"Idot must be the sympy expression time_derivative gives, not {type(Idot).__name__}")
-    S = eqs.space
-    u = list(eqs.u)
-    M = eqs.mass_matrix
-    n = len(u)
-    if not eqs.lam_vec and n and M.shape == (n, n):
-        p = [sp.diff(I, v) for v in u]
-        if all(is_zero(p[i] - sum((M[k, i] * u[k] for k in range(n)), sp.S.Zero)) for i in range(n)):
-            free = I.free_symbols
-            out = sp.diff(I, S.t) if S.t is not None and S.t in free else sp.S.Zero
-            out += sum((k * sp.diff(I, q) for q, k in zip(S.q, eqs.kinematics) if q in free), sp.S.Zero)
-            out += sum((v * f for v, f in zip(u, eqs.forcing)), sp.S.Zero)
-            return is_zero(out)
+    fast = rate_from_forces(eqs, I, [eqs.u])
+    if fast is not None:
+        return is_zero(fast)
     verdict = _rate_vanishes_at_points(eqs, I)
     if verdict is not None:
         return verdict
     return is_zero(time_derivative(eqs, I) if Idot is None else Idot)
+
+
+def rate_from_forces(eqs: Equations, I: sp.Expr, weights: Sequence) -> sp.Expr | None:
+    """İ along ``eqs`` (M u̇ = F, q̇ = K) without the rates u̇ = M⁻¹F, or None: for the first
+    ρ of ``weights`` (each a list of len(u) expressions in t, q, u and the parameters) with
+    ∂I/∂u = Mᵀρ — checked entry by entry at the generic point
+    (:func:`~geonh.kernel.generic_point.all_zero`) —
+
+        ∂I/∂u · M⁻¹F = ρᵀ M M⁻¹ F = ρ·F,   so   İ = ∂_t I + ∂_q I · K + ρ·F,
+
+    the same function of the state as :func:`time_derivative` gives.  ρ = u for the energy and
+    Jacobi's integral of a form whose mass matrix is the Hessian of T in the speeds (the power
+    of the forces, Neimark & Fufaev 1972, ch. III § 1); ρ = ±y for the momentum p·ξ of a
+    section ξ = K_u y of the constraint distribution (:mod:`geonh.analysis.conserved`).  None
+    when no ρ passes the check, or ``eqs`` has multipliers or a non-square mass matrix."""
+    I = expression_in(eqs, I, "the function I")
+    S = eqs.space
+    u = list(eqs.u)
+    M = eqs.mass_matrix
+    m = len(u)
+    rhos = [as_exprs(w, S.state_symbols + tuple(u), what="a weight ρ") for w in as_sequence(weights, "weights")]
+    for rho in rhos:
+        if len(rho) != m:
+            raise DimensionError(f"a weight ρ has {m} entries (one per speed), not {len(rho)}")
+    if eqs.lam_vec or not m or M.shape != (m, m):
+        return None
+    dI = [sp.diff(I, v) for v in u]
+    for rho in rhos:
+        if all_zero([dI[i] - sum((M[k, i] * rho[k] for k in range(m) if rho[k] != 0), sp.S.Zero) for i in range(m)]):
+            free = I.free_symbols
+            out = sp.diff(I, S.t) if S.t is not None and S.t in free else sp.S.Zero
+            out += sum((k * sp.diff(I, q) for q, k in zip(S.q, eqs.kinematics) if q in free), sp.S.Zero)
+            out += sum((r * f for r, f in zip(rho, eqs.forcing) if r != 0), sp.S.Zero)
+            return out
+    return None
 
 
 def _rate_vanishes_at_points(eqs: Equations, I: sp.Expr) -> bool | None:

@@ -108,3 +108,36 @@ def test_point_verdict_agrees_with_the_full_derivative(name):
     S = eqs.space
     for I in (energy_integral(eqs).expression, eqs.u[0] * sp.cos(S.q[0]), eqs.u[-1], eqs.u[0] ** 2 * S.q[-1]):
         assert rate_vanishes(eqs, I) is is_zero(time_derivative(eqs, I))
+
+
+@pytest.mark.parametrize("name", ["chaplygin-ball", "routh-sphere"])
+def test_rate_from_forces_equals_the_rate_at_random_states(name):
+    """rate_from_forces(eqs, E, [u]) = ∂_q E·K + u·F (∂E/∂u = Mᵀu on the Boltzmann–Hamel form)
+    equals İ with u̇ solved numerically at random states, with and without a non-zero power
+    (E and E·cos θ); a weight that fails the check gives None; a weight of the wrong length
+    raises DimensionError."""
+    import random
+
+    import sympy as sp
+
+    from geonh.analysis import energy_integral
+    from geonh.analysis.integrals import rate_from_forces
+    from geonh.errors import DimensionError
+    eqs = models.get(name).equations("boltzmann-hamel")
+    S = eqs.space
+    E = energy_integral(eqs).expression
+    fast = rate_from_forces(eqs, E, [[2 * v for v in eqs.u], eqs.u])
+    assert fast is not None and sp.count_ops(fast) > 0
+    assert rate_from_forces(eqs, E * sp.cos(S.q[1]), [eqs.u]) is None
+    with pytest.raises(DimensionError):
+        rate_from_forces(eqs, E, [eqs.u[:1]])
+    rng = random.Random(2)
+    syms = sorted(fast.free_symbols | E.free_symbols | set(S.q) | set(eqs.u)
+                  | sp.Matrix(eqs.mass_matrix).free_symbols | sp.Matrix(eqs.forcing).free_symbols, key=str)
+    for _ in range(3):
+        pt = {s: sp.Rational(rng.randint(2, 19), rng.randint(3, 11)) for s in syms}
+        ud = eqs.solve_point(pt)
+        full = sum((sp.diff(E, q) * k for q, k in zip(S.q, eqs.kinematics)), sp.S.Zero)
+        full += sum((sp.diff(E, u) * a for u, a in zip(eqs.u, ud)), sp.S.Zero)
+        a, b = sp.N(fast.xreplace(pt), 40), sp.N(full.xreplace(pt), 40)
+        assert abs(a - b) < 1e-25 * max(1, abs(b)) and abs(a) < 1e-25      # the energy is conserved
