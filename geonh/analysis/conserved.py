@@ -83,13 +83,12 @@ from sympy.polys.matrices import DomainMatrix
 
 from ..equations.base import Equations
 from .integrals import rates as _rates
-from .integrals import expression_in, rate_vanishes, time_derivative
+from .integrals import expression_in, rate_from_forces, rate_vanishes, time_derivative
 from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SingularMapError, SpaceMismatchError
 from ..kernel.distributions import potential
 from ..kernel.budget import check as check_budget
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
-    all_zero,
     generic_rank,
     independent_rows,
     is_zero,
@@ -306,7 +305,8 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
     without M⁻¹F (an LU solve whose entries, on the spherical robot's 6 speeds, hold ~10⁶
     operations as a tree: minutes and gigabytes for the verdict).  y solves the rows of
     K_u y = ξ that are independent at the generic point; the identity ∂J/∂u = ±Mᵀ y alone
-    makes the result exact, whatever y.  Where it fails (ξ not in the span of K_u, M not of
+    makes the result exact, whatever y (:func:`~geonh.analysis.integrals.rate_from_forces`
+    with ρ = ±y).  Where it fails (ξ not in the span of K_u, M not of
     that form) the derivative is the general one of
     :func:`~geonh.analysis.integrals.time_derivative` with the rates."""
     S = eqs.space
@@ -314,7 +314,7 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
     M = eqs.mass_matrix
     n, m = S.n, len(u)
     xi = list(section.components[:n])
-    y = None
+    out = None
     if m and M.shape == (m, m):
         Ku = sp.Matrix([[sp.diff(k, v) for v in u] for k in eqs.kinematics])
         if Ku.free_symbols.isdisjoint(u):
@@ -327,18 +327,10 @@ def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _Laz
                     sol = None
                 if sol is not None:
                     cand = [sp.cancel(sp.together(e)) for e in sol]
-                    dJ = [sp.diff(J, v) for v in u]
-                    My = [sum((M[k, i] * cand[k] for k in range(m) if cand[k] != 0), sp.S.Zero) for i in range(m)]
-                    for sign in (1, -1):           # Kane's form: M = −K_uᵀ G K_u, F with it
-                        if all_zero([dJ[i] - sign * My[i] for i in range(m)]):
-                            y = [sign * e for e in cand]
-                            break
-    if y is None:
+                    # Kane's form: M = −K_uᵀ G K_u, F with it
+                    out = rate_from_forces(eqs, J, [cand, [-e for e in cand]])
+    if out is None:
         return time_derivative(eqs, J, rates())
-    free = J.free_symbols
-    out = sp.diff(J, S.t) if S.t is not None and S.t in free else sp.S.Zero
-    out += sum((k * sp.diff(J, q) for q, k in zip(S.q, eqs.kinematics) if q in free), sp.S.Zero)
-    out += sum((yk * f for yk, f in zip(y, eqs.forcing) if yk != 0), sp.S.Zero)
     return out
 
 
@@ -437,7 +429,7 @@ def energy_integral(eqs: Equations) -> Integral:
                         "E = T + V equals Jacobi's integral")
     E_on = _on_motion(eqs, E)
     r = time_derivative(eqs, E_on, _rates(eqs))
-    return Integral("E", _trigsimp_if_shorter(E_on), is_zero(r), r, source="energy theorem",
+    return Integral("E", _trigsimp_if_shorter(E_on), rate_vanishes(eqs, E_on, r), r, source="energy theorem",
                     note="rheonomic system: E = T + V differs from Jacobi's integral; see jacobi_integral")
 
 
@@ -863,7 +855,7 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             raise _PointRoute("no square mass matrix: the expression route")
         xf = _field_solve([[conv(e) for e in row] for row in Mp], [conv(f) for f in Fp])
         nu = len(gens_u)
-        out_polys = []
+        values = []
         for a, bq, bu in pieces:
             e = conv(a)
             for gq, k in zip(bq, Kf):
@@ -872,6 +864,17 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             for gu, x in zip(bu, xf):
                 if gu != 0:
                     e += conv(gu) * x
+            values.append(e)
+        if any(any(any(m[:nu]) for m, _ in e.denom.terms()) for e in values):
+            # a denominator in the unknowns of P.fresh (√ of the coordinates: the rattleback's
+            # contact point): the row set times the common denominator, as the expression route
+            # below does (the same rows up to a non-zero factor), not the rates written out
+            common = F.ring.one
+            for e in values:
+                common = common.lcm(e.denom)
+            values = [e * common for e in values]
+        out_polys = []
+        for e in values:
             num, den = e.numer, e.denom
             if any(any(m[:nu]) for m, _ in den.terms()):
                 raise NotLinearError("denominator depends on the speeds")
@@ -1044,14 +1047,13 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
-    rates = rate_exprs or _rates(eqs)
     found, dropped = [], []
     for vec in vecs:
         coeffs = _clear_denominators([sp.factor(c) for c in vec])
         I = sp.Add(*[c * b for c, b in zip(coeffs, basis) if c != 0])
         if is_zero(I):
             continue
-        if is_zero(time_derivative(eqs, I, rates)):
+        if rate_vanishes(eqs, I):        # u̇ solved at the sample points, not written out
             I = _display_integral(I)
             found.append(-I if I.could_extract_minus_sign() else I)
         else:
@@ -1112,7 +1114,7 @@ def _solve_on_support(exact_rows: list[list], exact_at: list[list], more_rows, c
     return [v.as_expr() if F is not None else v for v in x]
 
 
-def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -> sp.Expr | None:
+def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list) -> sp.Expr | None:
     """f(shape) with d/dt (f·L) ≡ 0 along ``eqs``, or None (:func:`integrating_factor_integrals`)."""
     S = eqs.space
     u = list(eqs.u)
@@ -1188,7 +1190,8 @@ def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = N
     candidate without a factor in closed form is only "none found")."""
     if not isinstance(eqs, Equations):
         raise DimensionError(f"expected Equations, got {type(eqs).__name__}")
-    rates = _rates(eqs)          # raises for forms with multipliers
+    if eqs.lam_vec:
+        _rates(eqs)              # raises: forms with multipliers
     S = eqs.space
     u = list(eqs.u)
     Ls = list(u) if candidates is None else [expression_in(eqs, c, "a candidate L") for c in
@@ -1212,11 +1215,11 @@ def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = N
             sh = [q for q in S.q if q in free]
         else:
             sh = shape
-        f = _integrating_factor(eqs, L, sh, rates)
+        f = _integrating_factor(eqs, L, sh)
         if f is None:
             continue
         I = f * L
-        if is_zero(time_derivative(eqs, I, rates)):
+        if rate_vanishes(eqs, I):        # u̇ solved at the sample points, not written out
             found.append(I)
         else:
             dropped.append(I)
