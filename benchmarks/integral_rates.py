@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+from momentum_map_on_equations import run_child  # one child runner: fresh process, 6 GB, time limit
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -75,22 +74,6 @@ print(json.dumps({"cpu": time.process_time() - t, "wall": time.perf_counter() - 
 '''
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (6 * 10**9, 6 * 10**9))
-
-
-def measure(path: str, name: str, op: str, limit: float) -> dict:
-    env = dict(os.environ, PYTHONPATH=path, GEONH_CACHE="off")
-    try:
-        p = subprocess.run([sys.executable, "-c", CHILD, name, op], env=env, capture_output=True, text=True,
-                           timeout=limit, preexec_fn=_limit_memory, cwd=path)   # '' on sys.path is that tree
-    except subprocess.TimeoutExpired:
-        return {"error": f"> {limit:g} s"}
-    if p.returncode != 0:
-        return {"error": (p.stderr.strip().splitlines() or ["failed"])[-1][:60]}
-    return json.loads(p.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=1)
@@ -114,7 +97,7 @@ def main() -> None:
                     if runs[t] and "error" in runs[t][-1]:
                         continue                      # a time-out or memory error is not repeated
                     print(f"{name} {op} {t} {k + 1}/{args.repeats}", file=sys.stderr, flush=True)
-                    r = measure(path, name, op, args.limit)
+                    r = run_child(CHILD, [name, op], path, args.limit)
                     if "geonh" in r and not r["geonh"].startswith(str(Path(path).resolve())):
                         sys.exit(f"the {t} run imported geonh from {r['geonh']}, not from {path}")
                     runs[t].append(r)

@@ -62,10 +62,13 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (6 * 10**9, 6 * 10**9))
 
 
-def measure(path: str, name: str, form: str, limit: float) -> dict:
+def run_child(child: str, args: list[str], path: str, limit: float) -> dict:
+    """Run the script ``child`` with ``args`` in a fresh interpreter importing geonh from
+    ``path`` (no compile cache, 6 GB of memory, ``limit`` seconds); the JSON of its last line,
+    or {"error": why}.  Also used by benchmarks/integral_rates.py."""
     env = dict(os.environ, PYTHONPATH=path, GEONH_CACHE="off")
     try:
-        p = subprocess.run([sys.executable, "-c", CHILD, name, form], env=env, capture_output=True, text=True,
+        p = subprocess.run([sys.executable, "-c", child, *args], env=env, capture_output=True, text=True,
                            timeout=limit, preexec_fn=_limit_memory, cwd=path)   # '' on sys.path is that tree
     except subprocess.TimeoutExpired:
         return {"error": f"> {limit:g} s"}
@@ -93,7 +96,7 @@ def main() -> None:
                 if runs[t] and "error" in runs[t][-1]:
                     continue                      # a time-out or memory error is not repeated
                 print(f"{name} {form} {t} {k + 1}/{args.repeats}", file=sys.stderr, flush=True)
-                r = measure(path, name, form, args.limit)
+                r = run_child(CHILD, [name, form], path, args.limit)
                 if "geonh" in r and not r["geonh"].startswith(str(Path(path).resolve())):
                     sys.exit(f"the {t} run imported geonh from {r['geonh']}, not from {path}")
                 runs[t].append(r)
