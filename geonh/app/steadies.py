@@ -186,8 +186,8 @@ def declared_arguments(model) -> dict:
         raise TaskError(f"{model.name} declares no symmetry: give its generators (geonh steady {model.name} "
                         "--generator X1,X2,... with the components over the coordinates)")
     grid: list = []
-    if sym.parameter is not None and sym.span is not None:
-        lo, hi = as_floats(sym.span, "the symmetry's span")
+    if sym.span is not None:            # checked by Symmetry: two floats A < B, with a parameter
+        lo, hi = sym.span
         grid = [lo + (hi - lo) * i / (sym.points - 1) for i in range(sym.points)]
     return {"generators": [list(g) for g in sym.generators], "at": dict(sym.at), "params": dict(sym.params),
             "member": dict(sym.values), "parameter": sym.parameter if grid else None, "grid": grid,

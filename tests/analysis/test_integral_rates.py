@@ -141,3 +141,35 @@ def test_rate_from_forces_equals_the_rate_at_random_states(name):
         full += sum((sp.diff(E, u) * a for u, a in zip(eqs.u, ud)), sp.S.Zero)
         a, b = sp.N(fast.xreplace(pt), 40), sp.N(full.xreplace(pt), 40)
         assert abs(a - b) < 1e-25 * max(1, abs(b)) and abs(a) < 1e-25      # the energy is conserved
+
+
+@pytest.mark.slow
+def test_the_new_verdicts_agree_on_both_backends():
+    """rate_from_forces' check, is_integral's point verdict and the momentum map on the
+    equations (``_momentum_rate``) decide alike on the symengine and the sympy backend: Jellett's
+    integral on the spherical robot (conserved) and the rattleback (not), the energy weight on
+    Routh's sphere, the rotor momenta of the robot."""
+    from geonh import VectorField
+    from geonh.analysis import energy_integral, is_integral, momentum_map
+    from geonh.analysis.integrals import rate_from_forces
+    from geonh.kernel import backend as be
+    verdicts = {}
+    for backend in ("symengine", "sympy"):
+        if backend == "symengine" and not be.SYMENGINE_AVAILABLE:
+            continue
+        with be.using_backend(backend):
+            got = []
+            for name in ("spherical-robot", "rattleback"):
+                eqs, J = _jellett(name)
+                got.append(is_integral(eqs, J))
+            sphere = models.get("routh-sphere").equations("boltzmann-hamel")
+            E = energy_integral(sphere).expression
+            got.append(rate_from_forces(sphere, E, [sphere.u]) is not None)
+            robot = models.get("spherical-robot")
+            eqs = robot.equations("boltzmann-hamel")
+            gens = [VectorField.coordinate(robot.space, robot.space.coordinate(a)) for a in ("alpha1", "alpha2", "alpha3")]
+            mm = momentum_map(robot.system, gens)
+            got.append(tuple(I.conserved for I in mm.on(eqs)) + tuple(mm.check(eqs)))
+            verdicts[backend] = got
+    assert verdicts["sympy"] == [True, False, True, (True,) * 6]
+    assert all(v == verdicts["sympy"] for v in verdicts.values())

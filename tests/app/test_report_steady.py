@@ -237,3 +237,20 @@ def test_model_file_symmetry_errors_name_the_key(table, message):
     from geonh.models import files
     with pytest.raises(ModelFileError, match=re.escape(message)):
         files.loads(SLEIGH_FILE + table, "sleigh.toml")
+
+
+def test_declared_steady_verdicts_agree_on_both_backends():
+    """The sleigh's declared diagram (families, boundary, verdicts, eigenvalues) is the same on
+    the symengine and the sympy backend."""
+    from geonh.kernel import backend as be
+    out = {}
+    for backend in ("symengine", "sympy"):
+        if backend == "symengine" and not be.SYMENGINE_AVAILABLE:
+            continue
+        with be.using_backend(backend):
+            model = models.get("chaplygin-sleigh")
+            rep = steady_report(model, **declared_arguments(model))
+            (f,) = rep.families
+            out[backend] = ([str(c) for c in f.conditions], f.verdicts,
+                            [[round(z.real, 12) + 1j * round(z.imag, 12) for z in row] for row in f.eigenvalues])
+    assert all(v == out["sympy"] for v in out.values()) and out["sympy"][0] == ["xi1"]
