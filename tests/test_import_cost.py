@@ -6,6 +6,7 @@ reads ``sys.modules`` there, so a future eager import of a heavy module is caugh
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -18,9 +19,9 @@ HEAVY = ("numpy", "scipy", "symengine", "dask", "distributed", "matplotlib", "ga
          "geonh.testing")
 
 
-def _fresh(code: str) -> dict:
+def _fresh(code: str, cwd=None, env=None) -> dict:
     """Run ``code`` in a fresh interpreter; it prints a JSON value as its last line."""
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=cwd, env=env)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -29,6 +30,42 @@ def test_import_geonh_leaves_the_heavy_modules_unloaded():
     loaded = _fresh("import json, sys; import geonh; "
                     f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
     assert loaded == []
+
+
+#: ``import hypothesis`` alone, then: the modules of geonh and its symbolic stack it loaded, and
+#: each geonh profile's settings [[max_examples, deadline, derandomize, print_blob, database is None],
+#: suppressed health checks]
+_HYPOTHESIS_PROBE = """
+import json, sys
+import hypothesis
+loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('geonh', 'sympy', 'symengine', 'mpmath'))
+from hypothesis import settings
+def read(p):
+    return [[p.max_examples, p.deadline, p.derandomize, p.print_blob, p.database is None],
+            sorted(h.name for h in p.suppress_health_check)]
+print(json.dumps([loaded, {n: read(settings.get_profile(n)) for n in ('geonh-fast', 'geonh-thorough')}]))
+"""
+
+
+def test_import_hypothesis_imports_no_geonh_and_registers_the_profiles(tmp_path):
+    """Hypothesis runs every ``hypothesis`` entry point at ``import hypothesis``, in any project of
+    the environment: geonh's hook registers ``geonh-fast`` and ``geonh-thorough`` with the
+    settings of :data:`geonh.testing.plugin.PROFILES` and imports neither geonh nor sympy (it did
+    both, +0.4 s wall, before its hook moved to the top-level ``_geonh_hypothesis``).  Run from a
+    neutral directory, so the hook's module is found as installed, not from the checkout."""
+    from geonh.testing.plugin import PROFILES
+
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_NO_PLUGINS"}
+    loaded, profiles = _fresh(_HYPOTHESIS_PROBE, cwd=tmp_path, env=env)
+    assert loaded == [], f"`import hypothesis` imports {loaded[:8]} through geonh's entry point"
+    assert set(profiles) == set(PROFILES)
+    for name, (values, checks) in profiles.items():
+        want = PROFILES[name]
+        assert values[:3] == [want["max_examples"], want["deadline"], want["derandomize"]], name
+        assert values[3] is want["print_blob"], name
+        if "database" in want:   # else hypothesis's default, which depends on CI detection
+            assert values[4] is (want["database"] is None), name
+        assert checks == sorted(want["suppress_health_check"]), name
 
 
 @pytest.mark.slow

@@ -28,6 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "geonh"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
+#: the distribution's top-level modules beside the package (pyproject [tool.setuptools] py-modules):
+#: ``_geonh_hypothesis``, the module of the hypothesis entry point
+TOP_LEVEL_MODULES: tuple[str, ...] = tuple(PYPROJECT["tool"]["setuptools"].get("py-modules", ()))
+
 # import name -> distribution name, where they differ (packages_distributions() is asked first)
 DISTRIBUTION_OF = {"yaml": "pyyaml", "sklearn": "scikit-learn", "PIL": "pillow", "skimage": "scikit-image"}
 
@@ -57,12 +61,13 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
 
 @functools.lru_cache(maxsize=None)
 def _trees() -> tuple[tuple[Path, ast.Module], ...]:
-    return tuple((path, ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
-                 for path in sorted(PACKAGE.rglob("*.py")))
+    paths = sorted(PACKAGE.rglob("*.py")) + [ROOT / f"{name}.py" for name in TOP_LEVEL_MODULES]
+    return tuple((path, ast.parse(path.read_text(encoding="utf-8"), filename=str(path))) for path in paths)
 
 
 def _imported_top_level_modules() -> dict[str, set[str]]:
-    """Absolute imports anywhere in geonh/ (module level and inside functions): top-level name -> files."""
+    """Absolute imports anywhere in geonh/ and the top-level modules (module level and inside
+    functions): top-level name -> files."""
     found: dict[str, set[str]] = {}
     for path, tree in _trees():
         for node in ast.walk(tree):
@@ -82,7 +87,7 @@ def _optional_modules() -> set[str]:
 
 
 def _third_party(modules) -> set[str]:
-    return {m for m in modules if m not in sys.stdlib_module_names and m != "geonh"}
+    return {m for m in modules if m not in sys.stdlib_module_names and m != "geonh" and m not in TOP_LEVEL_MODULES}
 
 
 @functools.lru_cache(maxsize=None)
@@ -162,6 +167,25 @@ def test_geonh_testing_strategies_work():
     assert drawn
 
 
+def test_the_hypothesis_hook_lives_outside_the_package_and_imports_only_hypothesis():
+    """Hypothesis runs the ``hypothesis`` entry points at every ``import hypothesis`` in the
+    environment: geonh's points to a declared top-level module whose every import (function level
+    included) is the standard library or hypothesis — a module inside the package would run
+    geonh/__init__.py, and with it sympy, first (tests/test_import_cost.py checks it running)."""
+    (hook,) = PYPROJECT["project"]["entry-points"]["hypothesis"].values()
+    module, _, function = hook.partition(":")
+    assert "." not in module and module in TOP_LEVEL_MODULES, hook
+    tree = dict(_trees())[ROOT / f"{module}.py"]
+    assert function in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    imports = {m for node in ast.walk(tree) for m in _imports(node)}
+    assert "hypothesis" in imports and _third_party(imports) == {"hypothesis"}, sorted(imports)
+    assert not any(isinstance(node, ast.ImportFrom) and node.level for node in ast.walk(tree))
+    # the installed metadata agrees (pip install -e . again after editing the entry points)
+    installed = {e.name: e.value for e in importlib.metadata.entry_points(group="hypothesis")
+                 if e.dist is not None and _normalize(e.dist.name) == "geonh"}
+    assert installed == PYPROJECT["project"]["entry-points"]["hypothesis"]
+
+
 # ----------------------------------------------------------------------------------------------
 # one version; py.typed; LICENSE
 # ----------------------------------------------------------------------------------------------
@@ -182,7 +206,7 @@ def test_py_typed_and_license_are_shipped():
     assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["geonh"]
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "BSD 3-Clause License" in text and "the geonh developers" in text
-    assert PYPROJECT["project"]["license"] == {"text": "BSD-3-Clause"}
+    assert PYPROJECT["project"]["license"] == "BSD-3-Clause" and PYPROJECT["project"]["license-files"] == ["LICENSE"]
 
 
 @pytest.mark.slow
@@ -196,7 +220,7 @@ def test_wheel_contents(tmp_path):
 
     src = tmp_path / "src"
     src.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "README.md", "LICENSE", *(f"{m}.py" for m in TOP_LEVEL_MODULES)):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(PACKAGE, src / "geonh",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".ruff_cache"))
@@ -213,7 +237,11 @@ def test_wheel_contents(tmp_path):
     # console script points to the command line's home
     modules = {p.relative_to(PACKAGE.parent).as_posix() for p in PACKAGE.rglob("*.py")}
     assert modules <= set(names), sorted(modules - set(names))
-    assert "geonh = geonh.app.cli:main" in [line.strip() for line in entry_points.splitlines()]
+    entry_lines = [line.strip() for line in entry_points.splitlines()]
+    assert "geonh = geonh.app.cli:main" in entry_lines
+    # the hypothesis hook's top-level module is shipped, and both plugins are declared
+    assert {f"{m}.py" for m in TOP_LEVEL_MODULES} <= set(names) and "_geonh_hypothesis.py" in names
+    assert {"geonh-profiles = _geonh_hypothesis:register_profiles", "geonh = geonh.testing.plugin"} <= set(entry_lines)
     assert "geonh/py.typed" in names and "geonh/__init__.py" in names
     assert any(n.endswith("LICENSE") and ".dist-info/" in n for n in names), names
     assert not any(n.startswith("tests/") for n in names)

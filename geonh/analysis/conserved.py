@@ -42,7 +42,10 @@ d/dt ∂T/∂q̇^i − ∂T/∂q^i = Q_i + R_i (Q includes −∂V/∂q).
 
    Derivation (the check the code repeats): d/dt(p·Y) = ṗ·Y + p·(∂_j Y q̇^j) with
    ṗ = ∂T/∂q + Q + R, R·Y = λ A Y = 0, and invariance ∂T/∂q·X_a + p·(∂_j X_a q̇^j) = 0,
-   X_a(V) = 0.  A momentum with constant c (a *horizontal symmetry*) is conserved;
+   X_a(V) = 0.  Along equations M u̇ = F, q̇ = K_u u + k_0 whose speeds span D, ξ = K_u y and
+   ∂J/∂u = ξᵀ G K_u = yᵀ M for the frame forms' M = K_uᵀ G K_u, so dJ/dt = ∂_t J + ∂_q J · K + y·F
+   without the rates M⁻¹F (checked, with the general derivative as fallback).
+   A momentum with constant c (a *horizontal symmetry*) is conserved;
    :func:`conserved_momenta` decides every section by whether the right-hand side vanishes
    identically on the constraints.  :meth:`MomentumMap.check` verifies the momentum equation
    against the equations of motion.
@@ -80,9 +83,10 @@ from sympy.polys.matrices import DomainMatrix
 
 from ..equations.base import Equations
 from .integrals import rates as _rates
-from .integrals import expression_in, rate_vanishes, time_derivative
+from .integrals import expression_in, rate_from_forces, rate_vanishes, time_derivative
 from ..errors import DimensionError, GeonhError, NotLinearError, SelfCheckError, SingularMapError, SpaceMismatchError
 from ..kernel.distributions import potential
+from ..kernel.budget import check as check_budget
 from ..kernel.fields import VectorField
 from ..kernel.generic_point import (
     generic_rank,
@@ -182,12 +186,15 @@ class MomentumMap:
 
     def on(self, eqs: Equations) -> list[Integral]:
         """Each momentum as an :class:`Integral` in the variables (t, q, u) of ``eqs`` (q̇ = K),
-        with its rate along the equations and the verdict."""
-        rates = _rates(eqs)
+        with its rate along the equations and the verdict.  The rate is
+        ∂_t J + ∂_q J · K + y·F where ∂J/∂u = Mᵀy holds (``_momentum_rate``; no u̇ = M⁻¹F),
+        the general derivative otherwise; a :func:`geonh.budget` is checked between momenta."""
+        rates = _LazyRates(eqs)
         out = []
         for k, m in enumerate(self.momenta):
+            check_budget("momenta on the equations", k, self.rank, "momenta")
             J = _on_motion(eqs, m.momentum)
-            r = time_derivative(eqs, J, rates)
+            r = _momentum_rate(eqs, J, m.section, rates)
             out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), is_zero(r), r, source=_BKMM,
                                 note=f"nonholonomic momentum along {m.section}"))
         return out
@@ -196,10 +203,11 @@ class MomentumMap:
         """For each momentum: does the momentum equation hold along ``eqs``, i.e. is
         dJ/dt computed from the equations of motion minus the right-hand side p·(dξ/dt)^Q
         identically zero?"""
-        rates = _rates(eqs)
+        rates = _LazyRates(eqs)
         out = []
-        for m in self.momenta:
-            lhs = time_derivative(eqs, _on_motion(eqs, m.momentum), rates)
+        for k, m in enumerate(self.momenta):
+            check_budget("momentum equations on the equations", k, self.rank, "momenta")
+            lhs = _momentum_rate(eqs, _on_motion(eqs, m.momentum), m.section, rates)
             out.append(is_zero(lhs - _on_motion(eqs, m.rate)))
         return out
 
@@ -264,6 +272,66 @@ _JACOBI = "Painlevé–Jacobi integral; Neimark & Fufaev 1972, ch. III § 1; Par
 # ----------------------------------------------------------------------------------------------
 def _on_motion(eqs: Equations, expr) -> sp.Expr:
     return sympy_of(expr).xreplace(dict(zip(eqs.space.qd, eqs.kinematics)))
+
+
+class _LazyRates:
+    """The rates u̇ = M⁻¹F of ``eqs`` (:func:`~geonh.analysis.integrals.rates`), solved on first use
+    only: the momenta on the equations usually do without them (``_momentum_rate``)."""
+
+    def __init__(self, eqs: Equations):
+        if not isinstance(eqs, Equations) or eqs.lam_vec:
+            _rates(eqs)          # raises: not Equations, or a form with multipliers
+        self.eqs = eqs
+        self._value: list[sp.Expr] | None = None
+
+    def __call__(self) -> list[sp.Expr]:
+        if self._value is None:
+            self._value = _rates(self.eqs)
+        return self._value
+
+
+def _momentum_rate(eqs: Equations, J: sp.Expr, section: VectorField, rates: _LazyRates) -> sp.Expr:
+    """dJ/dt along ``eqs`` (M u̇ = F, q̇ = K(t, q, u)) for the momentum J = p·ξ of a section ξ of D
+    written in the variables (t, q, u), without the rates u̇ = M⁻¹F where the mass matrix allows.
+
+    With q̇ = K_u u + k_0 (K_u = ∂K/∂u, whose columns span D) write ξ = K_u y.  Then
+    ∂J/∂u = ξᵀ G K_u = yᵀ K_uᵀ G K_u (G the Hessian of T in q̇), and K_uᵀ G K_u is the mass
+    matrix of the frame forms (Boltzmann–Hamel, Gibbs–Appell, …; its negative in Kane's form,
+    where y changes sign): when ∂J/∂u = Mᵀ y is verified (entry by entry at the generic point, on small expressions),
+
+        ∂J/∂u · M⁻¹F = yᵀ M M⁻¹ F = y·F,   so   dJ/dt = ∂_t J + ∂_q J · K + y·F,
+
+    the same function of the state as :func:`~geonh.analysis.integrals.time_derivative` gives,
+    without M⁻¹F (an LU solve whose entries, on the spherical robot's 6 speeds, hold ~10⁶
+    operations as a tree: minutes and gigabytes for the verdict).  y solves the rows of
+    K_u y = ξ that are independent at the generic point; the identity ∂J/∂u = ±Mᵀ y alone
+    makes the result exact, whatever y (:func:`~geonh.analysis.integrals.rate_from_forces`
+    with ρ = ±y).  Where it fails (ξ not in the span of K_u, M not of
+    that form) the derivative is the general one of
+    :func:`~geonh.analysis.integrals.time_derivative` with the rates."""
+    S = eqs.space
+    u = list(eqs.u)
+    M = eqs.mass_matrix
+    n, m = S.n, len(u)
+    xi = list(section.components[:n])
+    out = None
+    if m and M.shape == (m, m):
+        Ku = sp.Matrix([[sp.diff(k, v) for v in u] for k in eqs.kinematics])
+        if Ku.free_symbols.isdisjoint(u):
+            rows = independent_rows(Ku)
+            if len(rows) == m:
+                try:
+                    sol = lu_solve(Ku.extract(rows, list(range(m))), sp.Matrix([xi[r] for r in rows]),
+                                   what="kinematic matrix")
+                except SingularMapError:
+                    sol = None
+                if sol is not None:
+                    cand = [sp.cancel(sp.together(e)) for e in sol]
+                    # Kane's form: M = −K_uᵀ G K_u, F with it
+                    out = rate_from_forces(eqs, J, [cand, [-e for e in cand]])
+    if out is None:
+        return time_derivative(eqs, J, rates())
+    return out
 
 
 def _system(obj) -> MechanicalSystem:
@@ -361,7 +429,7 @@ def energy_integral(eqs: Equations) -> Integral:
                         "E = T + V equals Jacobi's integral")
     E_on = _on_motion(eqs, E)
     r = time_derivative(eqs, E_on, _rates(eqs))
-    return Integral("E", _trigsimp_if_shorter(E_on), is_zero(r), r, source="energy theorem",
+    return Integral("E", _trigsimp_if_shorter(E_on), rate_vanishes(eqs, E_on, r), r, source="energy theorem",
                     note="rheonomic system: E = T + V differs from Jacobi's integral; see jacobi_integral")
 
 
@@ -555,15 +623,17 @@ def conserved_momenta(system, generators: Sequence, eqs: Equations | None = None
     without, in (t, q, q̇).  Sections whose momentum is not conserved are left out (see
     :func:`momentum_map` for all of them)."""
     mm = momentum_map(system, generators, sections=sections)
+    rates = _LazyRates(eqs) if eqs is not None else None
     out = []
     for k, m in enumerate(mm.momenta):
         if not m.conserved:
             continue
         note = ("horizontal symmetry (ξ constant)" if m.horizontal
                 else "p·(dξ/dt)^Q vanishes identically on the constraints")
-        if eqs is not None:
+        if eqs is not None and rates is not None:
+            check_budget("conserved momenta on the equations", k, mm.rank, "momenta")
             J = _on_motion(eqs, m.momentum)
-            r = time_derivative(eqs, J, _rates(eqs))
+            r = _momentum_rate(eqs, J, m.section, rates)
             if not is_zero(r):
                 raise SelfCheckError(f"momentum J{k + 1} conserved by the momentum equation but not along {eqs.form}")
             out.append(Integral(f"J{k + 1}", _trigsimp_if_shorter(J), True, r, source=_BKMM, note=note + f"; section {m.section}"))
@@ -785,7 +855,7 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             raise _PointRoute("no square mass matrix: the expression route")
         xf = _field_solve([[conv(e) for e in row] for row in Mp], [conv(f) for f in Fp])
         nu = len(gens_u)
-        out_polys = []
+        values = []
         for a, bq, bu in pieces:
             e = conv(a)
             for gq, k in zip(bq, Kf):
@@ -794,6 +864,17 @@ def _point_rows(P, grads, Kp, Mp, Fp, u, gens, fix=None, rates=None) -> list[lis
             for gu, x in zip(bu, xf):
                 if gu != 0:
                     e += conv(gu) * x
+            values.append(e)
+        if any(any(any(m[:nu]) for m, _ in e.denom.terms()) for e in values):
+            # a denominator in the unknowns of P.fresh (√ of the coordinates: the rattleback's
+            # contact point): the row set times the common denominator, as the expression route
+            # below does (the same rows up to a non-zero factor), not the rates written out
+            common = F.ring.one
+            for e in values:
+                common = common.lcm(e.denom)
+            values = [e * common for e in values]
+        out_polys = []
+        for e in values:
             num, den = e.numer, e.denom
             if any(any(m[:nu]) for m, _ in den.terms()):
                 raise NotLinearError("denominator depends on the speeds")
@@ -966,14 +1047,13 @@ def polynomial_first_integrals(eqs: Equations, degree: int = 2, *, coordinates: 
             vecs.append(full)
     else:
         vecs = [[sp.S.One if i == j else sp.S.Zero for i in range(N)] for j in range(N)]
-    rates = rate_exprs or _rates(eqs)
     found, dropped = [], []
     for vec in vecs:
         coeffs = _clear_denominators([sp.factor(c) for c in vec])
         I = sp.Add(*[c * b for c, b in zip(coeffs, basis) if c != 0])
         if is_zero(I):
             continue
-        if is_zero(time_derivative(eqs, I, rates)):
+        if rate_vanishes(eqs, I):        # u̇ solved at the sample points, not written out
             I = _display_integral(I)
             found.append(-I if I.could_extract_minus_sign() else I)
         else:
@@ -1034,7 +1114,7 @@ def _solve_on_support(exact_rows: list[list], exact_at: list[list], more_rows, c
     return [v.as_expr() if F is not None else v for v in x]
 
 
-def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list, speeds_rates) -> sp.Expr | None:
+def _integrating_factor(eqs: Equations, L: sp.Expr, shape: list) -> sp.Expr | None:
     """f(shape) with d/dt (f·L) ≡ 0 along ``eqs``, or None (:func:`integrating_factor_integrals`)."""
     S = eqs.space
     u = list(eqs.u)
@@ -1110,7 +1190,8 @@ def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = N
     candidate without a factor in closed form is only "none found")."""
     if not isinstance(eqs, Equations):
         raise DimensionError(f"expected Equations, got {type(eqs).__name__}")
-    rates = _rates(eqs)          # raises for forms with multipliers
+    if eqs.lam_vec:
+        _rates(eqs)              # raises: forms with multipliers
     S = eqs.space
     u = list(eqs.u)
     Ls = list(u) if candidates is None else [expression_in(eqs, c, "a candidate L") for c in
@@ -1134,11 +1215,11 @@ def integrating_factor_integrals(eqs: Equations, candidates: Sequence | None = N
             sh = [q for q in S.q if q in free]
         else:
             sh = shape
-        f = _integrating_factor(eqs, L, sh, rates)
+        f = _integrating_factor(eqs, L, sh)
         if f is None:
             continue
         I = f * L
-        if is_zero(time_derivative(eqs, I, rates)):
+        if rate_vanishes(eqs, I):        # u̇ solved at the sample points, not written out
             found.append(I)
         else:
             dropped.append(I)

@@ -825,8 +825,9 @@ def _sympy_text(e) -> str:
 
 @cli.command("steady")
 @click.argument("model")
-@click.option("--generator", "generators", multiple=True, required=True, metavar="X1,X2,...",
-              help="a symmetry generator, its components over the coordinates (repeatable, as in linearize)")
+@click.option("--generator", "generators", multiple=True, metavar="X1,X2,...",
+              help="a symmetry generator, its components over the coordinates (repeatable, as in linearize); "
+                   "default: the model's own symmetry, with its fixed coordinates, parameters and diagram")
 @click.option("--at", "at", multiple=True, metavar="NAME=VALUE",
               help="a coordinate fixed (theta=0: the upright disk) or a family parameter's value (xi1=2) at which "
                    "the verdict is taken (repeatable)")
@@ -840,8 +841,9 @@ def _sympy_text(e) -> str:
               help="the interval of --parameter")
 @click.option("--points", type=click.IntRange(2, 400), default=21, show_default=True,
               help="values of --parameter on the interval")
-@click.option("--boundary/--no-boundary", default=True, show_default=True,
-              help="the stability conditions in closed form (symbolic work)")
+@click.option("--boundary/--no-boundary", default=None,
+              help="the stability conditions in closed form (symbolic work; default: yes, or as the model's "
+                   "symmetry says)")
 @click.option("--plot", "plot_file", type=str, metavar="FILE", default=None,
               help="save the eigenvalue diagram along --parameter (PNG, PDF, SVG)")
 @_fmt_option
@@ -849,12 +851,14 @@ def _sympy_text(e) -> str:
 def steady_cmd(ctx, model, generators, at, params, form, parameter, span, points, boundary, plot_file, fmt):
     """The steady motions (relative equilibria) of MODEL for a symmetry: each family in closed
     form, its stability boundary (conditions, all > 0) and the stability verdicts, at the
-    member given with --at or along --parameter (the eigenvalue diagram, --plot)."""
-    from .steadies import steady_report
+    member given with --at or along --parameter (the eigenvalue diagram, --plot).  Without
+    --generator, the model's declared symmetry (geonh.models.Symmetry) gives the generators
+    and the defaults of the other options."""
+    from .steadies import declared_arguments, steady_report
     fmt = _fmt(ctx, fmt)
     if (parameter is None) != (span is None):
         raise InputError("--parameter and --range go together: --parameter NAME --range A B")
-    if plot_file is not None and parameter is None:
+    if plot_file is not None and parameter is None and generators:
         raise InputError("--plot draws the eigenvalues along --parameter NAME --range A B: give them")
     plot = None
     if plot_file is not None:
@@ -871,9 +875,21 @@ def steady_cmd(ctx, model, generators, at, params, form, parameter, span, points
     coords = {q.name for q in workbench.system(mdl).space.q} if workbench.is_mechanical(mdl) else set()
     member = {k: v for k, v in fixed.items() if k not in coords}
     fixed = {k: v for k, v in fixed.items() if k in coords}
+    gens, source = [g.split(",") for g in generators], ""
+    if not generators:      # the model's own symmetry; the options given override its defaults
+        with _about(mdl):
+            own = declared_arguments(mdl)
+        gens, fixed, formulas = own["generators"], {**own["at"], **fixed}, {**own["params"], **formulas}
+        member, source = {**own["member"], **member}, own["source"]
+        boundary = own["boundary"] if boundary is None else boundary
+        if parameter is None and not member.keys() - own["member"].keys():
+            parameter, grid = own["parameter"], own["grid"]
+    if plot_file is not None and parameter is None:
+        raise InputError("--plot draws the eigenvalues along --parameter NAME --range A B: give them")
+    boundary = True if boundary is None else boundary
     with _about(mdl):
-        rep = steady_report(mdl, [g.split(",") for g in generators], fixed, formulas, form, member=member,
-                            parameter=parameter, grid=grid, boundary=boundary, progress=progress)
+        rep = steady_report(mdl, gens, fixed, formulas, form, member=member,
+                            parameter=parameter, grid=grid, boundary=boundary, progress=progress, source=source)
     if plot:
         from . import plotting
         for i, fam in enumerate(rep.families):
@@ -887,6 +903,7 @@ def steady_cmd(ctx, model, generators, at, params, form, parameter, span, points
         _emit({"model": rep.model, "form": rep.form, "generators": rep.generators,
                "at": {k: str(v) for k, v in rep.at.items()},
                "parameters": {str(k): str(v) for k, v in rep.params.items()}, "parameter": rep.parameter,
+               "source": rep.source,
                "families": [{"xi": [str(x) for x in f.motion.xi],
                              "parameters": [p.name for p in f.motion.parameters],
                              "point": {str(k): str(v) for k, v in f.motion.point.items()},
@@ -911,6 +928,8 @@ def steady_cmd(ctx, model, generators, at, params, form, parameter, span, points
         click.echo("fixed: " + ", ".join(f"{k} = {v}" for k, v in rep.at.items()))
     if rep.params:
         click.echo("parameters: " + ", ".join(f"{k} = {_sympy_text(v)}" for k, v in rep.params.items()))
+    if rep.source:
+        click.echo(f"source: {rep.source}")
     for i, f in enumerate(rep.families, 1):
         click.echo(f"family {i}: xi = ({', '.join(_sympy_text(x) for x in f.motion.xi)}); "
                    f"parameters {', '.join(p.name for p in f.motion.parameters) or 'none'}")
@@ -1010,15 +1029,18 @@ def control_cmd(ctx, model, inputs, at, no_connection, fmt):
 @click.option("--control/--no-control", default=None,
               help="include the control verdicts with the model's own inputs (default: kinematic models and "
                    "small mechanical ones with force symbols)")
+@click.option("--steady/--no-steady", default=None,
+              help="include the steady motions of the model's declared symmetry, their stability boundary and "
+                   "eigenvalue diagram (default: when the model declares one)")
 @click.pass_context
-def report_cmd(ctx, model, output, t_end, form, certify, control):
+def report_cmd(ctx, model, output, t_end, form, certify, control, steady):
     """Write one self-contained HTML page on MODEL: system, frame, equations, certificate, control
-    verdicts, plots."""
+    verdicts, steady motions, plots."""
     real = check_output(output, "-o/--output", model_inputs(model))
     mdl = load_model(model)
     with _about(mdl):
         page = report_html(mdl, certify=certify, simulate_t=t_end, form=form, progress=progress,
-                           warn=lambda w: _say(f"geonh: warning: {w}"), control=control)
+                           warn=lambda w: _say(f"geonh: warning: {w}"), control=control, steady=steady)
     write_output(real, output, lambda fh: fh.write(page.encode("utf-8")))
     click.echo(f"report on {mdl.name} written to {output} ({len(page) // 1024} KiB)")
     return 0

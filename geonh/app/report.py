@@ -45,6 +45,7 @@ from ..kernel import display
 from ..systems import MechanicalSystem, analyze_constraints
 from . import workbench
 from .controls import ControlReport, control_verdicts
+from .steadies import SteadyReport, declared_arguments, steady_report
 from .workbench import FrameView, GrowthView, Progress, Session, SimulationRun, for_display, quiet
 
 #: U+2212, the minus sign of typeset numbers and formulas
@@ -377,6 +378,79 @@ def _simulation(run: SimulationRun) -> str:
     return render("simulation.html", **values)
 
 
+def _runs(grid: list, verdicts: list) -> list[tuple[str, float, float]]:
+    """(verdict, first value, last value) of each run of equal verdicts along the grid."""
+    runs: list = []
+    for x, v in zip(grid, verdicts):
+        if runs and runs[-1][0] == v:
+            runs[-1][2] = x
+        else:
+            runs.append([v, x, x])
+    return [tuple(r) for r in runs]
+
+
+def _assignments(values: dict) -> Markup:
+    """{name or symbol: expression} as inline equations, comma separated."""
+    return Markup(", ").join(inline(sp.Eq(sp.Symbol(str(k)), v, evaluate=False)) for k, v in values.items())
+
+
+@html.register
+def _steady(rep: SteadyReport) -> str:
+    """The families of relative equilibria, each with ξ, its stability conditions (all > 0, one
+    aligned block), the runs of equal verdicts along the swept parameter and the eigenvalue
+    diagram."""
+    fams = []
+    for f in rep.families:
+        xi = inline(sp.Eq(sp.Symbol("xi"), sp.Tuple(*f.motion.xi), evaluate=False))
+        b = f.boundary
+        row = {"xi": xi, "conditions": [inline(sp.StrictGreaterThan(c, 0)) for c in f.conditions],
+               "kind": b.kind if b else "", "zeros": b.zeros if b else 0, "family_zeros": b.family_zeros if b else 0,
+               "note": f.boundary_note, "parameter": inline(sp.Symbol(rep.parameter)) if rep.parameter else "",
+               "runs": [], "verdict": "",
+               "given": _assignments(rep.member) if rep.member else "", "figure": ""}
+        if f.grid:
+            row["runs"] = _runs(f.grid, f.verdicts)
+            try:
+                from . import plotting
+                row["figure"] = _png(plotting.eigenvalues_figure(
+                    f.grid, f.eigenvalues, parameter=str(rep.parameter),
+                    title=f"{rep.model}: eigenvalues against {rep.parameter}"), "eigenvalue diagram")
+            except ImportError:
+                pass
+        elif f.verdicts:
+            row["verdict"] = f.verdicts[0]
+        fams.append(row)
+    parsed = rep.families[0].motion.generators if rep.families else ()
+    gens = Markup(", ").join(inline(sp.Eq(sp.Symbol(f"X_{a}"), sp.Tuple(*g), evaluate=False))
+                             for a, g in enumerate(parsed, 1))
+    count = f"{len(rep.families)} famil{'y' if len(rep.families) == 1 else 'ies'}"
+    return render("steady.html", generators=gens, form=rep.form, fixed=_assignments(rep.at) if rep.at else "",
+                  params=_assignments(rep.params) if rep.params else "", count=count, source=rep.source,
+                  families=fams)
+
+
+def _steady_section(model, asked: "_Asked") -> Iterator[str]:
+    """The steady motions of the model's declared symmetry (:func:`~geonh.app.steadies.declared_arguments`):
+    by default for a model that declares one, on request (``steady=True``) with a note when it
+    declares none."""
+    if asked.steady is False:
+        return
+    if getattr(model, "symmetry", None) is None:
+        if asked.steady:
+            yield Markup('<h2>Steady motions</h2><p class="note">{} declares no symmetry (geonh steady {} '
+                         '--generator … computes them for given generators).</p>').format(model.name, model.name)
+        return
+    try:
+        rep = steady_report(model, form=asked.form, progress=asked.progress, session=asked.session,
+                            **declared_arguments(model))
+    except BudgetExceededError:
+        raise
+    except GeonhError as e:
+        yield Markup('<h2>Steady motions</h2><p class="note">no steady motions: {}</p>').format(minus_signs(str(e)))
+        return
+    yield html(rep)
+
+
 # -- the page --------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Asked:
@@ -389,6 +463,7 @@ class _Asked:
     warn: Callable[[str], None] | None
     session: Session
     control: bool | None = None
+    steady: bool | None = None
 
 
 def _seed_page(model, asked: _Asked) -> Iterator[str]:
@@ -431,6 +506,7 @@ def _mechanical_page(model, asked: _Asked) -> Iterator[str]:
         certs = workbench.certify_data(model, progress=progress, session=session)
         yield render("certificates.html", rows=[(n, html(c)) for n, c in certs.items()])
     yield from _control_section(model, asked)
+    yield from _steady_section(model, asked)
     if asked.simulate_t:
         yield Markup("<h2>Simulation, 0 &le; t &le; {}</h2>").format(number(asked.simulate_t))
         try:
@@ -455,7 +531,7 @@ PAGES: dict[str, Callable[[object, _Asked], Iterator[str]]] = {
 def report_html(model, *, certify: bool | None = None, simulate_t: float | None = 10.0,
                 form: str | None = None, progress: Progress = quiet,
                 warn: Callable[[str], None] | None = None, session: Session | None = None,
-                control: bool | None = None) -> str:
+                control: bool | None = None, steady: bool | None = None) -> str:
     """The HTML page of `geonh report` (template ``report.html``): self-contained (MathML, no
     scripts; plots as base64 PNG).  ``certify``: include the cross-form certificate (None:
     unless the frame is big).  The simulation's warnings (an initial state projected onto the
@@ -463,8 +539,11 @@ def report_html(model, *, certify: bool | None = None, simulate_t: float | None 
     ``session``: the run's derived results (default: a new one, so that the page derives each
     form once).  ``control``: include the control verdicts with the model's own inputs
     (None: for kinematic models, and mechanical ones with force symbols and at most
-    ``CONTROL_MAX_COORDINATES`` coordinates)."""
-    asked = _Asked(certify, simulate_t, form, progress, warn, Session() if session is None else session, control)
+    ``CONTROL_MAX_COORDINATES`` coordinates).  ``steady``: include the steady motions of the
+    model's declared symmetry (:class:`geonh.models.Symmetry`) with their stability boundary
+    and eigenvalue diagram (None: when the model declares one)."""
+    asked = _Asked(certify, simulate_t, form, progress, warn, Session() if session is None else session, control,
+                   steady)
     sections = [Markup(s) for s in PAGES[model.kind](model, asked)]
     coordinates = Markup(", ").join(inline(s) for s in model.space.coords)
     return str(render("report.html", name=model.name, description=model.description, coordinates=coordinates,

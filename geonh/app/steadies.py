@@ -27,9 +27,9 @@ import sympy as sp
 from ..analysis.steady import SteadyMotion, StabilityBoundary, stability_boundary, steady_motions
 from ..errors import BudgetExceededError, GeonhError
 from ..kernel.parsing import as_expr, as_floats, as_mapping, as_names, as_sequence, parse
-from .workbench import Progress, TaskError, equations, quiet
+from .workbench import Progress, Session, TaskError, equations, quiet
 
-__all__ = ["FamilyReport", "SteadyReport", "positive_part", "steady_report"]
+__all__ = ["FamilyReport", "SteadyReport", "declared_arguments", "positive_part", "steady_report"]
 
 
 @dataclass
@@ -53,7 +53,8 @@ class FamilyReport:
 class SteadyReport:
     """What ``geonh steady`` prints: the model, the form, the generators (strings), the fixed
     coordinates ``at``, the parameter values ``params`` (expressions), the swept ``parameter``
-    (or None) and one :class:`FamilyReport` per family."""
+    (or None), one :class:`FamilyReport` per family, the values of the verdicts ``member``
+    (expressions) and the ``source`` of the steady motions (a declared symmetry's)."""
 
     model: str
     form: str
@@ -62,6 +63,8 @@ class SteadyReport:
     params: dict
     parameter: str | None
     families: list[FamilyReport]
+    member: dict = field(default_factory=dict)
+    source: str = ""
 
 
 def positive_part(condition) -> sp.Expr:
@@ -126,13 +129,14 @@ def steady_report(model, generators: Sequence[Sequence[str]], at: Mapping[str, o
                   params: Mapping[str, str] | None = None, form: str | None = None, *,
                   member: Mapping[str, object] | None = None, parameter: str | None = None,
                   grid: Sequence[float] = (), boundary: bool = True,
-                  progress: Progress = quiet) -> SteadyReport:
+                  progress: Progress = quiet, session: Session | None = None, source: str = "") -> SteadyReport:
     """The steady motions of ``model`` for the symmetry ``generators`` (module docstring).
 
     ``at``: coordinates fixed (the upright disk: θ = 0); ``params``: {name: formula} for the
     system's parameters; ``member``: numbers for the family's parameters (ξ components, shape
     coordinates) at which the verdict is taken; ``parameter`` with ``grid``: the verdicts and
-    eigenvalues at each value of that parameter (a family or system parameter).  A failure is a
+    eigenvalues at each value of that parameter (a family or system parameter); ``session``:
+    the run's derived equations (:class:`~geonh.app.workbench.Session`).  A failure is a
     :class:`TaskError` naming the model."""
     try:
         generators = [[str(as_expr(c, what="a generator's component")) if not isinstance(c, str) else c
@@ -141,7 +145,7 @@ def steady_report(model, generators: Sequence[Sequence[str]], at: Mapping[str, o
         if parameter is not None:
             parameter = as_names([parameter], "parameter")[0]
         grid = as_floats(grid, "grid")
-        eqs = equations(model, form, progress=progress)
+        eqs = equations(model, form, progress=progress, session=session)
         given = _values(model, eqs, {str(k): v for k, v in as_mapping({} if params is None else params, "params").items()})
         fixed = {str(k): as_expr(v, what=f"value of {k}") for k, v in as_mapping({} if at is None else at, "at").items()}
         with progress(f"steady motions of {model.name}"):
@@ -163,11 +167,31 @@ def steady_report(model, generators: Sequence[Sequence[str]], at: Mapping[str, o
                                                                     parameter, list(grid))
             out.append(rep)
         return SteadyReport(model.name, eqs.form, [list(map(str, g)) for g in generators], fixed,
-                            given, parameter, out)
+                            given, parameter, out, member, str(source))
     except (TaskError, BudgetExceededError):
         raise
     except GeonhError as e:
         raise TaskError(f"{model.name}: {e}") from None
+
+
+def declared_arguments(model) -> dict:
+    """The arguments of :func:`steady_report` that ``model`` declares (its ``symmetry``,
+    :class:`geonh.models.Symmetry`): ``generators``, ``at`` (fixed coordinates), ``params``
+    (parameter formulas), ``member`` (the verdicts' values), ``parameter`` and ``grid`` (the
+    eigenvalue diagram), ``boundary`` and ``source``.  ``geonh steady`` without ``--generator`` and the report's steady
+    motions use them; the command's own options override them.  A model that declares none
+    is a :class:`TaskError` saying how to give the generators."""
+    sym = getattr(model, "symmetry", None)
+    if sym is None:
+        raise TaskError(f"{model.name} declares no symmetry: give its generators (geonh steady {model.name} "
+                        "--generator X1,X2,... with the components over the coordinates)")
+    grid: list = []
+    if sym.span is not None:            # checked by Symmetry: two floats A < B, with a parameter
+        lo, hi = sym.span
+        grid = [lo + (hi - lo) * i / (sym.points - 1) for i in range(sym.points)]
+    return {"generators": [list(g) for g in sym.generators], "at": dict(sym.at), "params": dict(sym.params),
+            "member": dict(sym.values), "parameter": sym.parameter if grid else None, "grid": grid,
+            "boundary": sym.boundary, "source": sym.source}
 
 
 def _verdicts(model, eqs, fam: SteadyMotion, given: dict, member: dict, parameter: str | None,
@@ -180,12 +204,13 @@ def _verdicts(model, eqs, fam: SteadyMotion, given: dict, member: dict, paramete
     if parameter is not None and parameter not in names and parameter not in {s.name for s in _parameters(eqs)}:
         raise TaskError(f"{model.name}: --parameter {parameter!r} is neither a parameter of the family "
                         f"({', '.join(sorted(names))}) nor of the equations")
+    member = {str(k): as_expr(v, what=f"value of {k}") for k, v in member.items()}
     values: dict = {}
-    for s in _parameters(eqs):
-        values[s] = given.get(s, as_expr(defaults.get(s.name, 1), what=f"value of {s.name}"))
+    for s in _parameters(eqs):      # a number given for the verdict wins over a formula, the formula over a default
+        values[s] = member.get(s.name, given.get(s, as_expr(defaults.get(s.name, 1), what=f"value of {s.name}")))
     values = _numbers(values)
     base = {k.name: v for k, v in values.items()}
-    base.update({str(k): as_expr(v, what=f"value of {k}") for k, v in member.items()})
+    base.update({k: v for k, v in member.items() if k not in base})
     points: list = list(grid) if parameter is not None else [None]
     left = sorted(names - set(base) - ({parameter} if parameter else set()))
     if left:

@@ -26,9 +26,9 @@ from ..kernel.space import ConfigurationSpace
 from ..systems.nonlinear import NonlinearSystem
 from . import bicycle, kinematic, literature, mechanical, seeds
 from .kinematic import KinematicModel
-from .mechanical import MechanicalModel, trig_reduce
+from .mechanical import MechanicalModel, Symmetry, trig_reduce
 
-__all__ = ["KinematicModel", "MechanicalModel", "SeedModel", "Model", "names", "get", "describe", "kind",
+__all__ = ["KinematicModel", "MechanicalModel", "SeedModel", "Symmetry", "Model", "names", "get", "describe", "kind",
            "kinematic", "literature", "mechanical", "seeds", "trig_reduce"]
 
 

@@ -38,8 +38,13 @@ Example (``examples/models/chaplygin_sleigh.toml``)::
     theta = 0.3                              # by name: coordinates, velocities or free
     v = 1.0                                  # quasi-velocities of the frame
 
+    [symmetry]                               # optional: steady motions (geonh steady, the report)
+    generators = [["1", "0", "0"], ["0", "1", "0"], ["-y", "x", "1"]]   # SE(2)
+    parameter = "xi1"                        # the eigenvalue diagram along xi1 on range
+    range = [-1, 1]
+
 :func:`load` returns a :class:`~geonh.models.MechanicalModel` (``extra`` holds ``values``,
-``initial`` and ``source``).  :func:`loads` reads the same from a string.
+``initial`` and ``source``; ``symmetry`` the ``[symmetry]`` table).  :func:`loads` reads the same from a string.
 """
 from __future__ import annotations
 
@@ -58,7 +63,7 @@ from ..kernel.frames import Frame
 from ..kernel.parsing import parse
 from ..kernel.space import ConfigurationSpace
 from ..systems.mechanical import MechanicalSystem
-from .mechanical import MechanicalModel
+from .mechanical import MechanicalModel, Symmetry
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -81,9 +86,10 @@ MAX_DEPTH = 8
 MAX_NAME = 200
 
 _TOP = {"name", "description", "coordinates", "time", "parameters", "dynamics", "frame", "values", "initial",
-        "notes"}
+        "notes", "symmetry"}
 _DYNAMICS = {"kinetic_energy", "potential", "forces", "constraints", "holonomic"}
 _FRAME = {"names", "quasi_velocities", "dependent"}
+_SYMMETRY = {"generators", "at", "params", "values", "parameter", "range", "points", "boundary", "source"}
 _NAME_OK = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
@@ -394,8 +400,64 @@ def loads(text: str, source: str = "<model file>") -> MechanicalModel:
     for k, v in r.table(data, "initial", None).items():
         r.choice(f"initial.{k}", k, state_names, "a coordinate, velocity or free quasi-velocity")
         initial[k] = r.number(v, f"initial.{k}")
+    symmetry = _symmetry(r, data, S, allowed, pnames)
     return MechanicalModel(name, description, system, frame, dependent, tuple(psyms), notes=notes,
-                           extra={"values": values, "initial": initial, "source": source})
+                           extra={"values": values, "initial": initial, "source": source}, symmetry=symmetry)
+
+
+def _symmetry(r: _Reader, data: dict, S: ConfigurationSpace, allowed: dict, pnames: list) -> Symmetry | None:
+    """The ``[symmetry]`` table (:class:`~geonh.models.Symmetry`): ``generators`` an array of
+    arrays of formulas, one component per coordinate; ``at`` coordinates fixed; ``params``
+    parameter formulas; ``values`` numbers for the verdicts (parameters or the family's ξ
+    components); ``parameter`` and ``range`` the eigenvalue diagram, ``points``, ``boundary``,
+    ``source``."""
+    st = r.table(data, "symmetry", _SYMMETRY)
+    if not st:
+        return None
+    coords = [q.name for q in S.q]
+    if "generators" not in st:
+        raise r.fail("symmetry.generators", "missing (required): an array of generators, each an array of "
+                                            f"{len(coords)} components over the coordinates {', '.join(coords)}")
+    raw = st["generators"]
+    if not isinstance(raw, list) or not raw:
+        raise r.wrong("symmetry.generators", raw, "a non-empty array of arrays of formulas")
+    gens = []
+    for i, g in enumerate(raw):
+        if not isinstance(g, list):
+            raise r.wrong(f"symmetry.generators[{i}]", g, "an array of formulas")
+        comps = r.exprs(g, f"symmetry.generators[{i}]", allowed)
+        if len(comps) != len(coords):
+            raise r.fail(f"symmetry.generators[{i}]", f"{len(comps)} components for the {len(coords)} coordinates "
+                                                      f"{', '.join(coords)}")
+        gens.append(tuple(comps))
+    at = {}
+    for k, v in r.table(st, "at", None, where="symmetry").items():
+        r.choice(f"symmetry.at.{k}", k, coords, "a coordinate")
+        at[k] = r.expr(v, f"symmetry.at.{k}", allowed)
+    params = {}
+    for k, v in r.table(st, "params", None, where="symmetry").items():
+        r.choice(f"symmetry.params.{k}", k, pnames, "a declared parameter")
+        params[k] = r.expr(v, f"symmetry.params.{k}", allowed)
+    numbers = {}
+    for k, v in r.table(st, "values", None, where="symmetry").items():
+        numbers[r.name(k, f"symmetry.values.{k}")] = r.number(v, f"symmetry.values.{k}")
+    parameter = r.name(st["parameter"], "symmetry.parameter") if "parameter" in st else None
+    span = st.get("range")
+    if span is not None:
+        if not isinstance(span, list) or len(span) != 2:
+            raise r.wrong("symmetry.range", span, "an array of two numbers [A, B]")
+        span = tuple(float(r.number(x, f"symmetry.range[{i}]")) for i, x in enumerate(span))
+    points = st.get("points", 31)
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise r.wrong("symmetry.points", points, "a whole number")
+    boundary = st.get("boundary", True)
+    if not isinstance(boundary, bool):
+        raise r.wrong("symmetry.boundary", boundary, "true or false")
+    try:
+        return Symmetry(tuple(gens), at=at, params=params, values=numbers, parameter=parameter, span=span,
+                        points=points, boundary=boundary, source=r.string(st, "source", ""))
+    except GeonhError as e:
+        raise ModelFileError(f"{r.source}: [symmetry]: {e}") from None
 
 
 def load(path) -> MechanicalModel:

@@ -24,7 +24,7 @@ from ..kernel.space import ConfigurationSpace
 from ..kernel.trig import trig_reduce
 from ..systems.mechanical import MechanicalSystem
 from .arguments import flag
-from .mechanical import MechanicalModel
+from .mechanical import MechanicalModel, Symmetry
 
 __all__ = ["snakeboard", "planar_body_thruster", "differential_drive", "roller_racer", "suslov", "veselova",
            "routh_sphere", "rattleback", "spherical_robot", "GARCIA_HUBBARD_1988"]
@@ -476,6 +476,10 @@ def _rolling_frame(S, omegas: list, rho: sp.Matrix, tilt: bool = False) -> Frame
     return Frame(fields, coframe=coframe, names=["W1", "W2", "W3", "c1", "c2"])
 
 
+#: SE(2) on the tilt chart (ψ, α, β, x, y): the translations and the rotation about the vertical
+_SE2_TILT = (("0", "0", "0", "1", "0"), ("0", "0", "0", "0", "1"), ("1", "0", "0", "-y", "x"))
+
+
 def routh_sphere(tilt: bool = False) -> MechanicalModel:
     """Routh's sphere (Routh 1884, *Advanced rigid dynamics*, § 239 ff.; Borisov & Mamaev 2002,
     *The rolling of rigid body on a plane and sphere. Hierarchy of dynamics*, RCD 7): a ball of
@@ -532,7 +536,13 @@ def routh_sphere(tilt: bool = False) -> MechanicalModel:
         "routh-sphere", "Routh's sphere: a ball with displaced mass centre rolling on a plane",
         system, frame, ("x", "y"), (m, R, a, A, C, g),
         notes="Integrals: energy, Jellett's K.r and Routh's W3 sqrt(A C + m A r.r + m (C - A) (r.e3)^2) with "
-              "r = a e3 - R gamma.")
+              "r = a e3 - R gamma.",
+        symmetry=Symmetry(_SE2_TILT, at={"alpha": "pi", "beta": "0"},
+                          values={"m": 1, "R": 1, "a": 0.3, "A": 0.4, "C": 0.5, "g": 9.81}, parameter="xi3",
+                          span=(0.5, 6.0), points=23,
+                          source="Routh 1884, Advanced rigid dynamics, § 239 ff.: the spin n with the mass centre "
+                                 "above the centre is stable exactly for (C + m R (R + a))^2 n^2 > "
+                                 "4 m g a (A + m (R + a)^2)") if tilt else None)
 
 
 #: Garcia & Hubbard 1988 (Proc. R. Soc. Lond. A 418, 165–197): the ellipsoidal rattleback's
@@ -590,7 +600,11 @@ def rattleback(tilt: bool = False) -> MechanicalModel:
         system, frame, ("x", "y"), (m, g, a1, a2, a3, h, A, B, C, D),
         notes="Energy conserved; no invariant measure with a density in the coordinates.",
         extra={"values": dict(GARCIA_HUBBARD_1988), "initial": {},
-               "source": "Garcia & Hubbard 1988, Proc. R. Soc. Lond. A 418"})
+               "source": "Garcia & Hubbard 1988, Proc. R. Soc. Lond. A 418"},
+        symmetry=Symmetry(_SE2_TILT, at={"alpha": "0", "beta": "0"}, parameter="xi3", span=(-5.0, 5.0), points=21,
+                          boundary=False,
+                          source="Garcia & Hubbard 1988; Bondi 1986: the growth rates of the steady spins differ "
+                                 "with the spin direction") if tilt else None)
 
 
 def spherical_robot(torques: bool = False) -> MechanicalModel:

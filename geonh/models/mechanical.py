@@ -15,12 +15,16 @@ so the tests that compare with sympy's ``KanesMethod`` are independent checks.
 """
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 import sympy as sp
 
 from ..equations.registry import derive
+from ..errors import DimensionError, ParseError
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
@@ -29,10 +33,11 @@ from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.trig import trig_reduce
 from ..systems.mechanical import MechanicalSystem, quadratic_form, velocity_quadratic_parts
 from . import kinematic as catalog
+from ..kernel.parsing import as_floats
 from .arguments import count, flag
 
 __all__ = [
-    "MechanicalModel", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
+    "MechanicalModel", "Symmetry", "tilted_rolling_disk", "chaplygin_sleigh", "inclined_knife_edge",
     "vertical_rolling_disk", "free_rigid_body", "heavy_top", "juschkov_car", "ball_on_turntable", "chaplygin_ball",
     "rotating_knife_edge", "skate_on_belt", "dynamic_n_trailer", "trig_reduce",
 ]
@@ -64,6 +69,86 @@ def _with_reduced_inverse(frame: Frame) -> Frame:
     return Frame(fields, names=frame.names, coframe=list(frame.coframe))
 
 
+@dataclass(frozen=True)
+class Symmetry:
+    """A model's symmetry group and the steady motions its report and ``geonh steady`` show.
+
+    The arguments of :func:`geonh.app.steadies.steady_report`, declared once with the model:
+
+    Attributes
+    ----------
+    generators : the infinitesimal generators X_1 … X_k of the group acting on Q, each as its
+        components over the coordinates (strings parsed on the model's symbols, never run as
+        code), e.g. SE(2) on (x, y, θ): ``("1", "0", "0"), ("0", "1", "0"), ("-y", "x", "1")``.
+    at : coordinates fixed ({"theta": "0"}: the upright disk).
+    params : system parameters as formulas ({"I_d": "m*r**2/4"}: a uniform thin disk); the
+        stability boundary is stated in the parameters left symbolic.
+    values : numbers for the verdicts only (system parameters, or the family's parameters for
+        a single verdict), e.g. {"g": "9.81"}; parameters neither given nor swept take 1.
+    parameter, span, points : the eigenvalue diagram, ``points`` values of ``parameter`` (a
+        family or system parameter) on ``span``.
+    boundary : whether the stability conditions are derived in closed form (False where that
+        symbolic work takes long: the diagram's verdicts are numeric).
+    source : where the steady motions and their stability are published.
+    """
+
+    generators: tuple
+    at: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+    values: dict = field(default_factory=dict)
+    parameter: str | None = None
+    span: tuple | None = None
+    points: int = 31
+    boundary: bool = True
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        """Checks the shape of each attribute (the strings are parsed where they are used, on
+        the model's symbols): a geonh error names the attribute."""
+        gens = self.generators
+        if isinstance(gens, (str, bytes)) or not isinstance(gens, Sequence) or not gens:
+            raise ParseError(f"Symmetry: generators must be a non-empty sequence of component sequences, not {gens!r}")
+        rows = []
+        for g in gens:
+            if isinstance(g, (str, bytes)) or not isinstance(g, Sequence) or not g:
+                raise ParseError(f"Symmetry: a generator must be a sequence of components, not {g!r}")
+            rows.append(tuple(_component(c) for c in g))
+        if len({len(r) for r in rows}) != 1:
+            raise DimensionError(f"Symmetry: the generators have different lengths {[len(r) for r in rows]}")
+        object.__setattr__(self, "generators", tuple(rows))
+        for name in ("at", "params", "values"):
+            value = getattr(self, name)
+            if not isinstance(value, Mapping) or not all(isinstance(k, str) and k.isidentifier() for k in value):
+                raise ParseError(f"Symmetry: {name} must map names to values, not {value!r}")
+            object.__setattr__(self, name, {k: _component(v) for k, v in value.items()})
+        if self.parameter is not None and not (isinstance(self.parameter, str) and self.parameter.isidentifier()):
+            raise ParseError(f"Symmetry: parameter must be a name or None, not {self.parameter!r}")
+        if self.span is not None:
+            lo, hi = as_floats(self.span, "Symmetry: span")
+            if not lo < hi:
+                raise ParseError(f"Symmetry: span must be an interval A < B, not {self.span!r}")
+            object.__setattr__(self, "span", (float(lo), float(hi)))
+        if (self.parameter is None) != (self.span is None):
+            raise ParseError("Symmetry: parameter and span go together (the eigenvalue diagram)")
+        object.__setattr__(self, "points", count(self.points, "Symmetry: points", 2))
+        object.__setattr__(self, "boundary", flag(self.boundary, "Symmetry: boundary"))
+        if not isinstance(self.source, str):
+            raise ParseError(f"Symmetry: source must be text, not {self.source!r}")
+
+
+def _component(value):
+    """A generator component or a value of a :class:`Symmetry`: a string (parsed later, on the
+    model's symbols), a number or a sympy expression."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, sp.Basic)):
+        raise ParseError(f"Symmetry: a component or value must be a string, a number or a sympy expression, "
+                         f"not {value!r}")
+    if isinstance(value, numbers.Real) and not math.isfinite(value):
+        raise ParseError(f"Symmetry: {value!r} is not a finite number")
+    return value
+
+
 @dataclass
 class MechanicalModel:
     """A built-in mechanical system with its recommended adapted frame.
@@ -77,6 +162,7 @@ class MechanicalModel:
         :func:`~geonh.equations.chaplygin`; None means the default choice.
     parameters : the constant symbols (masses, lengths, forces).
     notes : known closed forms and remarks.
+    symmetry : the symmetry whose steady motions the report shows (:class:`Symmetry`), or None.
     """
 
     #: what the model is (:data:`geonh.models.KINDS`): the application asks this, never the class
@@ -90,6 +176,7 @@ class MechanicalModel:
     parameters: tuple = ()
     notes: str = ""
     extra: dict = field(default_factory=dict)
+    symmetry: Symmetry | None = None
 
     @property
     def space(self) -> ConfigurationSpace:
@@ -159,7 +246,13 @@ def tilted_rolling_disk() -> MechanicalModel:
         "tilted-disk", "disk rolling without slipping on a plane under gravity (5 coordinates, 2 constraints)",
         system, frame, ("x", "y"), (m, r, g, Id, Ia),
         notes="Energy T + m g r cos θ is conserved.  Chaplygin-type for dependent (x, y): T, V and the "
-              "constraint coefficients do not depend on x, y.")
+              "constraint coefficients do not depend on x, y.",
+        symmetry=Symmetry((("0", "0", "0", "1", "0"), ("0", "0", "0", "0", "1"), ("1", "0", "0", "-y", "x"),
+                           ("0", "0", "1", "0", "0")),
+                          at={"theta": "0"}, params={"I_d": "m*r**2/4", "I_a": "m*r**2/2"},
+                          values={"g": 9.81, "r": 1, "m": 1}, parameter="xi1", span=(0.5, 3.5),
+                          source="Neimark & Fufaev 1972, ch. III: upright rolling of a thin uniform disk is stable "
+                                 "exactly for Omega^2 > g/(3 r)"))
 
 
 def chaplygin_sleigh() -> MechanicalModel:
@@ -183,7 +276,10 @@ def chaplygin_sleigh() -> MechanicalModel:
         "chaplygin-sleigh", "rigid body with a knife edge at the origin, mass centre a ahead",
         system, _with_reduced_inverse(model.frame), ("y",), (m, a, I),
         notes="v' = a w^2, w' = -m a v w/(I + m a^2); the energy is conserved and the sleigh "
-              "tends to straight-line motion (w -> 0 for v > 0).")
+              "tends to straight-line motion (w -> 0 for v > 0).",
+        symmetry=Symmetry((("1", "0", "0"), ("0", "1", "0"), ("-y", "x", "1")), parameter="xi1", span=(-1.0, 1.0),
+                          source="Neimark & Fufaev 1972; Bloch 2003, § 1.7: straight motion is asymptotically "
+                                 "stable forwards (v > 0) and unstable backwards"))
 
 
 def inclined_knife_edge() -> MechanicalModel:

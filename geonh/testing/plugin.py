@@ -1,8 +1,10 @@
 """Hypothesis profiles for geonh's symbolic property tests, and the pytest plugin that selects them.
 
 Two profiles, registered whenever hypothesis is imported (the ``hypothesis`` entry point
-calls :func:`register_profiles`; pytest's ``--hypothesis-profile`` and a conftest's
-``settings.load_profile`` therefore find them):
+calls :func:`register_profiles` through the small top-level module ``_geonh_hypothesis``, which
+imports neither geonh nor sympy, so ``import hypothesis`` stays cheap in every project of the
+environment; pytest's ``--hypothesis-profile`` and a conftest's ``settings.load_profile``
+therefore find them):
 
 ``geonh-fast`` (CI)
     10 examples per test; no deadline (one symbolic example takes from milliseconds to
@@ -40,30 +42,23 @@ import os
 import sys
 from typing import Any
 
+import _geonh_hypothesis as _profiles   # the entry point's module (outside the package: no geonh import)
+
 __all__ = ["ENVIRONMENT", "PROFILES", "register_profiles"]
 
 #: the environment variable naming the profile to load
 ENVIRONMENT = "GEONH_HYPOTHESIS_PROFILE"
 
-#: the profiles' settings (hypothesis setting names; health checks by name)
-PROFILES: dict[str, dict[str, Any]] = {
-    "geonh-fast": {"max_examples": 10, "deadline": None, "derandomize": True, "database": None,
-                   "suppress_health_check": ("too_slow", "data_too_large"), "print_blob": True},
-    "geonh-thorough": {"max_examples": 300, "deadline": None, "derandomize": False,
-                       "suppress_health_check": ("too_slow", "data_too_large"), "print_blob": True},
-}
+#: the profiles' settings (hypothesis setting names; health checks by name); their one source is
+#: ``_geonh_hypothesis``, the module of the hypothesis entry point
+PROFILES: dict[str, dict[str, Any]] = _profiles.PROFILES
 
 _STATUS_KEY = "geonh_hypothesis_status"
 
 
 def register_profiles() -> None:
     """Register :data:`PROFILES` with hypothesis (idempotent; imports hypothesis)."""
-    from hypothesis import HealthCheck, settings
-
-    for name, values in PROFILES.items():
-        kw = dict(values)
-        kw["suppress_health_check"] = [HealthCheck[h] for h in values["suppress_health_check"]]
-        settings.register_profile(name, **kw)
+    _profiles.register_profiles()
 
 
 def _automatic_profiles() -> tuple[str, ...]:

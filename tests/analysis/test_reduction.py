@@ -124,6 +124,44 @@ def test_snakeboard_reduced_shape_equations(snake):
                    - (tps - J0 / (m * r**2) * sp.cos(ph) * wph * (p - J0 * sp.sin(ph) * wps)))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("J", [sp.Rational(1, 3), sp.Rational(1, 2)])     # J ≠ m r², and BKMM's J = m r²
+def test_snakeboard_reduced_equations_match_lagrange_with_multipliers(snake, J):
+    """An independent derivation of the reduced equations: Lagrange's equations with
+    multipliers (``g.lagrange``) of the same system, solved at exact states on D.  The state
+    (x, y, θ, ψ, φ; ψ̇, φ̇, p) is mapped to (q, q̇) by the connection (q̇ = X ξ + ṙ); then ψ̈ and
+    φ̈ of Lagrange's equations equal ``shape_rates`` and d/dt p(q, q̇) = ∂p/∂q q̇ + ∂p/∂q̇ q̈
+    equals ``momentum_rates``, for a general J and for BKMM's J = m r².
+
+    No printed text of BKMM's (§ 7) or Ostrowski's reduced shape equations could be read for
+    this check (docs/reduction.md): it compares two derivations, not geonh with a printed
+    formula.  Angles with rational sines (θ = atan 5/12, φ = atan 3/4) keep everything exact."""
+    system, red = snake
+    c = red.connection
+    S = system.space
+    x, y, th, ps, ph = S.q
+    _, _, s = _snake_symbols(system)
+    p = c.momenta[0]
+    wps, wph = red.speeds[:2]
+    par = {s["m"]: 2, s["r"]: sp.Rational(1, 2), s["J"]: J, s["J_0"]: sp.Rational(1, 10),
+           s["J_1"]: sp.Rational(1, 20), s["tau_psi"]: sp.Rational(3, 7), s["tau_phi"]: -sp.Rational(1, 9)}
+    pt = {x: sp.Rational(1, 3), y: -2, th: sp.atan(sp.Rational(5, 12)), ps: sp.Rational(7, 5),
+          ph: sp.atan(sp.Rational(3, 4))}
+    eqs = g.lagrange(system)
+    pmap = c.momentum_map.momenta[0].momentum
+    for psd, phd, p0 in [(sp.Rational(2, 3), -sp.Rational(5, 4), sp.Rational(3, 11)), (sp.S(-1), sp.Rational(1, 2), sp.S(-2))]:
+        shape = {S.qd[3]: psd, S.qd[4]: phd, p: p0}
+        qd = {v: sp.radsimp(e.xreplace({**pt, **par, **shape})) for v, e in c.velocity().items()}
+        qdd = eqs.accelerations({**pt, **par, **qd}, exact=True)
+        assert all(isinstance(a, sp.Rational) for a in qdd)
+        pdot = (sum((sp.diff(pmap, q) * qd[v] for q, v in zip(S.q, S.qd)), sp.S.Zero)
+                + sum((sp.diff(pmap, v) * a for v, a in zip(S.qd, qdd)), sp.S.Zero))
+        reduced_point = {ph: pt[ph], wps: psd, wph: phd, p: p0, **par}
+        assert sp.radsimp(red.shape_rates[0].xreplace(reduced_point)) == qdd[3]
+        assert sp.radsimp(red.shape_rates[1].xreplace(reduced_point)) == qdd[4]
+        assert sp.radsimp(red.momentum_rates[0].xreplace(reduced_point)) == sp.radsimp(pdot.xreplace({**pt, **par, **qd}))
+
+
 def _snake_initial(system, c, gait, p0, values):
     """The full state at t = 0 on the gait with momentum p0, g = e."""
     S = system.space

@@ -74,7 +74,7 @@ def test_steady_sleigh_routh_hurwitz_and_formats(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["chaplygin-sleigh"], "Missing option '--generator'"),
+    (["vertical-disk"], "vertical-disk declares no symmetry: give its generators"),
     (["chaplygin-sleigh", *SLEIGH, "--parameter", "xi1"], "--parameter and --range go together"),
     (["chaplygin-sleigh", *SLEIGH, "--plot", "x.png"], "--plot draws the eigenvalues along --parameter"),
     (["chaplygin-sleigh", *SLEIGH, "--parameter", "xi1", "--range", "0", "1", "--plot", "x.bogus"],

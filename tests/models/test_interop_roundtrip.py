@@ -95,7 +95,9 @@ def _params(rng):
 
 
 # -- sympy's rolling disc (the KanesMethod example of sympy's documentation) ------------------------------
-def rolling_disc():
+def rolling_disc(consistent: bool = True):
+    """sympy's documented disc; ``consistent=False``: with kinematic differential equations
+    u_i = q̇_i that contradict its stated angular velocity u1 L.x + u2 L.y + u3 L.z."""
     q1, q2, q3, u1, u2, u3 = me.dynamicsymbols("q1 q2 q3 u1 u2 u3")
     r, mm, gg = sp.symbols("r m g")
     N = me.ReferenceFrame("N")
@@ -109,7 +111,8 @@ def rolling_disc():
     Dmc = C.locatenew("Dmc", r * L.z)
     Dmc.v2pt_theory(C, N, R)
     In = me.inertia(L, mm / 4 * r**2, mm / 2 * r**2, mm / 4 * r**2)
-    kd = [me.dot(R.ang_vel_in(N) - w_R_N_qd, uv) for uv in L]
+    kd = ([me.dot(R.ang_vel_in(N) - w_R_N_qd, uv) for uv in L] if consistent
+          else [q1.diff() - u1, q2.diff() - u2, q3.diff() - u3])
     force_list = [(Dmc, -mm * gg * Y.z)]
     body = me.RigidBody("BodyD", Dmc, R, mm, (In, Dmc))
     KM = me.KanesMethod(N, q_ind=[q1, q2, q3], u_ind=[u1, u2, u3], kd_eqs=kd)
@@ -152,21 +155,7 @@ def test_rolling_disc_with_inconsistent_kinematics_is_refused_clearly():
     angular velocity (u1 L.x + u2 L.y + u3 L.z): no coordinates make its velocities true ones
     (completed with the contact position, its speeds would leave no velocity free), so it is
     refused, naming the mass centre and why the completion failed."""
-    q1, q2, q3, u1, u2, u3 = me.dynamicsymbols("q1 q2 q3 u1 u2 u3")
-    r, mm, gg = sp.symbols("r m g")
-    N = me.ReferenceFrame("N")
-    Y = N.orientnew("Y", "Axis", [q1, N.z])
-    L = Y.orientnew("L", "Axis", [q2, Y.x])
-    R = L.orientnew("R", "Axis", [q3, L.y])
-    R.set_ang_vel(N, u1 * L.x + u2 * L.y + u3 * L.z)
-    C = me.Point("C")
-    C.set_vel(N, 0)
-    Dmc = C.locatenew("Dmc", r * L.z)
-    Dmc.v2pt_theory(C, N, R)
-    body = me.RigidBody("BodyD", Dmc, R, mm, (me.inertia(L, mm / 4 * r**2, mm / 2 * r**2, mm / 4 * r**2), Dmc))
-    KM = me.KanesMethod(N, q_ind=[q1, q2, q3], u_ind=[u1, u2, u3], kd_eqs=[q1.diff() - u1, q2.diff() - u2,
-                                                                          q3.diff() - u3])
-    KM.kanes_equations([body], [(Dmc, -mm * gg * Y.z)])
+    KM, (r, mm, gg) = rolling_disc(consistent=False)
     with pytest.raises(UnsupportedSetupError, match=r"Dmc .* not the time derivative of a position.*did not help"
                                                     r".*do not describe the same motions"):
         from_kanes_method(KM, conditions=[mm > 0, r > 0])

@@ -1,0 +1,117 @@
+"""Rates of first integrals along the equations (issue 26): ``energy_integral``, ``is_integral``
+of the energy and of Jellett's integral, and ``polynomial_first_integrals`` at degree 1 and 2
+(constant coefficients) on the rolling bodies, Boltzmann–Hamel form: median CPU and wall
+seconds, optionally beside another checkout.
+
+    python benchmarks/integral_rates.py [--repeats 1] [--before PATH] [--limit 120] [--only NAME ...] [--ops OP ...]
+
+Each measurement runs in a fresh child process (cold sympy cache) with a time limit
+(``--limit`` seconds) and an address-space limit of 6 GB; the model and its equations are
+built first, outside the timing.  ``--before PATH``: also measure the geonh of the checkout at
+PATH (e.g. ``git worktree add --detach /tmp/base main``), the two alternating, so both columns
+come from one run of this script.  Jellett's integral is ⟨I Ω, r⟩, r the vector from the mass
+centre to the contact point in body axes (Ω = the first three speeds; the rotor momenta J α̇
+added on the spherical robot): r = a e₃ − R γ on Routh's sphere, the rattleback's ρ, −R γ on
+the balanced balls, γ = (sin θ sin φ, sin θ cos φ, cos θ).  Conserved except on the rattleback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from momentum_map_on_equations import run_child  # one child runner: fresh process, 6 GB, time limit
+
+HERE = Path(__file__).resolve().parents[1]
+
+MODELS = ["routh-sphere", "rattleback", "chaplygin-ball", "spherical-robot"]
+OPS = ["energy_integral", "is_integral(E)", "is_integral(Jellett)", "search deg 1", "search deg 2"]
+
+CHILD = r'''
+import json, sys, time
+import sympy as sp
+from geonh import models
+from geonh.analysis import energy_integral, is_integral, polynomial_first_integrals
+name, op = sys.argv[1], sys.argv[2]
+model = models.get(name)
+eqs = model.equations("boltzmann-hamel")
+S = eqs.space
+P = {p.name: p for p in model.parameters}
+th, ph = S.q[1], S.q[2]
+gam = [sp.sin(th) * sp.sin(ph), sp.sin(th) * sp.cos(ph), sp.cos(th)]
+W = list(eqs.u[:3])
+if name == "routh-sphere":
+    I = sp.diag(P["A"], P["A"], P["C"])
+    r = [-P["R"] * gam[0], -P["R"] * gam[1], P["a"] - P["R"] * gam[2]]
+elif name == "rattleback":
+    I = sp.Matrix([[P["A"], P["D"], 0], [P["D"], P["B"], 0], [0, 0, P["C"]]])
+    Lam = [P["a1"]**2, P["a2"]**2, P["a3"]**2]
+    s = sp.sqrt(sum(L * c**2 for L, c in zip(Lam, gam)))
+    r = [-Lam[0] * gam[0] / s, -Lam[1] * gam[1] / s, P["h"] - Lam[2] * gam[2] / s]
+else:
+    I = sp.diag(P["I1"], P["I2"], P["I3"])
+    R = P["R"] if "R" in P else P["r"]
+    r = [-R * c for c in gam]
+K = I * sp.Matrix(W)
+if name == "spherical-robot":
+    K += sp.Matrix([P[f"J{k}"] * a for k, a in zip((1, 2, 3), eqs.u[3:6])])
+jellett = sum(K[i] * r[i] for i in range(3))
+E = energy_integral(eqs).expression if op == "is_integral(E)" else None
+t, w = time.process_time(), time.perf_counter()
+if op == "energy_integral":
+    verdict = energy_integral(eqs).conserved
+elif op == "is_integral(E)":
+    verdict = is_integral(eqs, E)
+elif op == "is_integral(Jellett)":
+    verdict = is_integral(eqs, jellett)
+else:
+    verdict = len(polynomial_first_integrals(eqs, int(op[-1])).integrals)
+import geonh
+print(json.dumps({"cpu": time.process_time() - t, "wall": time.perf_counter() - w, "verdict": verdict,
+                  "geonh": geonh.__file__}))
+'''
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--before", default=None, help="a checkout of geonh to measure beside this one")
+    ap.add_argument("--limit", type=float, default=120.0, help="seconds per measurement")
+    ap.add_argument("--only", nargs="*", default=None, help="model names to measure (all by default)")
+    ap.add_argument("--ops", nargs="*", default=None, help=f"operations to measure, of {OPS}")
+    args = ap.parse_args()
+    trees = ([("before", args.before)] if args.before else []) + [("after", str(HERE))]
+    print("| model | operation | " + " | ".join(f"{t} CPU s | {t} wall s" for t, _ in trees) + " | verdict |")
+    print("|---|---|" + "---|---|" * len(trees) + "---|")
+    for name in MODELS:
+        if args.only and name not in args.only:
+            continue
+        for op in OPS:
+            if args.ops and op not in args.ops:
+                continue
+            runs: dict = {t: [] for t, _ in trees}
+            for k in range(args.repeats):
+                for t, path in trees:
+                    if runs[t] and "error" in runs[t][-1]:
+                        continue                      # a time-out or memory error is not repeated
+                    print(f"{name} {op} {t} {k + 1}/{args.repeats}", file=sys.stderr, flush=True)
+                    r = run_child(CHILD, [name, op], path, args.limit)
+                    if "geonh" in r and not r["geonh"].startswith(str(Path(path).resolve())):
+                        sys.exit(f"the {t} run imported geonh from {r['geonh']}, not from {path}")
+                    runs[t].append(r)
+            cells, verdicts = [], set()
+            for t, _ in trees:
+                ok = [r for r in runs[t] if "error" not in r]
+                if ok:
+                    cells += [f"{statistics.median(r['cpu'] for r in ok):.2f}",
+                              f"{statistics.median(r['wall'] for r in ok):.2f}"]
+                    verdicts |= {json.dumps(r["verdict"]) for r in ok}
+                else:
+                    cells += [runs[t][0]["error"], ""]
+            print(f"| {name} | {op} | " + " | ".join(cells) + f" | {' / '.join(sorted(verdicts))} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
