@@ -1021,7 +1021,7 @@ def singleton_reduced_inverse(M: sp.MatrixBase, pivots: Sequence[tuple[int, int]
     for i in range(k):
         p = L[i][i]
         if not p.is_number and is_zero(p):
-            raise SingularMapError(f"{what} is singular at the generic point (its row {sr[i]} vanishes there)")
+            raise _singular_whole(M, what, f"{what} is singular at the generic point (its row {sr[i]} vanishes there)")
     Li = [[sp.S.Zero] * k for _ in range(k)]
     for i in range(k):
         Li[i][i] = 1 / L[i][i]
@@ -1034,7 +1034,10 @@ def singleton_reduced_inverse(M: sp.MatrixBase, pivots: Sequence[tuple[int, int]
             out[sc[j], sr[i]] = Li[j][i]
     if rr:
         F = M.extract(rr, rc)
-        Fi = inner(F)
+        try:
+            Fi = inner(F)
+        except SingularMapError as exc:
+            raise _singular_whole(M, what, str(exc)) from None
         G = [[sp.Add(*[M[rr[a], sc[m]] * Li[m][i] for m in range(k) if M[rr[a], sc[m]] != 0 and Li[m][i] != 0])
               for i in range(k)] for a in range(len(rr))]
         for b in range(len(rc)):
@@ -1044,6 +1047,14 @@ def singleton_reduced_inverse(M: sp.MatrixBase, pivots: Sequence[tuple[int, int]
                 s = sp.Add(*[Fi[b, a] * G[a][i] for a in range(len(rr)) if Fi[b, a] != 0 and G[a][i] != 0])
                 out[rc[b], sr[i]] = -s
     return out
+
+
+def _singular_whole(M: sp.Matrix, what: str, fallback: str) -> SingularMapError:
+    """The refusal of M itself (:func:`singular_error`: worded with M's generic rank, kept as
+    ``rank``) when a block of its singleton elimination was singular — never the block's rank
+    or size, which would misstate M's (rank(M) = k + rank(F) for k singleton pivots)."""
+    exc = singular_error(M, what)
+    return exc if exc is not None else SingularMapError(fallback)
 
 
 #: a name that moved from here names its new home (geonh.moved)

@@ -53,3 +53,22 @@ def test_a_coframe_is_inverted_accurately_where_a_generic_pivot_is_small():
     C = np.asarray(sp.lambdify([S.q], frame.C)(np.array([1 / 3, 1e-9, 0.0])), float)
     err = np.max(abs(C - np.asarray(exact.evalf(20).tolist(), float)))
     assert err < 1e-14 * float(max(abs(e) for e in exact))
+
+
+@pytest.mark.parametrize("backend", ["symengine", "sympy"])
+def test_a_singular_rest_is_refused_with_the_whole_matrix_rank(backend):
+    """B with a singleton row whose rest F is singular: the refusal states B's generic rank
+    (2 of 3), never the rest's (0 of 1 or 1 of 2) — on both backends, as ``generic_rank`` says."""
+    from geonh.kernel import backend as be
+    from geonh.kernel.forms import OneForm
+    from geonh.kernel.generic_point import generic_rank
+
+    S = ConfigurationSpace(["q1", "q2", "q3"])
+    q1, q2, q3 = S.q
+    rows = [[1, 0, 0], [0, sp.sin(q2), sp.cos(q2)], [0, 2 * sp.sin(q2), 2 * sp.cos(q2)]]
+    assert singleton_pivots(sp.Matrix(rows)) == [(0, 0)]
+    assert generic_rank(sp.Matrix(rows)) == 2
+    with be.using_backend(backend):
+        with pytest.raises(SingularMapError, match=r"rank 2\b") as err:
+            Frame.from_coframe([OneForm(S, r) for r in rows])
+    assert "rank 0" not in str(err.value) and "rank 1 " not in str(err.value)
