@@ -5,9 +5,9 @@ an environment where geonh is installed, used or not.  geonh's entry point there
 here, to a top-level module shipped in geonh's distribution that imports only the standard
 library and ``_geonh_hypothesis`` (the profiles' one source): a module inside the package
 (``geonh.testing.plugin``, the entry point until session 18) would first run
-``geonh/__init__.py`` and so import sympy — about 0.4 s and every side effect of geonh's
-import, paid by each pytest run of an unrelated project (``benchmarks/pytest_start_cost.py``
-measures it).  The hooks import hypothesis only when ``GEONH_HYPOTHESIS_PROFILE`` is set.
+``geonh/__init__.py`` and so import sympy — about a quarter of a second and every side effect
+of geonh's import, paid by each pytest run of an unrelated project
+(``benchmarks/pytest_start_cost.py`` measures it).  The hooks import hypothesis only when ``GEONH_HYPOTHESIS_PROFILE`` is set.
 
 The hooks: :func:`pytest_configure` loads the profile named by ``GEONH_HYPOTHESIS_PROFILE``
 unless hypothesis's option ``--hypothesis-profile`` is given or a profile other than the one

@@ -82,8 +82,9 @@ def pytest_sessionfinish(session):
 def _pytest_start(tmp_path, *options: str) -> tuple[bool, list[str]]:
     """``python -m pytest --co -q`` on an empty directory in a fresh interpreter, plugins
     autoloaded as in any project of the environment: (geonh's plugin loaded, geonh/sympy modules
-    imported)."""
+    imported).  ``benchmarks/pytest_start_cost.py`` times the same start."""
     (tmp_path / "_geonh_start_probe.py").write_text(_PYTEST_PROBE, encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")   # no parent's ini or conftest.py is read
     (tmp_path / "empty").mkdir()
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "GEONH_HYPOTHESIS_PROFILE")}

@@ -38,10 +38,10 @@ turns it on when ``PYTEST_DISABLE_PLUGIN_AUTOLOAD`` is set.
 The hooks live outside the package, in the small top-level module ``_geonh_pytest`` (entry point
 ``pytest11``, ``geonh = "_geonh_pytest"``): pytest loads every ``pytest11`` module at start-up in
 every project of the environment, and a module of this package would run ``geonh/__init__.py``
-and import sympy there (about 0.4 s per pytest run).  ``_geonh_pytest`` imports only the standard
-library and ``_geonh_hypothesis``, and hypothesis only when the variable is set.  This module is
-the public home of the plugin's names; it defines no hooks itself (listing it in ``-p`` or
-``pytest_plugins`` adds nothing).
+and import sympy there (about a quarter of a second per pytest start).  ``_geonh_pytest``
+imports only the standard library and ``_geonh_hypothesis``, and hypothesis only when the
+variable is set.  This module is the public home of the plugin's names; it defines no hooks
+itself (listing it in ``-p`` or ``pytest_plugins`` adds nothing).
 """
 from __future__ import annotations
 
