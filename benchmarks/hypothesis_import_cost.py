@@ -57,8 +57,9 @@ PROBES: dict[str, tuple[str, bool]] = {
 }
 
 
-def one(body: str, no_plugins: bool, env: dict[str, str]) -> tuple[float, float, bool, bool]:
-    """(wall s, CPU s, geonh imported, sympy imported) of ``body`` in a fresh interpreter."""
+def one(body: str, no_plugins: bool, env: dict[str, str], cwd: str | None = None) -> tuple[float, float, bool, bool]:
+    """(wall s, CPU s, geonh imported, sympy imported) of ``body`` in a fresh interpreter started
+    in ``cwd`` (default: the temporary directory)."""
     import json
 
     env = dict(env)
@@ -67,9 +68,34 @@ def one(body: str, no_plugins: bool, env: dict[str, str]) -> tuple[float, float,
     else:
         env.pop("HYPOTHESIS_NO_PLUGINS", None)
     out = subprocess.run([sys.executable, "-c", _TIMED.format(body=body)], capture_output=True, text=True,
-                         timeout=120, check=True, cwd=tempfile.gettempdir(), env=env).stdout
+                         timeout=120, check=True, cwd=cwd or tempfile.gettempdir(), env=env).stdout
     wall, cpu, geonh, sympy = json.loads(out.strip().splitlines()[-1])
     return wall, cpu, geonh, sympy
+
+
+def measure(probes: dict[str, tuple[str, bool]], runs: int, env: dict[str, str],
+            cwd: str | None = None) -> dict[str, list[tuple[float, float, bool, bool]]]:
+    """Every probe ``runs`` times by :func:`one`, alternating (a noisy neighbour hits all alike),
+    after one warm-up round that writes the bytecode cache."""
+    for body, no_plugins in probes.values():
+        one(body, no_plugins, env, cwd)
+    out: dict[str, list[tuple[float, float, bool, bool]]] = {name: [] for name in probes}
+    for _ in range(runs):
+        for name, (body, no_plugins) in probes.items():
+            out[name].append(one(body, no_plugins, env, cwd))
+    return out
+
+
+def print_table(runs: dict[str, list[tuple[float, float, bool, bool]]], floor: str) -> None:
+    """Medians of wall and CPU per probe, and their excess over the probe ``floor``."""
+    n = len(runs[floor])
+    base = statistics.median(r[0] for r in runs[floor]), statistics.median(r[1] for r in runs[floor])
+    print(f"{'probe':20s} {'wall s':>7s} {'cpu s':>7s} {'+wall':>7s} {'+cpu':>7s}  geonh  sympy"
+          f"   (median of {n}; + is over {floor!r})")
+    for name, rs in runs.items():
+        wall, cpu = statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs)
+        print(f"{name:20s} {wall:7.3f} {cpu:7.3f} {wall - base[0]:+7.3f} {cpu - base[1]:+7.3f}  "
+              f"{str(rs[-1][2]):5s}  {str(rs[-1][3]):5s}")
 
 
 def importtime_top(env: dict[str, str], n: int = 8) -> list[tuple[int, str]]:
@@ -91,19 +117,7 @@ def main() -> None:
     ap.add_argument("--importtime", action="store_true", help="also print the top of -X importtime")
     args = ap.parse_args()
     env = child_env(cache=True)
-    for body, no_plugins in PROBES.values():  # warm-up: writes the bytecode cache
-        one(body, no_plugins, env)
-    runs: dict[str, list[tuple[float, float, bool, bool]]] = {name: [] for name in PROBES}
-    for _ in range(args.runs):
-        for name, (body, no_plugins) in PROBES.items():
-            runs[name].append(one(body, no_plugins, env))
-    floor = statistics.median(r[0] for r in runs["no plugins"]), statistics.median(r[1] for r in runs["no plugins"])
-    print(f"{'probe':16s} {'wall s':>7s} {'cpu s':>7s} {'+wall':>7s} {'+cpu':>7s}  geonh  sympy"
-          f"   (median of {args.runs}; + is over 'no plugins')")
-    for name, rs in runs.items():
-        wall, cpu = statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs)
-        print(f"{name:16s} {wall:7.3f} {cpu:7.3f} {wall - floor[0]:+7.3f} {cpu - floor[1]:+7.3f}  "
-              f"{str(rs[-1][2]):5s}  {str(rs[-1][3]):5s}")
+    print_table(measure(PROBES, args.runs, env), "no plugins")
     if args.importtime:
         print("\n-X importtime, import hypothesis (entry points on), largest cumulative entries:")
         for us, mod in importtime_top(env):

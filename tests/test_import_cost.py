@@ -68,6 +68,45 @@ def test_import_hypothesis_imports_no_geonh_and_registers_the_profiles(tmp_path)
         assert checks == sorted(want["suppress_health_check"]), name
 
 
+#: a plugin given to a fresh pytest with ``-p``: at the end of the session it prints whether
+#: geonh's plugin was loaded, and the modules of geonh and its symbolic stack then imported
+_PYTEST_PROBE = """
+import json, sys
+
+def pytest_sessionfinish(session):
+    loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('geonh', 'sympy', 'symengine', 'mpmath'))
+    print('PROBE', json.dumps([session.config.pluginmanager.get_plugin('geonh') is not None, loaded]))
+"""
+
+
+def _pytest_start(tmp_path, *options: str) -> tuple[bool, list[str]]:
+    """``python -m pytest --co -q`` on an empty directory in a fresh interpreter, plugins
+    autoloaded as in any project of the environment: (geonh's plugin loaded, geonh/sympy modules
+    imported).  ``benchmarks/pytest_start_cost.py`` times the same start."""
+    (tmp_path / "_geonh_start_probe.py").write_text(_PYTEST_PROBE, encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")   # no parent's ini or conftest.py is read
+    (tmp_path / "empty").mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "GEONH_HYPOTHESIS_PROFILE")}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--co", "-q", "-p", "no:cacheprovider",
+                           "-p", "_geonh_start_probe", *options, "empty"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+    assert proc.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, proc.stdout[-2000:] + proc.stderr[-2000:]
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("PROBE "))
+    plugin, loaded = json.loads(line.split(" ", 1)[1])
+    return plugin, loaded
+
+
+def test_starting_pytest_imports_no_geonh(tmp_path):
+    """pytest loads every ``pytest11`` entry point at start-up, in any project of the
+    environment: geonh's plugin is loaded and imports neither geonh nor sympy (it did both, +0.4 s
+    per pytest run, while the entry point was ``geonh.testing.plugin``; it is ``_geonh_pytest``).
+    Run from a neutral directory, so the plugin's module is found as installed."""
+    plugin, loaded = _pytest_start(tmp_path)
+    assert plugin, "geonh's pytest11 entry point was not loaded (pip install -e . again?)"
+    assert loaded == [], f"starting pytest imports {loaded[:8]} through geonh's pytest plugin"
+
+
 @pytest.mark.slow
 def test_lazy_names_are_the_eager_objects_and_dir_is_complete():
     """Every name of ``__all__`` is reachable, is the object of its home module, and appears

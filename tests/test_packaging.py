@@ -29,7 +29,7 @@ PACKAGE = ROOT / "geonh"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 #: the distribution's top-level modules beside the package (pyproject [tool.setuptools] py-modules):
-#: ``_geonh_hypothesis``, the module of the hypothesis entry point
+#: ``_geonh_hypothesis`` and ``_geonh_pytest``, the modules of the hypothesis and pytest entry points
 TOP_LEVEL_MODULES: tuple[str, ...] = tuple(PYPROJECT["tool"]["setuptools"].get("py-modules", ()))
 
 # import name -> distribution name, where they differ (packages_distributions() is asked first)
@@ -186,6 +186,30 @@ def test_the_hypothesis_hook_lives_outside_the_package_and_imports_only_hypothes
     assert installed == PYPROJECT["project"]["entry-points"]["hypothesis"]
 
 
+def test_the_pytest_plugin_lives_outside_the_package_and_imports_no_geonh():
+    """pytest loads the ``pytest11`` entry points at every start in the environment: geonh's
+    points to a declared top-level module whose module-level imports are the standard library
+    and ``_geonh_hypothesis``, and whose hooks import hypothesis at most (only when
+    GEONH_HYPOTHESIS_PROFILE is set) — never geonh, never sympy (tests/test_import_cost.py checks
+    it running).  The hooks have that one home: geonh.testing.plugin re-exports names, not hooks."""
+    (module,) = PYPROJECT["project"]["entry-points"]["pytest11"].values()
+    assert "." not in module and ":" not in module and module in TOP_LEVEL_MODULES, module
+    tree = dict(_trees())[ROOT / f"{module}.py"]
+    hooks = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("pytest_")}
+    assert hooks == {"pytest_configure", "pytest_report_header"}
+    top = {m for node in tree.body for m in _imports(node)}
+    everywhere = {m for node in ast.walk(tree) for m in _imports(node)}
+    assert top <= set(sys.stdlib_module_names) | {"_geonh_hypothesis", "__future__"}, sorted(top)
+    assert _third_party(everywhere) <= {"hypothesis"} and "geonh" not in everywhere, sorted(everywhere)
+    assert not any(isinstance(node, ast.ImportFrom) and node.level for node in ast.walk(tree))
+    public = dict(_trees())[PACKAGE / "testing" / "plugin.py"]
+    assert not [n.name for n in ast.walk(public) if isinstance(n, ast.FunctionDef) and n.name.startswith("pytest_")]
+    # the installed metadata agrees (pip install -e . again after editing the entry points)
+    installed = {e.name: e.value for e in importlib.metadata.entry_points(group="pytest11")
+                 if e.dist is not None and _normalize(e.dist.name) == "geonh"}
+    assert installed == PYPROJECT["project"]["entry-points"]["pytest11"]
+
+
 # ----------------------------------------------------------------------------------------------
 # one version; py.typed; LICENSE
 # ----------------------------------------------------------------------------------------------
@@ -239,9 +263,10 @@ def test_wheel_contents(tmp_path):
     assert modules <= set(names), sorted(modules - set(names))
     entry_lines = [line.strip() for line in entry_points.splitlines()]
     assert "geonh = geonh.app.cli:main" in entry_lines
-    # the hypothesis hook's top-level module is shipped, and both plugins are declared
-    assert {f"{m}.py" for m in TOP_LEVEL_MODULES} <= set(names) and "_geonh_hypothesis.py" in names
-    assert {"geonh-profiles = _geonh_hypothesis:register_profiles", "geonh = geonh.testing.plugin"} <= set(entry_lines)
+    # the plugins' top-level modules are shipped, and both plugins are declared
+    assert {f"{m}.py" for m in TOP_LEVEL_MODULES} <= set(names)
+    assert {"_geonh_hypothesis.py", "_geonh_pytest.py"} <= set(names)
+    assert {"geonh-profiles = _geonh_hypothesis:register_profiles", "geonh = _geonh_pytest"} <= set(entry_lines)
     assert "geonh/py.typed" in names and "geonh/__init__.py" in names
     assert any(n.endswith("LICENSE") and ".dist-info/" in n for n in names), names
     assert not any(n.startswith("tests/") for n in names)

@@ -7,11 +7,12 @@ see :mod:`geonh.testing.strategies`.  :func:`geonh.testing.source.source` writes
 object as Python that rebuilds it, the form in which hypothesis prints counterexamples.
 ``from geonh.testing import properties as gp`` gives the relations of the subject as functions
 that raise an ``AssertionError`` showing the counterexample term by term
-(:mod:`geonh.testing.properties`).  :mod:`geonh.testing.plugin` is a pytest plugin (installed
-with geonh) registering the hypothesis profiles ``geonh-fast`` and ``geonh-thorough``.
+(:mod:`geonh.testing.properties`).  :mod:`geonh.testing.plugin` documents the hypothesis profiles ``geonh-fast`` and
+``geonh-thorough`` and the pytest plugin (installed with geonh) that selects them; the plugin's
+hooks live outside the package (``_geonh_pytest``), so that starting pytest imports no geonh.
 
-The submodules load on first use, so that the pytest plugin (imported when pytest starts)
-does not bring hypothesis or the strategies with it.
+The submodules load on first use, so that importing one of them does not bring hypothesis or
+the strategies with it.
 """
 import sys as _sys
 from typing import TYPE_CHECKING

@@ -1,6 +1,8 @@
-"""The pytest plugin geonh.testing.plugin (entry point pytest11): hypothesis profiles geonh-fast and
-geonh-thorough, chosen by GEONH_HYPOTHESIS_PROFILE, never over a profile a conftest loaded, and
-hypothesis's own --hypothesis-profile respected.  Each case runs pytest in a subprocess (pytester)."""
+"""geonh's pytest plugin (entry point pytest11, plugin name geonh, hooks in the top-level module
+_geonh_pytest, names in geonh.testing.plugin): hypothesis profiles geonh-fast and geonh-thorough,
+chosen by GEONH_HYPOTHESIS_PROFILE, never over a profile a conftest loaded, and hypothesis's own
+--hypothesis-profile respected; ``-p no:geonh`` turns it off, ``-p geonh`` on without autoload.
+Each case runs pytest in a subprocess (pytester)."""
 from __future__ import annotations
 
 import pytest
@@ -81,6 +83,22 @@ def test_hypothesis_option_wins_and_finds_the_geonh_profiles(pytester, monkeypat
     result.assert_outcomes(passed=1)
     assert _line(result, "PROFILE")[:3] == ["geonh-thorough", "300", "False"]
     result.stdout.fnmatch_lines(["geonh: GEONH_HYPOTHESIS_PROFILE=geonh-fast ignored: --hypothesis-profile given"])
+
+
+@pytest.mark.slow
+def test_the_plugin_is_named_geonh(pytester, monkeypatch, on_ci):
+    """``-p no:geonh`` turns the plugin off; with plugin autoloading off, ``-p geonh`` (the entry
+    point's name) turns it on."""
+    monkeypatch.setenv(plugin.ENVIRONMENT, "geonh-fast")
+    off = _run(pytester, "-p", "no:geonh")
+    off.assert_outcomes(passed=1)
+    assert _line(off, "PROFILE")[0] == ("ci" if on_ci else "default")
+    assert not any(line.startswith("geonh:") for line in off.outlines)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    on = _run(pytester, "-p", "geonh")
+    on.assert_outcomes(passed=1)
+    assert _line(on, "PROFILE")[:2] == ["geonh-fast", "10"]
+    on.stdout.fnmatch_lines(["geonh: hypothesis profile 'geonh-fast' loaded from GEONH_HYPOTHESIS_PROFILE"])
 
 
 @pytest.mark.slow
