@@ -14,7 +14,12 @@ from typing import Sequence
 import sympy as sp
 
 from ..errors import DimensionError, ParseError
+from ..kernel.algebra import algebra_for
+from ..kernel.budget import check
+from ..kernel.evaluation import symbols_in
 from ..kernel.frames import Frame
+from ..kernel.generic_point import all_zero
+from ..kernel.progress import report
 from ..kernel.parsing import as_exprs, as_matrix, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
@@ -92,30 +97,118 @@ def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     equation for an auxiliary speed along X_κ (Kane & Levinson 1985, §4.4 / sympy's
     ``u_auxiliary``).  The constraint force brings it to zero: F_κ + F*_κ = −R_κ with R_κ the
     reaction's component along X_κ (the multiplier of the frame's κ-th constraint form), and a
-    non-contributing force given as a load with an unknown magnitude appears in it only."""
+    non-contributing force given as a load with an unknown magnitude appears in it only: a
+    symbol of the loads alone (in Q, not in T) on which a free F_r does not depend
+    (∂F_r/∂s ≡ 0, decided once at the generic point, :func:`~geonh.kernel.generic_point.all_zero`)
+    is set to 0 in the F_r, so it leaves the equations of motion and stays in the auxiliary
+    equations (the same functions: F_r does not depend on it).
+
+    Computed in one algebra (:func:`~geonh.kernel.algebra.algebra_for`: symengine when that is
+    the backend) from small primitives (``_kane_parts``): no composite expression is
+    differentiated, nothing is expanded or simplified."""
     fm = framed(system, frame)
     frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
+    fr, frstar, aux, Mk, Fk = _kane_parts(system, frame, m, K, u, ud)
+    details = {"fr": tuple(fr), "frstar": tuple(frstar), "auxiliary_eqs": tuple(aux)}
+    return Equations("kane", system, u, ud, K, speeds, frame=frame, linear=(Mk, Fk), details=details)
+
+
+def _kane_parts(system: MechanicalSystem, frame: Frame, m: int, K: Sequence[sp.Expr], u: Sequence[sp.Symbol],
+                ud: Sequence[sp.Symbol]):
+    """Kane's F_a = X_a^i Q_i and F*_a = −X_a^k (M_kj q̈^j + Γ_{k,bc} ẋ^b ẋ^c) along every frame
+    field X_a, in one algebra, on the motion q̇ = K(t, q, u), ẋ = (K, 1):
+
+        q̈ = ∂K/∂u u̇ + a0,   a0 = ∂_t K + ∂_q K · K,
+        Γ_{k,bc} = ½(∂_b G_kc + ∂_c G_kb − ∂_k G_bc)   (first kind, of the extended metric G
+                   on (q, t): T = ½ G_bc ẋ^b ẋ^c; the sum over b ≤ c taken once, doubled off
+                   the diagonal),
+
+    every derivative of an entry of (M, b, T0) or of a component of K (Kane & Levinson 1985,
+    §4.11 with the inertia force from the connection; the route independent of Lagrange's
+    split on purpose).  F*_a = −Σ_s rows[a][s] u̇_s − rests[a]; the free F_r lose the load
+    symbols they do not depend on (``_generic_zeros``).  Returns, in sympy: (F_r, F*_r, the
+    auxiliary F_κ + F*_κ, M, F) with F_r + F*_r = M u̇ − F, M = −rows, F = rests − F_r (read
+    off, never a Jacobian of the residuals); every combination is formed in the algebra and
+    converted once."""
     S = system.space
-    n = S.n
-    sub = motion_substitution(system, K, u, ud)
-    xd = list(K) + ([sp.S.One] if S.t is not None else [])
-    acc = [sub[a] for a in S.qdd]
-    M = system.mass_matrix.xreplace(sub)
-    Gam = system.christoffel
-    N = len(xd)
-    inertia = []
+    n, N = S.n, S.dim
+    Mq, bq, T0 = system.quadratic_parts
+    Gs = [[Mq[i, j] for j in range(n)] for i in range(n)]
+    if S.t is not None:
+        for i in range(n):
+            Gs[i].append(bq[i])
+        Gs.append(list(bq) + [2 * T0])
+    upper = [Gs[a][b] for a in range(N) for b in range(a, N)]
+    inputs = upper + list(system.Q) + list(K) + list(frame.C) + list(S.qd) + list(u) + list(ud)
+    alg = algebra_for(S.coords, inputs)
+    zero, one, add, native = alg.zero, alg.one, alg.add, alg.native
+    Kn = [native(k) for k in K]
+    us = [native(x) for x in u]
+    uds = [native(x) for x in ud]
+    xd = Kn + ([one] if S.t is not None else [])
+    G = [[zero] * N for _ in range(N)]
+    for a in range(N):
+        for b in range(a, N):
+            if Gs[a][b] != 0:
+                G[a][b] = G[b][a] = native(Gs[a][b])
+    dG = {(a, b): alg.gradient(G[a][b]) for a in range(N) for b in range(a, N)}
+
+    def d(a: int, b: int, c: int):
+        """∂_c G_ab."""
+        g = dG[(min(a, b), max(a, b))]
+        return zero if g is None else g[c]
+    dKdu = [[alg.diff(k, x) if x in k.free_symbols else zero for x in us] for k in Kn]
+    acc0 = [alg.along(alg.gradient(k), xd) for k in Kn]
+    live = [b for b in range(N) if xd[b] != zero]
+    rows_k, rest_k = [], []
     for k in range(n):
-        e = sum((M[k, j] * acc[j] for j in range(n)), sp.S.Zero)
-        e += sum((Gam[k][a][b].xreplace(sub) * xd[a] * xd[b] for a in range(N) for b in range(N)
-                  if Gam[k][a][b] != 0), sp.S.Zero)
-        inertia.append(e)
-    Q_on = [Qi.xreplace(sub) for Qi in system.Q]
-    fr = [contract(Q_on, frame, a) for a in range(n)]
-    frstar = [-contract(inertia, frame, a) for a in range(n)]
-    res = [fr[r] + frstar[r] for r in range(m)]
-    details = {"fr": tuple(fr[:m]), "frstar": tuple(frstar[:m]),
-               "auxiliary_eqs": tuple(fr[a] + frstar[a] for a in range(m, n))}
-    return Equations("kane", system, u, ud, K, speeds, res, frame=frame, details=details)
+        check("Kane's inertia forces", k, n, "coordinates")
+        Mk = [(j, G[k][j]) for j in range(n) if G[k][j] != zero]
+        rows_k.append([add([g * dKdu[j][s] for j, g in Mk if dKdu[j][s] != zero]) for s in range(len(us))])
+        gam = []
+        for i, b in enumerate(live):
+            for c in live[i:]:
+                w = (d(k, c, b) + d(k, b, c) - d(b, c, k)) * xd[b] * xd[c]
+                gam.append(w / 2 if b == c else w)
+        rest_k.append(add([g * acc0[j] for j, g in Mk if acc0[j] != zero] + gam))
+    report("Kane's inertia forces", n, n)   # the step is over (progress display)
+    qd_on = {native(v): k for v, k in zip(S.qd, Kn)}
+    Q = [alg.subs(native(e), qd_on) if e != 0 else zero for e in system.Q]
+    F, rows, rests = [], [], []
+    for a in range(n):
+        C = [(i, native(frame.C[i, a])) for i in range(n) if frame.C[i, a] != 0]
+        F.append(add([c * Q[i] for i, c in C if Q[i] != zero]))
+        rows.append([add([c * rows_k[i][s] for i, c in C]) for s in range(len(us))])
+        rests.append(add([c * rest_k[i] for i, c in C]))
+    drop = _generic_zeros(system, alg, F[:m])
+    if drop:
+        F[:m] = [alg.subs(e, drop) for e in F[:m]]
+    frstar = [-add([r * x for r, x in zip(rows[a], uds) if r != zero]) - rests[a] for a in range(n)]
+    out = alg.sympy
+    Mk_out = sp.Matrix(m, m, lambda r, s: out(-rows[r][s]))
+    Fk_out = sp.Matrix([out(rests[r] - F[r]) for r in range(m)])
+    return ([out(e) for e in F[:m]], [out(e) for e in frstar[:m]], [out(F[a] + frstar[a]) for a in range(m, n)],
+            Mk_out, Fk_out)
+
+
+def _generic_zeros(system: MechanicalSystem, alg, fr: list) -> dict:
+    """{s: 0} for each symbol s of the loads alone (free in Q, not in T, the constraints or the
+    coordinates) on which none of the free F_r (``fr``, natives of ``alg``) depends:
+    ∂F_r/∂s ≡ 0 decided once at the generic point (:func:`~geonh.kernel.generic_point.all_zero`;
+    the derivative of F_r = X_r^i Q_i is X_r^i ∂Q_i/∂s, a small expression).  Setting s to 0
+    in the F_r leaves the same functions (they do not depend on s); the F_κ (κ ≥ m) keep it."""
+    S = system.space
+    kept = set(S.coords) | set(S.qd) | symbols_in([system.T] + list(system.constraints.matrix())
+                                                   + list(system.holonomic))
+    loads = sorted(symbols_in(list(system.Q)) - kept, key=lambda s: s.name)
+    drop = {}
+    for s in loads:
+        x = alg.native(s)
+        ders = [alg.diff(e, x) for e in fr if x in e.free_symbols]
+        natives = ders if alg.name == "symengine" else None   # all_zero's natives are symengine's
+        if ders and all_zero([alg.sympy(e) for e in ders], natives=natives):
+            drop[x] = alg.zero
+    return drop
 
 
 def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None = None) -> Equations:

@@ -22,7 +22,8 @@ from .algebra import PerBackend
 from .budget import check, gc_paused
 from .fields import VectorField, check_same_space, fields_matrix
 from .forms import OneForm, exterior_derivative, velocity_form
-from .generic_point import all_zero, generic_rank, lu_inverse, singular_error
+from .generic_point import (all_zero, generic_rank, inverse, lu_inverse, singleton_pivots, singleton_reduced_inverse,
+                            singular_error)
 from .parsing import as_expr, as_exprs, as_matrix, as_names, as_sequence
 from .space import ConfigurationSpace
 
@@ -161,7 +162,8 @@ class Frame:
 
     @classmethod
     def from_coframe(cls, forms: Sequence[OneForm], *, names: Sequence[str] | None = None) -> "Frame":
-        """Frame dual to n one-forms θ^a = B^a_i dq^i (C = B⁻¹ by LU)."""
+        """Frame dual to n one-forms θ^a = B^a_i dq^i: C = B⁻¹ by LU, rows of one entry first
+        (:func:`~geonh.kernel.generic_point.singleton_reduced_inverse`) when B has functions."""
         forms = as_sequence(forms, "coframe forms")
         names = as_names(names, "frame names") if names is not None else None
         if not forms:
@@ -174,9 +176,15 @@ class Frame:
         if len(forms) != space.dim:
             raise DimensionError(f"a coframe on {space!r} has {space.dim} forms, got {len(forms)}")
         B = sp.Matrix([list(f.covector) for f in forms])
+        # rows of one entry (ω = q̇^i among constraints) are pivots first, the rest is inverted
+        # alone (:func:`~geonh.kernel.generic_point.singleton_reduced_inverse`)
+        pivots = singleton_pivots(B) if any(e.has(sp.Function) for e in B) else []
         try:
-            native = _native_inverse(B, "coframe matrix B")
-            C = None if native is not None else lu_inverse(B, what="coframe matrix B", check=False)
+            if pivots:
+                native, C = None, singleton_reduced_inverse(B, pivots, _inverse, what="coframe matrix B")
+            else:
+                native = _native_inverse(B, "coframe matrix B")
+                C = None if native is not None else lu_inverse(B, what="coframe matrix B", check=False)
         except SingularMapError as exc:
             raise SingularMapError(
                 f"the {space.dim} one-forms are dependent at the generic point (rank {_rank_of(exc, B)}); "
@@ -388,6 +396,17 @@ def _rank_of(exc: SingularMapError, M: sp.Matrix) -> int:
     else the rank verdict itself."""
     r = getattr(exc, "rank", None)
     return generic_rank(M) if r is None else r
+
+
+def _inverse(M: sp.Matrix) -> sp.Matrix:
+    """M⁻¹ as a sympy Matrix: adj(M)/det(M) for sizes ≤ 4 (no pivot order: a generic pivot
+    may be small where the system moves, :func:`~geonh.kernel.generic_point.inverse`), else
+    by the route of the backend (:func:`_native_inverse`, else
+    :func:`~geonh.kernel.generic_point.lu_inverse`)."""
+    if M.rows <= 4:
+        return inverse(M, "coframe matrix B")
+    native = _native_inverse(M, "coframe matrix B")
+    return native[3]() if native is not None else lu_inverse(M, what="coframe matrix B", check=False)
 
 
 def _native_inverse(M: sp.Matrix, what: str):

@@ -56,7 +56,7 @@ symbolic confirmation (``simplify``) on top of the numerical one.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import mpmath
 import sympy as sp
@@ -285,8 +285,11 @@ def product_is_zero(A: sp.MatrixBase, X: sp.MatrixBase, *, trials: int = TRIALS)
     point when |Σ_k A_ik X_kj| ≤ 10^-(PRECISION/2) · max(1, Σ_k |A_ik X_kj|) — the term-size
     rule of :func:`is_zero` applied to the product's terms.  Directions as in
     :func:`all_zero`: a value above the tolerance proves (AX)_ij ≢ 0; "zero" at ``trials``
-    points is the generic-point verdict.  With a non-analytic entry, or too few points where
-    every entry has a value, the symbolic product goes to :func:`all_zero`."""
+    points is the generic-point verdict.  With a non-analytic entry (:func:`is_nonanalytic`) a
+    "zero" verdict on the positive points is tried again at points of either sign, as
+    :func:`is_zero` does (never the symbolic product: its entries are sums of products of the
+    factors' large entries, each then evaluated alone); with too few points where every entry
+    has a value, the symbolic product goes to :func:`all_zero`."""
     A = as_matrix(A, what="matrix")
     X = as_matrix(X, what="matrix")
     if A.cols != X.rows:
@@ -295,13 +298,25 @@ def product_is_zero(A: sp.MatrixBase, X: sp.MatrixBase, *, trials: int = TRIALS)
         return True
     A, X = generic_symbols(A), generic_symbols(X)
     entries = list(A) + list(X)
-    if any(is_nonanalytic(e) for e in entries):
-        return all_zero(list(A * X), trials=trials)
     nat = _native(entries)
+    free = _free(entries)
+    verdict = _product_zero_at(sample_points(free, trials + 3), entries, nat, A.shape, X.cols, trials)
+    if verdict and any(is_nonanalytic(e) for e in entries):
+        # Abs, sign, sqrt of squares, …: zero on the positive orthant says nothing elsewhere
+        # (as :func:`is_zero`): the factors at points of either sign too
+        verdict = _product_zero_at(sample_points(free, trials, signs=True), entries, nat, A.shape, X.cols,
+                                   trials)
+    return verdict if verdict is not None else all_zero(list(A * X), trials=trials)
+
+
+def _product_zero_at(points, entries: list, nat, shape: tuple, m: int, trials: int) -> bool | None:
+    """The numeric verdict of :func:`product_is_zero` at ``points``: False when an entry of A·X
+    exceeds the tolerance at one of them, True when none does at ``trials`` points where every
+    factor has a value, None with fewer such points."""
+    r, n = shape
     tol = _roundoff()
-    r, n, m = A.rows, A.cols, X.cols
     seen = 0
-    for pt in sample_points(_free(entries), trials + 3):
+    for pt in points:
         vals = values_at(entries, pt, nat)
         if any(v is None for v in vals):
             continue
@@ -324,7 +339,7 @@ def product_is_zero(A: sp.MatrixBase, X: sp.MatrixBase, *, trials: int = TRIALS)
                         return False
         if seen >= trials:
             return True
-    return all_zero(list(A * X), trials=trials)
+    return None
 
 
 # -- a float screen in front of the PRECISION-digit decisions ------------------------------------
@@ -957,5 +972,91 @@ def inverse(M: sp.MatrixBase, what: str = "matrix") -> sp.Matrix:
     return lu_inverse(M, what=what, check=False)
 
 
+def singleton_pivots(M: sp.MatrixBase) -> list[tuple[int, int]]:
+    """The pivots (row, column) of a square M's rows that are singletons, found in turn: a row
+    whose only structurally non-zero entry among the columns not yet taken is in column c
+    takes c.  With them, after a permutation, M = [[L, 0], [E, F]] with L lower triangular
+    (rows and columns of the pivots, in the order found) and F the rest — the elimination of
+    sparse LU that pivots on rows of one entry first (no fill-in, no arithmetic on the other
+    rows: Duff, Erisman & Reid, *Direct Methods for Sparse Matrices*, §9.2).  Structural only
+    (an entry is zero when it is the expression 0): callers clear generically-zero entries
+    first when they matter."""
+    M = as_matrix(M, what="matrix")
+    rows, cols = set(range(M.rows)), set(range(M.cols))
+    out: list[tuple[int, int]] = []
+    found = True
+    while found:
+        found = False
+        for r in sorted(rows):
+            nz = [c for c in sorted(cols) if M[r, c] != 0]
+            if len(nz) == 1:
+                out.append((r, nz[0]))
+                rows.discard(r)
+                cols.discard(nz[0])
+                found = True
+    return out
+
+
+def singleton_reduced_inverse(M: sp.MatrixBase, pivots: Sequence[tuple[int, int]],
+                              inner: Callable[[sp.Matrix], sp.Matrix], *, what: str = "matrix") -> sp.Matrix:
+    """M⁻¹ of a square M by its singleton pivots (:func:`singleton_pivots`): with rows and
+    columns permuted to M = [[L, 0], [E, F]],
+
+        M⁻¹ = [[L⁻¹, 0], [−F⁻¹ E L⁻¹, F⁻¹]]   (block lower triangular inverse),
+
+    L⁻¹ by forward substitution, F⁻¹ = ``inner(F)`` (the caller's inverse of the rest, which
+    decides its regularity).  The large entries then meet only in F: a frame of quasi-velocities
+    q̇^i among constraint rows is inverted without pivoting on an entry that is small where the
+    system moves (sympy's bicycle: a generic LU pivot 1e-3 at the state where another entry
+    is 1; Kane's forcing lost ten digits).  A pivot of L that vanishes at the generic point
+    makes M singular: :class:`SingularMapError`."""
+    M = as_matrix(M, what=what)
+    n = M.rows
+    sr = [r for r, _ in pivots]
+    sc = [c for _, c in pivots]
+    rr = [r for r in range(n) if r not in sr]
+    rc = [c for c in range(n) if c not in sc]
+    k = len(pivots)
+    L = [[M[sr[i], sc[j]] for j in range(k)] for i in range(k)]
+    for i in range(k):
+        p = L[i][i]
+        if not p.is_number and is_zero(p):
+            raise _singular_whole(M, what, f"{what} is singular at the generic point (its row {sr[i]} vanishes there)")
+    Li = [[sp.S.Zero] * k for _ in range(k)]
+    for i in range(k):
+        Li[i][i] = 1 / L[i][i]
+        for j in range(i + 1, k):
+            s = sp.Add(*[L[j][m] * Li[m][i] for m in range(i, j) if L[j][m] != 0 and Li[m][i] != 0])
+            Li[j][i] = -s / L[j][j] if s != 0 else sp.S.Zero
+    out = sp.zeros(n, n)
+    for j in range(k):
+        for i in range(k):
+            out[sc[j], sr[i]] = Li[j][i]
+    if rr:
+        F = M.extract(rr, rc)
+        try:
+            Fi = inner(F)
+        except SingularMapError as exc:
+            raise _singular_whole(M, what, str(exc)) from None
+        G = [[sp.Add(*[M[rr[a], sc[m]] * Li[m][i] for m in range(k) if M[rr[a], sc[m]] != 0 and Li[m][i] != 0])
+              for i in range(k)] for a in range(len(rr))]
+        for b in range(len(rc)):
+            for a in range(len(rr)):
+                out[rc[b], rr[a]] = Fi[b, a]
+            for i in range(k):
+                s = sp.Add(*[Fi[b, a] * G[a][i] for a in range(len(rr)) if Fi[b, a] != 0 and G[a][i] != 0])
+                out[rc[b], sr[i]] = -s
+    return out
+
+
+def _singular_whole(M: sp.Matrix, what: str, fallback: str) -> SingularMapError:
+    """The refusal of M itself (:func:`singular_error`: worded with M's generic rank, kept as
+    ``rank``) when a block of its singleton elimination was singular — never the block's rank
+    or size, which would misstate M's (rank(M) = k + rank(F) for k singleton pivots)."""
+    exc = singular_error(M, what)
+    return exc if exc is not None else SingularMapError(fallback)
+
+
 #: a name that moved from here names its new home (geonh.moved)
 __getattr__ = package_getattr(__name__)
+

@@ -413,6 +413,29 @@ def _coefficient_rows(S, exprs, what: str) -> sp.Matrix:
     return sp.Matrix(rows) if rows else sp.zeros(0, S.n + 1)
 
 
+def _without_generic_zeros(S, exprs: list) -> list:
+    """The expressions Σ_i a_i q̇^i + a_0 (linear in q̇, plain symbols) with every coefficient a
+    that vanishes at the generic point (:func:`~geonh.kernel.generic_point.is_zero`, e.g.
+    ``sin(q)**2 + cos(q)**2 - 1`` left unsimplified by a set-up's kinematics) set to 0.
+
+    The same functions, but a frame inverted from them (C = B⁻¹) no longer carries such an
+    entry through its elimination: on sympy's Whipple bicycle those entries made C ten times
+    larger and Kane's forcing F double-precision noise of size 1e14 (catastrophic cancellation;
+    at 200 bits it agreed with Lagrange's).  Expressions without such a coefficient come back
+    as they are."""
+    out = []
+    for w in exprs:
+        coeffs = [(v, sp.diff(w, v)) for v in S.qd]
+        zeros = [v for v, a in coeffs if a != 0 and is_zero(a)]
+        if not zeros:
+            out.append(w)
+            continue
+        rest = w.xreplace({v: 0 for v in S.qd})
+        rest = sp.S.Zero if rest != 0 and is_zero(rest) else rest
+        out.append(sp.Add(*[a * v for v, a in coeffs if v not in zeros and a != 0]) + rest)
+    return out
+
+
 def _fdot(S, hol: list) -> list:
     """ḟ = ∂f/∂q q̇ (+ ∂f/∂t) of configuration constraints, in plain symbols."""
     out = []
@@ -1025,7 +1048,7 @@ def kane_frame(setup, system: MechanicalSystem) -> Frame:
     if S.t is not None:
         omegas.append(sp.S.One)       # θ^t = dt
         names.append("t_")
-    return Frame.from_quasi_velocities(S, omegas + cons, names=names)
+    return Frame.from_quasi_velocities(S, _without_generic_zeros(S, omegas + cons), names=names)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -2,8 +2,11 @@
 
 A differential-drive robot (two wheels on an axle, heading θ, centre of mass off the axle,
 damped wheels driven at a steady speed, a heading spring) in Boltzmann–Hamel form with the
-quasi-velocities v (forward speed) and ω = θ̇.  The frame's inverse, computed once by LU with
-pivots chosen at random points, divides by sin θ; at θ = 0 the frame is regular and so are the
+quasi-velocities v (forward speed) and ω = r (φ̇_R − φ̇_L)/(2b) (= θ̇ on the constraints).  With ω
+written through the wheels no row of the coframe has a single entry, so its inverse is computed
+by LU with pivots chosen at random points, and it divides by sin θ (with ω = θ̇ that row is a
+singleton pivot, ``geonh.kernel.generic_point.singleton_pivots``, and the 4×4 rest is inverted
+by adjugate: no 1/sin θ arises); at θ = 0 the frame is regular and so are the
 equations, but on main ``linearize`` refused: "sin(theta)**(-2) is singular at the operating
 point".  Now the form is derived again with its pivots chosen at the point, and its eigenvalues
 agree with the Voronets and Lagrange forms there."""
@@ -27,7 +30,8 @@ def drive():
     sysm = g.MechanicalSystem(S, T, forces={th: -k * th, pR: tau0 - c * pRd, pL: tau0 - c * pLd},
                               constraints=cons)
     v = sp.cos(th) * xd + sp.sin(th) * yd
-    frame = g.Frame.from_quasi_velocities(S, [v, thd] + cons, names=["v", "omega", "c1", "c2", "c3"])
+    omega = r / (2 * b) * (pRd - pLd)                                   # θ̇ on D, through the wheels
+    frame = g.Frame.from_quasi_velocities(S, [v, omega] + cons, names=["v", "omega", "c1", "c2", "c3"])
     return sysm, frame
 
 
