@@ -5,9 +5,6 @@ import html as _html
 import importlib
 import inspect
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,16 +20,12 @@ pytest.importorskip("ipykernel")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("html")
-    cmd = [sys.executable, "-m", "sphinx", "-n", "-W", "--keep-going", "-E", "-q", "-b", "html", str(DOCS),
-           str(out), "-d", str(tmp_path_factory.mktemp("doctrees"))]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    print(f"sphinx-build: {time.perf_counter() - start:.1f} s wall")
-    assert proc.returncode == 0, f"sphinx-build failed (warnings are errors):\n{proc.stderr[-5000:]}"
-    assert "WARNING" not in proc.stderr and "ERROR" not in proc.stderr, proc.stderr[-5000:]
-    return out
+def site(docs_site):
+    """The site built once per session (tests/conftest.py ``docs_site``: ``sphinx-build -n -W``)."""
+    print(f"sphinx-build: {docs_site.seconds:.1f} s wall")
+    assert docs_site.returncode == 0, f"sphinx-build failed (warnings are errors):\n{docs_site.stderr[-5000:]}"
+    assert "WARNING" not in docs_site.stderr and "ERROR" not in docs_site.stderr, docs_site.stderr[-5000:]
+    return docs_site.html
 
 
 def _site_module(name):

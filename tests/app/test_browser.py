@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -159,15 +158,10 @@ def test_the_checks_catch_raw_tex_scrollbars_and_empty_math(chromium, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    pytest.importorskip("sphinx")
-    pytest.importorskip("myst_parser")
-    out = tmp_path_factory.mktemp("site")
-    cmd = [sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", str(ROOT / "docs"), str(out),
-           "-d", str(tmp_path_factory.mktemp("doctrees"))]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-5000:]
-    return out
+def site(docs_site) -> Path:
+    """The docs site built once per session (tests/conftest.py ``docs_site``); read only."""
+    assert docs_site.returncode == 0, docs_site.stderr[-5000:]
+    return docs_site.html
 
 
 @pytest.mark.slow
@@ -258,14 +252,12 @@ def test_the_overflow_check_catches_wide_pages_and_formulas(wide_chromium, site,
     mathjax = re.search(r'src="(_static/mathjax/[^"]+)"', (site / "equations.html").read_text(encoding="utf-8"))
     assert mathjax, "the site loads no MathJax from _static/mathjax"
     formula = " + ".join(f"x_{{{i}}}" for i in range(200))
-    page = site / "_wide_formula_check.html"        # beside _static, so MathJax loads as on the site
+    (tmp_path / "_static").symlink_to(site / "_static", target_is_directory=True)
+    page = tmp_path / "wide_formula.html"    # beside (a link to) the site's _static: MathJax loads as on the site
     page.write_text('<!DOCTYPE html><html><body><div style="width:600px;overflow:hidden">'
                     f'$$ {formula} $$</div><script src="{mathjax.group(1)}"></script>'
                     '</body></html>', encoding="utf-8")
-    try:
-        found = overflow(widths(wide_chromium, page.as_uri()))
-    finally:
-        page.unlink()
+    found = overflow(widths(wide_chromium, page.as_uri()))
     assert len(found) == 1 and found[0].startswith("formula ") and "600 px box" in found[0]
 
 
