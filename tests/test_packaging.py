@@ -129,7 +129,7 @@ def importtime():
     return names(before), names(after), res.stdout
 
 
-@pytest.mark.xdist_group("importtime")  # same worker: the fixture's subprocess runs once
+@pytest.mark.xdist_group("importtime")  # one worker where loadgroup groups (not on pytest 9.2: xdist #1386)
 def test_import_geonh_does_not_import_hypothesis(importtime):
     loaded, _, _ = importtime
     assert "geonh" in loaded and "geonh.kernel" in loaded and "sympy" in loaded, loaded[-20:]
@@ -138,7 +138,7 @@ def test_import_geonh_does_not_import_hypothesis(importtime):
     assert "geonh.testing" not in loaded
 
 
-@pytest.mark.xdist_group("importtime")  # same worker: the fixture's subprocess runs once
+@pytest.mark.xdist_group("importtime")  # one worker where loadgroup groups (not on pytest 9.2: xdist #1386)
 def test_import_geonh_testing_imports_hypothesis_strategies(importtime):
     _, later, out = importtime
     assert "geonh.testing" in later and "geonh.testing.strategies" in later
@@ -331,4 +331,4 @@ def test_slow_marker_is_registered_and_strict():
     ini = PYPROJECT["tool"]["pytest"]["ini_options"]
     assert any(m.startswith("slow:") for m in ini["markers"])
     assert "--strict-markers" in ini["addopts"]
-    assert "--dist loadgroup" in ini["addopts"]  # the xdist_group of tests/conftest.py needs it
+    assert "--dist loadgroup" in ini["addopts"]  # xdist_group marks group where loadgroup works
