@@ -151,7 +151,7 @@ class NonholonomicConnection:
 
     def xi(self) -> sp.Matrix:
         """ξ = −𝒜 ṙ + Γ p as a column (in q, ṙ, p)."""
-        rd = sp.Matrix(self.shape_velocities)
+        rd = sp.Matrix(len(self.shape), 1, list(self.shape_velocities))   # a column also when r is empty
         return -self.A * rd + self.Gamma * sp.Matrix(len(self.momenta), 1, list(self.momenta))
 
     def velocity(self) -> dict:
