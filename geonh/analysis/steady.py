@@ -37,8 +37,9 @@ from typing import Any, cast
 import sympy as sp
 
 from ..equations.base import Equations
-from ..errors import DimensionError, InconsistentStateError, MissingValueError, NotFoundError, ParseError
-from ..kernel.generic_point import is_zero
+from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotFoundError, ParseError,
+                      UnsupportedSetupError)
+from ..kernel.generic_point import generic_rank, is_zero
 from ..systems.mechanical import MechanicalSystem
 from ..kernel.parsing import as_expr, as_floats, as_mapping, as_sequence, sympy_of
 from .linearize import Linearization, linearize, state_generator
@@ -89,7 +90,7 @@ class SteadyMotion:
         known.update({p.name: p for p in self.parameters})
         given: dict = {}
         for k, v in (as_mapping(values, "values") if values is not None else {}).items():
-            s = k if isinstance(k, sp.Symbol) else known.get(str(k))
+            s = k if isinstance(k, sp.Symbol) and k in known.values() else known.get(str(k))   # a symbol by its name too
             if s is None:
                 raise NotFoundError(f"{k!r} is neither a parameter of the family {[p.name for p in self.parameters]} "
                                     "nor a symbol of the equations")
@@ -254,6 +255,21 @@ def _group_and_shape(n: int, gens: Sequence) -> tuple[list[int], list[int]]:
     return moved, [i for i in range(n) if i not in moved]
 
 
+def _refuse_time(equations: Equations) -> None:
+    """A relative equilibrium is a motion of autonomous equations: refuse equations that
+    depend on time explicitly (a time-dependent force or constraint), whose conditions would
+    otherwise be solved at t = 0 only."""
+    t = equations.space.t
+    if t is None:
+        return
+    exprs = [*equations.residuals, *equations.kinematics, *equations.speeds]
+    if isinstance(equations.system, MechanicalSystem):
+        exprs += list(equations.system.constraints.matrix())
+    if any(sympy_of(e).has(t) for e in exprs):
+        raise UnsupportedSetupError(f"the {equations.form} equations depend on the time {t} explicitly: a relative "
+                                    "equilibrium (steady motion) needs autonomous equations")
+
+
 def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | None = None,
                    solve_for: Sequence | None = None) -> list[SteadyMotion]:
     """The relative equilibria of ``equations`` (any form) for the symmetry ``generators``,
@@ -284,6 +300,10 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
     q, qd, n = list(S.q), list(S.qd), len(S.q)
     gens = tuple(tuple(X.components[:n]) for X in fields)
     k = len(gens)
+    _refuse_time(equations)
+    if generic_rank(sp.Matrix(n, k, lambda i, a: sympy_of(gens[a][i]))) < k:
+        raise DimensionError(f"the {k} generators are linearly dependent (a redundant generator): ξ would not be "
+                             "unique and the action not free; give independent generators")
     xi = sp.symbols(f"xi1:{k + 1}", real=True)
     moved, shape = _group_and_shape(n, gens)
     given = {s: as_expr(v, what=f"value of {s} in at")

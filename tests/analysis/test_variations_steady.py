@@ -1,0 +1,88 @@
+"""Variations on `geonh.analysis.steady` (issue 26) that a newcomer tries: another coordinate
+order, another generator order, a redundant generator, time in the space, symbol keys."""
+import numpy as np
+import pytest
+import sympy as sp
+
+import geonh as g
+from geonh import lagrange, models
+from geonh.analysis.steady import stability_boundary, steady_motions
+from geonh.errors import DimensionError, UnsupportedSetupError
+
+VALS = {"m": 1, "a": sp.Rational(1, 2), "I": sp.Rational(1, 5)}
+
+
+def _sleigh(order="x y theta", time=False, force=None, drift=0):
+    """The Chaplygin sleigh on a space with the coordinates in ``order`` (and time)."""
+    S = g.ConfigurationSpace(order, time=time)
+    byname = {q.name: q for q in S.q}
+    x, y, th = byname["x"], byname["y"], byname["theta"]
+    d = dict(zip(S.q, S.qd))
+    xd, yd, thd = d[x], d[y], d[th]
+    m, a, I = sp.symbols("m a I", positive=True)
+    T = m / 2 * ((xd - a * sp.sin(th) * thd)**2 + (yd + a * sp.cos(th) * thd)**2) + I / 2 * thd**2
+    forces = None if force is None else {x: sp.cos(th) * force, y: sp.sin(th) * force}
+    system = g.MechanicalSystem(S, T, forces=forces, constraints=[sp.sin(th) * xd - sp.cos(th) * yd - drift])
+    gens = {"x": {x: 1}, "y": {y: 1}, "rot": {x: -y, y: x, th: 1}}
+    return system, {k: [v.get(q, 0) for q in S.q] for k, v in gens.items()}
+
+
+def test_another_coordinate_order_gives_the_same_family_and_eigenvalues():
+    """(θ, x, y) instead of (x, y, θ): the straight motion, −m a v/(I + m a²) and 0, the
+    Routh–Hurwitz boundary a m ξ1/(I + m a²) > 0 (Bloch 2003, § 1.7)."""
+    system, gens = _sleigh("theta x y")
+    fam, = steady_motions(lagrange(system), [gens["x"], gens["y"], gens["rot"]])
+    assert fam.xi[1:] == (0, 0)
+    ev = fam.stability({**VALS, "xi1": 1}).eigenvalues
+    assert np.allclose(sorted(ev.real), [-1 / 0.45 / 2, 0])
+    m, a, I = sp.symbols("m a I", positive=True)
+    cond, = stability_boundary(fam).conditions
+    assert sp.simplify(cond - a * m * sp.Symbol("xi1", real=True) / (I + a**2 * m)) == 0
+
+
+def test_generators_in_another_order_name_the_same_motion():
+    system, gens = _sleigh()
+    fam, = steady_motions(lagrange(system), [gens["rot"], gens["y"], gens["x"]])
+    assert fam.xi[:2] == (0, 0) and [p.name for p in fam.parameters] == ["xi3"]
+    assert fam.stability({**VALS, "xi3": 1}).verdict == "asymptotically stable"
+    assert fam.stability({**VALS, "xi3": -1}).verdict == "unstable"
+
+
+def test_a_redundant_generator_is_refused_where_it_is_given():
+    """x-translation + y-translation as a fourth generator: before, steady_motions returned
+    a two-parameter family (ξ not unique) and only `stability` failed later."""
+    system, gens = _sleigh()
+    with pytest.raises(DimensionError, match="linearly dependent"):
+        steady_motions(lagrange(system), [gens["x"], gens["y"], gens["rot"],
+                                          [a + b for a, b in zip(gens["x"], gens["y"])]])
+
+
+def test_time_in_the_space_without_time_in_the_equations_is_fine():
+    system, gens = _sleigh(time=True)
+    fam, = steady_motions(lagrange(system), [gens["x"], gens["y"], gens["rot"]])
+    assert fam.stability({**VALS, "xi1": 1}).verdict == "asymptotically stable"
+
+
+@pytest.mark.parametrize("what", ["force", "constraint"])
+def test_equations_that_depend_on_time_are_refused(what):
+    """A push sin(t) along the blade: at t = 0 it vanishes, and before the fix the straight
+    motion came out as a family of relative equilibria, 'asymptotically stable', though the
+    push accelerates the sleigh (the conditions were solved at t = 0 only)."""
+    t = sp.Symbol("t", real=True)
+    kw = {"force": sp.sin(t)} if what == "force" else {"drift": sp.sin(t)}
+    system, gens = _sleigh(time=True, **kw)
+    with pytest.raises(UnsupportedSetupError, match="time"):
+        steady_motions(lagrange(system), [gens["x"], gens["y"], gens["rot"]])
+
+
+def test_values_keyed_by_a_symbol_of_the_same_name_are_taken():
+    """`stability({sp.Symbol("xi1"): 1, ...})`: the family's ξ1 is real, the user's symbol
+    is not; before, it was ignored and the call asked for a value of xi1."""
+    sleigh = models.get("chaplygin-sleigh")
+    x, y, _ = sleigh.space.q
+    fam, = steady_motions(lagrange(sleigh.system), [[1, 0, 0], [0, 1, 0], [-y, x, 1]])
+    m, a, I = sp.symbols("m a I")          # no assumptions: other symbols than the model's
+    st = fam.stability({m: 1, a: sp.Rational(1, 2), I: sp.Rational(1, 5), sp.Symbol("xi1"): 1})
+    assert st.verdict == "asymptotically stable"
+    with pytest.raises(g.errors.NotFoundError, match="zeta"):
+        fam.stability({**VALS, "xi1": 1, sp.Symbol("zeta"): 1})
