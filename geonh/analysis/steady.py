@@ -95,6 +95,8 @@ class SteadyMotion:
                 raise NotFoundError(f"{k!r} is neither a parameter of the family {[p.name for p in self.parameters]} "
                                     "nor a symbol of the equations")
             given[s] = as_expr(v, tuple(known.values()), what=f"value of {k}")
+            if isinstance(v, float):      # the decimal it prints as (0.3 is 3/10), as linearize reads it
+                given[s] = sp.Rational(repr(v))
         for _ in range(len(given)):          # a value may be a formula in other given values
             resolved = {s: sympy_of(e).xreplace(given) for s, e in given.items()}
             if resolved == given:
@@ -422,8 +424,9 @@ def _family_zeros_at_sample(motion: SteadyMotion, lin: Linearization, values: Ma
     given = motion.values(values)
     w, E, _ = motion.variety
     exprs = list(lin.A) + [sympy_of(e).xreplace(given) for e in E] + list(given.values())
-    free = (set().union(*(sympy_of(e).free_symbols for e in exprs)) - set(w) - set(given)) \
-        | (set(motion.parameters) - set(given))
+    fixed = {k for k, v in given.items() if sympy_of(v) != k}     # a free shape coordinate maps to itself
+    free = (set().union(*(sympy_of(e).free_symbols for e in exprs)) - set(w) - fixed) \
+        | (set(motion.parameters) - fixed)
     pt = sample_points(free, 1)[0] if free else {}
     A = np.array(lin.A.xreplace(pt).evalf(30), dtype=float).reshape(lin.A.shape)
     T = motion.tangents(lin, {**{k: sympy_of(v).xreplace(pt) for k, v in given.items()

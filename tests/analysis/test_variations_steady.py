@@ -86,3 +86,53 @@ def test_values_keyed_by_a_symbol_of_the_same_name_are_taken():
     assert st.verdict == "asymptotically stable"
     with pytest.raises(g.errors.NotFoundError, match="zeta"):
         fam.stability({**VALS, "xi1": 1, sp.Symbol("zeta"): 1})
+
+
+def test_boundary_of_a_family_with_a_free_shape_coordinate():
+    """The sleigh under the translations alone: θ is a shape coordinate and stays free in the
+    family.  Before the fix, `stability_boundary` failed with a bare TypeError ("Cannot
+    convert expression to float": the free θ was taken as given).  Closed form: the blade
+    speed is v = ξ1/cos θ and the turning decays at the rate m a v/(I + m a²)."""
+    sleigh = models.get("chaplygin-sleigh")
+    fam, = steady_motions(lagrange(sleigh.system), [[1, 0, 0], [0, 1, 0]])
+    assert {p.name for p in fam.parameters} == {"theta", "xi1"}
+    m, a, I = sleigh.parameters
+    theta = sleigh.space.q[2]
+    xi1 = sp.Symbol("xi1", real=True)
+    b = stability_boundary(fam)
+    assert b.family_zeros == 2 and len(b.conditions) == 1
+    assert sp.simplify(b.conditions[0] - a * m * xi1 / ((I + a**2 * m) * sp.cos(theta))) == 0
+
+
+def test_a_float_for_a_shape_coordinate_is_read_as_its_decimal():
+    """`stability({"theta": 0.3, ...})`: before, the float entered as a Float and the exact
+    linearization refused the point ("violates velocity constraint 1: A q̇ + b = 2.7e-17");
+    now 0.3 is 3/10 as in `linearize`, and the eigenvalue is −m a v/(I + m a²), v = ξ1/cos θ."""
+    sleigh = models.get("chaplygin-sleigh")
+    fam, = steady_motions(lagrange(sleigh.system), [[1, 0, 0], [0, 1, 0]])
+    st = fam.stability({"m": 1.0, "a": 0.5, "I": 0.2, "xi1": 1.0, "theta": 0.3})
+    assert st.verdict == "asymptotically stable"
+    assert np.isclose(min(st.eigenvalues.real), -0.5 / np.cos(0.3) / 0.45, rtol=1e-12)
+
+
+@pytest.mark.slow
+def test_tilted_disk_circles_boundary_agrees_with_the_verdicts():
+    """The docs' `circles` family of the rolling disk (tilt θ and turning rate ξ3 free):
+    before, `stability_boundary(circles)` failed with a bare TypeError.  Its closed-form
+    condition holds exactly where the numeric verdict is "spectrally stable", on a grid."""
+    from geonh import boltzmann_hamel
+    model = models.get("tilted-disk")
+    psi, theta, phi, x, y = model.space.q
+    gens = [[0, 0, 0, 1, 0], [0, 0, 0, 0, 1], [1, 0, 0, -y, x], [0, 0, 1, 0, 0]]
+    circles = steady_motions(boltzmann_hamel(model.system, model.frame), gens)[0]
+    b = stability_boundary(circles)
+    assert b.kind == "spectral"
+    disk = {"m": 1, "r": 1, "g": sp.Rational(981, 100), "I_d": sp.Rational(1, 4), "I_a": sp.Rational(1, 2)}
+    seen = set()
+    for th in (0.1, 0.5):
+        for x3 in (0.3, 1, 5):
+            member = {**disk, "theta": th, "xi3": x3}
+            verdict = circles.stability(member).verdict
+            assert b.holds(member) == (verdict == "spectrally stable"), (th, x3, verdict)
+            seen.add(verdict)
+    assert seen == {"spectrally stable", "unstable"}
