@@ -466,8 +466,9 @@ def curvature(connection: NonholonomicConnection) -> dict:
 
 def phase_integral(connection: NonholonomicConnection, region: Mapping, *, approximate: bool = False) -> sp.Matrix:
     """The geometric phase of the boundary of the rectangle ``region`` = {r_α: (a, b), r_β: (c,
-    d)} of two shape coordinates, traversed counter-clockwise in the (r_α, r_β) plane (the other
-    shape coordinates fixed), with zero momentum: −∬ B_αβ dr_α dr_β in closed form (sympy's
+    d)} of two shape coordinates, traversed counter-clockwise in the (r_α, r_β) plane — r_α the
+    region's first key, whatever the order of the coordinates (the other shape coordinates
+    fixed), with zero momentum: −∬ B_αβ dr_α dr_β in closed form (sympy's
     ``integrate``; module docstring).  Exact for an abelian group; for a non-abelian one only
     the leading term of a small loop, and refused unless ``approximate=True``."""
     if not isinstance(connection, NonholonomicConnection):
@@ -488,10 +489,13 @@ def phase_integral(connection: NonholonomicConnection, region: Mapping, *, appro
     if any(v != 0 for row in C for col in row for v in col) and not approximate:
         raise UnsupportedSetupError("the symmetry group is not abelian: the area integral of the curvature is "
                                     "only the leading term of a small loop's phase (pass approximate=True)")
-    order = [r for r in connection.shape if r in (keys[0][0], keys[1][0])]
-    if order[0] != keys[0][0]:
-        keys = keys[::-1]
-    B = curvature(connection)[(keys[0][0], keys[1][0])]
+    if keys[0][0] == keys[1][0]:
+        raise DimensionError(f"the region names {keys[0][0].name} twice; a rectangle needs 2 shape coordinates")
+    # the orientation is the region's order (r_α first), whatever the coordinates' order:
+    # B_βα = −B_αβ
+    first, second = keys[0][0], keys[1][0]
+    forms = curvature(connection)
+    B = forms[(first, second)] if (first, second) in forms else -forms[(second, first)]
     (x, a, b_), (y, c_, d) = keys
     return B.applyfunc(lambda e: -sp.simplify(sp.integrate(e, (x, a, b_), (y, c_, d))))
 
