@@ -75,6 +75,7 @@ from ..kernel.space import ConfigurationSpace
 from ..kernel.trig import trig_reduce
 from ..systems.mechanical import MechanicalSystem
 from .conserved import MomentumMap, check_symmetry, momentum_map
+from .steady import generators_over
 
 __all__ = ["NonholonomicConnection", "ReducedEquations", "Reconstruction", "nonholonomic_connection",
            "reduced_equations", "curvature", "phase_integral", "driven_system"]
@@ -199,7 +200,7 @@ def nonholonomic_connection(system, generators: Sequence, *, sections: Sequence 
     or affine constraints or a kinetic energy with terms linear in q̇."""
     system = _scleronomic(system, "nonholonomic_connection")
     S = system.space
-    X = check_symmetry(system, as_sequence(generators, "generators"))
+    X = check_symmetry(system, generators_over(system, generators))
     n, k = S.n, len(X)
     moved, shape_idx = _group_shape(S, X)
     if len(moved) != k:

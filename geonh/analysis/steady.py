@@ -42,6 +42,7 @@ from ..errors import (DimensionError, InconsistentStateError, MissingValueError,
 from ..kernel.generic_point import generic_rank, is_zero
 from ..systems.mechanical import MechanicalSystem
 from ..kernel.parsing import as_expr, as_floats, as_mapping, as_sequence, sympy_of
+from ..kernel.space import known_symbols
 from .linearize import Linearization, linearize, state_generator
 from .conserved import check_symmetry
 
@@ -257,6 +258,27 @@ def _group_and_shape(n: int, gens: Sequence) -> tuple[list[int], list[int]]:
     return moved, [i for i in range(n) if i not in moved]
 
 
+def generators_over(system: MechanicalSystem, generators: Sequence) -> list:
+    """``generators`` with each string component parsed over the system's own symbols (its
+    coordinates and the parameters of T, V, the forces and the constraints; by name, never
+    evaluated), so that ``"a*x"`` means the system's ``a`` with its assumptions, not a new
+    symbol.  Component sequences and {coordinate: component} mappings are parsed; vector
+    fields pass unchanged."""
+    known = known_symbols(system.space, system.T, system.V, list(system.Q), system.constraints.matrix())
+
+    def one(c):
+        return as_expr(c, known, what="a generator's component") if isinstance(c, str) else c
+    out: list = []
+    for g in as_sequence(generators, "generators"):
+        if isinstance(g, Mapping):
+            out.append({k: one(v) for k, v in g.items()})
+        elif isinstance(g, (list, tuple)):
+            out.append([one(c) for c in g])
+        else:
+            out.append(g)
+    return out
+
+
 def _refuse_time(equations: Equations) -> None:
     """A relative equilibrium is a motion of autonomous equations: refuse equations that
     depend on time explicitly (a time-dependent force or constraint), whose conditions would
@@ -297,7 +319,7 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
     if not isinstance(system, MechanicalSystem):
         raise ParseError(f"a symmetry acts on a MechanicalSystem; these {equations.form} equations are of a "
                          f"{type(system).__name__}")
-    fields = check_symmetry(system, as_sequence(generators, "generators"))
+    fields = check_symmetry(system, generators_over(system, generators))
     S = equations.space
     q, qd, n = list(S.q), list(S.qd), len(S.q)
     gens = tuple(tuple(X.components[:n]) for X in fields)

@@ -98,3 +98,15 @@ def test_phase_integral_refuses_one_coordinate_named_twice():
     import geonh as g
     with pytest.raises(g.DimensionError, match="twice"):
         phase_integral(c, {"theta": (0, 1), theta: (0, 1)})
+
+
+def test_string_generators_with_a_parameter_give_one_symbol():
+    """Before, the "a" of string generators was another symbol than the model's positive a,
+    and the reconstruction mixed the two (p1/(a m) with two different a's)."""
+    sleigh = models.get("chaplygin-sleigh")
+    red = reduced_equations(sleigh.system, [["a", 0, 0], [0, "a", 0], ["-a*y", "a*x", "a"]])
+    names = [s.name for e in red.reconstruction + red.momentum_rates for s in e.free_symbols]
+    symbols = {s for e in red.reconstruction + red.momentum_rates for s in e.free_symbols}
+    assert len(symbols) == len(set(names))
+    rec = red.reconstruct({}, (0, 1), momenta0=[0.5, 0.2], values={"m": 1, "a": 0.5, "I": 0.2})
+    assert np.all(np.isfinite(rec.phase))

@@ -136,3 +136,28 @@ def test_tilted_disk_circles_boundary_agrees_with_the_verdicts():
             assert b.holds(member) == (verdict == "spectrally stable"), (th, x3, verdict)
             seen.add(verdict)
     assert seen == {"spectrally stable", "unstable"}
+
+
+def test_string_generators_with_a_parameter_mean_the_systems_parameter():
+    """SE(2) scaled by the sleigh's a, as strings (as a model file gives them): before, "a"
+    became a new symbol without the model's assumptions, and `stability_boundary` failed
+    with "give values for ['a']" though a is the model's own parameter."""
+    sleigh = models.get("chaplygin-sleigh")
+    fam, = steady_motions(lagrange(sleigh.system), [["a", "0", "0"], ["0", "a", "0"], ["-a*y", "a*x", "a"]])
+    m, a, I = sleigh.parameters
+    b = stability_boundary(fam)
+    assert b.conditions[0].free_symbols <= {m, a, I, sp.Symbol("xi1", real=True)}
+    assert fam.stability({**VALS, "xi1": 1}).verdict == "asymptotically stable"
+
+
+def test_a_model_file_whose_generators_carry_a_parameter():
+    from pathlib import Path
+
+    from geonh.app.steadies import declared_arguments, steady_report
+    from geonh.models import files
+    text = (Path(__file__).parents[2] / "examples" / "models" / "chaplygin_sleigh.toml").read_text()
+    model = files.loads(text.replace('["-y", "x", "1"]', '["-a*y", "a*x", "a"]'), source="scaled.toml")
+    rep = steady_report(model, **declared_arguments(model))
+    fam, = rep.families
+    assert fam.boundary is not None and fam.boundary_note == ""
+    assert fam.verdicts[0] == "unstable" and fam.verdicts[-1] == "asymptotically stable"
