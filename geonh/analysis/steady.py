@@ -264,10 +264,18 @@ def generators_over(system: MechanicalSystem, generators: Sequence) -> list:
     evaluated), so that ``"a*x"`` means the system's ``a`` with its assumptions, not a new
     symbol.  Component sequences and {coordinate: component} mappings are parsed; vector
     fields pass unchanged."""
-    known = known_symbols(system.space, system.T, system.V, list(system.Q), system.constraints.matrix())
+    S = system.space
+    known = known_symbols(S, system.T, system.V, list(system.Q), system.constraints.matrix())
+    moving = set(S.qd) | set(S.qdd) | ({S.t} if S.t is not None else set())
 
     def one(c):
-        return as_expr(c, known, what="a generator's component") if isinstance(c, str) else c
+        e = as_expr(c, known, what="a generator's component") if isinstance(c, str) else c
+        hit = sorted(str(v) for v in getattr(sympy_of(e), "free_symbols", set()) & moving) \
+            if isinstance(e, (sp.Basic, str)) else []
+        if hit:
+            raise ParseError(f"a generator's component {e} depends on {', '.join(hit)}: a generator is a vector "
+                             "field on Q, a function of the coordinates and parameters only")
+        return e
     out: list = []
     for g in as_sequence(generators, "generators"):
         if isinstance(g, Mapping):
@@ -466,7 +474,14 @@ def stability_boundary(motion: SteadyMotion, values: Mapping | None = None) -> S
     lin = motion.linearize(values, symbolic=True)
     lam = sp.Symbol("lambda")
     A = lin.A
-    p = sp.Poly(sp.expand(A.charpoly(lam).as_expr()), lam)
+    try:
+        cp = A.charpoly(lam).as_expr()
+    except TypeError:
+        # sympy's charpoly sorts the factors of triangular blocks by the sign of their roots and
+        # fails on a symbolic one (sin(a) with the shape fixed at θ = a): Berkowitz's
+        # division-free det(λI − A) instead
+        cp = (lam * sp.eye(A.rows) - A).det(method="berkowitz")
+    p = sp.Poly(sp.expand(cp), lam)
     fam = _family_zeros_at_sample(motion, lin, values)
     zeros = 0
     while p.degree() > 0 and is_zero(p.nth(0)):
