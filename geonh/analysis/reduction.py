@@ -75,6 +75,7 @@ from ..kernel.space import ConfigurationSpace
 from ..kernel.trig import trig_reduce
 from ..systems.mechanical import MechanicalSystem
 from .conserved import MomentumMap, check_symmetry, momentum_map
+from .steady import generators_over
 
 __all__ = ["NonholonomicConnection", "ReducedEquations", "Reconstruction", "nonholonomic_connection",
            "reduced_equations", "curvature", "phase_integral", "driven_system"]
@@ -151,7 +152,7 @@ class NonholonomicConnection:
 
     def xi(self) -> sp.Matrix:
         """ξ = −𝒜 ṙ + Γ p as a column (in q, ṙ, p)."""
-        rd = sp.Matrix(self.shape_velocities)
+        rd = sp.Matrix(len(self.shape), 1, list(self.shape_velocities))   # a column also when r is empty
         return -self.A * rd + self.Gamma * sp.Matrix(len(self.momenta), 1, list(self.momenta))
 
     def velocity(self) -> dict:
@@ -199,7 +200,7 @@ def nonholonomic_connection(system, generators: Sequence, *, sections: Sequence 
     or affine constraints or a kinetic energy with terms linear in q̇."""
     system = _scleronomic(system, "nonholonomic_connection")
     S = system.space
-    X = check_symmetry(system, as_sequence(generators, "generators"))
+    X = check_symmetry(system, generators_over(system, generators))
     n, k = S.n, len(X)
     moved, shape_idx = _group_shape(S, X)
     if len(moved) != k:
@@ -466,8 +467,9 @@ def curvature(connection: NonholonomicConnection) -> dict:
 
 def phase_integral(connection: NonholonomicConnection, region: Mapping, *, approximate: bool = False) -> sp.Matrix:
     """The geometric phase of the boundary of the rectangle ``region`` = {r_α: (a, b), r_β: (c,
-    d)} of two shape coordinates, traversed counter-clockwise in the (r_α, r_β) plane (the other
-    shape coordinates fixed), with zero momentum: −∬ B_αβ dr_α dr_β in closed form (sympy's
+    d)} of two shape coordinates, traversed counter-clockwise in the (r_α, r_β) plane — r_α the
+    region's first key, whatever the order of the coordinates (the other shape coordinates
+    fixed), with zero momentum: −∬ B_αβ dr_α dr_β in closed form (sympy's
     ``integrate``; module docstring).  Exact for an abelian group; for a non-abelian one only
     the leading term of a small loop, and refused unless ``approximate=True``."""
     if not isinstance(connection, NonholonomicConnection):
@@ -488,10 +490,13 @@ def phase_integral(connection: NonholonomicConnection, region: Mapping, *, appro
     if any(v != 0 for row in C for col in row for v in col) and not approximate:
         raise UnsupportedSetupError("the symmetry group is not abelian: the area integral of the curvature is "
                                     "only the leading term of a small loop's phase (pass approximate=True)")
-    order = [r for r in connection.shape if r in (keys[0][0], keys[1][0])]
-    if order[0] != keys[0][0]:
-        keys = keys[::-1]
-    B = curvature(connection)[(keys[0][0], keys[1][0])]
+    if keys[0][0] == keys[1][0]:
+        raise DimensionError(f"the region names {keys[0][0].name} twice; a rectangle needs 2 shape coordinates")
+    # the orientation is the region's order (r_α first), whatever the coordinates' order:
+    # B_βα = −B_αβ
+    first, second = keys[0][0], keys[1][0]
+    forms = curvature(connection)
+    B = forms[(first, second)] if (first, second) in forms else -forms[(second, first)]
     (x, a, b_), (y, c_, d) = keys
     return B.applyfunc(lambda e: -sp.simplify(sp.integrate(e, (x, a, b_), (y, c_, d))))
 

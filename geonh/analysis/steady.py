@@ -37,10 +37,12 @@ from typing import Any, cast
 import sympy as sp
 
 from ..equations.base import Equations
-from ..errors import DimensionError, InconsistentStateError, MissingValueError, NotFoundError, ParseError
-from ..kernel.generic_point import is_zero
+from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotFoundError, ParseError,
+                      UnsupportedSetupError)
+from ..kernel.generic_point import generic_rank, is_zero
 from ..systems.mechanical import MechanicalSystem
 from ..kernel.parsing import as_expr, as_floats, as_mapping, as_sequence, sympy_of
+from ..kernel.space import known_symbols
 from .linearize import Linearization, linearize, state_generator
 from .conserved import check_symmetry
 
@@ -89,11 +91,13 @@ class SteadyMotion:
         known.update({p.name: p for p in self.parameters})
         given: dict = {}
         for k, v in (as_mapping(values, "values") if values is not None else {}).items():
-            s = k if isinstance(k, sp.Symbol) else known.get(str(k))
+            s = k if isinstance(k, sp.Symbol) and k in known.values() else known.get(str(k))   # a symbol by its name too
             if s is None:
                 raise NotFoundError(f"{k!r} is neither a parameter of the family {[p.name for p in self.parameters]} "
                                     "nor a symbol of the equations")
             given[s] = as_expr(v, tuple(known.values()), what=f"value of {k}")
+            if isinstance(v, float):      # the decimal it prints as (0.3 is 3/10), as linearize reads it
+                given[s] = sp.Rational(repr(v))
         for _ in range(len(given)):          # a value may be a formula in other given values
             resolved = {s: sympy_of(e).xreplace(given) for s, e in given.items()}
             if resolved == given:
@@ -254,6 +258,50 @@ def _group_and_shape(n: int, gens: Sequence) -> tuple[list[int], list[int]]:
     return moved, [i for i in range(n) if i not in moved]
 
 
+def generators_over(system: MechanicalSystem, generators: Sequence) -> list:
+    """``generators`` with each string component parsed over the system's own symbols (its
+    coordinates and the parameters of T, V, the forces and the constraints; by name, never
+    evaluated), so that ``"a*x"`` means the system's ``a`` with its assumptions, not a new
+    symbol.  Component sequences and {coordinate: component} mappings are parsed; vector
+    fields pass unchanged."""
+    S = system.space
+    known = known_symbols(S, system.T, system.V, list(system.Q), system.constraints.matrix())
+    moving = set(S.qd) | set(S.qdd) | ({S.t} if S.t is not None else set())
+
+    def one(c):
+        e = as_expr(c, known, what="a generator's component") if isinstance(c, str) else c
+        hit = sorted(str(v) for v in getattr(sympy_of(e), "free_symbols", set()) & moving) \
+            if isinstance(e, (sp.Basic, str)) else []
+        if hit:
+            raise ParseError(f"a generator's component {e} depends on {', '.join(hit)}: a generator is a vector "
+                             "field on Q, a function of the coordinates and parameters only")
+        return e
+    out: list = []
+    for g in as_sequence(generators, "generators"):
+        if isinstance(g, Mapping):
+            out.append({k: one(v) for k, v in g.items()})
+        elif isinstance(g, (list, tuple)):
+            out.append([one(c) for c in g])
+        else:
+            out.append(g)
+    return out
+
+
+def _refuse_time(equations: Equations) -> None:
+    """A relative equilibrium is a motion of autonomous equations: refuse equations that
+    depend on time explicitly (a time-dependent force or constraint), whose conditions would
+    otherwise be solved at t = 0 only."""
+    t = equations.space.t
+    if t is None:
+        return
+    exprs = [*equations.residuals, *equations.kinematics, *equations.speeds]
+    if isinstance(equations.system, MechanicalSystem):
+        exprs += list(equations.system.constraints.matrix())
+    if any(sympy_of(e).has(t) for e in exprs):
+        raise UnsupportedSetupError(f"the {equations.form} equations depend on the time {t} explicitly: a relative "
+                                    "equilibrium (steady motion) needs autonomous equations")
+
+
 def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | None = None,
                    solve_for: Sequence | None = None) -> list[SteadyMotion]:
     """The relative equilibria of ``equations`` (any form) for the symmetry ``generators``,
@@ -279,11 +327,15 @@ def steady_motions(equations: Equations, generators: Sequence, *, at: Mapping | 
     if not isinstance(system, MechanicalSystem):
         raise ParseError(f"a symmetry acts on a MechanicalSystem; these {equations.form} equations are of a "
                          f"{type(system).__name__}")
-    fields = check_symmetry(system, as_sequence(generators, "generators"))
+    fields = check_symmetry(system, generators_over(system, generators))
     S = equations.space
     q, qd, n = list(S.q), list(S.qd), len(S.q)
     gens = tuple(tuple(X.components[:n]) for X in fields)
     k = len(gens)
+    _refuse_time(equations)
+    if generic_rank(sp.Matrix(n, k, lambda i, a: sympy_of(gens[a][i]))) < k:
+        raise DimensionError(f"the {k} generators are linearly dependent (a redundant generator): ξ would not be "
+                             "unique and the action not free; give independent generators")
     xi = sp.symbols(f"xi1:{k + 1}", real=True)
     moved, shape = _group_and_shape(n, gens)
     given = {s: as_expr(v, what=f"value of {s} in at")
@@ -402,8 +454,9 @@ def _family_zeros_at_sample(motion: SteadyMotion, lin: Linearization, values: Ma
     given = motion.values(values)
     w, E, _ = motion.variety
     exprs = list(lin.A) + [sympy_of(e).xreplace(given) for e in E] + list(given.values())
-    free = (set().union(*(sympy_of(e).free_symbols for e in exprs)) - set(w) - set(given)) \
-        | (set(motion.parameters) - set(given))
+    fixed = {k for k, v in given.items() if sympy_of(v) != k}     # a free shape coordinate maps to itself
+    free = (set().union(*(sympy_of(e).free_symbols for e in exprs)) - set(w) - fixed) \
+        | (set(motion.parameters) - fixed)
     pt = sample_points(free, 1)[0] if free else {}
     A = np.array(lin.A.xreplace(pt).evalf(30), dtype=float).reshape(lin.A.shape)
     T = motion.tangents(lin, {**{k: sympy_of(v).xreplace(pt) for k, v in given.items()
@@ -421,7 +474,14 @@ def stability_boundary(motion: SteadyMotion, values: Mapping | None = None) -> S
     lin = motion.linearize(values, symbolic=True)
     lam = sp.Symbol("lambda")
     A = lin.A
-    p = sp.Poly(sp.expand(A.charpoly(lam).as_expr()), lam)
+    try:
+        cp = A.charpoly(lam).as_expr()
+    except TypeError:
+        # sympy's charpoly sorts the factors of triangular blocks by the sign of their roots and
+        # fails on a symbolic one (sin(a) with the shape fixed at θ = a): Berkowitz's
+        # division-free det(λI − A) instead
+        cp = (lam * sp.eye(A.rows) - A).det(method="berkowitz")
+    p = sp.Poly(sp.expand(cp), lam)
     fam = _family_zeros_at_sample(motion, lin, values)
     zeros = 0
     while p.degree() > 0 and is_zero(p.nth(0)):

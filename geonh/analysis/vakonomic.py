@@ -143,6 +143,8 @@ def _state(system: MechanicalSystem, y0, what: str = "y0") -> list[float]:
 
 def _times(t_span, samples) -> np.ndarray:
     t0, t1 = _numbers(t_span, 2, "t_span")
+    if t0 == t1:
+        raise ParseError(f"t_span must be an interval (t0, t1) with t0 ≠ t1, not ({t0}, {t1})")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
         raise ParseError(f"samples must be an integer ≥ 2, not {samples!r:.40}")
     return np.linspace(t0, t1, samples)
@@ -219,6 +221,9 @@ def vakonomic_multiplier(system: MechanicalSystem, y0, t_span, params: dict | No
     for j in range(k + 1):
         start = [1.0 if c == j - 1 else 0.0 for c in range(k)]
         traj = simulate(f, state + start, (t[0], t[-1]), t_eval=t, rtol=rtol, atol=atol)
+        if not k:                  # no constraints: no multiplier and no force left over
+            runs.append((traj, np.zeros(0)))
+            continue
         Av = a_of.batch(traj.t, traj.states)
         Fv = force.batch(traj.t, traj.states).reshape(len(t), n)
         left = [F - Ai.T @ np.linalg.solve(Ai @ Ai.T, Ai @ F) for Ai, F in zip(Av, Fv)]

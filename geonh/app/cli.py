@@ -858,6 +858,8 @@ def steady_cmd(ctx, model, generators, at, params, form, parameter, span, points
     fmt = _fmt(ctx, fmt)
     if (parameter is None) != (span is None):
         raise InputError("--parameter and --range go together: --parameter NAME --range A B")
+    if span is not None and not span[0] < span[1]:
+        raise InputError(f"--range {span[0]:g} {span[1]:g}: the interval needs A < B")
     if plot_file is not None and parameter is None and generators:
         raise InputError("--plot draws the eigenvalues along --parameter NAME --range A B: give them")
     plot = None

@@ -110,6 +110,10 @@ def _values(model, eqs, params: Mapping[str, str]) -> dict:
                             f"they have {', '.join(sorted(known)) or 'none'}")
         out[s] = (parse(text, list(known.values()), what=f"--param {name}") if isinstance(text, str)
                   else as_expr(text, what=f"--param {name}"))
+        other = sorted(v.name for v in out[s].free_symbols if v not in set(known.values()))
+        if other:
+            raise TaskError(f"{model.name}: the formula of the parameter {name} = {out[s]} uses {', '.join(other)}, "
+                            "which is no parameter: a parameter's formula is in the other parameters")
     return out
 
 
@@ -148,6 +152,11 @@ def steady_report(model, generators: Sequence[Sequence[str]], at: Mapping[str, o
         eqs = equations(model, form, progress=progress, session=session)
         given = _values(model, eqs, {str(k): v for k, v in as_mapping({} if params is None else params, "params").items()})
         fixed = {str(k): as_expr(v, what=f"value of {k}") for k, v in as_mapping({} if at is None else at, "at").items()}
+        for k, v in fixed.items():
+            other = sorted(x.name for x in v.free_symbols if x.name not in {p.name for p in _parameters(eqs)})
+            if other:
+                raise TaskError(f"{model.name}: the value of {k} = {v} uses {', '.join(other)}: a fixed coordinate "
+                                "takes a number or a formula in the parameters")
         with progress(f"steady motions of {model.name}"):
             fams = steady_motions(eqs, [list(g) for g in generators], at=fixed)
         out = []

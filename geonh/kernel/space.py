@@ -44,6 +44,8 @@ def known_symbols(space: "ConfigurationSpace", *inputs) -> tuple:
         elif isinstance(v, dict):
             for x in v.values():
                 visit(x)
+        elif isinstance(v, sp.MatrixBase):   # a mutable Matrix is no sp.Basic
+            visit(list(v))
         elif isinstance(v, (list, tuple)):
             for x in v:
                 visit(x)
