@@ -16,7 +16,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotLinearError, ParseError
+from ..errors import DimensionError, NotLinearError, ParseError, UnknownCoordinateError
 import mpmath
 
 from ..kernel import evaluation
@@ -43,11 +43,24 @@ def rates(eqs: Equations) -> list[sp.Expr]:
 def expression_in(eqs: Equations, value, what: str = "expression") -> sp.Expr:
     """A user's expression in the variables of ``eqs`` (t, q, q̇, u and the parameters):
     sympy objects are checked, strings parsed safely by name (:func:`geonh.kernel.parsing.as_expr`,
-    never evaluated as code)."""
+    never evaluated as code).  A string may name only what the equations or their system know
+    (a misspelt parameter would otherwise be a new, generic one, and a verdict on it silently
+    another question): :class:`UnknownCoordinateError` names the rest.  A sympy expression may
+    bring symbols of its own (a constant the user means as arbitrary)."""
     if not isinstance(eqs, Equations):
         raise DimensionError(f"expected Equations, got {type(eqs).__name__}")
-    known = known_symbols(eqs.space, list(eqs.u), list(eqs.kinematics), eqs.mass_matrix, eqs.forcing)
-    return eqs.space.check_expression(as_expr(value, known, what=what), what)
+    system = eqs.system
+    known = known_symbols(eqs.space, list(eqs.u), list(eqs.kinematics), eqs.mass_matrix, eqs.forcing,
+                          system.T, system.V, list(system.Q), system.constraints)
+    expr = as_expr(value, known, what=what)
+    if isinstance(value, str):
+        names = {s.name for s in known}
+        unknown = sorted(s.name for s in expr.free_symbols if s.name not in names)
+        if unknown:
+            raise UnknownCoordinateError(
+                f"{what}: {', '.join(map(repr, unknown))} is no coordinate, speed or parameter of these "
+                f"equations (they know {', '.join(sorted(names))}); a sympy expression may bring a symbol of its own")
+    return eqs.space.check_expression(expr, what)
 
 
 def time_derivative(eqs: Equations, I: sp.Expr, u_rates: Sequence[sp.Expr] | None = None) -> sp.Expr:

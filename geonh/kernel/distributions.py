@@ -307,9 +307,11 @@ class Codistribution:
         if not self.is_integrable():
             hidden = self.integrable_part().rank
             raise RankError(
-                "the codistribution is not integrable (Frobenius fails): no first integrals" + (
-                    f"; its integrable part has rank {hidden}: hidden_integrals() gives its {hidden} "
-                    "first integral(s)" if hidden else
+                f"the codistribution is not integrable (Frobenius fails): no {self.rank} functions have "
+                "differentials spanning it" + (
+                    f"; its integrable part (the end of its derived flag) has rank {hidden}: "
+                    f"hidden_integrals() gives its {hidden} first integral(s), constant on every "
+                    "admissible motion" if hidden else
                     "; its annihilator is bracket generating, so no function of q is constant on "
                     "every admissible motion"))
         found: list[sp.Expr] = []
