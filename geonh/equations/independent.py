@@ -229,39 +229,51 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     # the Voronets kinematics q̇_s = u_s, q̇_j = a_js u_s + a_j
     fm = framed(system, voronets_frame(system, dependent))
     m, u, ud, K, speeds = fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
-    sub = motion_substitution(system, K, u, ud)
     Wacc = system.acceleration_energy()
-    dW = {j: sp.diff(Wacc, S.qdd[j]).xreplace(sub) for j in dep}
-    Qon = [Qi.xreplace(sub) for Qi in system.Q]
+    parts = list(system.lagrange_operator) if kind == 2 else [system.T, *system.momenta]
+    inputs = [Wacc, *system.Q, *K, *u, *ud, *S.qd, *S.qdd, *a, *a0, *parts]
+    alg = algebra_for(S.coords, inputs)
+    nat, add, diff, subs, zero = alg.native, alg.add, alg.diff, alg.subs, alg.zero
+    Kn, us, uds = [nat(k) for k in K], [nat(x) for x in u], [nat(x) for x in ud]
+    xd = Kn + ([alg.one] if S.t is not None else [])
+    an = [[nat(a[k, c]) for c in range(m)] for k in range(len(dep))]
+
+    def dt(f):
+        """d/dt f(t, q, u) on the motion: ∂_t f + K^i ∂_i f + u̇_s ∂f/∂u_s."""
+        fs = f.free_symbols
+        return add([alg.along(alg.gradient(f), xd)] + [r * diff(f, x) for x, r in zip(us, uds) if x in fs])
+
+    qdd, qd = [nat(v) for v in S.qdd], [nat(v) for v in S.qd]
+    on = dict(zip(qd, Kn))                       # q̇ → K, q̈ → d/dt K: the motion
+    on.update(zip(qdd, [dt(k) for k in Kn]))
+    Wn = nat(Wacc)
+    dW = {j: subs(diff(Wn, qdd[j]), on) for j in dep}
+    Qon = [subs(nat(Qi), on) if Qi != 0 else zero for Qi in system.Q]
     res = []
-    if kind == 2:
-        for c, i in enumerate(free):
-            Li = system.lagrange_operator[i].xreplace(sub)
-            corr = sum((a[k, c] * dW[j] for k, j in enumerate(dep)), sp.S.Zero)
-            Kp = Qon[i] + sum((a[k, c] * Qon[j] for k, j in enumerate(dep)), sp.S.Zero)
-            res.append(Li + corr - Kp)
-    else:
+    for c, i in enumerate(free):
+        corr = add([an[k][c] * dW[j] for k, j in enumerate(dep)])
+        Kp = add([Qon[i]] + [an[k][c] * Qon[j] for k, j in enumerate(dep)])
+        if kind == 2:
+            res.append(subs(nat(parts[i]), on) + corr - Kp)
+            continue
         # E'' = E with q̇_j = a_js q̇_s + a_j, as a function of (t, q, q̇_s)
-        qd_free = [S.qd[s] for s in free]
-        Kq = [sp.S.Zero] * S.n
-        for s in free:
-            Kq[s] = S.qd[s]
+        Kq = list(qd)
         for k, j in enumerate(dep):
-            Kq[j] = sum((a[k, c] * qd_free[c] for c in range(m)), a0[k])
-        Epp = system.T.xreplace(dict(zip(S.qd, Kq)))
-        to_u = dict(zip(qd_free, u))
-        p = [pi.xreplace(dict(zip(S.qd, Kq))) for pi in system.momenta]  # p on the constraint
-        for c, i in enumerate(free):
-            dEpp_dqd = sp.diff(Epp, S.qd[i]).xreplace(to_u)
-            dEpp_dq = sp.diff(Epp, S.q[i]).xreplace(to_u)
-            dEp_dqd = sum((p[j] * a[k, c] for k, j in enumerate(dep)), sp.S.Zero).xreplace(to_u)
-            dEp_dq = sum((p[j] * sp.diff(Kq[j], S.q[i]) for j in dep), sp.S.Zero).xreplace(to_u)
-            corr = sum((a[k, c] * dW[j] for k, j in enumerate(dep)), sp.S.Zero)
-            Kp = Qon[i] + sum((a[k, c] * Qon[j] for k, j in enumerate(dep)), sp.S.Zero)
-            e = (S.total_derivative(dEpp_dqd, along=K, speeds=u, rates=ud) - dEpp_dq + dEp_dq
-                 - S.total_derivative(dEp_dqd, along=K, speeds=u, rates=ud) + corr - Kp)
-            res.append(e)
-    return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, res)
+            Kq[j] = add([an[k][f] * qd[s] for f, s in enumerate(free)] + [nat(a0[k])])
+        on_constraint = dict(zip(qd, Kq))
+        to_u = {qd[s]: us[f] for f, s in enumerate(free)}
+        Epp = subs(nat(parts[0]), on_constraint)
+        p = [subs(nat(pj), on_constraint) for pj in parts[1:]]   # p on the constraint
+        dEpp_dqd = subs(diff(Epp, qd[i]), to_u)
+        dEpp_dq = subs(diff(Epp, nat(S.q[i])), to_u)
+        dEp_dqd = subs(add([p[j] * an[k][c] for k, j in enumerate(dep)]), to_u)
+        dEp_dq = subs(add([p[j] * diff(Kq[j], nat(S.q[i])) for j in dep]), to_u)
+        res.append(dt(dEpp_dqd) - dEpp_dq + dEp_dq - dt(dEp_dqd) + corr - Kp)
+    # M = ∂res/∂u̇, F = −res|_{u̇=0}, read off in the algebra and converted once
+    out, at0 = alg.sympy, {x: zero for x in uds}
+    M = sp.Matrix(m, m, lambda c, s: out(diff(res[c], uds[s])) if uds[s] in res[c].free_symbols else 0)
+    F = sp.Matrix([out(-subs(e, at0)) for e in res])
+    return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, linear=(M, F))
 
 
 def multiplier_equations(form: str, system, accel: Sequence[sp.Expr], Theta: sp.Matrix,
