@@ -70,19 +70,53 @@ def motion_substitution(system, K, u, ud) -> dict:
     return sub
 
 
+class _OnMotion:
+    """One algebra's view of the motion q̇ = K(t, q, u), u̇ = the rates: :meth:`dt`, the time
+    derivative of f(t, q, u), ∂_t f + K^i ∂_i f + u̇_s ∂f/∂u_s (as
+    :meth:`~geonh.kernel.space.ConfigurationSpace.total_derivative` along K), ``on`` the
+    substitution {q̇ → K, q̈ → d/dt K} (as :func:`motion_substitution`), and :meth:`linear`,
+    M = ∂R/∂u̇ and F = −R|_{u̇=0} of residuals R linear in the rates, converted to sympy once."""
+
+    def __init__(self, system: MechanicalSystem, K: Sequence, u: Sequence, ud: Sequence, inputs: Sequence = ()):
+        S = system.space
+        self.alg = alg = algebra_for(S.coords, [*K, *u, *ud, *S.qd, *S.qdd, *inputs])
+        self.K = [alg.native(k) for k in K]
+        self.u, self.ud = [alg.native(x) for x in u], [alg.native(x) for x in ud]
+        self.qd, self.qdd = [alg.native(v) for v in S.qd], [alg.native(v) for v in S.qdd]
+        self._xd = self.K + ([alg.one] if S.t is not None else [])
+        self.on = dict(zip(self.qd, self.K))
+        self.on.update(zip(self.qdd, [self.dt(k) for k in self.K]))
+
+    def dt(self, f):
+        """d/dt f(t, q, u) on the motion."""
+        alg, fs = self.alg, f.free_symbols
+        return alg.add([alg.along(alg.gradient(f), self._xd)]
+                       + [r * alg.diff(f, x) for x, r in zip(self.u, self.ud) if x in fs])
+
+    def linear(self, res: Sequence) -> tuple[sp.Matrix, sp.Matrix]:
+        """(M, F) of the residuals ``res`` (natives), M x − F = res, x = the rates."""
+        alg, uds = self.alg, self.ud
+        out, at0 = alg.sympy, {x: alg.zero for x in uds}
+        M = sp.Matrix(len(res), len(uds),
+                      lambda c, s: out(alg.diff(res[c], uds[s])) if uds[s] in res[c].free_symbols else 0)
+        return M, sp.Matrix([out(-alg.subs(e, at0)) for e in res])
+
+
 def gibbs_appell(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     """Gibbs–Appell: ∂S*/∂u̇_r = K_r, with Appell's acceleration energy S (from Christoffel
     symbols, :meth:`MechanicalSystem.acceleration_energy`) written in the quasi-accelerations,
-    q̈ = d/dt(C ω) on the motion (Hamel 1924, § 2: dJ/dt − XE = K next to Appell's ∂W/∂q̈ = K)."""
+    q̈ = d/dt(C ω) on the motion (Hamel 1924, § 2: dJ/dt − XE = K next to Appell's ∂W/∂q̈ = K).
+    Computed in one algebra (symengine when it is the backend), M and F read off there."""
     fm = framed(system, frame)
     frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     S = system.space
-    Sacc = system.acceleration_energy().xreplace(motion_substitution(system, K, u, ud))
-    res = []
+    Wacc = system.acceleration_energy()
+    mo = _OnMotion(system, K, u, ud, [Wacc, *system.Q, *frame.C])
+    alg = mo.alg
+    Sacc = alg.subs(alg.native(Wacc), mo.on)
     Q_on = [Qi.xreplace(dict(zip(S.qd, K))) for Qi in system.Q]
-    for r in range(m):
-        res.append(sp.diff(Sacc, ud[r]) - contract(Q_on, frame, r))
-    return Equations("gibbs-appell", system, u, ud, K, speeds, res, frame=frame)
+    res = [alg.diff(Sacc, mo.ud[r]) - alg.native(contract(Q_on, frame, r)) for r in range(m)]
+    return Equations("gibbs-appell", system, u, ud, K, speeds, frame=frame, linear=mo.linear(res))
 
 
 def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
@@ -221,6 +255,8 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     Σ_m a_{m,i} ∂W/∂q̈_{n+m}), E'' = E with the constraints substituted, and
     ∂E'/∂q̇_i = Σ_m p_{n+m} a_{m,i}, ∂E'/∂q_i = Σ_m p_{n+m} ∂q̇_{n+m}/∂q_i.  K'_i = K_i +
     a_{m,i} K_{n+m}.  (Printed (5), (10) and (II) write q̇ or q where q̈ is meant; see docs.)
+    Computed in one algebra (:func:`~geonh.kernel.algebra.algebra_for`: symengine when it is
+    the backend), M = ∂res/∂u̇ and F = −res|_{u̇=0} read off there and converted once.
     """
     if kind not in (1, 2):
         raise ParseError("Tzénoff's form is kind=1 or kind=2")
@@ -231,21 +267,10 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     m, u, ud, K, speeds = fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     Wacc = system.acceleration_energy()
     parts = list(system.lagrange_operator) if kind == 2 else [system.T, *system.momenta]
-    inputs = [Wacc, *system.Q, *K, *u, *ud, *S.qd, *S.qdd, *a, *a0, *parts]
-    alg = algebra_for(S.coords, inputs)
+    mo = _OnMotion(system, K, u, ud, [Wacc, *system.Q, *a, *a0, *parts])
+    alg, dt, on, qd, qdd, us = mo.alg, mo.dt, mo.on, mo.qd, mo.qdd, mo.u
     nat, add, diff, subs, zero = alg.native, alg.add, alg.diff, alg.subs, alg.zero
-    Kn, us, uds = [nat(k) for k in K], [nat(x) for x in u], [nat(x) for x in ud]
-    xd = Kn + ([alg.one] if S.t is not None else [])
     an = [[nat(a[k, c]) for c in range(m)] for k in range(len(dep))]
-
-    def dt(f):
-        """d/dt f(t, q, u) on the motion: ∂_t f + K^i ∂_i f + u̇_s ∂f/∂u_s."""
-        fs = f.free_symbols
-        return add([alg.along(alg.gradient(f), xd)] + [r * diff(f, x) for x, r in zip(us, uds) if x in fs])
-
-    qdd, qd = [nat(v) for v in S.qdd], [nat(v) for v in S.qd]
-    on = dict(zip(qd, Kn))                       # q̇ → K, q̈ → d/dt K: the motion
-    on.update(zip(qdd, [dt(k) for k in Kn]))
     Wn = nat(Wacc)
     dW = {j: subs(diff(Wn, qdd[j]), on) for j in dep}
     Qon = [subs(nat(Qi), on) if Qi != 0 else zero for Qi in system.Q]
@@ -269,11 +294,7 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
         dEp_dqd = subs(add([p[j] * an[k][c] for k, j in enumerate(dep)]), to_u)
         dEp_dq = subs(add([p[j] * diff(Kq[j], nat(S.q[i])) for j in dep]), to_u)
         res.append(dt(dEpp_dqd) - dEpp_dq + dEp_dq - dt(dEp_dqd) + corr - Kp)
-    # M = ∂res/∂u̇, F = −res|_{u̇=0}, read off in the algebra and converted once
-    out, at0 = alg.sympy, {x: zero for x in uds}
-    M = sp.Matrix(m, m, lambda c, s: out(diff(res[c], uds[s])) if uds[s] in res[c].free_symbols else 0)
-    F = sp.Matrix([out(-subs(e, at0)) for e in res])
-    return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, linear=(M, F))
+    return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, linear=mo.linear(res))
 
 
 def multiplier_equations(form: str, system, accel: Sequence[sp.Expr], Theta: sp.Matrix,
