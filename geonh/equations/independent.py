@@ -89,16 +89,16 @@ class _OnMotion:
 
     def dt(self, f):
         """d/dt f(t, q, u) on the motion."""
-        alg, fs = self.alg, f.free_symbols
-        return alg.add([alg.along(alg.gradient(f), self._xd)]
+        alg, fs, zero = self.alg, f.free_symbols, self.alg.zero   # free symbols once: sympy recounts them
+        return alg.add([k * alg.diff(f, x) for x, k in zip(alg.coords, self._xd) if k != zero and x in fs]
                        + [r * alg.diff(f, x) for x, r in zip(self.u, self.ud) if x in fs])
 
     def linear(self, res: Sequence) -> tuple[sp.Matrix, sp.Matrix]:
         """(M, F) of the residuals ``res`` (natives), M x − F = res, x = the rates."""
         alg, uds = self.alg, self.ud
         out, at0 = alg.sympy, {x: alg.zero for x in uds}
-        M = sp.Matrix(len(res), len(uds),
-                      lambda c, s: out(alg.diff(res[c], uds[s])) if uds[s] in res[c].free_symbols else 0)
+        fs = [e.free_symbols for e in res]
+        M = sp.Matrix(len(res), len(uds), lambda c, s: out(alg.diff(res[c], uds[s])) if uds[s] in fs[c] else 0)
         return M, sp.Matrix([out(-alg.subs(e, at0)) for e in res])
 
 
@@ -274,13 +274,7 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     Wn = nat(Wacc)
     dW = {j: subs(diff(Wn, qdd[j]), on) for j in dep}
     Qon = [subs(nat(Qi), on) if Qi != 0 else zero for Qi in system.Q]
-    res = []
-    for c, i in enumerate(free):
-        corr = add([an[k][c] * dW[j] for k, j in enumerate(dep)])
-        Kp = add([Qon[i]] + [an[k][c] * Qon[j] for k, j in enumerate(dep)])
-        if kind == 2:
-            res.append(subs(nat(parts[i]), on) + corr - Kp)
-            continue
+    if kind == 1:
         # E'' = E with q̇_j = a_js q̇_s + a_j, as a function of (t, q, q̇_s)
         Kq = list(qd)
         for k, j in enumerate(dep):
@@ -289,6 +283,13 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
         to_u = {qd[s]: us[f] for f, s in enumerate(free)}
         Epp = subs(nat(parts[0]), on_constraint)
         p = [subs(nat(pj), on_constraint) for pj in parts[1:]]   # p on the constraint
+    res = []
+    for c, i in enumerate(free):
+        corr = add([an[k][c] * dW[j] for k, j in enumerate(dep)])
+        Kp = add([Qon[i]] + [an[k][c] * Qon[j] for k, j in enumerate(dep)])
+        if kind == 2:
+            res.append(subs(nat(parts[i]), on) + corr - Kp)
+            continue
         dEpp_dqd = subs(diff(Epp, qd[i]), to_u)
         dEpp_dq = subs(diff(Epp, nat(S.q[i])), to_u)
         dEp_dqd = subs(add([p[j] * an[k][c] for k, j in enumerate(dep)]), to_u)
