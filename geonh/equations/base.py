@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import mpmath
 import sympy as sp
 
+from ..kernel.algebra import algebra_for
+from ..kernel.backend import get_backend, using_backend
 from ..kernel.display import latex as display_latex
 from ..kernel.display import register_rate
 from ..errors import AttributeAccessError, DimensionError, ImmutableError, InconsistentStateError, ParseError
@@ -39,6 +41,22 @@ from ..kernel.space import ConfigurationSpace
 from ..systems.protocol import SystemLike
 
 __all__ = ["Equations", "register_method", "record_positive_definite"]
+
+
+def _read_off(space: ConfigurationSpace, residuals: Sequence[sp.Expr],
+              unknowns: Sequence[sp.Symbol]) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    """(M, F) of residuals R = M x − F linear in the unknowns x: M = ∂R/∂x, F = −R|_{x=0}, in
+    one algebra (:func:`~geonh.kernel.algebra.algebra_for`: symengine when it is the backend
+    and takes every residual), each residual converted in once and each entry out once — on
+    the rattleback's Tzénoff form I a fifth of sympy's Jacobian, with the same entries."""
+    alg = algebra_for(space.coords, list(residuals) + list(unknowns))
+    R = [alg.native(r) for r in residuals]
+    x = [alg.native(v) for v in unknowns]
+    zero, out = alg.zero, alg.sympy
+    M = [[out(alg.diff(r, v)) if v in fs else sp.S.Zero for v in x] for r, fs in ((r, r.free_symbols) for r in R)]
+    at0 = {v: zero for v in x}
+    F = [out(-alg.subs(r, at0)) for r in R]
+    return sp.ImmutableMatrix(len(R), len(x), [e for row in M for e in row]), sp.ImmutableMatrix(len(R), 1, F)
 
 
 def _register_roles(eqs: "Equations") -> None:
@@ -121,6 +139,7 @@ class Equations:
     reduced_coordinates: tuple[sp.Symbol, ...]
     details: dict[str, Any]
     _linear_given: tuple[sp.ImmutableMatrix, sp.ImmutableMatrix] | None = dataclasses.field(init=False)
+    _backend: str = dataclasses.field(init=False)
 
     def __init__(self, form: str, system: SystemLike, u: Sequence[sp.Symbol], ud: Sequence[sp.Symbol],
                  kinematics: Sequence[sp.Expr], speeds: Sequence[sp.Expr], residuals: Sequence[sp.Expr] = (),
@@ -155,6 +174,7 @@ class Equations:
             x = sp.Matrix(list(ud) + list(multipliers))
             residuals = list(given[0] * x - given[1])
         put(self, "_linear_given", given)
+        put(self, "_backend", get_backend())   # M and F are read off in the backend the form was derived in
         put(self, "residuals", tuple(residuals))
         put(self, "multipliers", tuple(multipliers))
         put(self, "frame", frame)
@@ -223,12 +243,8 @@ class Equations:
     def _linear(self) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
         if self._linear_given is not None:
             return self._linear_given
-        x = self.unknowns
-        R = sp.Matrix(self.residuals)
-        M = R.jacobian(x)
-        zero = {s: 0 for s in x}
-        F = -R.xreplace(zero)
-        return sp.ImmutableMatrix(M), sp.ImmutableMatrix(F)
+        with using_backend(self._backend):
+            return _read_off(self.space, self.residuals, self.unknowns)
 
     @property
     def mass_matrix_positive_definite(self) -> bool:

@@ -70,19 +70,53 @@ def motion_substitution(system, K, u, ud) -> dict:
     return sub
 
 
+class _OnMotion:
+    """One algebra's view of the motion q̇ = K(t, q, u), u̇ = the rates: :meth:`dt`, the time
+    derivative of f(t, q, u), ∂_t f + K^i ∂_i f + u̇_s ∂f/∂u_s (as
+    :meth:`~geonh.kernel.space.ConfigurationSpace.total_derivative` along K), ``on`` the
+    substitution {q̇ → K, q̈ → d/dt K} (as :func:`motion_substitution`), and :meth:`linear`,
+    M = ∂R/∂u̇ and F = −R|_{u̇=0} of residuals R linear in the rates, converted to sympy once."""
+
+    def __init__(self, system: MechanicalSystem, K: Sequence, u: Sequence, ud: Sequence, inputs: Sequence = ()):
+        S = system.space
+        self.alg = alg = algebra_for(S.coords, [*K, *u, *ud, *S.qd, *S.qdd, *inputs])
+        self.K = [alg.native(k) for k in K]
+        self.u, self.ud = [alg.native(x) for x in u], [alg.native(x) for x in ud]
+        self.qd, self.qdd = [alg.native(v) for v in S.qd], [alg.native(v) for v in S.qdd]
+        self._xd = self.K + ([alg.one] if S.t is not None else [])
+        self.on = dict(zip(self.qd, self.K))
+        self.on.update(zip(self.qdd, [self.dt(k) for k in self.K]))
+
+    def dt(self, f):
+        """d/dt f(t, q, u) on the motion."""
+        alg, fs, zero = self.alg, f.free_symbols, self.alg.zero   # free symbols once: sympy recounts them
+        return alg.add([k * alg.diff(f, x) for x, k in zip(alg.coords, self._xd) if k != zero and x in fs]
+                       + [r * alg.diff(f, x) for x, r in zip(self.u, self.ud) if x in fs])
+
+    def linear(self, res: Sequence) -> tuple[sp.Matrix, sp.Matrix]:
+        """(M, F) of the residuals ``res`` (natives), M x − F = res, x = the rates."""
+        alg, uds = self.alg, self.ud
+        out, at0 = alg.sympy, {x: alg.zero for x in uds}
+        fs = [e.free_symbols for e in res]
+        M = sp.Matrix(len(res), len(uds), lambda c, s: out(alg.diff(res[c], uds[s])) if uds[s] in fs[c] else 0)
+        return M, sp.Matrix([out(-alg.subs(e, at0)) for e in res])
+
+
 def gibbs_appell(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
     """Gibbs–Appell: ∂S*/∂u̇_r = K_r, with Appell's acceleration energy S (from Christoffel
     symbols, :meth:`MechanicalSystem.acceleration_energy`) written in the quasi-accelerations,
-    q̈ = d/dt(C ω) on the motion (Hamel 1924, § 2: dJ/dt − XE = K next to Appell's ∂W/∂q̈ = K)."""
+    q̈ = d/dt(C ω) on the motion (Hamel 1924, § 2: dJ/dt − XE = K next to Appell's ∂W/∂q̈ = K).
+    Computed in one algebra (symengine when it is the backend), M and F read off there."""
     fm = framed(system, frame)
     frame, m, u, ud, K, speeds = fm.frame, fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
     S = system.space
-    Sacc = system.acceleration_energy().xreplace(motion_substitution(system, K, u, ud))
-    res = []
+    Wacc = system.acceleration_energy()
+    mo = _OnMotion(system, K, u, ud, [Wacc, *system.Q, *frame.C])
+    alg = mo.alg
+    Sacc = alg.subs(alg.native(Wacc), mo.on)
     Q_on = [Qi.xreplace(dict(zip(S.qd, K))) for Qi in system.Q]
-    for r in range(m):
-        res.append(sp.diff(Sacc, ud[r]) - contract(Q_on, frame, r))
-    return Equations("gibbs-appell", system, u, ud, K, speeds, res, frame=frame)
+    res = [alg.diff(Sacc, mo.ud[r]) - alg.native(contract(Q_on, frame, r)) for r in range(m)]
+    return Equations("gibbs-appell", system, u, ud, K, speeds, frame=frame, linear=mo.linear(res))
 
 
 def kane(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
@@ -221,6 +255,8 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     Σ_m a_{m,i} ∂W/∂q̈_{n+m}), E'' = E with the constraints substituted, and
     ∂E'/∂q̇_i = Σ_m p_{n+m} a_{m,i}, ∂E'/∂q_i = Σ_m p_{n+m} ∂q̇_{n+m}/∂q_i.  K'_i = K_i +
     a_{m,i} K_{n+m}.  (Printed (5), (10) and (II) write q̇ or q where q̈ is meant; see docs.)
+    Computed in one algebra (:func:`~geonh.kernel.algebra.algebra_for`: symengine when it is
+    the backend), M = ∂res/∂u̇ and F = −res|_{u̇=0} read off there and converted once.
     """
     if kind not in (1, 2):
         raise ParseError("Tzénoff's form is kind=1 or kind=2")
@@ -229,39 +265,37 @@ def tzenoff(system: MechanicalSystem, kind: int = 2, dependent: Sequence | None 
     # the Voronets kinematics q̇_s = u_s, q̇_j = a_js u_s + a_j
     fm = framed(system, voronets_frame(system, dependent))
     m, u, ud, K, speeds = fm.m, fm.u, fm.ud, fm.kinematics, fm.speeds
-    sub = motion_substitution(system, K, u, ud)
     Wacc = system.acceleration_energy()
-    dW = {j: sp.diff(Wacc, S.qdd[j]).xreplace(sub) for j in dep}
-    Qon = [Qi.xreplace(sub) for Qi in system.Q]
-    res = []
-    if kind == 2:
-        for c, i in enumerate(free):
-            Li = system.lagrange_operator[i].xreplace(sub)
-            corr = sum((a[k, c] * dW[j] for k, j in enumerate(dep)), sp.S.Zero)
-            Kp = Qon[i] + sum((a[k, c] * Qon[j] for k, j in enumerate(dep)), sp.S.Zero)
-            res.append(Li + corr - Kp)
-    else:
+    parts = list(system.lagrange_operator) if kind == 2 else [system.T, *system.momenta]
+    mo = _OnMotion(system, K, u, ud, [Wacc, *system.Q, *a, *a0, *parts])
+    alg, dt, on, qd, qdd, us = mo.alg, mo.dt, mo.on, mo.qd, mo.qdd, mo.u
+    nat, add, diff, subs, zero = alg.native, alg.add, alg.diff, alg.subs, alg.zero
+    an = [[nat(a[k, c]) for c in range(m)] for k in range(len(dep))]
+    Wn = nat(Wacc)
+    dW = {j: subs(diff(Wn, qdd[j]), on) for j in dep}
+    Qon = [subs(nat(Qi), on) if Qi != 0 else zero for Qi in system.Q]
+    if kind == 1:
         # E'' = E with q̇_j = a_js q̇_s + a_j, as a function of (t, q, q̇_s)
-        qd_free = [S.qd[s] for s in free]
-        Kq = [sp.S.Zero] * S.n
-        for s in free:
-            Kq[s] = S.qd[s]
+        Kq = list(qd)
         for k, j in enumerate(dep):
-            Kq[j] = sum((a[k, c] * qd_free[c] for c in range(m)), a0[k])
-        Epp = system.T.xreplace(dict(zip(S.qd, Kq)))
-        to_u = dict(zip(qd_free, u))
-        p = [pi.xreplace(dict(zip(S.qd, Kq))) for pi in system.momenta]  # p on the constraint
-        for c, i in enumerate(free):
-            dEpp_dqd = sp.diff(Epp, S.qd[i]).xreplace(to_u)
-            dEpp_dq = sp.diff(Epp, S.q[i]).xreplace(to_u)
-            dEp_dqd = sum((p[j] * a[k, c] for k, j in enumerate(dep)), sp.S.Zero).xreplace(to_u)
-            dEp_dq = sum((p[j] * sp.diff(Kq[j], S.q[i]) for j in dep), sp.S.Zero).xreplace(to_u)
-            corr = sum((a[k, c] * dW[j] for k, j in enumerate(dep)), sp.S.Zero)
-            Kp = Qon[i] + sum((a[k, c] * Qon[j] for k, j in enumerate(dep)), sp.S.Zero)
-            e = (S.total_derivative(dEpp_dqd, along=K, speeds=u, rates=ud) - dEpp_dq + dEp_dq
-                 - S.total_derivative(dEp_dqd, along=K, speeds=u, rates=ud) + corr - Kp)
-            res.append(e)
-    return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, res)
+            Kq[j] = add([an[k][f] * qd[s] for f, s in enumerate(free)] + [nat(a0[k])])
+        on_constraint = dict(zip(qd, Kq))
+        to_u = {qd[s]: us[f] for f, s in enumerate(free)}
+        Epp = subs(nat(parts[0]), on_constraint)
+        p = [subs(nat(pj), on_constraint) for pj in parts[1:]]   # p on the constraint
+    res = []
+    for c, i in enumerate(free):
+        corr = add([an[k][c] * dW[j] for k, j in enumerate(dep)])
+        Kp = add([Qon[i]] + [an[k][c] * Qon[j] for k, j in enumerate(dep)])
+        if kind == 2:
+            res.append(subs(nat(parts[i]), on) + corr - Kp)
+            continue
+        dEpp_dqd = subs(diff(Epp, qd[i]), to_u)
+        dEpp_dq = subs(diff(Epp, nat(S.q[i])), to_u)
+        dEp_dqd = subs(add([p[j] * an[k][c] for k, j in enumerate(dep)]), to_u)
+        dEp_dq = subs(add([p[j] * diff(Kq[j], nat(S.q[i])) for j in dep]), to_u)
+        res.append(dt(dEpp_dqd) - dEpp_dq + dEp_dq - dt(dEp_dqd) + corr - Kp)
+    return Equations(f"tzenoff-{'I' if kind == 1 else 'II'}", system, u, ud, K, speeds, linear=mo.linear(res))
 
 
 def multiplier_equations(form: str, system, accel: Sequence[sp.Expr], Theta: sp.Matrix,
