@@ -1,0 +1,36 @@
+"""A newcomer's variations on geonh.control (session 18): singular points, misspelt names."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from geonh import models
+from geonh.control import chained_form, steer_chained
+from geonh.control import steering
+from geonh.errors import IntegrationError, SingularMapError
+
+
+@pytest.fixture(scope="module")
+def car_form():
+    return chained_form(models.get("kinematic-car").frame.fields[:2])
+
+
+@pytest.mark.parametrize("q0, qf", [([0, 0, 0, 0], [1, 0.3, math.pi / 2, 0.1]),     # target on cos θ = 0
+                                    ([0, 0, math.pi / 2, 0], [1, 0.3, 0.2, 0.1])])   # start there
+def test_steer_chained_refuses_a_singular_end_instead_of_hanging(car_form, q0, qf):
+    # before: the plan's inputs were ~1e16 and the verifying simulation ran for hours
+    with pytest.raises(SingularMapError, match="singular at q"):
+        steer_chained(car_form, q0, qf, {"L": 1.0})
+
+
+def test_steer_chained_refuses_a_parameter_that_makes_the_form_singular(car_form):
+    # L = 0: φ and β are nan at every point; the error named an internal z0 of sinusoidal_plan
+    with pytest.raises(SingularMapError, match="steer_chained: the chained form is singular at q0"):
+        steer_chained(car_form, [0, 0, 0, 0], [1, 0.3, 0.2, 0.1], {"L": 0})
+
+
+def test_a_verifying_simulation_has_a_bounded_number_of_evaluations(monkeypatch):
+    monkeypatch.setattr(steering, "MAX_EVALUATIONS", 50)
+    with pytest.raises(IntegrationError, match="stopped after 50 evaluations"):
+        steering._integrate(lambda t, y: -1e6 * y, [1.0], 1.0, 1e-12, 1e-12)
