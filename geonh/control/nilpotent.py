@@ -48,6 +48,7 @@ from ..kernel.parsing import as_expr
 from ..kernel.sampling import sample_points
 from ..kernel.space import ConfigurationSpace
 from ..kernel.trig import shorten_trig
+from .accessibility import finite_at
 from .chained import input_fields
 
 __all__ = ["growth_vector_at", "degree_of_nonholonomy", "adapted_frame", "PrivilegedCoordinates",
@@ -88,6 +89,7 @@ def _brackets(fields: Sequence[VectorField], length: int, previous: list) -> lis
 def adapted_frame(fields, point, *, max_length: int | None = None) -> list[tuple[tuple[int, ...], VectorField, int]]:
     """(word, bracket field, weight) of an adapted frame at ``point`` (module docstring): the
     brackets of length 1, 2, … whose values at p are independent, kept greedily in order.
+    A field or bracket without a finite value at p raises :class:`~geonh.errors.SingularMapError`.
     A word (i, j, k) is [X_i, [X_j, X_k]] (0-based).  Raises :class:`~geonh.errors.RankError` if
     the brackets up to length n (or ``max_length``) do not span the tangent space at p."""
     X = input_fields(fields)
@@ -101,7 +103,7 @@ def adapted_frame(fields, point, *, max_length: int | None = None) -> list[tuple
     for length in range(1, limit + 1):
         level = _brackets(X, length, level)
         for word, B in level:
-            v = [c.xreplace(p) for c in B.components]
+            v = list(finite_at(B, p))          # a field or bracket infinite at p: SingularMapError
             if generic_rank(sp.Matrix(values + [v])) > len(values):
                 values.append(v)
                 frame.append((word, B, length))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import pytest
+import sympy as sp
 
 from geonh import models
 from geonh.control import chained_form, steer_chained
@@ -34,3 +35,14 @@ def test_a_verifying_simulation_has_a_bounded_number_of_evaluations(monkeypatch)
     monkeypatch.setattr(steering, "MAX_EVALUATIONS", 50)
     with pytest.raises(IntegrationError, match="stopped after 50 evaluations"):
         steering._integrate(lambda t, y: -1e6 * y, [1.0], 1.0, 1e-12, 1e-12)
+
+
+@pytest.mark.parametrize("call", ["growth_vector_at", "degree_of_nonholonomy", "nilpotent_approximation"])
+def test_a_point_where_the_fields_are_infinite_is_singular_not_a_growth_vector(call):
+    # the car's f1 has tan(φ)/L: at φ = π/2 it is infinite; before, the growth vector there was (2, 4)
+    import geonh.control as control
+    f = models.get("kinematic-car").frame.fields[:2]
+    with pytest.raises(SingularMapError, match="no finite value"):
+        getattr(control, call)(f, [0, 0, 0, sp.pi / 2])
+    with pytest.raises(SingularMapError, match="no finite value"):
+        getattr(control, call)(f, {"x": 0, "y": 0, "theta": 0, "phi": "pi/2"})
