@@ -46,3 +46,19 @@ def test_a_point_where_the_fields_are_infinite_is_singular_not_a_growth_vector(c
         getattr(control, call)(f, [0, 0, 0, sp.pi / 2])
     with pytest.raises(SingularMapError, match="no finite value"):
         getattr(control, call)(f, {"x": 0, "y": 0, "theta": 0, "phi": "pi/2"})
+
+
+@pytest.mark.parametrize("build", ["from_mechanical", "AffineConnectionSystem"])
+def test_an_actuator_string_with_a_misspelt_parameter_is_refused(build):
+    # before: 'aa' became a new generic parameter and the verdicts were about another system
+    from geonh.control import AffineConnectionSystem, ControlAffineSystem
+    from geonh.errors import UnknownCoordinateError
+    sleigh = models.get("chaplygin-sleigh")
+    make = {"from_mechanical": lambda F: ControlAffineSystem.from_mechanical(sleigh.system, F, frame=sleigh.frame),
+            "AffineConnectionSystem": lambda F: AffineConnectionSystem(sleigh.system, F)}[build]
+    with pytest.raises(UnknownCoordinateError, match="'aa' is no coordinate or parameter"):
+        make([["0", "0", "aa"]])
+    with pytest.raises(UnknownCoordinateError, match="'aa'"):
+        make([{"theta": "aa*m"}])
+    make([["0", "0", "a*m"]])                                          # the system's own parameters
+    make([[0, 0, sp.Symbol("h", positive=True)]])                      # a sympy symbol of the user's own
