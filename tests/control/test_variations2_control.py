@@ -62,3 +62,24 @@ def test_an_actuator_string_with_a_misspelt_parameter_is_refused(build):
         make([{"theta": "aa*m"}])
     make([["0", "0", "a*m"]])                                          # the system's own parameters
     make([[0, 0, sp.Symbol("h", positive=True)]])                      # a sympy symbol of the user's own
+
+
+def test_chained_form_refuses_a_misspelt_h1_or_h2_string():
+    # before: 'xx' was a new symbol and the error said "h1 = xx: constant along both inputs"
+    from geonh.errors import UnknownCoordinateError
+    f = models.get("kinematic-car").frame.fields[:2]
+    with pytest.raises(UnknownCoordinateError, match="'xx'"):
+        chained_form(f, "xx", "y")
+    with pytest.raises(UnknownCoordinateError, match="'yy'"):
+        chained_form(f, "x", "yy")
+    assert chained_form(f, "x", "y").is_verified()
+
+
+def test_the_planning_functions_take_a_driftless_system_as_accessibility_does():
+    # before: accessibility took a DriftlessSystem, nilpotent_approximation and chained_form refused it
+    from geonh.control import DriftlessSystem, growth_vector_at, nilpotent_approximation
+    f = models.get("kinematic-car").frame.fields[:2]
+    car = DriftlessSystem(list(f))
+    assert growth_vector_at(car, [0, 0, 0, 0]) == growth_vector_at(f, [0, 0, 0, 0]) == (2, 3, 4)
+    assert nilpotent_approximation(car, [0, 0, 0, 0]).weights == (1, 1, 2, 3)
+    assert [sp.simplify(a - b) for a, b in zip(chained_form(car).z, chained_form(f).z)] == [0] * 4
