@@ -365,16 +365,22 @@ def _regular(form: ChainedForm) -> bool:
     return generic_rank(form.beta) == 2
 
 
-def _function(h, known: tuple, what: str) -> sp.Expr:
-    """h1 or h2 as an expression; a string may name only the coordinates and the fields' own
-    parameters (a misspelt name would be a new symbol, "constant along both inputs")."""
-    e = as_expr(h, known, what=f"chained_form: {what}")
+def field_function(fields: Sequence[VectorField], h, what: str) -> sp.Expr:
+    """A function on the space of ``fields`` (a sympy expression, or a string parsed by name,
+    never evaluated).  A string may name only the coordinates and the fields' own parameters
+    (:class:`~geonh.errors.UnknownCoordinateError` otherwise): a misspelt name would be a new
+    symbol, a nonzero constant, and the answer silently about another function."""
+    space = fields[0].space
+    state = tuple(space.state_symbols)
+    params = set().union(*[c.free_symbols for X in fields for c in X.components]) - set(state)
+    known = state + tuple(sorted(params, key=str))
+    e = as_expr(h, known, what=what)
     if isinstance(h, str):
         names = {str(s) for s in known}
         unknown = sorted(str(s) for s in e.free_symbols if str(s) not in names)
         if unknown:
-            raise UnknownCoordinateError(f"chained_form: {what} = {h!r} names {', '.join(map(repr, unknown))}, no "
-                                         f"coordinate or parameter of the fields (they know {', '.join(sorted(names))})")
+            raise UnknownCoordinateError(f"{what} = {h!r} names {', '.join(map(repr, unknown))}, no coordinate or "
+                                         f"parameter of the fields (they know {', '.join(sorted(names))})")
     return e
 
 
@@ -406,10 +412,8 @@ def chained_form(fields, h1=None, h2=None) -> ChainedForm:
                                  f"a chained form on {n} coordinates has {want}")
     if h2 is not None and h1 is None:
         raise ParseError("chained_form: h2 needs h1")
-    known = tuple(space.state_symbols) + tuple(sorted(set().union(*[c.free_symbols for X in f for c in X.components]) -
-                                                      set(space.state_symbols), key=str))
-    candidates = [_function(h1, known, "h1")] if h1 is not None else list(space.coords)
-    given_h2 = _function(h2, known, "h2") if h2 is not None else None
+    candidates = [field_function(f, h1, "chained_form: h1")] if h1 is not None else list(space.coords)
+    given_h2 = field_function(f, h2, "chained_form: h2") if h2 is not None else None
     reasons = []
     for h in candidates:
         norm = _normalized(pair, h)

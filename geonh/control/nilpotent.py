@@ -49,7 +49,7 @@ from ..kernel.sampling import sample_points
 from ..kernel.space import ConfigurationSpace
 from ..kernel.trig import shorten_trig
 from .accessibility import finite_at
-from .chained import input_fields
+from .chained import field_function, input_fields
 
 __all__ = ["growth_vector_at", "degree_of_nonholonomy", "adapted_frame", "PrivilegedCoordinates",
            "privileged_coordinates", "NilpotentApproximation", "nilpotent_approximation",
@@ -144,7 +144,7 @@ def nonholonomic_order(fields, point, f, *, up_to: int) -> int | None:
     X = input_fields(fields)
     space = X[0].space
     p = _point(space, point)
-    f = as_expr(f, space.state_symbols, what="nonholonomic_order: f")
+    f = field_function(X, f, "nonholonomic_order: f")
     if isinstance(up_to, bool) or not isinstance(up_to, int) or not 0 <= up_to <= 20:
         raise ParseError(f"nonholonomic_order: up_to must be an int from 0 to 20, got {up_to!r}")
     level = [f]

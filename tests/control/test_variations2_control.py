@@ -83,3 +83,13 @@ def test_the_planning_functions_take_a_driftless_system_as_accessibility_does():
     assert growth_vector_at(car, [0, 0, 0, 0]) == growth_vector_at(f, [0, 0, 0, 0]) == (2, 3, 4)
     assert nilpotent_approximation(car, [0, 0, 0, 0]).weights == (1, 1, 2, 3)
     assert [sp.simplify(a - b) for a, b in zip(chained_form(car).z, chained_form(f).z)] == [0] * 4
+
+
+def test_nonholonomic_order_refuses_a_misspelt_function_string():
+    # before: 'yy' was a new symbol, a nonzero constant: order 0 (y has order 2 at the origin)
+    from geonh.control import nonholonomic_order
+    from geonh.errors import UnknownCoordinateError
+    f = models.get("unicycle").frame.fields[:2]
+    assert nonholonomic_order(f, [0, 0, 0], "y", up_to=3) == 2
+    with pytest.raises(UnknownCoordinateError, match="'yy'"):
+        nonholonomic_order(f, [0, 0, 0], "yy", up_to=3)
