@@ -288,7 +288,7 @@ def _emit(obj) -> None:
 
 
 def _pairs(items, what: str) -> dict:
-    out = {}
+    out: dict[str, sp.Expr] = {}
     for item in items:
         name, sep, value = item.partition("=")
         name = name.strip()

@@ -197,7 +197,7 @@ def sinusoid_gain(k: int) -> float:
 
 
 class _TooManyEvaluations(Exception):
-    """Internal signal: an integration used up :data:`MAX_EVALUATIONS`."""
+    """Internal signal: an integration used up ``MAX_EVALUATIONS``."""
 
 
 def _integrate(rhs, y0: np.ndarray, duration: float, rtol: float, atol: float) -> np.ndarray:
@@ -285,7 +285,7 @@ def _compiled(exprs, space, params: Mapping | None, what: str):
 
 def _check_regular(z: np.ndarray, beta: np.ndarray, name: str, q: np.ndarray) -> None:
     """Refuse an end of a plan where the chained coordinates z = φ(q) or the input map β(q) are
-    not finite or β is singular (condition number above :data:`MAX_CONDITION`)."""
+    not finite or β is singular (condition number above ``MAX_CONDITION``)."""
     ok = bool(np.all(np.isfinite(z)) and np.all(np.isfinite(beta)))
     if ok:
         with np.errstate(all="ignore"):
