@@ -58,6 +58,7 @@ NOT_ERRORS = {
     "_PointRoute": ("the integral search cannot solve the rates at a sample point: the expression route instead", True),
     "_Unsortable": ("a node the memoized sort key cannot rank: sympy's Basic.compare orders it instead", True),
     "_NoValueHere": ("the chained form's graph evaluator meets a singular or non-real node: no value at that point", True),
+    "_TooManyEvaluations": ("a verifying steering simulation used up its evaluations: an IntegrationError", True),
     "_NotOnGraph": ("a node the chained form's graph evaluator does not take: the kernel's values_at instead", True),
 }
 

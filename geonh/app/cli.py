@@ -288,12 +288,14 @@ def _emit(obj) -> None:
 
 
 def _pairs(items, what: str) -> dict:
-    out = {}
+    out: dict[str, sp.Expr] = {}
     for item in items:
         name, sep, value = item.partition("=")
         name = name.strip()
         if not sep or not name:
             raise InputError(f"{what} {item!r}: write NAME=VALUE")
+        if name in out:   # one of the two would silently be dropped
+            raise InputError(f"{what} {name} is given twice ({out[name]} and {value.strip()}): give each name once")
         try:
             out[name] = _number(value, f"{what} {name}")
         except GeonhError as e:

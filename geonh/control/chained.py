@@ -29,7 +29,7 @@ import sympy as sp
 
 import mpmath
 
-from ..errors import DimensionError, NoChainedFormError, NotFoundError, ParseError, RankError
+from ..errors import DimensionError, NoChainedFormError, NotFoundError, ParseError, RankError, UnknownCoordinateError
 from ..kernel import backend as _be
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.evaluation import is_big, precision, values_at
@@ -38,14 +38,17 @@ from ..kernel.forms import OneForm
 from ..kernel.generic_point import generic_rank, is_zero
 from ..kernel.parsing import as_expr, as_exprs, as_sequence
 from ..kernel.sampling import TRIALS, sample_points
+from .systems import DriftlessSystem
 
 __all__ = ["ChainedForm", "chained_form", "chained_fields", "input_fields"]
 
 
 def input_fields(fields) -> tuple[VectorField, ...]:
     """The input fields of a driftless system given as a :class:`~geonh.kernel.Distribution`
-    (its spanning fields, in order) or a sequence of :class:`~geonh.kernel.VectorField`."""
+    (its spanning fields, in order), a :class:`~geonh.control.DriftlessSystem` or a sequence of :class:`~geonh.kernel.VectorField`."""
     if isinstance(fields, Distribution):
+        out = tuple(fields.fields)
+    elif isinstance(fields, DriftlessSystem):       # the route accessibility takes: the same fields
         out = tuple(fields.fields)
     else:
         out = tuple(as_sequence(fields, "input fields"))
@@ -362,6 +365,25 @@ def _regular(form: ChainedForm) -> bool:
     return generic_rank(form.beta) == 2
 
 
+def field_function(fields: Sequence[VectorField], h, what: str) -> sp.Expr:
+    """A function on the space of ``fields`` (a sympy expression, or a string parsed by name,
+    never evaluated).  A string may name only the coordinates and the fields' own parameters
+    (:class:`~geonh.errors.UnknownCoordinateError` otherwise): a misspelt name would be a new
+    symbol, a nonzero constant, and the answer silently about another function."""
+    space = fields[0].space
+    state = tuple(space.state_symbols)
+    params = set().union(*[c.free_symbols for X in fields for c in X.components]) - set(state)
+    known = state + tuple(sorted(params, key=str))
+    e = as_expr(h, known, what=what)
+    if isinstance(h, str):
+        names = {str(s) for s in known}
+        unknown = sorted(str(s) for s in e.free_symbols if str(s) not in names)
+        if unknown:
+            raise UnknownCoordinateError(f"{what} = {h!r} names {', '.join(map(repr, unknown))}, no coordinate or "
+                                         f"parameter of the fields (they know {', '.join(sorted(names))})")
+    return e
+
+
 def chained_form(fields, h1=None, h2=None) -> ChainedForm:
     """Coordinates z = φ(q) and inputs v = β(q) u putting a two-input driftless system in
     chained form ż1 = v1, ż2 = v2, ż_{i+1} = z_i v1 (Murray & Sastry 1993; module docstring).
@@ -390,9 +412,8 @@ def chained_form(fields, h1=None, h2=None) -> ChainedForm:
                                  f"a chained form on {n} coordinates has {want}")
     if h2 is not None and h1 is None:
         raise ParseError("chained_form: h2 needs h1")
-    candidates = [as_expr(h1, space.state_symbols, what="chained_form: h1")] if h1 is not None \
-        else list(space.coords)
-    given_h2 = as_expr(h2, space.state_symbols, what="chained_form: h2") if h2 is not None else None
+    candidates = [field_function(f, h1, "chained_form: h1")] if h1 is not None else list(space.coords)
+    given_h2 = field_function(f, h2, "chained_form: h2") if h2 is not None else None
     reasons = []
     for h in candidates:
         norm = _normalized(pair, h)

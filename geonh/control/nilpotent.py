@@ -48,7 +48,8 @@ from ..kernel.parsing import as_expr
 from ..kernel.sampling import sample_points
 from ..kernel.space import ConfigurationSpace
 from ..kernel.trig import shorten_trig
-from .chained import input_fields
+from .accessibility import finite_at
+from .chained import field_function, input_fields
 
 __all__ = ["growth_vector_at", "degree_of_nonholonomy", "adapted_frame", "PrivilegedCoordinates",
            "privileged_coordinates", "NilpotentApproximation", "nilpotent_approximation",
@@ -88,6 +89,7 @@ def _brackets(fields: Sequence[VectorField], length: int, previous: list) -> lis
 def adapted_frame(fields, point, *, max_length: int | None = None) -> list[tuple[tuple[int, ...], VectorField, int]]:
     """(word, bracket field, weight) of an adapted frame at ``point`` (module docstring): the
     brackets of length 1, 2, … whose values at p are independent, kept greedily in order.
+    A field or bracket without a finite value at p raises :class:`~geonh.errors.SingularMapError`.
     A word (i, j, k) is [X_i, [X_j, X_k]] (0-based).  Raises :class:`~geonh.errors.RankError` if
     the brackets up to length n (or ``max_length``) do not span the tangent space at p."""
     X = input_fields(fields)
@@ -101,7 +103,7 @@ def adapted_frame(fields, point, *, max_length: int | None = None) -> list[tuple
     for length in range(1, limit + 1):
         level = _brackets(X, length, level)
         for word, B in level:
-            v = [c.xreplace(p) for c in B.components]
+            v = list(finite_at(B, p))          # a field or bracket infinite at p: SingularMapError
             if generic_rank(sp.Matrix(values + [v])) > len(values):
                 values.append(v)
                 frame.append((word, B, length))
@@ -142,7 +144,7 @@ def nonholonomic_order(fields, point, f, *, up_to: int) -> int | None:
     X = input_fields(fields)
     space = X[0].space
     p = _point(space, point)
-    f = as_expr(f, space.state_symbols, what="nonholonomic_order: f")
+    f = field_function(X, f, "nonholonomic_order: f")
     if isinstance(up_to, bool) or not isinstance(up_to, int) or not 0 <= up_to <= 20:
         raise ParseError(f"nonholonomic_order: up_to must be an int from 0 to 20, got {up_to!r}")
     level = [f]

@@ -31,7 +31,7 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
 
-from ..errors import DimensionError, IntegrationError, MissingValueError, ParseError, SelfCheckError
+from ..errors import DimensionError, IntegrationError, MissingValueError, ParseError, SelfCheckError, SingularMapError
 from ..kernel.fields import VectorField
 from ..kernel.parsing import as_expr
 from ..numerics.codegen import compile_function, expression_atoms
@@ -41,6 +41,11 @@ __all__ = ["Segment", "SteeringResult", "sinusoidal_plan", "simulate_chained", "
 
 #: the tolerances of every verifying simulation
 RTOL = ATOL = 1e-12
+#: right-hand-side evaluations allowed to one integration (a few seconds): a plan that crosses a
+#: singularity of the chained coordinates makes the step size collapse, and would run for hours
+MAX_EVALUATIONS = 1_000_000
+#: the largest condition number of β(q) at the ends of a plan (beyond it φ is singular there)
+MAX_CONDITION = 1e12
 
 
 @dataclass(frozen=True)
@@ -191,9 +196,25 @@ def sinusoid_gain(k: int) -> float:
     return float(2 * math.pi * _times_sin(f).get(("c", 0), Fraction(0)))
 
 
+class _TooManyEvaluations(Exception):
+    """Internal signal: an integration used up ``MAX_EVALUATIONS``."""
+
+
 def _integrate(rhs, y0: np.ndarray, duration: float, rtol: float, atol: float) -> np.ndarray:
     rtol, atol = _positive(rtol, "rtol"), _positive(atol, "atol")
-    sol = solve_ivp(rhs, (0.0, duration), y0, method="DOP853", rtol=rtol, atol=atol)
+    count = [0]
+
+    def counted(t, y):
+        count[0] += 1
+        if count[0] > MAX_EVALUATIONS:
+            raise _TooManyEvaluations
+        return rhs(t, y)
+    try:
+        sol = solve_ivp(counted, (0.0, duration), y0, method="DOP853", rtol=rtol, atol=atol)
+    except _TooManyEvaluations:
+        raise IntegrationError(f"the verifying simulation stopped after {MAX_EVALUATIONS} evaluations of the right "
+                               "side: the step size collapsed, as it does where the motion approaches a singularity "
+                               "(of the chained coordinates, or of the fields)") from None
     if not sol.success:
         raise IntegrationError(f"the verifying simulation failed: {sol.message}")
     return sol.y[:, -1]
@@ -262,6 +283,19 @@ def _compiled(exprs, space, params: Mapping | None, what: str):
     return lambda q: fn(np.concatenate((np.asarray(q, dtype=float), bound)))
 
 
+def _check_regular(z: np.ndarray, beta: np.ndarray, name: str, q: np.ndarray) -> None:
+    """Refuse an end of a plan where the chained coordinates z = φ(q) or the input map β(q) are
+    not finite or β is singular (condition number above ``MAX_CONDITION``)."""
+    ok = bool(np.all(np.isfinite(z)) and np.all(np.isfinite(beta)))
+    if ok:
+        with np.errstate(all="ignore"):
+            ok = bool(np.linalg.cond(beta) < MAX_CONDITION)
+    if not ok:
+        raise SingularMapError(f"steer_chained: the chained form is singular at {name} = {q.tolist()} (φ = {z.tolist()}, "
+                               f"β = {beta.tolist()}): no sinusoidal plan can start or end there; choose another point "
+                               "or another h1, h2")
+
+
 def steer_chained(form: ChainedForm, q0, qf, params: Mapping | None = None, *, T: float = 1.0,
                   omega: float = 2 * math.pi, a: float | None = 1.0, rtol: float = RTOL,
                   atol: float = ATOL) -> SteeringResult:
@@ -285,6 +319,8 @@ def steer_chained(form: ChainedForm, q0, qf, params: Mapping | None = None, *, T
     FB = _compiled(list(form.fields[0].components) + list(form.fields[1].components) + list(form.beta),
                    space, params, "steer_chained")
     seconds["compile"] = time.perf_counter() - t
+    for name, q in (("q0", q0), ("qf", qf)):
+        _check_regular(phi(q), FB(q)[2 * n:].reshape(2, 2), name, q)
     t = time.perf_counter()
     plan = sinusoidal_plan(phi(q0), phi(qf), T=T, omega=omega, a=a)
     seconds["plan"] = time.perf_counter() - t

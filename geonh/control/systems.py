@@ -21,14 +21,14 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, NotLinearError,
-                      ParseError, SpaceMismatchError)
+                      ParseError, SpaceMismatchError, UnknownCoordinateError)
 from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.distributions import Distribution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.generic_point import is_zero
 from ..kernel.parsing import as_expr, as_mapping, as_names, as_sequence, as_values
-from ..kernel.space import ConfigurationSpace
+from ..kernel.space import ConfigurationSpace, known_symbols
 from ..kernel.trig import shorten_trig
 from ..systems.mechanical import MechanicalSystem
 from ..equations.base import Equations
@@ -311,14 +311,27 @@ def _combination(system, start: VectorField, controls) -> VectorField:
 def actuator_forces(system: MechanicalSystem, actuators: Sequence) -> list[list[sp.Expr]]:
     """The actuator covectors Fⁱ_j (one row per input, one entry per true coordinate), each
     given as a sequence over ``system.space.q`` or a mapping {coordinate: component}; strings
-    are parsed, never evaluated.  Components depend on q only (velocities refused)."""
+    are parsed, never evaluated, and may name only the system's coordinates and parameters
+    (:class:`~geonh.errors.UnknownCoordinateError` otherwise; sympy expressions may bring
+    symbols of their own, e.g. a thruster's offset h).  Components depend on q only (velocities refused)."""
     if not isinstance(system, MechanicalSystem):
         raise ParseError(f"expected a MechanicalSystem, got {type(system).__name__}")
     S = system.space
     rows = as_sequence(actuators, "actuators")
     if not rows:
         raise DimensionError("at least one actuator force is needed")
-    known = tuple(S.state_symbols) + tuple(sorted(system.T.free_symbols - set(S.state_symbols), key=str))
+    known = known_symbols(S, system.T, system.V, list(system.Q), system.constraints)
+    names = {str(k) for k in known}
+
+    def component(v, what: str) -> sp.Expr:
+        e = as_expr(v, known, what=what)
+        if isinstance(v, str):   # a misspelt parameter would be a new, generic one: another system
+            unknown = sorted(str(x) for x in e.free_symbols if str(x) not in names)
+            if unknown:
+                raise UnknownCoordinateError(
+                    f"{what}: {', '.join(map(repr, unknown))} is no coordinate or parameter of the system (it knows "
+                    f"{', '.join(sorted(names))}); a sympy expression may bring a symbol of its own")
+        return e
     out = []
     for a, row in enumerate(rows):
         if isinstance(row, Mapping):
@@ -327,12 +340,12 @@ def actuator_forces(system: MechanicalSystem, actuators: Sequence) -> list[list[
                 i = S.index(k)
                 if i >= S.n:
                     raise DimensionError("no actuator force acts along the time coordinate")
-                F[i] = as_expr(v, known, what=f"actuator {a + 1} along {k}")
+                F[i] = component(v, f"actuator {a + 1} along {k}")
         else:
             comps = as_sequence(row, f"actuator {a + 1}")
             if len(comps) != S.n:
                 raise DimensionError(f"actuator {a + 1}: {S.n} components needed (one per coordinate), got {len(comps)}")
-            F = [as_expr(v, known, what=f"actuator {a + 1} component") for v in comps]
+            F = [component(v, f"actuator {a + 1} component") for v in comps]
         for v in F:
             if v.has(*S.qd) or v.has(*S.qdd):
                 raise NotLinearError(f"actuator {a + 1}: the force {v} depends on velocities")

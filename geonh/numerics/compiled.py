@@ -667,6 +667,9 @@ class ODEFunction:
         t = as_floats(t, "t")
         if Y.ndim != 2 or Y.shape[1] != self._ny:
             raise DimensionError(f"states of shape {Y.shape}; expected (k, {self._ny})")
+        k = Y.shape[0]
+        if t.ndim > 1 or (t.ndim == 1 and t.shape[0] not in (1, k)):
+            raise DimensionError(f"t of shape {t.shape} for {k} states: give one time or one per state")
         A = np.empty((Y.shape[0], len(self._template)))
         A[:] = self._template
         A[:, 0] = t
@@ -678,6 +681,9 @@ class ODEFunction:
             P = as_floats(P, "the parameter values P")
             if P.ndim == 0 or P.shape[-1] != self._np:
                 raise DimensionError(f"{P.shape[-1]} parameter values for {self._np} parameters")
+            if P.ndim > 2 or (P.ndim == 2 and P.shape[0] not in (1, k)):
+                raise DimensionError(f"parameter values P of shape {P.shape} for {k} states: give one parameter "
+                                     f"vector ({self._np},) or one per state ({k}, {self._np})")
             A[:, self._pidx] = P
         return A
 

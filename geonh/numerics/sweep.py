@@ -57,7 +57,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 import numpy as np
 import sympy as sp
 
-from ..errors import DimensionError, GeonhError, IntegrationError, MissingDependencyError, UnknownCoordinateError
+from ..errors import (DimensionError, GeonhError, IntegrationError, MissingDependencyError, MissingValueError,
+                      UnknownCoordinateError)
 from ..kernel.display import html_table, short_number, short_text
 from ..kernel.evaluation import check_assumptions, short_repr
 from ..kernel.progress import report
@@ -193,6 +194,11 @@ def _points(symbols: Mapping[str, Any], grid, n_samples, seed) -> tuple[list[dic
         axes: dict = {}
         what = "sampled value"
     elif isinstance(grid, Mapping):
+        names = [str(k) for k in grid]
+        twice = sorted({k for k in names if names.count(k) > 1})
+        if twice:
+            raise DimensionError(f"the grid names {', '.join(twice)} twice (as a string and as a symbol): "
+                                 "give each parameter once")
         axes = {str(k): _grid_values(str(k), v) for k, v in grid.items()}
         pts = [dict(zip(axes, combo)) for combo in itertools.product(*axes.values())] if axes else [{}]
         what = "grid value"
@@ -408,7 +414,9 @@ def sweep(eqs, grid, y0s=None, t_span=None, *, task: str | Callable = "simulate"
         names the parameters).
     grid : {parameter name: values} (cartesian product), or a sampler ``rng -> {name: value}``
         with ``n_samples`` draws from ``random.Random(seed)``.  Parameters not in the grid
-        must be bound by the task (simulations need every parameter).  Values are ints,
+        must be bound by the task; a simulation needs every parameter from the grid (a fixed one
+        as a one-value entry; a missing one is a :class:`~geonh.errors.MissingValueError`
+        before the first point, ``params=`` is refused).  Values are ints,
         floats or sympy numbers, finite and inside the parameter's declared domain.
     y0s : one state (q, u) or a sequence of states; every point runs from every state.
     t_span : (t0, t1) of the simulations.
@@ -445,6 +453,9 @@ def sweep(eqs, grid, y0s=None, t_span=None, *, task: str | Callable = "simulate"
         if y0s is None or t_span is None:
             raise DimensionError("task='simulate' needs y0s and t_span")
         _check_simulate_kw(t_span, simulate_kw)
+        if "params" in simulate_kw:
+            raise DimensionError("sweep takes no params=: a simulation's parameters come from the grid; give a "
+                                 "fixed parameter as a one-value grid entry, e.g. {'m': [1.0]}")
         state_names = [s.name for s in eqs.space.q] + [s.name for s in eqs.u]
     elif not callable(task):
         raise DimensionError(f"task must be 'simulate' or a callable, not {task!r}")
@@ -452,6 +463,13 @@ def sweep(eqs, grid, y0s=None, t_span=None, *, task: str | Callable = "simulate"
         state_names = None
     states = _states(y0s, state_names)
     _check_timeout(timeout)
+    if task == "simulate":
+        for pt in pts:
+            missing = [k for k in names if k not in pt]
+            if missing:
+                raise MissingValueError(f"the grid gives no value for the parameter(s) {', '.join(missing)} of the "
+                                        "equations: every simulation needs them; give a fixed one as a one-value "
+                                        f"grid entry, e.g. {{{missing[0]!r}: [1.0]}}")
     work = [(i, params, j, y0) for i, (params, (j, y0)) in
             enumerate(itertools.product(pts, list(enumerate(states))))]
     token = uuid.uuid4().hex
