@@ -49,9 +49,9 @@ def expression_in(eqs: Equations, value, what: str = "expression") -> sp.Expr:
     bring symbols of its own (a constant the user means as arbitrary)."""
     if not isinstance(eqs, Equations):
         raise DimensionError(f"expected Equations, got {type(eqs).__name__}")
-    system = eqs.system
-    known = known_symbols(eqs.space, list(eqs.u), list(eqs.kinematics), eqs.mass_matrix, eqs.forcing,
-                          system.T, system.V, list(system.Q), system.constraints)
+    # the system's T, V, Q and constraints where it has them (any SystemLike may carry equations)
+    own = [getattr(eqs.system, a, None) for a in ("T", "V", "Q", "constraints")]
+    known = known_symbols(eqs.space, list(eqs.u), list(eqs.kinematics), eqs.mass_matrix, eqs.forcing, *own)
     expr = as_expr(value, known, what=what)
     if isinstance(value, str):
         names = {s.name for s in known}
