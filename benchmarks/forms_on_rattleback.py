@@ -15,13 +15,13 @@ two backends' entries (``assert_identical`` of that tree's test module) — on e
 """
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from momentum_map_on_equations import run_child  # noqa: E402
+from momentum_map_on_equations import (before_after_arguments, measured_trees, repeated_runs,  # noqa: E402
+                                       run_child)
 
 HERE = Path(__file__).resolve().parents[1]
 BACKENDS = ("symengine", "sympy")
@@ -79,14 +79,10 @@ def forms(path: str) -> list[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--before", default=None, help="a checkout of geonh to measure beside this one")
-    ap.add_argument("--limit", type=float, default=600.0, help="seconds per measurement")
-    ap.add_argument("--only", nargs="*", default=None, help="forms to measure (all applicable by default)")
+    ap = before_after_arguments(__doc__.splitlines()[0], 600.0, "forms to measure (all applicable by default)")
     ap.add_argument("--compare", action="store_true", help="also time the test's to_sympy + exact comparison")
     args = ap.parse_args()
-    trees = ([("before", args.before)] if args.before else []) + [("after", str(HERE))]
+    trees = measured_trees(args, HERE)
     cases: list[tuple[str, str, str]] = [(f, b, CHILD) for f in forms(str(HERE)) for b in BACKENDS
                                          if not args.only or f in args.only]
     if args.compare:
@@ -96,16 +92,7 @@ def main() -> None:
     print("|---|---|" + "---|---|" * len(trees) + ("---|" if args.before else ""))
     totals = {t: 0.0 for t, _ in trees}
     for form, backend, child in cases:
-        runs: dict = {t: [] for t, _ in trees}
-        for k in range(args.repeats):
-            for t, path in trees:
-                if runs[t] and "error" in runs[t][-1]:
-                    continue                      # a time-out or memory error is not repeated
-                print(f"{form} {backend} {t} {k + 1}/{args.repeats}", file=sys.stderr, flush=True)
-                r = run_child(child, [form, backend], path, args.limit)
-                if "geonh" in r and not r["geonh"].startswith(str(Path(path).resolve())):
-                    sys.exit(f"the {t} run imported geonh from {r['geonh']}, not from {path}")
-                runs[t].append(r)
+        runs = repeated_runs(child, [form, backend], trees, args.repeats, args.limit)
         cells, cpu = [], {}
         for t, _ in trees:
             ok = [r for r in runs[t] if "error" not in r]

@@ -16,13 +16,11 @@ the balanced balls, γ = (sin θ sin φ, sin θ cos φ, cos θ).  Conserved exce
 """
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
-import sys
 from pathlib import Path
 
-from momentum_map_on_equations import run_child  # one child runner: fresh process, 6 GB, time limit
+from momentum_map_on_equations import before_after_arguments, measured_trees, repeated_runs  # one child runner: fresh process, 6 GB, time limit
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -75,14 +73,11 @@ print(json.dumps({"cpu": time.process_time() - t, "wall": time.perf_counter() - 
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeats", type=int, default=1)
-    ap.add_argument("--before", default=None, help="a checkout of geonh to measure beside this one")
-    ap.add_argument("--limit", type=float, default=120.0, help="seconds per measurement")
-    ap.add_argument("--only", nargs="*", default=None, help="model names to measure (all by default)")
+    ap = before_after_arguments(__doc__.splitlines()[0], 120.0, "model names to measure (all by default)")
+    ap.set_defaults(repeats=1)
     ap.add_argument("--ops", nargs="*", default=None, help=f"operations to measure, of {OPS}")
     args = ap.parse_args()
-    trees = ([("before", args.before)] if args.before else []) + [("after", str(HERE))]
+    trees = measured_trees(args, HERE)
     print("| model | operation | " + " | ".join(f"{t} CPU s | {t} wall s" for t, _ in trees) + " | verdict |")
     print("|---|---|" + "---|---|" * len(trees) + "---|")
     for name in MODELS:
@@ -91,16 +86,7 @@ def main() -> None:
         for op in OPS:
             if args.ops and op not in args.ops:
                 continue
-            runs: dict = {t: [] for t, _ in trees}
-            for k in range(args.repeats):
-                for t, path in trees:
-                    if runs[t] and "error" in runs[t][-1]:
-                        continue                      # a time-out or memory error is not repeated
-                    print(f"{name} {op} {t} {k + 1}/{args.repeats}", file=sys.stderr, flush=True)
-                    r = run_child(CHILD, [name, op], path, args.limit)
-                    if "geonh" in r and not r["geonh"].startswith(str(Path(path).resolve())):
-                        sys.exit(f"the {t} run imported geonh from {r['geonh']}, not from {path}")
-                    runs[t].append(r)
+            runs = repeated_runs(CHILD, [name, op], trees, args.repeats, args.limit)
             cells, verdicts = [], set()
             for t, _ in trees:
                 ok = [r for r in runs[t] if "error" not in r]

@@ -77,29 +77,50 @@ def run_child(child: str, args: list[str], path: str, limit: float) -> dict:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def repeated_runs(child: str, args: list[str], trees: list[tuple[str, str]], repeats: int, limit: float) -> dict:
+    """{tree label: [results of :func:`run_child`]}: ``repeats`` runs of ``child`` per tree,
+    interleaved; a time-out or memory error is not repeated; exits when a run imported geonh
+    from another tree than its own.  Also used by benchmarks/integral_rates.py and
+    benchmarks/forms_on_rattleback.py."""
+    runs: dict = {t: [] for t, _ in trees}
+    for k in range(repeats):
+        for t, path in trees:
+            if runs[t] and "error" in runs[t][-1]:
+                continue
+            print(f"{' '.join(args)} {t} {k + 1}/{repeats}", file=sys.stderr, flush=True)
+            r = run_child(child, args, path, limit)
+            if "geonh" in r and not r["geonh"].startswith(str(Path(path).resolve())):
+                sys.exit(f"the {t} run imported geonh from {r['geonh']}, not from {path}")
+            runs[t].append(r)
+    return runs
+
+
+def before_after_arguments(description: str, limit: float, only: str) -> argparse.ArgumentParser:
+    """The options every before/after benchmark here takes: --repeats, --before, --limit, --only
+    (``only`` its help); :func:`measured_trees` reads them.  Also used by benchmarks/integral_rates.py and
+    benchmarks/forms_on_rattleback.py."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--before", default=None, help="a checkout of geonh to measure beside this one")
-    ap.add_argument("--limit", type=float, default=300.0, help="seconds per measurement")
-    ap.add_argument("--only", nargs="*", default=None, help="model names to measure (all by default)")
-    args = ap.parse_args()
-    trees = ([("before", args.before)] if args.before else []) + [("after", str(HERE))]
+    ap.add_argument("--limit", type=float, default=limit, help="seconds per measurement")
+    ap.add_argument("--only", nargs="*", default=None, help=only)
+    return ap
+
+
+def measured_trees(args: argparse.Namespace, here: Path) -> list[tuple[str, str]]:
+    """[("before", the --before checkout) if given, ("after", this tree)]."""
+    return ([("before", args.before)] if args.before else []) + [("after", str(here))]
+
+
+def main() -> None:
+    args = before_after_arguments(__doc__.splitlines()[0], 300.0, "model names to measure (all by default)").parse_args()
+    trees = measured_trees(args, HERE)
     print("| model | form | " + " | ".join(f"{t} CPU s | {t} wall s" for t, _ in trees) + " | verdicts |")
     print("|---|---|" + "---|---|" * len(trees) + "---|")
     for name, form in CASES:
         if args.only and name not in args.only:
             continue
-        runs: dict = {t: [] for t, _ in trees}
-        for k in range(args.repeats):
-            for t, path in trees:
-                if runs[t] and "error" in runs[t][-1]:
-                    continue                      # a time-out or memory error is not repeated
-                print(f"{name} {form} {t} {k + 1}/{args.repeats}", file=sys.stderr, flush=True)
-                r = run_child(CHILD, [name, form], path, args.limit)
-                if "geonh" in r and not r["geonh"].startswith(str(Path(path).resolve())):
-                    sys.exit(f"the {t} run imported geonh from {r['geonh']}, not from {path}")
-                runs[t].append(r)
+        runs = repeated_runs(CHILD, [name, form], trees, args.repeats, args.limit)
         cells, verdicts = [], set()
         for t, _ in trees:
             ok = [r for r in runs[t] if "error" not in r]
