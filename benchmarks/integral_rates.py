@@ -17,10 +17,9 @@ the balanced balls, γ = (sin θ sin φ, sin θ cos φ, cos θ).  Conserved exce
 from __future__ import annotations
 
 import json
-import statistics
 from pathlib import Path
 
-from momentum_map_on_equations import before_after_arguments, measured_trees, repeated_runs  # one child runner: fresh process, 6 GB, time limit
+from momentum_map_on_equations import before_after_arguments, measured_trees, median_cells, repeated_runs  # one child runner: fresh process, 6 GB, time limit
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -87,15 +86,8 @@ def main() -> None:
             if args.ops and op not in args.ops:
                 continue
             runs = repeated_runs(CHILD, [name, op], trees, args.repeats, args.limit)
-            cells, verdicts = [], set()
-            for t, _ in trees:
-                ok = [r for r in runs[t] if "error" not in r]
-                if ok:
-                    cells += [f"{statistics.median(r['cpu'] for r in ok):.2f}",
-                              f"{statistics.median(r['wall'] for r in ok):.2f}"]
-                    verdicts |= {json.dumps(r["verdict"]) for r in ok}
-                else:
-                    cells += [runs[t][0]["error"], ""]
+            cells, ok = median_cells(runs, trees)
+            verdicts = {json.dumps(r["verdict"]) for rs in ok.values() for r in rs}
             print(f"| {name} | {op} | " + " | ".join(cells) + f" | {' / '.join(sorted(verdicts))} |", flush=True)
 
 

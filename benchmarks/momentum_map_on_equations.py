@@ -95,6 +95,21 @@ def repeated_runs(child: str, args: list[str], trees: list[tuple[str, str]], rep
     return runs
 
 
+def median_cells(runs: dict, trees: list[tuple[str, str]]) -> tuple[list[str], dict[str, list[dict]]]:
+    """The table cells (median CPU s, median wall s) of each tree's runs (:func:`repeated_runs`),
+    or its first error and an empty cell, and the successful runs by tree.  Also used by
+    benchmarks/integral_rates.py."""
+    cells, ok = [], {}
+    for t, _ in trees:
+        ok[t] = [r for r in runs[t] if "error" not in r]
+        if ok[t]:
+            cells += [f"{statistics.median(r['cpu'] for r in ok[t]):.2f}",
+                      f"{statistics.median(r['wall'] for r in ok[t]):.2f}"]
+        else:
+            cells += [runs[t][0]["error"], ""]
+    return cells, ok
+
+
 def before_after_arguments(description: str, limit: float, only: str) -> argparse.ArgumentParser:
     """The options every before/after benchmark here takes: --repeats, --before, --limit, --only
     (``only`` its help); :func:`measured_trees` reads them.  Also used by benchmarks/integral_rates.py and
@@ -121,15 +136,8 @@ def main() -> None:
         if args.only and name not in args.only:
             continue
         runs = repeated_runs(CHILD, [name, form], trees, args.repeats, args.limit)
-        cells, verdicts = [], set()
-        for t, _ in trees:
-            ok = [r for r in runs[t] if "error" not in r]
-            if ok:
-                cells += [f"{statistics.median(r['cpu'] for r in ok):.2f}",
-                          f"{statistics.median(r['wall'] for r in ok):.2f}"]
-                verdicts |= {json.dumps([r["conserved"], r["check"]]) for r in ok}
-            else:
-                cells += [runs[t][0]["error"], ""]
+        cells, ok = median_cells(runs, trees)
+        verdicts = {json.dumps([r["conserved"], r["check"]]) for rs in ok.values() for r in rs}
         print(f"| {name} | {form} | " + " | ".join(cells) + f" | {' / '.join(sorted(verdicts))} |", flush=True)
 
 
