@@ -43,20 +43,19 @@ from ..systems.protocol import SystemLike
 __all__ = ["Equations", "register_method", "record_positive_definite"]
 
 
-def _read_off(space: ConfigurationSpace, residuals: Sequence[sp.Expr],
-              unknowns: Sequence[sp.Symbol]) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
-    """(M, F) of residuals R = M x − F linear in the unknowns x: M = ∂R/∂x, F = −R|_{x=0}, in
-    one algebra (:func:`~geonh.kernel.algebra.algebra_for`: symengine when it is the backend
-    and takes every residual), each residual converted in once and each entry out once — on
-    the rattleback's Tzénoff form I a fifth of sympy's Jacobian, with the same entries."""
-    alg = algebra_for(space.coords, list(residuals) + list(unknowns))
-    R = [alg.native(r) for r in residuals]
-    x = [alg.native(v) for v in unknowns]
+def linear_parts(alg, residuals: Sequence, unknowns: Sequence) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+    """(M, F) of residuals R = M x − F linear in the unknowns x, all natives of the algebra
+    ``alg`` (:func:`~geonh.kernel.algebra.algebra_for`): M = ∂R/∂x, F = −R|_{x=0}, each entry
+    converted to sympy once (no Jacobian of sympy expressions: on the rattleback's Tzénoff
+    form I a fifth of sympy's, with the same entries).  Used by :class:`Equations` for the
+    residual forms and by the forms that build their residuals in the algebra."""
     zero, out = alg.zero, alg.sympy
-    M = [[out(alg.diff(r, v)) if v in fs else sp.S.Zero for v in x] for r, fs in ((r, r.free_symbols) for r in R)]
-    at0 = {v: zero for v in x}
-    F = [out(-alg.subs(r, at0)) for r in R]
-    return sp.ImmutableMatrix(len(R), len(x), [e for row in M for e in row]), sp.ImmutableMatrix(len(R), 1, F)
+    M = [[out(alg.diff(r, v)) if v in fs else sp.S.Zero for v in unknowns]
+         for r, fs in ((r, r.free_symbols) for r in residuals)]
+    at0 = {v: zero for v in unknowns}
+    F = [out(-alg.subs(r, at0)) for r in residuals]
+    return (sp.ImmutableMatrix(len(residuals), len(unknowns), [e for row in M for e in row]),
+            sp.ImmutableMatrix(len(residuals), 1, F))
 
 
 def _register_roles(eqs: "Equations") -> None:
@@ -244,7 +243,8 @@ class Equations:
         if self._linear_given is not None:
             return self._linear_given
         with using_backend(self._backend):
-            return _read_off(self.space, self.residuals, self.unknowns)
+            alg = algebra_for(self.space.coords, list(self.residuals) + list(self.unknowns))
+            return linear_parts(alg, [alg.native(r) for r in self.residuals], [alg.native(v) for v in self.unknowns])
 
     @property
     def mass_matrix_positive_definite(self) -> bool:

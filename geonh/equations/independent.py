@@ -23,7 +23,7 @@ from ..kernel.progress import report
 from ..kernel.parsing import as_exprs, as_matrix, as_symbols
 from ..systems.mechanical import MechanicalSystem
 from ..transposition.adapted import solve_constraints, voronets_frame
-from .base import Equations, record_positive_definite
+from .base import Equations, linear_parts, record_positive_definite
 from .declaration import contract, framed, free_fields_gram_definite
 from .engine import frame_split
 
@@ -93,13 +93,10 @@ class _OnMotion:
         return alg.add([k * alg.diff(f, x) for x, k in zip(alg.coords, self._xd) if k != zero and x in fs]
                        + [r * alg.diff(f, x) for x, r in zip(self.u, self.ud) if x in fs])
 
-    def linear(self, res: Sequence) -> tuple[sp.Matrix, sp.Matrix]:
-        """(M, F) of the residuals ``res`` (natives), M x − F = res, x = the rates."""
-        alg, uds = self.alg, self.ud
-        out, at0 = alg.sympy, {x: alg.zero for x in uds}
-        fs = [e.free_symbols for e in res]
-        M = sp.Matrix(len(res), len(uds), lambda c, s: out(alg.diff(res[c], uds[s])) if uds[s] in fs[c] else 0)
-        return M, sp.Matrix([out(-alg.subs(e, at0)) for e in res])
+    def linear(self, res: Sequence) -> tuple[sp.ImmutableMatrix, sp.ImmutableMatrix]:
+        """(M, F) of the residuals ``res`` (natives), M x − F = res, x = the rates
+        (:func:`~geonh.equations.base.linear_parts`)."""
+        return linear_parts(self.alg, res, self.ud)
 
 
 def gibbs_appell(system: MechanicalSystem, frame: Frame | None = None) -> Equations:
