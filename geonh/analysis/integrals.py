@@ -16,13 +16,13 @@ from typing import Sequence
 
 import sympy as sp
 
-from ..errors import DimensionError, NotLinearError, ParseError, UnknownCoordinateError
+from ..errors import DimensionError, NotLinearError, ParseError
 import mpmath
 
 from ..kernel import evaluation
 from ..kernel.generic_point import all_zero, generic_symbols, is_nonanalytic, is_zero, lu_solve
 from ..kernel.sampling import TRIALS, sample_points
-from ..kernel.parsing import as_expr, as_exprs, as_sequence, sympy_of
+from ..kernel.parsing import as_exprs, as_known_expr, as_sequence, sympy_of
 from ..kernel.space import known_symbols
 from ..equations.base import Equations
 
@@ -52,14 +52,7 @@ def expression_in(eqs: Equations, value, what: str = "expression") -> sp.Expr:
     # the system's T, V, Q and constraints where it has them (any SystemLike may carry equations)
     own = [getattr(eqs.system, a, None) for a in ("T", "V", "Q", "constraints")]
     known = known_symbols(eqs.space, list(eqs.u), list(eqs.kinematics), eqs.mass_matrix, eqs.forcing, *own)
-    expr = as_expr(value, known, what=what)
-    if isinstance(value, str):
-        names = {s.name for s in known}
-        unknown = sorted(s.name for s in expr.free_symbols if s.name not in names)
-        if unknown:
-            raise UnknownCoordinateError(
-                f"{what}: {', '.join(map(repr, unknown))} is no coordinate, speed or parameter of these "
-                f"equations (they know {', '.join(sorted(names))}); a sympy expression may bring a symbol of its own")
+    expr = as_known_expr(value, known, what=what, whose="these equations")
     return eqs.space.check_expression(expr, what)
 
 

@@ -29,14 +29,13 @@ import sympy as sp
 
 import mpmath
 
-from ..errors import DimensionError, NoChainedFormError, NotFoundError, ParseError, RankError, UnknownCoordinateError
+from ..errors import DimensionError, NoChainedFormError, NotFoundError, ParseError, RankError
 from ..kernel import backend as _be
 from ..kernel.distributions import Codistribution, Distribution
 from ..kernel.evaluation import is_big, precision, values_at
 from ..kernel.fields import VectorField
-from ..kernel.forms import OneForm
 from ..kernel.generic_point import generic_rank, is_zero
-from ..kernel.parsing import as_expr, as_exprs, as_sequence
+from ..kernel.parsing import as_exprs, as_known_expr, as_sequence
 from ..kernel.sampling import TRIALS, sample_points
 from .systems import DriftlessSystem
 
@@ -374,14 +373,7 @@ def field_function(fields: Sequence[VectorField], h, what: str) -> sp.Expr:
     state = tuple(space.state_symbols)
     params = set().union(*[c.free_symbols for X in fields for c in X.components]) - set(state)
     known = state + tuple(sorted(params, key=str))
-    e = as_expr(h, known, what=what)
-    if isinstance(h, str):
-        names = {str(s) for s in known}
-        unknown = sorted(str(s) for s in e.free_symbols if str(s) not in names)
-        if unknown:
-            raise UnknownCoordinateError(f"{what} = {h!r} names {', '.join(map(repr, unknown))}, no coordinate or "
-                                         f"parameter of the fields (they know {', '.join(sorted(names))})")
-    return e
+    return as_known_expr(h, known, what=what, whose="the fields")
 
 
 def chained_form(fields, h1=None, h2=None) -> ChainedForm:

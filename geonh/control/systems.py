@@ -21,13 +21,13 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from ..errors import (DimensionError, InconsistentStateError, MissingValueError, NotAdaptedError, NotLinearError,
-                      ParseError, SpaceMismatchError, UnknownCoordinateError)
+                      ParseError, SpaceMismatchError)
 from ..kernel.elementary import TRIG_FUNCTIONS
 from ..kernel.distributions import Distribution
 from ..kernel.fields import VectorField
 from ..kernel.frames import Frame
 from ..kernel.generic_point import is_zero
-from ..kernel.parsing import as_expr, as_mapping, as_names, as_sequence, as_values
+from ..kernel.parsing import as_expr, as_known_expr, as_mapping, as_names, as_sequence, as_values
 from ..kernel.space import ConfigurationSpace, known_symbols
 from ..kernel.trig import shorten_trig
 from ..systems.mechanical import MechanicalSystem
@@ -321,17 +321,8 @@ def actuator_forces(system: MechanicalSystem, actuators: Sequence) -> list[list[
     if not rows:
         raise DimensionError("at least one actuator force is needed")
     known = known_symbols(S, system.T, system.V, list(system.Q), system.constraints)
-    names = {str(k) for k in known}
-
     def component(v, what: str) -> sp.Expr:
-        e = as_expr(v, known, what=what)
-        if isinstance(v, str):   # a misspelt parameter would be a new, generic one: another system
-            unknown = sorted(str(x) for x in e.free_symbols if str(x) not in names)
-            if unknown:
-                raise UnknownCoordinateError(
-                    f"{what}: {', '.join(map(repr, unknown))} is no coordinate or parameter of the system (it knows "
-                    f"{', '.join(sorted(names))}); a sympy expression may bring a symbol of its own")
-        return e
+        return as_known_expr(v, known, what=what, whose="the system")
     out = []
     for a, row in enumerate(rows):
         if isinstance(row, Mapping):

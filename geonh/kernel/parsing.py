@@ -64,7 +64,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar, cast, ov
 
 import sympy as sp
 
-from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError
+from ..errors import GeonhError, LimitError, ParseError, SpaceMismatchError, UnknownCoordinateError
 from . import roles
 from .elementary import PARSE_FUNCTIONS
 
@@ -656,6 +656,23 @@ def as_expr(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expression
     if v.is_Number is not True and v.is_number and v.is_real is False:
         raise ParseError(f"{what}: the complex number {value!r} is not a real expression")
     return as_expr(v, symbols, what=what)
+
+
+def as_known_expr(value, known: tuple, *, what: str, whose: str) -> sp.Expr:
+    """:func:`as_expr` over ``known``, where a string may name only the ``known`` symbols:
+    :class:`~geonh.errors.UnknownCoordinateError` names the others.  A misspelt name in a
+    string would otherwise be a new, generic symbol, and every verdict on the expression
+    silently about another one.  A sympy expression may bring symbols of its own (a constant
+    the user means as arbitrary).  ``whose``: what the known names belong to, for the message."""
+    e = as_expr(value, known, what=what)
+    if isinstance(value, str):
+        names = {s.name for s in known}
+        unknown = sorted(s.name for s in e.free_symbols if s.name not in names)
+        if unknown:
+            raise UnknownCoordinateError(
+                f"{what}: {', '.join(map(repr, unknown))} is no coordinate or parameter of {whose} (known: "
+                f"{', '.join(sorted(names))}); a sympy expression may bring a symbol of its own")
+    return e
 
 
 def as_exprs(value, symbols: Iterable[sp.Symbol] = (), *, what: str = "expressions") -> list:
